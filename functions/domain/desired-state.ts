@@ -1,0 +1,48 @@
+// Plain-data types for the desired state read from Git: what the engine plans from. No I/O here.
+import type { Quantity } from './quantity.ts';
+
+/** A place in a file, 1-based, as editors and GitHub line links count. */
+export interface SourceLocation {
+  path: string;
+  line: number;
+  column: number;
+}
+
+/** A problem tied to a place in the manifests (parse error, schema error, limit breach, duplicate). */
+export interface LocatedError extends SourceLocation {
+  message: string;
+  /** JSON pointer-like path inside the document, e.g. `/spec/volumeClaimTemplates/0/spec/resources`. */
+  jsonPath?: string;
+}
+
+export type PodManagementPolicy = 'OrderedReady' | 'Parallel';
+
+export interface DesiredTemplate {
+  name: string;
+  /** `undefined` when the manifest leaves it out: the cluster's default class applies. */
+  storageClassName: string | undefined;
+  storage: Quantity;
+  /** The storage value as written in the file (e.g. `20Gi`, `"20Gi"` unquoted to `20Gi`). */
+  storageText: string;
+  /** Where the storage scalar sits, for links and for byte-exact edits. */
+  storageLocation: SourceLocation;
+  /** Byte offsets [start, end) of the storage scalar's source text (quotes included) in the file. */
+  storageRange: [number, number];
+  /** The whole template as written, minus `spec.resources.requests.storage` (for "only storage changed" checks). */
+  templateWithoutStorage: Record<string, unknown>;
+}
+
+export interface DesiredStatefulSet {
+  namespace: string;
+  name: string;
+  replicas: number;
+  podManagementPolicy: PodManagementPolicy;
+  templates: DesiredTemplate[];
+  /** Where the StatefulSet document starts. */
+  location: SourceLocation;
+}
+
+export interface DesiredState {
+  statefulSets: DesiredStatefulSet[];
+  errors: LocatedError[];
+}

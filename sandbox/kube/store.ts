@@ -1,0 +1,217 @@
+// The sandbox API server's object store: the one place that assigns uid, resourceVersion, generation and timestamps.
+// The HTTP layer (validation, admission, patch, delete semantics) and the simulated controllers both write through it,
+// so resourceVersion stays monotonic across every writer, as etcd makes it on a real cluster.
+import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  finalizers?: string[];
+  ownerReferences?: OwnerReference[];
+  generateName?: string;
+  managedFields?: unknown[];
+  [key: string]: unknown;
+}
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+/** Any Kubernetes object as stored: plain JSON. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface ResourceType {
+  group: string; // '' for the core group
+  version: string;
+  kind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  /** Has a /status subresource: the main endpoint ignores status changes, /status ignores everything else. */
+  hasStatus: boolean;
+  /** generation is bumped on spec changes (types with a spec the server versions). */
+  tracksGeneration: boolean;
+  shortNames: string[];
+  verbs: string[];
+}
+
+const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function type(
+  group: string, version: string, kind: string, plural: string, namespaced: boolean,
+  options: { hasStatus?: boolean; tracksGeneration?: boolean; shortNames?: string[] } = {},
+): ResourceType {
+  return {
+    group, version, kind, plural, singular: kind.toLowerCase(), namespaced,
+    hasStatus: options.hasStatus ?? false,
+    tracksGeneration: options.tracksGeneration ?? false,
+    shortNames: options.shortNames ?? [],
+    verbs: allVerbs,
+  };
+}
+
+/** Every resource type the sandbox serves. */
+export const resourceTypes: readonly ResourceType[] = [
+  type('', 'v1', 'Namespace', 'namespaces', false, { hasStatus: true, shortNames: ['ns'] }),
+  type('', 'v1', 'Pod', 'pods', true, { hasStatus: true, shortNames: ['po'] }),
+  type('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, { hasStatus: true, shortNames: ['pvc'] }),
+  type('', 'v1', 'PersistentVolume', 'persistentvolumes', false, { hasStatus: true, shortNames: ['pv'] }),
+  type('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
+  type('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
+  type('', 'v1', 'ResourceQuota', 'resourcequotas', true, { hasStatus: true, shortNames: ['quota'] }),
+  type('apps', 'v1', 'StatefulSet', 'statefulsets', true, { hasStatus: true, tracksGeneration: true, shortNames: ['sts'] }),
+  type('apps', 'v1', 'ControllerRevision', 'controllerrevisions', true),
+  type('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, { shortNames: ['sc'] }),
+  type('events.k8s.io', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
+  type('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
+];
+
+export function apiVersionOf(t: ResourceType): string {
+  return t.group === '' ? t.version : `${t.group}/${t.version}`;
+}
+
+export function findResourceType(group: string, version: string, plural: string): ResourceType | undefined {
+  return resourceTypes.find((t) => t.group === group && t.version === version && t.plural === plural);
+}
+
+export function resourceTypeOf(apiVersion: string, kind: string): ResourceType | undefined {
+  return resourceTypes.find((t) => apiVersionOf(t) === apiVersion && t.kind === kind);
+}
+
+/** Resolves a type that must exist (controllers and seeds name their own types). */
+export function mustResourceType(apiVersion: string, kind: string): ResourceType {
+  const found = resourceTypeOf(apiVersion, kind);
+  if (!found) throw new Error(`sandbox store: unknown resource type ${apiVersion} ${kind}`);
+  return found;
+}
+
+export type StoreChange = { kind: 'added' | 'modified' | 'deleted'; type: ResourceType; object: KubeObject };
+
+/**
+ * In-memory objects keyed by type, namespace and name. Reads return deep copies so no caller can change stored
+ * state without a write (and a new resourceVersion).
+ */
+export class ObjectStore {
+  private readonly objects = new Map<string, KubeObject>();
+  private revision = 1000;
+  private readonly listeners: Array<(change: StoreChange) => void> = [];
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  /** The latest resourceVersion handed out (lists report it as their collection resourceVersion). */
+  get currentResourceVersion(): string {
+    return String(this.revision);
+  }
+
+  timestamp(): string {
+    return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  onChange(listener: (change: StoreChange) => void): void {
+    this.listeners.push(listener);
+  }
+
+  get(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const found = this.objects.get(key(t, namespace, name));
+    return found ? structuredClone(found) : undefined;
+  }
+
+  /** Objects of a type, in one namespace or all, sorted by namespace then name (as etcd keys sort). */
+  list(t: ResourceType, namespace?: string): KubeObject[] {
+    const prefix = namespace === undefined || !t.namespaced ? `${typeKey(t)}/` : `${typeKey(t)}/${namespace}/`;
+    return [...this.objects.entries()]
+      .filter(([k]) => k.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, o]) => structuredClone(o));
+  }
+
+  /** Stores a new object, filling uid, resourceVersion, creationTimestamp and generation. Caller checks existence. */
+  create(t: ResourceType, input: KubeObject): KubeObject {
+    const obj = structuredClone(input);
+    obj.apiVersion = apiVersionOf(t);
+    obj.kind = t.kind;
+    if (!t.namespaced) delete obj.metadata.namespace;
+    obj.metadata.uid = randomUUID();
+    obj.metadata.creationTimestamp = this.timestamp();
+    obj.metadata.resourceVersion = this.nextRevision();
+    if (t.tracksGeneration) obj.metadata.generation = 1;
+    delete obj.metadata.deletionTimestamp;
+    this.objects.set(key(t, obj.metadata.namespace, obj.metadata.name), obj);
+    this.emit({ kind: 'added', type: t, object: obj });
+    return structuredClone(obj);
+  }
+
+  /**
+   * Replaces a stored object: keeps uid and creationTimestamp, bumps resourceVersion, and bumps generation when the
+   * spec changed. Preconditions (resourceVersion match, subresource rules) are the caller's job.
+   */
+  replace(t: ResourceType, input: KubeObject): KubeObject {
+    const k = key(t, input.metadata.namespace, input.metadata.name);
+    const existing = this.objects.get(k);
+    if (!existing) throw new Error(`sandbox store: replace of missing ${t.plural} ${input.metadata.name}`);
+    const obj = structuredClone(input);
+    obj.apiVersion = apiVersionOf(t);
+    obj.kind = t.kind;
+    obj.metadata.uid = existing.metadata.uid;
+    obj.metadata.creationTimestamp = existing.metadata.creationTimestamp;
+    if (t.tracksGeneration) {
+      const generation = existing.metadata.generation ?? 1;
+      obj.metadata.generation = isDeepStrictEqual(existing.spec, obj.spec) ? generation : generation + 1;
+    }
+    if (isDeepStrictEqual(existing, { ...obj, metadata: { ...obj.metadata, resourceVersion: existing.metadata.resourceVersion } })) {
+      return structuredClone(existing); // a no-op write keeps its resourceVersion, as on a real server
+    }
+    obj.metadata.resourceVersion = this.nextRevision();
+    this.objects.set(k, obj);
+    this.emit({ kind: 'modified', type: t, object: obj });
+    return structuredClone(obj);
+  }
+
+  /** Removes the object for good (finalizers and deletionTimestamp handling belong to the caller). */
+  remove(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    const k = key(t, namespace, name);
+    const existing = this.objects.get(k);
+    if (!existing) return undefined;
+    this.objects.delete(k);
+    this.emit({ kind: 'deleted', type: t, object: existing });
+    return structuredClone(existing);
+  }
+
+  private nextRevision(): string {
+    this.revision += 1;
+    return String(this.revision);
+  }
+
+  private emit(change: StoreChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
+}
+
+function typeKey(t: ResourceType): string {
+  return `${t.group}/${t.plural}`;
+}
+
+function key(t: ResourceType, namespace: string | undefined, name: string): string {
+  return t.namespaced ? `${typeKey(t)}/${namespace ?? ''}/${name}` : `${typeKey(t)}/${name}`;
+}
