@@ -1,0 +1,48 @@
+// Desired state from GitHub: the branch head, one recursive tree call, then blobs only for paths the target's globs
+// match. Blobs are immutable, so they are cached by SHA for the life of the process (warm Lambda containers reuse it).
+import { matchesManifestGlobs } from '../../domain/manifests.ts';
+import type { GitSnapshot, GitSourcePort } from '../../engine/ports.ts';
+import type { GitHubClient } from './octokit.ts';
+
+export interface GitHubRepoRef {
+  owner: string;
+  repo: string;
+}
+
+const blobCache = new Map<string, string>();
+
+export class GitHubSource implements GitSourcePort {
+  constructor(
+    private readonly octokit: GitHubClient,
+    private readonly repo: GitHubRepoRef,
+    private readonly branch: string,
+    private readonly globs: readonly string[],
+  ) {}
+
+  async readBranchHead(): Promise<GitSnapshot> {
+    const ref = await this.octokit.rest.git.getRef({ ...this.repo, ref: `heads/${this.branch}` });
+    return this.readCommit(ref.data.object.sha);
+  }
+
+  /** The matching manifests at any commit (pull request heads use this too). */
+  async readCommit(commitSha: string): Promise<GitSnapshot> {
+    const tree = await this.octokit.rest.git.getTree({ ...this.repo, tree_sha: commitSha, recursive: 'true' });
+    if (tree.data.truncated) {
+      throw new Error(`the tree of ${this.repo.owner}/${this.repo.repo}@${commitSha} is too large for one recursive call (truncated); narrow the repository or the paths`);
+    }
+    const wanted = tree.data.tree.filter((entry) => entry.type === 'blob' && entry.path !== undefined && entry.sha !== undefined
+      && matchesManifestGlobs(entry.path, this.globs));
+    const files = new Map<string, string>();
+    for (const entry of wanted) {
+      const sha = entry.sha;
+      let text = blobCache.get(sha);
+      if (text === undefined) {
+        const blob = await this.octokit.rest.git.getBlob({ ...this.repo, file_sha: sha });
+        text = Buffer.from(blob.data.content, blob.data.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
+        blobCache.set(sha, text);
+      }
+      files.set(entry.path, text);
+    }
+    return { commitSha, files };
+  }
+}

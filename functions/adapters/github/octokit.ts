@@ -1,0 +1,48 @@
+// The Octokit the tool uses: REST + throttling (secondary rate limits) + retry (5xx), authenticated by a token or as a
+// GitHub App installation, the way the ecosystem does it.
+import { createAppAuth } from '@octokit/auth-app';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+
+export const GitHubClient = Octokit.plugin(throttling, retry);
+export type GitHubClient = InstanceType<typeof GitHubClient>;
+
+export type GitHubAuth =
+  | { kind: 'token'; token: string }
+  | { kind: 'app'; appId: number; installationId: number; privateKey: string };
+
+export interface GitHubClientOptions {
+  baseUrl?: string;
+  auth: GitHubAuth;
+  /** Retries after rate limits; the scheduled pass is better off stopping than waiting minutes. */
+  maxRateLimitRetries?: number;
+  log?: { warn: (message: string) => void };
+}
+
+export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
+  const maxRetries = options.maxRateLimitRetries ?? 2;
+  const warn = options.log?.warn ?? (() => undefined);
+  const auth = options.auth.kind === 'token'
+    ? { auth: options.auth.token }
+    : {
+      authStrategy: createAppAuth,
+      auth: { appId: options.auth.appId, privateKey: options.auth.privateKey, installationId: options.auth.installationId },
+    };
+  return new GitHubClient({
+    ...auth,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    userAgent: 'sts-volume-gitops',
+    throttle: {
+      onRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
+        warn(`GitHub rate limit on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
+        return retryCount < maxRetries;
+      },
+      onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
+        warn(`GitHub secondary rate limit on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
+        return retryCount < maxRetries;
+      },
+    },
+    retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 451] },
+  });
+}

@@ -1,0 +1,231 @@
+// ClusterPort over @kubernetes/client-node: the only place that knows Kubernetes' wire shapes. Raw objects are mapped
+// to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
+import {
+  ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, setHeaderOptions,
+  type KubeConfig, type V1Status,
+} from '@kubernetes/client-node';
+import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
+import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState } from '../../engine/ports.ts';
+import { mapWithConcurrency } from '../../engine/concurrency.ts';
+import {
+  recordLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
+} from './map-objects.ts';
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const fieldManager = 'sts-volume-gitops';
+
+export class KubeCluster implements ClusterPort {
+  private readonly core: CoreV1Api;
+  private readonly apps: AppsV1Api;
+  private readonly storage: StorageV1Api;
+  private readonly coordination: CoordinationV1Api;
+
+  constructor(config: KubeConfig, private readonly concurrency = 4) {
+    this.core = config.makeApiClient(CoreV1Api);
+    this.apps = config.makeApiClient(AppsV1Api);
+    this.storage = config.makeApiClient(StorageV1Api);
+    this.coordination = config.makeApiClient(CoordinationV1Api);
+  }
+
+  async readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot> {
+    const [classes, perNamespace] = await Promise.all([
+      call(() => this.storage.listStorageClass()),
+      mapWithConcurrency(namespaces, this.concurrency, (namespace) => this.readNamespace(namespace)),
+    ]);
+    return {
+      storageClasses: classes.items.map(toLiveStorageClass),
+      namespaces: new Map(perNamespace.map((n) => [n.namespace, n])),
+    };
+  }
+
+  private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
+    const [statefulSets, pvcs, pods, quotas, records] = await Promise.all([
+      call(() => this.apps.listNamespacedStatefulSet({ namespace })),
+      call(() => this.core.listNamespacedPersistentVolumeClaim({ namespace })),
+      call(() => this.core.listNamespacedPod({ namespace })),
+      call(() => this.core.listNamespacedResourceQuota({ namespace })),
+      call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector: `${recordLabel}=true` })),
+    ]);
+    return {
+      namespace,
+      statefulSets: statefulSets.items.map(toLiveStatefulSet),
+      pvcs: pvcs.items.map(toLivePvc),
+      pods: pods.items.map(toLivePod),
+      quotas: quotas.items.map(toLiveQuota),
+      recreationRecords: records.items.flatMap((cm) => toRecreationRecord(cm) ?? []),
+    };
+  }
+
+  async listPvcWarningEvents(namespace: string): Promise<PvcEvent[]> {
+    const events = await call(() => this.core.listNamespacedEvent({
+      namespace, fieldSelector: 'involvedObject.kind=PersistentVolumeClaim',
+    }));
+    return events.items.filter((e) => e.type === 'Warning').map(toPvcEvent).sort((a, b) => (a.lastTimestamp ?? '').localeCompare(b.lastTimestamp ?? ''));
+  }
+
+  async dryRunPvcStorage(namespace: string, name: string, storage: string): Promise<string | undefined> {
+    try {
+      await call(() => this.core.patchNamespacedPersistentVolumeClaim(
+        { namespace, name, dryRun: 'All', fieldManager, body: storageBody(storage) }, mergePatch));
+      return undefined;
+    } catch (error) {
+      if (error instanceof ClusterError && !error.transient) return error.message;
+      throw error;
+    }
+  }
+
+  async patchPvcStorage(namespace: string, name: string, storage: string, resourceVersion: string): Promise<void> {
+    const body = { metadata: { resourceVersion }, ...storageBody(storage) };
+    await call(() => this.core.patchNamespacedPersistentVolumeClaim({ namespace, name, fieldManager, body }, mergePatch));
+  }
+
+  async getStatefulSet(namespace: string, name: string): Promise<LiveStatefulSet | undefined> {
+    try {
+      return toLiveStatefulSet(await call(() => this.apps.readNamespacedStatefulSet({ namespace, name })));
+    } catch (error) {
+      if (error instanceof ClusterError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async replaceStatefulSet(target: JsonObject, options: { dryRun: boolean }): Promise<void> {
+    const { namespace, name } = nameOf(target);
+    await call(() => this.apps.replaceNamespacedStatefulSet({
+      namespace, name, body: target, fieldManager, ...(options.dryRun ? { dryRun: 'All' } : {}),
+    }));
+  }
+
+  async deleteStatefulSetOrphan(namespace: string, name: string, uid: string): Promise<void> {
+    await call(() => this.apps.deleteNamespacedStatefulSet({
+      namespace, name, body: { propagationPolicy: 'Orphan', preconditions: { uid } },
+    }));
+  }
+
+  async createStatefulSet(target: JsonObject): Promise<void> {
+    const { namespace } = nameOf(target);
+    await call(() => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }));
+  }
+
+  async saveRecreationRecord(record: RecreationRecord): Promise<void> {
+    const body = {
+      metadata: {
+        name: record.recordName, namespace: record.namespace,
+        labels: { [recordLabel]: 'true', 'app.kubernetes.io/managed-by': 'sts-volume-gitops' },
+        annotations: { 'sts-volume-gitops.io/purpose': 'intent to recreate a StatefulSet with new volumeClaimTemplates; do not delete by hand while it exists' },
+      },
+      data: { statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target) },
+    };
+    try {
+      await call(() => this.core.createNamespacedConfigMap({ namespace: record.namespace, body, fieldManager }));
+    } catch (error) {
+      if (!(error instanceof ClusterError && error.status === 409)) throw error;
+      await call(() => this.core.replaceNamespacedConfigMap({ namespace: record.namespace, name: record.recordName, body, fieldManager }));
+    }
+  }
+
+  async deleteRecreationRecord(namespace: string, recordName: string): Promise<void> {
+    try {
+      await call(() => this.core.deleteNamespacedConfigMap({ namespace, name: recordName }));
+    } catch (error) {
+      if (!(error instanceof ClusterError && error.status === 404)) throw error;
+    }
+  }
+
+  async annotateStatefulSet(namespace: string, name: string, key: string, value: string | null): Promise<void> {
+    await call(() => this.apps.patchNamespacedStatefulSet(
+      { namespace, name, fieldManager, body: { metadata: { annotations: { [key]: value } } } }, mergePatch));
+  }
+
+  async recordEvent(object: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+    const timestamp = new Date();
+    await call(() => this.core.createNamespacedEvent({
+      namespace: object.namespace,
+      body: {
+        metadata: { generateName: `${object.name}.`, namespace: object.namespace },
+        involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name: object.name, namespace: object.namespace, uid: object.uid },
+        type, reason, message: message.slice(0, 1024),
+        source: { component: 'sts-volume-gitops' },
+        reportingComponent: 'sts-volume-gitops', reportingInstance: 'sts-volume-gitops',
+        firstTimestamp: timestamp, lastTimestamp: timestamp, count: 1,
+      },
+    }));
+  }
+
+  async readLease(namespace: string, name: string): Promise<LeaseState | undefined> {
+    try {
+      const lease = await call(() => this.coordination.readNamespacedLease({ namespace, name }));
+      return {
+        holder: lease.spec?.holderIdentity ?? undefined,
+        renewTime: lease.spec?.renewTime ? new Date(lease.spec.renewTime).toISOString() : undefined,
+        durationSeconds: lease.spec?.leaseDurationSeconds ?? 0,
+        resourceVersion: lease.metadata?.resourceVersion,
+      };
+    } catch (error) {
+      if (error instanceof ClusterError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async writeLease(namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined): Promise<LeaseState> {
+    const renewTime = new Date();
+    const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime: renewTime, renewTime };
+    const lease = seen
+      ? await call(() => this.coordination.replaceNamespacedLease({
+        namespace, name, body: { metadata: { name, namespace, resourceVersion: seen.resourceVersion }, spec },
+      }))
+      : await call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec } }));
+    return { holder, renewTime: renewTime.toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion };
+  }
+
+  async releaseLease(namespace: string, name: string, holder: string): Promise<void> {
+    // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel.
+    await call(() => this.coordination.patchNamespacedLease(
+      { namespace, name, body: { spec: { holderIdentity: null, renewTime: null } } }, mergePatch))
+      .catch((error: unknown) => {
+        if (!(error instanceof ClusterError && error.status === 404)) throw error;
+      });
+    void holder;
+  }
+}
+
+function storageBody(storage: string): JsonObject {
+  return { spec: { resources: { requests: { storage } } } };
+}
+
+function nameOf(target: JsonObject): { namespace: string; name: string } {
+  const metadata = (target.metadata ?? {}) as { namespace?: unknown; name?: unknown };
+  if (typeof metadata.namespace !== 'string' || typeof metadata.name !== 'string') {
+    throw new Error('StatefulSet object without metadata.namespace and metadata.name');
+  }
+  return { namespace: metadata.namespace, name: metadata.name };
+}
+
+/** Runs one API call and turns client-node's ApiException (body = raw Status JSON) into a ClusterError. */
+async function call<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw toClusterError(error);
+  }
+}
+
+export function toClusterError(error: unknown): ClusterError {
+  if (error instanceof ClusterError) return error;
+  if (error instanceof ApiException) {
+    const apiError = error as ApiException<unknown>;
+    const status = parseStatus(apiError.body);
+    return new ClusterError(status?.message ?? `HTTP ${apiError.code}`, apiError.code, status?.reason);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ClusterError(`API server unreachable: ${message}`, undefined, undefined);
+}
+
+function parseStatus(body: unknown): V1Status | undefined {
+  if (typeof body === 'object' && body !== null) return body;
+  if (typeof body !== 'string') return undefined;
+  try {
+    return JSON.parse(body) as V1Status;
+  } catch {
+    return { message: body };
+  }
+}

@@ -1,0 +1,138 @@
+// Raw Kubernetes objects (client-node's V1 types) to the engine's plain types, in one place.
+import type {
+  CoreV1Event, V1ConfigMap, V1PersistentVolumeClaim, V1Pod, V1ResourceQuota, V1StatefulSet, V1StorageClass,
+} from '@kubernetes/client-node';
+import type {
+  JsonObject, LivePod, LivePvc, LiveQuota, LiveStatefulSet, LiveStorageClass, LiveTemplate, PvcEvent, RecreationRecord,
+} from '../../domain/live-state.ts';
+import { parseQuantity, QuantityError, type Quantity } from '../../domain/quantity.ts';
+
+export const recordLabel = 'sts-volume-gitops.io/recreation-record';
+
+/** client-node deserialises timestamps to Date and drops nothing we need; JSON round-trip gives back wire JSON. */
+function toJson(value: unknown): JsonObject {
+  return JSON.parse(JSON.stringify(value)) as JsonObject;
+}
+
+function quantityOrUndefined(value: unknown): Quantity | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  try {
+    return parseQuantity(value);
+  } catch (error) {
+    if (error instanceof QuantityError) return undefined; // a value the server accepted but we cannot read: treated as unknown
+    throw error;
+  }
+}
+
+export function toLiveStatefulSet(raw: V1StatefulSet): LiveStatefulSet {
+  const json = toJson(raw);
+  const spec = (json.spec ?? {}) as JsonObject;
+  const templates = Array.isArray(spec.volumeClaimTemplates) ? (spec.volumeClaimTemplates as JsonObject[]) : [];
+  return {
+    namespace: raw.metadata?.namespace ?? '',
+    name: raw.metadata?.name ?? '',
+    uid: raw.metadata?.uid ?? '',
+    resourceVersion: raw.metadata?.resourceVersion ?? '',
+    generation: raw.metadata?.generation ?? 0,
+    replicas: raw.spec?.replicas ?? 1,
+    podManagementPolicy: raw.spec?.podManagementPolicy === 'Parallel' ? 'Parallel' : 'OrderedReady',
+    updateRevision: raw.status?.updateRevision,
+    templates: templates.map(toLiveTemplate),
+    annotations: raw.metadata?.annotations ?? {},
+    deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+    raw: json,
+  };
+}
+
+function toLiveTemplate(template: JsonObject): LiveTemplate {
+  const copy = structuredClone(template);
+  const metadata = (copy.metadata ?? {}) as JsonObject;
+  const spec = (copy.spec ?? {}) as JsonObject;
+  const requests = ((spec.resources ?? {}) as JsonObject).requests as JsonObject | undefined;
+  const storage = quantityOrUndefined(requests?.storage);
+  if (requests) delete requests.storage;
+  return {
+    name: typeof metadata.name === 'string' ? metadata.name : '',
+    storageClassName: typeof spec.storageClassName === 'string' ? spec.storageClassName : undefined,
+    storage,
+    templateWithoutStorage: copy,
+  };
+}
+
+export function toLivePvc(raw: V1PersistentVolumeClaim): LivePvc {
+  return {
+    namespace: raw.metadata?.namespace ?? '',
+    name: raw.metadata?.name ?? '',
+    uid: raw.metadata?.uid ?? '',
+    resourceVersion: raw.metadata?.resourceVersion ?? '',
+    phase: raw.status?.phase,
+    storageClassName: raw.spec?.storageClassName,
+    request: quantityOrUndefined(raw.spec?.resources?.requests?.storage),
+    capacity: quantityOrUndefined(raw.status?.capacity?.storage),
+    allocated: quantityOrUndefined(raw.status?.allocatedResources?.storage),
+    resizeStatus: raw.status?.allocatedResourceStatuses?.storage,
+    conditions: (raw.status?.conditions ?? []).map((c) => ({
+      type: c.type, status: c.status, reason: c.reason, message: c.message,
+      lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime).toISOString() : undefined,
+    })),
+    deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+  };
+}
+
+export function toLivePod(raw: V1Pod): LivePod {
+  return {
+    namespace: raw.metadata?.namespace ?? '',
+    name: raw.metadata?.name ?? '',
+    phase: raw.status?.phase,
+    deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+    revision: raw.metadata?.labels?.['controller-revision-hash'],
+  };
+}
+
+export function toLiveQuota(raw: V1ResourceQuota): LiveQuota {
+  const hard: Record<string, Quantity> = {};
+  for (const [key, value] of Object.entries(raw.spec?.hard ?? {})) {
+    const quantity = quantityOrUndefined(value);
+    if (quantity) hard[key] = quantity;
+  }
+  return { namespace: raw.metadata?.namespace ?? '', name: raw.metadata?.name ?? '', hard };
+}
+
+export function toLiveStorageClass(raw: V1StorageClass): LiveStorageClass {
+  const annotations = raw.metadata?.annotations ?? {};
+  return {
+    name: raw.metadata?.name ?? '',
+    allowVolumeExpansion: raw.allowVolumeExpansion === true,
+    isDefault: annotations['storageclass.kubernetes.io/is-default-class'] === 'true'
+      || annotations['storageclass.beta.kubernetes.io/is-default-class'] === 'true',
+  };
+}
+
+export function toRecreationRecord(raw: V1ConfigMap): RecreationRecord | undefined {
+  const data = raw.data ?? {};
+  if (!data.statefulSet || !data.oldUid || !data.target) return undefined;
+  try {
+    return {
+      namespace: raw.metadata?.namespace ?? '',
+      recordName: raw.metadata?.name ?? '',
+      statefulSetName: data.statefulSet,
+      oldUid: data.oldUid,
+      target: JSON.parse(data.target) as JsonObject,
+    };
+  } catch {
+    return undefined; // a damaged record cannot be resumed safely; it is left for a person to inspect
+  }
+}
+
+export function toPvcEvent(raw: CoreV1Event): PvcEvent {
+  const last = raw.lastTimestamp ?? raw.eventTime ?? raw.firstTimestamp;
+  return {
+    namespace: raw.metadata.namespace ?? '',
+    pvcName: raw.involvedObject.name ?? '',
+    reason: raw.reason ?? '',
+    message: raw.message ?? '',
+    type: raw.type ?? '',
+    lastTimestamp: last ? new Date(last).toISOString() : undefined,
+    count: raw.count ?? 1,
+  };
+}

@@ -1,0 +1,97 @@
+// Turns one configured target into the engine's ports: a Git source (GitHub or a local directory) and a cluster
+// (kubeconfig or EKS). The only place that reads credentials from the environment or files.
+import { readFile } from 'node:fs/promises';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { TargetConfig } from '../domain/config.ts';
+import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
+import { GitHubSource } from '../adapters/github/github-source.ts';
+import { createGitHubClient, type GitHubAuth, type GitHubClient } from '../adapters/github/octokit.ts';
+import { DirectorySource } from '../adapters/local/directory-source.ts';
+import type { ClusterPort, GitSourcePort } from '../engine/ports.ts';
+import type { PassTarget } from '../engine/run-pass.ts';
+
+export interface OpenedTarget {
+  target: PassTarget;
+  git: GitSourcePort;
+  cluster: ClusterPort;
+  /** Present for GitHub sources: feedback and recovery pull requests need it. */
+  github: { client: GitHubClient; owner: string; repo: string; branch: string; source: GitHubSource } | undefined;
+}
+
+export interface OpenOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Reads a secret by id (Lambda: the Parameters and Secrets extension); used for `privateKey: { secret }`. */
+  readSecret?: (id: string) => Promise<string>;
+  /** Builds a KubeConfig for an EKS cluster (Lambda); the CLI uses kubeconfig files. */
+  eksKubeConfig?: (cluster: { name: string; region: string }) => Promise<KubeConfig>;
+}
+
+export class TargetSetupError extends Error {
+  constructor(target: string, message: string) {
+    super(`target ${target}: ${message}`);
+    this.name = 'TargetSetupError';
+  }
+}
+
+export async function openTarget(config: TargetConfig, options: OpenOptions = {}): Promise<OpenedTarget> {
+  const env = options.env ?? process.env;
+  const paths = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
+  const target: PassTarget = {
+    name: config.name,
+    globs: paths,
+    defaultNamespace: config.namespaces.default,
+    allowedNamespaces: config.namespaces.allow,
+  };
+  const cluster = new KubeCluster(await kubeConfigFor(config, options));
+  if ('local' in config.source) {
+    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths), github: undefined };
+  }
+  const source = config.source.github;
+  const client = createGitHubClient({
+    ...(source.apiUrl ? { baseUrl: source.apiUrl } : {}),
+    auth: await gitHubAuth(config.name, source, env, options),
+  });
+  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths);
+  return { target, cluster, git, github: { client, owner: source.owner, repo: source.repo, branch: source.branch, source: git } };
+}
+
+async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {
+  if ('eks' in config.cluster) {
+    if (!options.eksKubeConfig) throw new TargetSetupError(config.name, 'EKS clusters are reached from the Lambda function only; use a kubeconfig here');
+    return options.eksKubeConfig(config.cluster.eks);
+  }
+  const kubeConfig = new KubeConfig();
+  try {
+    kubeConfig.loadFromFile(config.cluster.kubeconfig.path);
+  } catch (error) {
+    throw new TargetSetupError(config.name, `cannot read kubeconfig ${config.cluster.kubeconfig.path}: ${(error as Error).message}`);
+  }
+  const context = config.cluster.kubeconfig.context;
+  if (context !== undefined) {
+    if (!kubeConfig.getContexts().some((c) => c.name === context)) {
+      throw new TargetSetupError(config.name, `kubeconfig ${config.cluster.kubeconfig.path} has no context ${context}`);
+    }
+    kubeConfig.setCurrentContext(context);
+  }
+  return kubeConfig;
+}
+
+type GitHubSourceConfig = Extract<TargetConfig['source'], { github: unknown }>['github'];
+
+async function gitHubAuth(
+  targetName: string, source: GitHubSourceConfig, env: NodeJS.ProcessEnv, options: OpenOptions,
+): Promise<GitHubAuth> {
+  if (source.app) {
+    const key = source.app.privateKey;
+    let privateKey: string | undefined;
+    if ('file' in key && key.file !== undefined) privateKey = await readFile(key.file, 'utf8');
+    else if ('env' in key && key.env !== undefined) privateKey = env[key.env];
+    else if ('secret' in key && key.secret !== undefined && options.readSecret) privateKey = await options.readSecret(key.secret);
+    if (!privateKey) throw new TargetSetupError(targetName, 'the GitHub App private key is empty or not found');
+    return { kind: 'app', appId: source.app.appId, installationId: source.app.installationId, privateKey };
+  }
+  const variable = source.token?.env ?? 'GITHUB_TOKEN';
+  const token = env[variable];
+  if (!token) throw new TargetSetupError(targetName, `environment variable ${variable} with the GitHub token is not set`);
+  return { kind: 'token', token };
+}

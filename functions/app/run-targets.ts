@@ -1,0 +1,61 @@
+// One pass per configured target, shared by the Lambda handler, the CLI and the demo. A target that fails (bad
+// credentials, unreachable cluster) is reported and the next target still runs.
+import type { Config } from '../domain/config.ts';
+import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
+import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
+import { openTarget, type OpenOptions } from './open-target.ts';
+
+export interface TargetRun {
+  target: string;
+  report: PassReport | undefined;
+  /** Set when the pass could not run or stopped on an unexpected error. */
+  error: string | undefined;
+}
+
+export interface RunTargetsOptions extends OpenOptions {
+  mode: PassMode;
+  targetName?: string;
+  holderIdentity: string;
+  remainingMs?: () => number;
+  onEvent?: (target: string, line: string) => void;
+  timing?: RecreationTiming;
+}
+
+export const defaultTiming: RecreationTiming = {
+  maxWaitMs: 20_000,
+  pollIntervalMs: 1_000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+export class UnknownTargetError extends Error {
+  constructor(name: string, known: readonly string[]) {
+    super(`no target named ${name} in the configuration (targets: ${known.join(', ')})`);
+    this.name = 'UnknownTargetError';
+  }
+}
+
+export function selectTargets(config: Config, targetName: string | undefined): Config['targets'] {
+  if (targetName === undefined) return config.targets;
+  const selected = config.targets.filter((t) => t.name === targetName);
+  if (selected.length === 0) throw new UnknownTargetError(targetName, config.targets.map((t) => t.name));
+  return selected;
+}
+
+export async function runTargets(config: Config, options: RunTargetsOptions): Promise<TargetRun[]> {
+  const runs: TargetRun[] = [];
+  for (const targetConfig of selectTargets(config, options.targetName)) {
+    try {
+      const opened = await openTarget(targetConfig, options);
+      const report = await runPass({
+        target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode,
+        holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
+        ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
+        onEvent: (line) => options.onEvent?.(targetConfig.name, line),
+      });
+      runs.push({ target: targetConfig.name, report, error: undefined });
+    } catch (error) {
+      runs.push({ target: targetConfig.name, report: undefined, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return runs;
+}

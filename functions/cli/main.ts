@@ -1,0 +1,87 @@
+// The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../domain/config.ts';
+import { runTargets, UnknownTargetError } from '../app/run-targets.ts';
+import { exitCodeOf, renderPassReport } from './render-report.ts';
+
+const usage = `Usage:
+  sts-volume-gitops plan --config FILE [--target NAME] [--json]       show what a pass would do (read-only)
+  sts-volume-gitops reconcile --config FILE [--target NAME] [--json]  run one pass
+  sts-volume-gitops sandbox [--seed DIR] [--json]                     start both sandboxes seeded from examples/
+  sts-volume-gitops sandbox kube --port N --seed FILE                 start the Kubernetes sandbox alone
+  sts-volume-gitops sandbox github --port N --seed DIR                start the GitHub sandbox alone
+  sts-volume-gitops demo                                              the whole story on the sandboxes (npm start)
+--config defaults to $STS_VOLUME_GITOPS_CONFIG.`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'plan':
+    case 'reconcile':
+      return planOrReconcile(command, rest);
+    case 'sandbox':
+      return (await import('./sandbox-command.ts')).sandboxCommand(rest);
+    case 'demo':
+      return (await import('./demo.ts')).runDemo();
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(`${usage}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`unknown command ${command}\n${usage}\n`);
+      return 2;
+  }
+}
+
+async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): Promise<number> {
+  let values: { config?: string; target?: string; json?: boolean };
+  try {
+    values = parseArgs({
+      args, options: { config: { type: 'string' }, target: { type: 'string' }, json: { type: 'boolean' } }, strict: true,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    return 2;
+  }
+  try {
+    const config = await loadConfig(values.config);
+    const runs = await runTargets(config, {
+      mode: command === 'plan' ? 'plan' : 'apply',
+      ...(values.target !== undefined ? { targetName: values.target } : {}),
+      holderIdentity: `cli-${hostname()}-${process.pid}`,
+      onEvent: values.json ? undefined : (target, line) => process.stderr.write(`[${target}] ${line}\n`),
+    });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    } else {
+      for (const run of runs) {
+        process.stdout.write(run.report ? `${renderPassReport(run.report)}\n` : `target ${run.target}: error: ${run.error}\n`);
+      }
+    }
+    const reports = runs.flatMap((r) => (r.report ? [r.report] : []));
+    return runs.some((r) => r.error !== undefined) ? 1 : exitCodeOf(reports);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      return 2;
+    }
+    if (error instanceof UnknownTargetError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).then(
+    (code) => { process.exitCode = code; },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,69 @@
+// Human-readable pass reports for the terminal, in the spirit of `terraform plan`: what would change, what is
+// blocked and why, with file:line so the reader can jump to the value.
+import type { PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+
+const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
+  'missing': 'not created yet',
+  'waiting-for-pod': 'waiting for pod',
+  'to-patch': 'to patch',
+  'patched': 'patched, waiting for the resizer',
+  'resizing-controller': 'resizing on controller',
+  'resizing-node': 'resizing on node',
+  'retrying': 'retrying after a transient error',
+  'in-progress-other-size': 'held back: another expansion in progress',
+  'done': 'done',
+  'failed': 'failed',
+};
+
+export function renderPassReport(report: PassReport): string {
+  const lines: string[] = [];
+  const verb = report.mode === 'plan' ? 'Plan' : 'Reconcile';
+  lines.push(`${verb} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`);
+  if (report.outcome === 'busy') {
+    lines.push(`  busy: ${report.notes.join('; ')}`);
+    return lines.join('\n');
+  }
+  for (const error of report.manifestErrors) {
+    lines.push(`  ! ${error.path}:${error.line}:${error.column}: ${error.message}${error.jsonPath ? ` (at ${error.jsonPath})` : ''}`);
+  }
+  if (report.statefulSets.length === 0) lines.push('  no StatefulSets in the target paths');
+  for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts));
+  for (const note of report.notes) lines.push(`  note: ${note}`);
+  lines.push(summaryLine(report));
+  return lines.join('\n');
+}
+
+function renderStatefulSet(sts: StatefulSetReport): string[] {
+  const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
+  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${sts.replicas ?? '?'} replicas): ${sts.outcome}${sts.templateUpdate ? `, template ${sts.templateUpdate}` : ''}`];
+  for (const template of sts.templates) {
+    const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
+    const change = template.from === undefined || template.from === template.desiredSize
+      ? template.desiredSize : `${template.from} -> ${template.desiredSize}`;
+    const klass = template.storageClassName === undefined ? 'no class'
+      : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
+    lines.push(`      ${template.templateName}: ${change} [${klass}] ${template.readyReplicas}/${template.replicas} ready  (${where})`);
+    for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
+    for (const pvc of template.pvcs) {
+      if (pvc.state === 'done' && template.finished) continue;
+      const sizes = `request ${pvc.request ?? '?'}, capacity ${pvc.capacity ?? '?'}`;
+      lines.push(`        ${pvc.name}: ${stateWords[pvc.state]} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
+    }
+  }
+  for (const note of sts.notes) lines.push(`      note: ${note}`);
+  return lines;
+}
+
+function summaryLine(report: PassReport): string {
+  const count = (outcome: StatefulSetReport['outcome']): number => report.statefulSets.filter((s) => s.outcome === outcome).length;
+  return `  ${count('converged')} converged, ${count('in-progress') + count('waiting')} in progress, `
+    + `${count('blocked') + count('failed') + count('namespace-not-allowed')} blocked or failed, ${count('missing-in-cluster')} missing, `
+    + `${report.manifestErrors.length} manifest error(s)`;
+}
+
+/** Exit status for plan/reconcile: 1 when anything is blocked, failed, or could not be read. */
+export function exitCodeOf(reports: readonly PassReport[]): number {
+  const bad = reports.some((r) => r.manifestErrors.length > 0 || r.statefulSets.some((s) =>
+    s.outcome === 'blocked' || s.outcome === 'failed' || s.outcome === 'namespace-not-allowed'));
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,163 @@
+// The tool's configuration: a list of targets (a Git source + a cluster + a namespace allowlist). Validated with
+// ajv against schemas/config.schema.json; every problem is turned into a sentence a person can act on.
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import * as jsYaml from 'js-yaml';
+
+export interface GitHubSource {
+  owner: string;
+  repo: string;
+  branch: string;
+  paths: string[];
+  apiUrl?: string;
+  token?: { env: string };
+  app?: { appId: number; installationId: number; privateKey: { file?: string; env?: string; secret?: string } };
+}
+
+export interface LocalSource {
+  directory: string;
+  paths: string[];
+}
+
+export interface KubeconfigCluster {
+  path: string;
+  context?: string;
+}
+
+export interface EksCluster {
+  name: string;
+  region: string;
+}
+
+export interface TargetConfig {
+  name: string;
+  source: { github: GitHubSource } | { local: LocalSource };
+  cluster: { kubeconfig: KubeconfigCluster } | { eks: EksCluster };
+  namespaces: { default: string; allow: string[] };
+  pullRequests: { validate: boolean; recovery: boolean };
+}
+
+export interface Config {
+  targets: TargetConfig[];
+}
+
+export const configEnvironmentVariable = 'STS_VOLUME_GITOPS_CONFIG';
+
+export class ConfigError extends Error {
+  constructor(readonly source: string, readonly problems: string[]) {
+    super(`invalid configuration ${source}: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const schema: unknown = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'));
+const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema as object);
+
+/** Parses and validates a YAML or JSON configuration; relative paths resolve against `baseDir`. */
+export function parseConfig(text: string, sourceName: string, baseDir: string): Config {
+  let value: unknown;
+  try {
+    value = jsYaml.load(text);
+  } catch (error) {
+    throw new ConfigError(sourceName, [`not valid YAML or JSON: ${error instanceof jsYaml.YAMLException ? error.message : String(error)}`]);
+  }
+  if (!validate(value)) {
+    throw new ConfigError(sourceName, (validate.errors ?? []).map((e) => describe(e, value)));
+  }
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests'> & { namespaces: { default?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean } }> };
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const targets = raw.targets.map((target, index): TargetConfig => {
+    if (seen.has(target.name)) problems.push(`targets[${index}].name ${JSON.stringify(target.name)} is used by another target; names must be unique`);
+    seen.add(target.name);
+    const source = 'local' in target.source
+      ? { local: { ...target.source.local, directory: resolve(baseDir, target.source.local.directory) } }
+      : target.source;
+    const cluster = 'kubeconfig' in target.cluster
+      ? { kubeconfig: { ...target.cluster.kubeconfig, path: resolve(baseDir, target.cluster.kubeconfig.path) } }
+      : target.cluster;
+    if ('github' in source && source.github.app?.privateKey.file !== undefined) {
+      source.github = { ...source.github, app: { ...source.github.app, privateKey: { file: resolve(baseDir, source.github.app.privateKey.file) } } };
+    }
+    if ('github' in source && source.github.app && source.github.token) {
+      problems.push(`targets[${index}].source.github has both token and app; choose one way to authenticate`);
+    }
+    return {
+      name: target.name,
+      source,
+      cluster,
+      namespaces: { default: target.namespaces.default ?? 'default', allow: target.namespaces.allow },
+      pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true },
+    };
+  });
+  if (problems.length > 0) throw new ConfigError(sourceName, problems);
+  return { targets };
+}
+
+/** Reads the configuration from `path`, else from $STS_VOLUME_GITOPS_CONFIG. */
+export async function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  const chosen = path ?? env[configEnvironmentVariable];
+  if (chosen === undefined || chosen === '') {
+    throw new ConfigError('(none)', [`no configuration file given: pass --config FILE or set ${configEnvironmentVariable}`]);
+  }
+  let text: string;
+  try {
+    text = await readFile(chosen, 'utf8');
+  } catch (error) {
+    throw new ConfigError(chosen, [`cannot read the file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
+  }
+  return parseConfig(text, chosen, dirname(resolve(chosen)));
+}
+
+/** `targets[0].source.github.branch is required`, `targets[1].cluster has an unknown field "kind"`, ... */
+function describe(error: ErrorObject, root: unknown): string {
+  const where = pointerToDotted(error.instancePath) || '(top level)';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${join(where, String(params.missingProperty))} is required`;
+    case 'additionalProperties':
+      return `${where} has an unknown field ${JSON.stringify(params.additionalProperty)}${hint(where)}`;
+    case 'minProperties':
+    case 'maxProperties':
+      return `${where} must have exactly one of ${oneOfFor(where)}`;
+    case 'type':
+      return `${where} must be ${String(params.type)}, not ${typeName(valueAt(root, error.instancePath))}`;
+    case 'pattern':
+      return `${where} ${JSON.stringify(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
+    case 'minItems':
+      return `${where} must list at least ${String(params.limit)} item(s)`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function oneOfFor(where: string): string {
+  if (where.endsWith('.source')) return 'github or local';
+  if (where.endsWith('.cluster')) return 'kubeconfig or eks';
+  if (where.endsWith('.privateKey')) return 'file, env or secret';
+  return 'the allowed fields';
+}
+
+function hint(where: string): string {
+  return where.endsWith('.source') || where.endsWith('.cluster') ? ` (expected ${oneOfFor(where)})` : '';
+}
+
+function join(where: string, field: string): string {
+  return where === '(top level)' ? field : `${where}.${field}`;
+}
+
+function pointerToDotted(pointer: string): string {
+  return pointer.split('/').slice(1).reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  return pointer.split('/').slice(1).reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined), root);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`;
+}

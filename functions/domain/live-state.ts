@@ -1,0 +1,114 @@
+// Plain-data view of the cluster the engine plans against. The Kubernetes adapter maps raw API objects to these
+// types in one place; nothing here knows about HTTP or client-node.
+import type { Quantity } from './quantity.ts';
+import type { PodManagementPolicy } from './desired-state.ts';
+
+/** JSON as the API server returns it (used only where an object must be re-sent whole, e.g. recreation). */
+export type JsonObject = { [key: string]: unknown };
+
+export interface LiveTemplate {
+  name: string;
+  storageClassName: string | undefined;
+  storage: Quantity | undefined;
+  /** The template as the server returns it, minus `spec.resources.requests.storage`. */
+  templateWithoutStorage: JsonObject;
+}
+
+export interface LiveStatefulSet {
+  namespace: string;
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  generation: number;
+  replicas: number;
+  podManagementPolicy: PodManagementPolicy;
+  /** `status.updateRevision`: pods carrying another `controller-revision-hash` are not at the current revision. */
+  updateRevision: string | undefined;
+  templates: LiveTemplate[];
+  annotations: Record<string, string>;
+  deleting: boolean;
+  /** The whole object as read, for recreation from the LIVE object. */
+  raw: JsonObject;
+}
+
+export interface PvcCondition {
+  type: string;
+  status: string;
+  reason: string | undefined;
+  message: string | undefined;
+  lastTransitionTime: string | undefined;
+}
+
+export interface LivePvc {
+  namespace: string;
+  name: string;
+  uid: string;
+  resourceVersion: string;
+  phase: string | undefined;
+  storageClassName: string | undefined;
+  request: Quantity | undefined;
+  capacity: Quantity | undefined;
+  allocated: Quantity | undefined;
+  /** `status.allocatedResourceStatuses.storage` (ControllerResizeInProgress, NodeResizePending, ...). */
+  resizeStatus: string | undefined;
+  conditions: PvcCondition[];
+  deleting: boolean;
+}
+
+export interface LivePod {
+  namespace: string;
+  name: string;
+  phase: string | undefined;
+  deleting: boolean;
+  /** The `controller-revision-hash` label. */
+  revision: string | undefined;
+}
+
+export interface LiveQuota {
+  namespace: string;
+  name: string;
+  /** `spec.hard`, keyed as in the object (`requests.storage`, `<class>.storageclass.storage.k8s.io/requests.storage`). */
+  hard: Record<string, Quantity>;
+}
+
+export interface LiveStorageClass {
+  name: string;
+  allowVolumeExpansion: boolean;
+  isDefault: boolean;
+}
+
+/** The crash-safe recreation intent persisted before an orphan delete (see engine/recreate-statefulset.ts). */
+export interface RecreationRecord {
+  namespace: string;
+  /** The ConfigMap's name. */
+  recordName: string;
+  statefulSetName: string;
+  /** UID of the StatefulSet that is being replaced. */
+  oldUid: string;
+  /** The object to create once the old one is gone. */
+  target: JsonObject;
+}
+
+export interface PvcEvent {
+  namespace: string;
+  pvcName: string;
+  reason: string;
+  message: string;
+  type: string;
+  lastTimestamp: string | undefined;
+  count: number;
+}
+
+export interface NamespaceSnapshot {
+  namespace: string;
+  statefulSets: LiveStatefulSet[];
+  pvcs: LivePvc[];
+  pods: LivePod[];
+  quotas: LiveQuota[];
+  recreationRecords: RecreationRecord[];
+}
+
+export interface ClusterSnapshot {
+  namespaces: Map<string, NamespaceSnapshot>;
+  storageClasses: LiveStorageClass[];
+}

@@ -1,0 +1,250 @@
+// Desired state from Git text: the apps/v1 StatefulSets in a set of YAML files, validated and located.
+// js-yaml reads the values; the `yaml` package supplies what js-yaml cannot: where each node sits in the file (for
+// file:line in errors and links) and the byte range of each storage scalar (for byte-exact edits).
+import { readFileSync } from 'node:fs';
+import { matchesGlob } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import * as jsYaml from 'js-yaml';
+import { isAlias, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
+import type {
+  DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation,
+} from './desired-state.ts';
+import { parseQuantity, QuantityError } from './quantity.ts';
+
+export interface ManifestLimits {
+  maxFileBytes: number;
+  maxDocuments: number;
+  maxAliases: number;
+}
+
+export const defaultManifestLimits: ManifestLimits = { maxFileBytes: 1024 * 1024, maxDocuments: 500, maxAliases: 100 };
+
+export interface ReadOptions {
+  globs: readonly string[];
+  defaultNamespace: string;
+  limits?: Partial<ManifestLimits>;
+}
+
+const statefulSetSchema: unknown = JSON.parse(
+  readFileSync(new URL('../../schemas/statefulset.schema.json', import.meta.url), 'utf8'),
+);
+const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
+const validateStatefulSet = ajv.compile(statefulSetSchema as object);
+
+export function matchesManifestGlobs(path: string, globs: readonly string[]): boolean {
+  if (!/\.ya?ml$/i.test(path)) return false;
+  return globs.some((glob) => matchesGlob(path, glob));
+}
+
+type JsonObject = { [key: string]: unknown };
+
+interface ParsedStatefulSet {
+  sts: DesiredStatefulSet;
+}
+
+export function readDesiredState(files: ReadonlyMap<string, string>, options: ReadOptions): DesiredState {
+  const limits = { ...defaultManifestLimits, ...options.limits };
+  const found: ParsedStatefulSet[] = [];
+  const errors: LocatedError[] = [];
+  const paths = [...files.keys()].filter((p) => matchesManifestGlobs(p, options.globs)).sort();
+  for (const path of paths) {
+    readFile(path, files.get(path) ?? '', options.defaultNamespace, limits, found, errors);
+  }
+  // The same namespace/name twice is ambiguous: an error on both places, and neither is acted on.
+  const byKey = new Map<string, ParsedStatefulSet[]>();
+  for (const item of found) {
+    const key = `${item.sts.namespace}/${item.sts.name}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), item]);
+  }
+  const statefulSets: DesiredStatefulSet[] = [];
+  for (const [key, items] of byKey) {
+    if (items.length === 1 && items[0]) {
+      statefulSets.push(items[0].sts);
+      continue;
+    }
+    for (const item of items) {
+      const others = items.filter((o) => o !== item).map((o) => `${o.sts.location.path}:${o.sts.location.line}`);
+      errors.push({ ...item.sts.location, message: `StatefulSet ${key} is defined more than once (also at ${others.join(', ')})` });
+    }
+  }
+  errors.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  return { statefulSets, errors };
+}
+
+function readFile(
+  path: string, text: string, defaultNamespace: string, limits: ManifestLimits,
+  found: ParsedStatefulSet[], errors: LocatedError[],
+): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > limits.maxFileBytes) {
+    errors.push({ path, line: 1, column: 1, message: `file is ${bytes} bytes, over the limit of ${limits.maxFileBytes}; it was not read` });
+    return;
+  }
+  const lineCounter = new LineCounter();
+  const documents = parseAllDocuments(text, { lineCounter, uniqueKeys: true });
+  if (!Array.isArray(documents)) return; // an empty stream
+  if (documents.length > limits.maxDocuments) {
+    errors.push({ path, line: 1, column: 1, message: `file has ${documents.length} YAML documents, over the limit of ${limits.maxDocuments}; it was not read` });
+    return;
+  }
+  const at = (offset: number): SourceLocation => {
+    const position = lineCounter.linePos(offset);
+    return { path, line: position.line, column: position.col };
+  };
+  for (const document of documents) {
+    const start = at(document.range[0]);
+    if (document.errors.length > 0) {
+      for (const error of document.errors) {
+        errors.push({ ...at(error.pos[0]), message: `YAML syntax error: ${error.message.split('\n')[0] ?? error.message}` });
+      }
+      continue;
+    }
+    if (document.contents === null) continue; // a comment-only or empty document
+    const aliases = countAliases(document);
+    if (aliases > limits.maxAliases) {
+      errors.push({ ...start, message: `document uses ${aliases} YAML aliases, over the limit of ${limits.maxAliases}; it was not read` });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = jsYaml.load(text.slice(document.range[0], document.range[2]));
+    } catch (error) {
+      const mark = error instanceof jsYaml.YAMLException ? error.mark : undefined;
+      errors.push({
+        path, line: start.line + (mark?.line ?? 0), column: (mark?.column ?? 0) + 1,
+        message: `YAML error: ${error instanceof jsYaml.YAMLException ? error.reason : String(error)}`,
+      });
+      continue;
+    }
+    if (!isObject(value) || value.apiVersion !== 'apps/v1' || value.kind !== 'StatefulSet') continue;
+    const sts = readStatefulSet(value, document, at, start, defaultNamespace, errors);
+    if (sts) found.push({ sts });
+  }
+}
+
+function countAliases(document: Document.Parsed): number {
+  let count = 0;
+  visit(document, { Alias: () => { count += 1; } });
+  return count;
+}
+
+function readStatefulSet(
+  value: JsonObject, document: Document.Parsed, at: (offset: number) => SourceLocation, start: SourceLocation,
+  defaultNamespace: string, errors: LocatedError[],
+): DesiredStatefulSet | undefined {
+  const nodeLocation = (path: readonly (string | number)[]): SourceLocation => {
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = document.getIn(path.slice(0, depth), true);
+      const range = (node as { range?: [number, number, number] } | undefined)?.range;
+      if (range && !isAlias(node)) return at(range[0]);
+    }
+    return start;
+  };
+  if (!validateStatefulSet(value)) {
+    for (const error of validateStatefulSet.errors ?? []) {
+      const path = pointerToPath(error.instancePath);
+      errors.push({ ...nodeLocation(path), message: `StatefulSet ${describeName(value)}: ${describeSchemaError(error)}`, jsonPath: error.instancePath || '/' });
+    }
+    return undefined;
+  }
+  const metadata = value.metadata as JsonObject;
+  const spec = value.spec as JsonObject;
+  const rawTemplates = (spec.volumeClaimTemplates ?? []) as JsonObject[];
+  const templates: DesiredTemplate[] = [];
+  let failed = false;
+  for (const [index, raw] of rawTemplates.entries()) {
+    const storagePath = ['spec', 'volumeClaimTemplates', index, 'spec', 'resources', 'requests', 'storage'];
+    const storageNode = document.getIn(storagePath, true);
+    const range = isScalar(storageNode) && storageNode.range ? storageNode.range : undefined;
+    const location = nodeLocation(storagePath);
+    const rawStorage = ((((raw.spec as JsonObject).resources as JsonObject).requests as JsonObject).storage) as string | number;
+    try {
+      const storage = parseQuantity(rawStorage);
+      const templateWithoutStorage = structuredClone(raw);
+      delete (((templateWithoutStorage.spec as JsonObject).resources as JsonObject).requests as JsonObject).storage;
+      const templateSpec = raw.spec as JsonObject;
+      templates.push({
+        name: (raw.metadata as JsonObject).name as string,
+        storageClassName: typeof templateSpec.storageClassName === 'string' ? templateSpec.storageClassName : undefined,
+        storage,
+        storageText: storage.text,
+        storageLocation: location,
+        storageRange: range ? [range[0], range[1]] : [0, 0],
+        templateWithoutStorage,
+      });
+    } catch (error) {
+      if (!(error instanceof QuantityError)) throw error;
+      failed = true;
+      errors.push({ ...location, message: `StatefulSet ${describeName(value)}: ${error.message}`, jsonPath: `/${storagePath.join('/')}` });
+    }
+  }
+  if (failed) return undefined;
+  return {
+    namespace: typeof metadata.namespace === 'string' ? metadata.namespace : defaultNamespace,
+    name: metadata.name as string,
+    replicas: typeof spec.replicas === 'number' ? spec.replicas : 1,
+    podManagementPolicy: (spec.podManagementPolicy as PodManagementPolicy | undefined) ?? 'OrderedReady',
+    templates,
+    location: start,
+  };
+}
+
+function describeName(value: JsonObject): string {
+  const metadata = isObject(value.metadata) ? value.metadata : {};
+  const name = typeof metadata.name === 'string' ? metadata.name : '(unnamed)';
+  return typeof metadata.namespace === 'string' ? `${metadata.namespace}/${name}` : name;
+}
+
+function describeSchemaError(error: ErrorObject): string {
+  const where = error.instancePath || '(document)';
+  if (error.keyword === 'required') return `${where} is missing required field ${(error.params as { missingProperty: string }).missingProperty}`;
+  if (error.keyword === 'enum') return `${where} ${error.message ?? 'is invalid'}: ${((error.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`;
+  return `${where} ${error.message ?? 'is invalid'}`;
+}
+
+function pointerToPath(pointer: string): Array<string | number> {
+  if (pointer === '') return [];
+  return pointer.slice(1).split('/').map((part) => {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    return /^\d+$/.test(key) ? Number(key) : key;
+  });
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Rewrites only the bytes of one storage scalar, keeping its quoting, and proves by re-parsing that the file now
+ * reads the new value there and is otherwise unchanged. Throws when that cannot be guaranteed.
+ */
+export function replaceStorageValue(fileText: string, template: DesiredTemplate, newValue: string): string {
+  parseQuantity(newValue);
+  const [start, end] = template.storageRange;
+  if (end <= start || end > fileText.length) throw new Error(`no storage value recorded for template ${template.name} in ${template.storageLocation.path}`);
+  const original = fileText.slice(start, end);
+  const quote = original.startsWith('"') ? '"' : original.startsWith("'") ? "'" : '';
+  const updated = `${fileText.slice(0, start)}${quote}${newValue}${quote}${fileText.slice(end)}`;
+
+  const before = jsYaml.loadAll(fileText);
+  const after = jsYaml.loadAll(updated);
+  const expected = setStorageAt(before, fileText, start, template.name, newValue);
+  if (JSON.stringify(after) !== JSON.stringify(expected)) {
+    throw new Error(`rewriting ${template.storageLocation.path}:${template.storageLocation.line} would change more than the storage value of ${template.name}`);
+  }
+  return updated;
+}
+
+function setStorageAt(documents: unknown[], fileText: string, offset: number, templateName: string, value: string): unknown[] {
+  const copy = structuredClone(documents);
+  const parsed = parseAllDocuments(fileText);
+  const index = Array.isArray(parsed) ? parsed.findIndex((d) => d.range[0] <= offset && offset < d.range[2]) : -1;
+  const document = copy[index];
+  if (!isObject(document)) throw new Error('storage value is not inside a YAML document');
+  const templates = ((document.spec as JsonObject | undefined)?.volumeClaimTemplates ?? []) as JsonObject[];
+  const template = templates.find((t) => (t.metadata as JsonObject | undefined)?.name === templateName);
+  const requests = ((template?.spec as JsonObject | undefined)?.resources as JsonObject | undefined)?.requests as JsonObject | undefined;
+  if (!requests) throw new Error(`template ${templateName} has no storage request to change`);
+  requests.storage = value;
+  return copy;
+}

@@ -1,0 +1,254 @@
+// The plan: for each StatefulSet in Git and each of its volumeClaimTemplates, what a pass would do and why not.
+// Pure over plain data; the KEP-0661 validation section and the KEP-1790 "only above capacity" rule live here.
+import type { DesiredStatefulSet, DesiredTemplate } from '../domain/desired-state.ts';
+import type {
+  ClusterSnapshot, LivePvc, LiveStatefulSet, LiveStorageClass, LiveTemplate, NamespaceSnapshot,
+} from '../domain/live-state.ts';
+import { compareQuantities, formatBytesLike, type Quantity } from '../domain/quantity.ts';
+import { describeDifference, diffTemplates } from './template-diff.ts';
+
+export type BlockCode =
+  | 'namespace-not-allowed'
+  | 'template-not-in-cluster'
+  | 'template-changed'
+  | 'storage-class-missing'
+  | 'storage-class-not-expandable'
+  | 'below-capacity'
+  | 'quota-exceeded'
+  | 'dry-run-rejected';
+
+export interface BlockReason {
+  code: BlockCode;
+  /** A sentence for people: what is wrong and, where we know, what to do. */
+  message: string;
+}
+
+export interface QuotaCheck {
+  quotaName: string;
+  resource: string;
+  limit: bigint;
+  usedBefore: bigint;
+  growth: bigint;
+}
+
+export type TemplateAction = 'unchanged' | 'resize' | 'blocked';
+
+export interface TemplatePlan {
+  templateName: string;
+  desired: DesiredTemplate;
+  live: LiveTemplate | undefined;
+  action: TemplateAction;
+  /** The live template's size (undefined when the template is missing in the cluster). */
+  from: Quantity | undefined;
+  to: Quantity;
+  storageClassName: string | undefined;
+  storageClassExpandable: boolean | undefined;
+  /** The live StatefulSet's template must be rewritten to the desired size. */
+  templateNeedsUpdate: boolean;
+  /** Names of the PVCs (ordinal < replicas) whose request differs from the desired size. */
+  pvcsToPatch: string[];
+  /** The PVCs of the replicas that count (ordinal < replicas), by ordinal; missing ones are absent. */
+  pvcs: LivePvc[];
+  quotaChecks: QuotaCheck[];
+  reasons: BlockReason[];
+}
+
+export type StatefulSetOutcome = 'planned' | 'missing-in-cluster' | 'namespace-not-allowed';
+
+export interface StatefulSetPlan {
+  namespace: string;
+  name: string;
+  desired: DesiredStatefulSet;
+  live: LiveStatefulSet | undefined;
+  outcome: StatefulSetOutcome;
+  templates: TemplatePlan[];
+}
+
+export interface PlanOptions {
+  /** Namespace allowlist; `*` allows every namespace. */
+  allowedNamespaces: readonly string[];
+  /** Server-side dry-run rejections of PVC patches, keyed `namespace/pvcName`, worded as the API server words them. */
+  dryRunRejections?: ReadonlyMap<string, string>;
+}
+
+export function isNamespaceAllowed(namespace: string, allowed: readonly string[]): boolean {
+  return allowed.includes('*') || allowed.includes(namespace);
+}
+
+export function pvcName(templateName: string, statefulSetName: string, ordinal: number): string {
+  return `${templateName}-${statefulSetName}-${ordinal}`;
+}
+
+export function pvcKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+export function planTarget(
+  desired: readonly DesiredStatefulSet[], snapshot: ClusterSnapshot, options: PlanOptions,
+): StatefulSetPlan[] {
+  const plans = desired.map((sts) => planStatefulSet(sts, snapshot, options));
+  applyQuotaHeadroom(plans, snapshot);
+  return plans;
+}
+
+function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, options: PlanOptions): StatefulSetPlan {
+  const base = { namespace: sts.namespace, name: sts.name, desired: sts };
+  if (!isNamespaceAllowed(sts.namespace, options.allowedNamespaces)) {
+    const reason: BlockReason = {
+      code: 'namespace-not-allowed',
+      message: `namespace ${sts.namespace} is not in this target's allowlist (${options.allowedNamespaces.join(', ')})`,
+    };
+    return {
+      ...base, live: undefined, outcome: 'namespace-not-allowed',
+      templates: sts.templates.map((t) => blockedWithoutLive(t, [reason])),
+    };
+  }
+  const namespace = snapshot.namespaces.get(sts.namespace);
+  const live = namespace?.statefulSets.find((s) => s.name === sts.name && !s.deleting)
+    ?? namespace?.statefulSets.find((s) => s.name === sts.name);
+  if (!namespace || !live) return { ...base, live: undefined, outcome: 'missing-in-cluster', templates: [] };
+  return {
+    ...base, live, outcome: 'planned',
+    templates: sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options)),
+  };
+}
+
+function blockedWithoutLive(desired: DesiredTemplate, reasons: BlockReason[]): TemplatePlan {
+  return {
+    templateName: desired.name, desired, live: undefined, action: 'blocked', from: undefined, to: desired.storage,
+    storageClassName: desired.storageClassName, storageClassExpandable: undefined, templateNeedsUpdate: false,
+    pvcsToPatch: [], pvcs: [], quotaChecks: [], reasons,
+  };
+}
+
+function planTemplate(
+  desired: DesiredTemplate, live: LiveStatefulSet, namespace: NamespaceSnapshot,
+  storageClasses: readonly LiveStorageClass[], options: PlanOptions,
+): TemplatePlan {
+  const liveTemplate = live.templates.find((t) => t.name === desired.name);
+  if (!liveTemplate) {
+    return blockedWithoutLive(desired, [{
+      code: 'template-not-in-cluster',
+      message: `volumeClaimTemplate ${desired.name} is not in the live StatefulSet ${live.namespace}/${live.name}; `
+        + 'templates cannot be added or renamed, only their storage request can change',
+    }]);
+  }
+  const pvcs = replicaPvcs(desired.name, live, namespace);
+  const pvcsToPatch = pvcs.filter((p) => !p.request || compareQuantities(p.request, desired.storage) !== 0).map((p) => p.name);
+  const templateNeedsUpdate = !liveTemplate.storage || compareQuantities(liveTemplate.storage, desired.storage) !== 0;
+  const className = desired.storageClassName ?? liveTemplate.storageClassName ?? storageClasses.find((c) => c.isDefault)?.name;
+  const storageClass = className === undefined ? undefined : storageClasses.find((c) => c.name === className);
+  const plan: TemplatePlan = {
+    templateName: desired.name, desired, live: liveTemplate, action: 'unchanged', from: liveTemplate.storage,
+    to: desired.storage, storageClassName: className, storageClassExpandable: storageClass?.allowVolumeExpansion,
+    templateNeedsUpdate, pvcsToPatch, pvcs, quotaChecks: [], reasons: [],
+  };
+
+  const differences = diffTemplates(liveTemplate.templateWithoutStorage, desired.templateWithoutStorage);
+  if (differences.length > 0) {
+    plan.reasons.push({
+      code: 'template-changed',
+      message: `volumeClaimTemplate ${desired.name} changes more than its storage request, which Kubernetes keeps `
+        + `immutable: ${differences.map(describeDifference).join('; ')}`,
+    });
+  }
+  if (!templateNeedsUpdate && pvcsToPatch.length === 0) {
+    plan.action = plan.reasons.length > 0 ? 'blocked' : 'unchanged';
+    return plan;
+  }
+
+  if (className === undefined) {
+    plan.reasons.push({ code: 'storage-class-missing', message: `volumeClaimTemplate ${desired.name} names no StorageClass and the cluster has no default class` });
+  } else if (!storageClass) {
+    plan.reasons.push({ code: 'storage-class-missing', message: `StorageClass ${className} does not exist in the cluster` });
+  } else if (!storageClass.allowVolumeExpansion && pvcsToPatch.length > 0) {
+    plan.reasons.push({
+      code: 'storage-class-not-expandable',
+      message: `StorageClass ${className} does not allow volume expansion (allowVolumeExpansion is not true)`,
+    });
+  }
+  const atOrAboveTarget = pvcs.filter((p) => pvcsToPatch.includes(p.name) && p.capacity && compareQuantities(desired.storage, p.capacity) <= 0);
+  if (atOrAboveTarget.length > 0) {
+    plan.reasons.push({
+      code: 'below-capacity',
+      message: `${desired.storageText} is not above the current capacity of `
+        + atOrAboveTarget.map((p) => `${p.name} (${p.capacity ? formatBytesLike(p.capacity.bytes, desired.storage) : '?'})`).join(', ')
+        + '; a request can only be lowered to a value strictly above status.capacity (KEP-1790)',
+    });
+  }
+  for (const name of pvcsToPatch) {
+    const rejection = options.dryRunRejections?.get(pvcKey(live.namespace, name));
+    if (rejection !== undefined) plan.reasons.push({ code: 'dry-run-rejected', message: `dry run of the patch to ${name} was rejected: ${rejection}` });
+  }
+  plan.action = plan.reasons.length > 0 ? 'blocked' : 'resize';
+  return plan;
+}
+
+/** PVCs of the replicas that count: ordinals below `spec.replicas` (leftovers of scaled-down replicas are ignored). */
+function replicaPvcs(templateName: string, live: LiveStatefulSet, namespace: NamespaceSnapshot): LivePvc[] {
+  const result: LivePvc[] = [];
+  for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
+    const found = namespace.pvcs.find((p) => p.name === pvcName(templateName, live.name, ordinal));
+    if (found) result.push(found);
+  }
+  return result;
+}
+
+/** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
+export function quotaUsageOf(pvc: LivePvc): bigint {
+  const request = pvc.request?.bytes ?? 0n;
+  const allocated = pvc.allocated?.bytes ?? 0n;
+  return request > allocated ? request : allocated;
+}
+
+const classQuotaSuffix = '.storageclass.storage.k8s.io/requests.storage';
+
+/**
+ * Blocks resizes whose growth does not fit in the ResourceQuota headroom. Resizes in the same namespace share it,
+ * so they are admitted in plan order and each one's growth counts against the next.
+ */
+function applyQuotaHeadroom(plans: StatefulSetPlan[], snapshot: ClusterSnapshot): void {
+  const grown = new Map<string, bigint>(); // `namespace|resource` -> growth already admitted this pass
+  for (const sts of plans) {
+    const namespace = snapshot.namespaces.get(sts.namespace);
+    if (!namespace || namespace.quotas.length === 0) continue;
+    for (const template of sts.templates) {
+      if (template.action !== 'resize') continue;
+      const growth = template.pvcs
+        .filter((p) => template.pvcsToPatch.includes(p.name))
+        .reduce((sum, p) => sum + maxBig(0n, template.to.bytes - quotaUsageOf(p)), 0n);
+      if (growth === 0n) continue;
+      for (const quota of namespace.quotas) {
+        for (const [resource, limit] of Object.entries(quota.hard)) {
+          const className = resource.endsWith(classQuotaSuffix) ? resource.slice(0, -classQuotaSuffix.length) : undefined;
+          if (resource !== 'requests.storage' && className === undefined) continue;
+          if (className !== undefined && className !== template.storageClassName) continue;
+          const counted = namespace.pvcs.filter((p) => className === undefined || p.storageClassName === className);
+          const key = `${sts.namespace}|${quota.name}|${resource}`;
+          const usedBefore = counted.reduce((sum, p) => sum + quotaUsageOf(p), 0n) + (grown.get(key) ?? 0n);
+          template.quotaChecks.push({ quotaName: quota.name, resource, limit: limit.bytes, usedBefore, growth });
+          if (usedBefore + growth > limit.bytes) {
+            const like = template.to;
+            template.reasons.push({
+              code: 'quota-exceeded',
+              message: `growing needs ${formatBytesLike(growth, like)} more ${resource} but ResourceQuota ${quota.name} has `
+                + `${formatBytesLike(maxBig(0n, limit.bytes - usedBefore), like)} left (used ${formatBytesLike(usedBefore, like)} `
+                + `of ${formatBytesLike(limit.bytes, like)}, counting max(request, allocatedResources))`,
+            });
+            template.action = 'blocked';
+          }
+        }
+      }
+      if (template.action === 'resize') {
+        for (const check of template.quotaChecks) {
+          const key = `${sts.namespace}|${check.quotaName}|${check.resource}`;
+          grown.set(key, (grown.get(key) ?? 0n) + growth);
+        }
+      }
+    }
+  }
+}
+
+function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}

@@ -1,0 +1,126 @@
+// Updating the live volumeClaimTemplates. Kubernetes refuses that edit, so, as Elastic ECK does: persist the target
+// object in the cluster first, delete the old object with propagationPolicy Orphan (pods and PVCs stay), wait until it
+// is gone, create it again from the LIVE object with only the storage changed, then drop the record. Every step is
+// restartable: a later pass that finds the record resumes where a crash left off.
+import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../domain/live-state.ts';
+import { ClusterError, type ClusterPort } from './ports.ts';
+
+export type RecreationStep = 'delete-old' | 'wait-for-deletion' | 'create-from-record' | 'drop-record';
+
+/** The four named states of the recreation state machine, decided from the record and what exists now. */
+export function nextRecreationStep(record: RecreationRecord, current: LiveStatefulSet | undefined): RecreationStep {
+  if (!current) return 'create-from-record';
+  if (current.uid !== record.oldUid) return 'drop-record';
+  return current.deleting ? 'wait-for-deletion' : 'delete-old';
+}
+
+export function recreationRecordName(statefulSetName: string): string {
+  return `sts-volume-gitops-recreate-${statefulSetName}`.slice(0, 253);
+}
+
+/**
+ * The object to create: the live one with only the template storage changed, and the server-owned fields stripped.
+ * The pod template is left byte-for-byte alone so the revision hash, and with it every pod, stays as it is.
+ */
+export function buildRecreatedStatefulSet(live: JsonObject, newStorage: ReadonlyMap<string, string>): JsonObject {
+  const target = structuredClone(live);
+  const metadata = (target.metadata ?? {}) as JsonObject;
+  for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'generation', 'deletionTimestamp',
+    'deletionGracePeriodSeconds', 'selfLink']) {
+    delete metadata[field];
+  }
+  const finalizers = metadata.finalizers;
+  if (Array.isArray(finalizers)) {
+    const kept = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+    if (kept.length > 0) metadata.finalizers = kept;
+    else delete metadata.finalizers;
+  }
+  target.metadata = metadata;
+  delete target.status;
+  const spec = (target.spec ?? {}) as JsonObject;
+  const templates = Array.isArray(spec.volumeClaimTemplates) ? (spec.volumeClaimTemplates as JsonObject[]) : [];
+  for (const template of templates) {
+    const name = ((template.metadata ?? {}) as JsonObject).name;
+    const storage = typeof name === 'string' ? newStorage.get(name) : undefined;
+    if (storage === undefined) continue;
+    const templateSpec = (template.spec ??= {}) as JsonObject;
+    const resources = (templateSpec.resources ??= {}) as JsonObject;
+    const requests = (resources.requests ??= {}) as JsonObject;
+    requests.storage = storage;
+  }
+  return target;
+}
+
+export type TemplateUpdateOutcome = 'updated-in-place' | 'recreated' | 'waiting-for-deletion';
+
+export interface RecreationTiming {
+  /** How long one pass waits for the garbage collector before leaving the rest to the next pass. */
+  maxWaitMs: number;
+  pollIntervalMs: number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+type RecreationCluster = Pick<ClusterPort,
+  'replaceStatefulSet' | 'saveRecreationRecord' | 'getStatefulSet' | 'deleteStatefulSetOrphan' | 'createStatefulSet'
+  | 'deleteRecreationRecord'>;
+
+/** Brings the live template to the new sizes: in place where the server allows it (a dry run tells), else recreation. */
+export async function updateLiveTemplate(
+  live: LiveStatefulSet, newStorage: ReadonlyMap<string, string>, cluster: RecreationCluster, timing: RecreationTiming,
+): Promise<TemplateUpdateOutcome> {
+  const target = buildRecreatedStatefulSet(live.raw, newStorage);
+  const inPlace = structuredClone(target);
+  ((inPlace.metadata ??= {}) as JsonObject).resourceVersion = live.resourceVersion;
+  if (await acceptsInPlaceUpdate(inPlace, cluster)) {
+    await cluster.replaceStatefulSet(inPlace, { dryRun: false });
+    return 'updated-in-place';
+  }
+  const record: RecreationRecord = {
+    namespace: live.namespace, recordName: recreationRecordName(live.name), statefulSetName: live.name,
+    oldUid: live.uid, target,
+  };
+  await cluster.saveRecreationRecord(record);
+  return resumeRecreation(record, cluster, timing);
+}
+
+async function acceptsInPlaceUpdate(target: JsonObject, cluster: RecreationCluster): Promise<boolean> {
+  try {
+    await cluster.replaceStatefulSet(target, { dryRun: true });
+    return true;
+  } catch (error) {
+    // 422 is today's answer on every cluster (volumeClaimTemplates are immutable); anything else is a real failure.
+    if (error instanceof ClusterError && error.status === 422) return false;
+    throw error;
+  }
+}
+
+/** Drives a persisted recreation to its end, or as far as the garbage collector allows within this pass. */
+export async function resumeRecreation(
+  record: RecreationRecord, cluster: RecreationCluster, timing: RecreationTiming,
+): Promise<TemplateUpdateOutcome> {
+  const started = Date.now();
+  for (;;) {
+    const current = await cluster.getStatefulSet(record.namespace, record.statefulSetName);
+    const step = nextRecreationStep(record, current);
+    if (step === 'delete-old') {
+      await cluster.deleteStatefulSetOrphan(record.namespace, record.statefulSetName, record.oldUid);
+      continue;
+    }
+    if (step === 'drop-record') {
+      await cluster.deleteRecreationRecord(record.namespace, record.recordName);
+      return 'recreated';
+    }
+    if (step === 'create-from-record') {
+      try {
+        await cluster.createStatefulSet(record.target);
+        await cluster.deleteRecreationRecord(record.namespace, record.recordName);
+        return 'recreated';
+      } catch (error) {
+        // 409 AlreadyExists "object is being deleted": the old one came back into view; wait like for deletion.
+        if (!(error instanceof ClusterError && error.status === 409)) throw error;
+      }
+    }
+    if (Date.now() - started >= timing.maxWaitMs) return 'waiting-for-deletion';
+    await timing.sleep(timing.pollIntervalMs);
+  }
+}

@@ -1,0 +1,367 @@
+// One reconcile pass for one target: read all state (Git head, cluster), plan, then — only if there is something to
+// write — take the target's Lease and apply: resume or start template updates, patch PVCs (reconcile-volumes.ts),
+// and record the KEP's feedback as an annotation and Events on the StatefulSet.
+import type { DesiredStatefulSet, LocatedError } from '../domain/desired-state.ts';
+import type { ClusterSnapshot, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
+import { readDesiredState } from '../domain/manifests.ts';
+import { planTarget, pvcKey, pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
+import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
+import { describePvc, type PvcProgress } from './pvc-progress.ts';
+import { reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
+import { resumeRecreation, updateLiveTemplate, type RecreationTiming, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
+import {
+  isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
+} from './template-status.ts';
+import { mapWithConcurrency } from './concurrency.ts';
+
+export interface PassTarget {
+  name: string;
+  globs: readonly string[];
+  defaultNamespace: string;
+  allowedNamespaces: readonly string[];
+}
+
+export type PassMode = 'apply' | 'plan';
+
+export interface PassContext {
+  target: PassTarget;
+  git: GitSourcePort;
+  cluster: ClusterPort;
+  mode: PassMode;
+  /** Who holds the Lease while this pass writes (Lambda request id, hostname+pid). */
+  holderIdentity: string;
+  leaseDurationSeconds?: number;
+  timing: RecreationTiming;
+  /** Milliseconds left before the caller must stop; no new StatefulSet is started when it runs short. */
+  remainingMs?: () => number;
+  /** Timeline of what the pass does, for the CLI and the demo. */
+  onEvent?: (line: string) => void;
+  now?: () => Date;
+  apiConcurrency?: number;
+}
+
+export type StatefulSetOutcome =
+  | 'converged' | 'in-progress' | 'blocked' | 'failed' | 'waiting' | 'missing-in-cluster' | 'namespace-not-allowed'
+  | 'not-started';
+
+export interface PvcReport {
+  name: string;
+  ordinal: number;
+  state: PvcProgress['state'];
+  request: string | undefined;
+  capacity: string | undefined;
+  message: string | undefined;
+  terminal: boolean;
+}
+
+export interface TemplateReport extends TemplateStatus {
+  action: TemplatePlan['action'];
+  from: string | undefined;
+  storageClassName: string | undefined;
+  storageClassExpandable: boolean | undefined;
+  finished: boolean;
+  reasons: string[];
+  pvcs: PvcReport[];
+  storageLocation: { path: string; line: number; column: number };
+  /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
+  failureEvents: PvcEvent[];
+}
+
+export interface StatefulSetReport {
+  namespace: string;
+  name: string;
+  outcome: StatefulSetOutcome;
+  podManagementPolicy: string;
+  replicas: number | undefined;
+  templateUpdate: TemplateUpdateOutcome | undefined;
+  templates: TemplateReport[];
+  notes: string[];
+}
+
+export interface PassReport {
+  target: string;
+  mode: PassMode;
+  commitSha: string;
+  outcome: 'ok' | 'busy' | 'incomplete';
+  statefulSets: StatefulSetReport[];
+  manifestErrors: LocatedError[];
+  notes: string[];
+}
+
+const leasePrefix = 'sts-volume-gitops-';
+const minimumRemainingMs = 30_000;
+
+export async function runPass(ctx: PassContext): Promise<PassReport> {
+  const say = ctx.onEvent ?? (() => undefined);
+  const leaseName = `${leasePrefix}${ctx.target.name}`;
+  const leaseNamespace = ctx.target.defaultNamespace;
+  const seenLease = await ctx.cluster.readLease(leaseNamespace, leaseName);
+  const head = await ctx.git.readBranchHead();
+  const base: Omit<PassReport, 'outcome' | 'statefulSets'> = {
+    target: ctx.target.name, mode: ctx.mode, commitSha: head.commitSha, manifestErrors: [], notes: [],
+  };
+  if (isHeldByOther(seenLease, ctx.holderIdentity, now(ctx))) {
+    return { ...base, outcome: 'busy', statefulSets: [], notes: [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`] };
+  }
+
+  const desired = readDesiredState(head.files, { globs: ctx.target.globs, defaultNamespace: ctx.target.defaultNamespace });
+  base.manifestErrors = desired.errors;
+  const { plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets);
+  say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
+
+  const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease);
+  const reports: StatefulSetReport[] = [];
+  let incomplete = false;
+  try {
+    for (const plan of plans) {
+      if (ctx.mode === 'apply' && ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
+        incomplete = true;
+        reports.push(notStartedReport(plan));
+        continue;
+      }
+      reports.push(ctx.mode === 'plan'
+        ? reportFromPlan(plan, head.commitSha, snapshot)
+        : await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease));
+    }
+    // Recreations in flight for StatefulSets no longer in Git are still ours to finish.
+    if (ctx.mode === 'apply') await finishOrphanedRecreations(ctx, plans, snapshot, lease);
+  } finally {
+    await lease.release();
+  }
+  if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
+  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports };
+}
+
+function now(ctx: PassContext): Date {
+  return ctx.now ? ctx.now() : new Date();
+}
+
+function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boolean {
+  if (!lease?.holder || lease.holder === me || !lease.renewTime) return false;
+  return new Date(lease.renewTime).getTime() + lease.durationSeconds * 1000 > at.getTime();
+}
+
+/** Plans, then dry-runs every PVC patch the plan wants (validation, admission and quota on the real server). */
+export async function planWithDryRuns(
+  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>, desired: readonly DesiredStatefulSet[],
+): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot }> {
+  const namespaces = [...new Set(desired.map((s) => s.namespace))]
+    .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
+  const snapshot = await ctx.cluster.readSnapshot(namespaces);
+  const options = { allowedNamespaces: ctx.target.allowedNamespaces };
+  const first = planTarget(desired, snapshot, options);
+  const patches = first.flatMap((sts) => sts.templates
+    .filter((t) => t.action === 'resize')
+    .flatMap((t) => t.pvcsToPatch.map((name) => ({ namespace: sts.namespace, name, storage: t.desired.storageText }))));
+  if (patches.length === 0) return { plans: first, snapshot };
+  const rejections = new Map<string, string>();
+  await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
+    const rejection = await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
+    if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
+  });
+  return { plans: planTarget(desired, snapshot, { ...options, dryRunRejections: rejections }), snapshot };
+}
+
+/** Takes the target's Lease just before the first write, so a pass over an unchanged world writes nothing at all. */
+class LazyLease {
+  private held = false;
+  constructor(
+    private readonly ctx: PassContext, private readonly namespace: string, private readonly name: string,
+    private readonly seen: LeaseState | undefined,
+  ) {}
+
+  async ensure(): Promise<void> {
+    if (this.held) return;
+    // The optimistic lock on what we saw before reading the cluster proves nobody wrote since (409 otherwise).
+    await this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen);
+    this.held = true;
+  }
+
+  async release(): Promise<void> {
+    if (!this.held) return;
+    await this.ctx.cluster.releaseLease(this.namespace, this.name, this.ctx.holderIdentity);
+    this.held = false;
+  }
+}
+
+async function applyStatefulSet(
+  ctx: PassContext, plan: StatefulSetPlan, commitSha: string, snapshot: ClusterSnapshot, lease: LazyLease,
+): Promise<StatefulSetReport> {
+  const say = ctx.onEvent ?? (() => undefined);
+  if (plan.outcome !== 'planned' || !plan.live) return reportFromPlan(plan, commitSha, snapshot);
+  const namespace = snapshot.namespaces.get(plan.namespace);
+  let live: LiveStatefulSet = plan.live;
+  const report = reportFromPlan(plan, commitSha, snapshot);
+  const id = `${plan.namespace}/${plan.name}`;
+
+  try {
+    const record = namespace?.recreationRecords.find((r) => r.statefulSetName === plan.name);
+    if (record) {
+      await lease.ensure();
+      say(`${id}: resuming the template update left by an earlier pass`);
+      const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
+      report.templateUpdate = outcome;
+      if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
+      live = (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
+    }
+
+    const resizing = plan.templates.filter((t) => t.action === 'resize' && t.templateNeedsUpdate);
+    if (resizing.length > 0 && !record) {
+      await lease.ensure();
+      const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
+      const outcome = await updateLiveTemplate(live, sizes, ctx.cluster, ctx.timing);
+      report.templateUpdate = outcome;
+      say(`${id}: template ${[...sizes].map(([n, s]) => `${n}=${s}`).join(', ')} ${outcome === 'updated-in-place' ? 'updated in place' : outcome === 'recreated' ? 'set by orphan delete and recreate (pods untouched)' : 'pending: old object still being deleted'}`);
+      if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
+      live = (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
+      await ctx.cluster.recordEvent(involved(live), 'Normal', 'UpdatedVolumeClaimTemplates',
+        `volumeClaimTemplates ${[...sizes].map(([n, s]) => `${n} -> ${s}`).join(', ')} from commit ${commitSha.slice(0, 12)}`);
+    }
+
+    // The pod template never changes here, so the revision read before any recreation is still the current one.
+    const pods = namespace?.pods ?? [];
+    const needsPatching = plan.templates.some((t) => t.action === 'resize' && t.pvcsToPatch.length > 0);
+    if (needsPatching) await lease.ensure();
+    const rollout = await reconcileVolumes(live, plan.templates, pods, ctx.cluster, plan.live.updateRevision ?? live.updateRevision);
+    for (const patched of rollout.patched) say(`${id}: patched PVC ${patched.pvcName} (replica ${patched.ordinal}) to ${patched.storage}`);
+    for (const failure of rollout.failures) {
+      say(`${id}: ${failure.transient ? 'transient error' : 'failed'} patching ${failure.pvcName}: ${failure.message}`);
+    }
+    return await finishReport(ctx, plan, live, rollout, report, commitSha, lease);
+  } catch (error) {
+    if (error instanceof ClusterError && error.transient) {
+      say(`${id}: transient error, retrying next pass: ${error.message}`);
+      return { ...report, outcome: 'in-progress', notes: [...report.notes, `transient error, retried next pass: ${error.message}`] };
+    }
+    throw error;
+  }
+}
+
+async function finishReport(
+  ctx: PassContext, plan: StatefulSetPlan, live: LiveStatefulSet, rollout: VolumeRollout, report: StatefulSetReport,
+  commitSha: string, lease: LazyLease,
+): Promise<StatefulSetReport> {
+  const say = ctx.onEvent ?? (() => undefined);
+  const previous = readStatusAnnotation(live);
+  const statuses: TemplateStatus[] = [];
+  const templates: TemplateReport[] = [];
+  const failedPvcs = [...rollout.progress.values()].flat().some((p) => p.state === 'failed');
+  const events = failedPvcs ? await ctx.cluster.listPvcWarningEvents(plan.namespace) : [];
+  for (const template of plan.templates) {
+    const progress = rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live);
+    const status = summariseTemplate(template, progress, live, commitSha, previous);
+    statuses.push(status);
+    templates.push(templateReport(template, status, progress, events));
+  }
+  const writes: Array<() => Promise<void>> = [];
+  const rendered = renderStatusAnnotation(statuses);
+  if (live.annotations[statusAnnotation] !== rendered) {
+    writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
+  }
+  for (const patched of rollout.patched) {
+    writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'SuccessfulPatchPVC',
+      `patched PVC ${patched.pvcName} of Pod ${patched.ordinal} to ${patched.storage}`));
+  }
+  for (const failure of rollout.failures) {
+    writes.push(() => ctx.cluster.recordEvent(involved(live), 'Warning', 'FailedToPatchPVC',
+      `StatefulSet ${live.namespace}/${live.name} failed to patch PVC ${failure.pvcName} of Pod ${failure.ordinal}: ${failure.message}`));
+  }
+  for (const [index, template] of plan.templates.entries()) {
+    const status = statuses[index];
+    const before = previous.find((p) => p.templateName === template.templateName);
+    if (status && isFinished(status, template) && before && before.finishedReconciliationGeneration !== status.finishedReconciliationGeneration) {
+      say(`${live.namespace}/${live.name}: ${template.templateName} finished: ${status.readyReplicas}/${status.replicas} at ${status.desiredSize}`);
+      writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'VolumeClaimTemplateResized',
+        `all ${status.replicas} PVCs of ${template.templateName} reached ${status.desiredSize}`));
+    }
+  }
+  if (writes.length > 0) await lease.ensure();
+  for (const write of writes) await write();
+  const outcome = outcomeOf(templates, rollout);
+  return { ...report, outcome, templates };
+}
+
+function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
+  if (templates.some((t) => t.action === 'blocked')) return 'blocked';
+  if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
+  if (rollout.stoppedByTransientError) return 'in-progress';
+  if (templates.every((t) => t.finished)) return 'converged';
+  if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing'))) return 'waiting';
+  return 'in-progress';
+}
+
+function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulSet): PvcProgress[] {
+  const result: PvcProgress[] = [];
+  for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
+    const name = pvcName(template.templateName, live.name, ordinal);
+    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to));
+  }
+  return result;
+}
+
+function templateReport(
+  template: TemplatePlan, status: TemplateStatus, progress: readonly PvcProgress[], events: readonly PvcEvent[],
+): TemplateReport {
+  const failed = new Set(progress.filter((p) => p.state === 'failed').map((p) => p.name));
+  return {
+    ...status,
+    action: template.action,
+    from: template.from?.text,
+    storageClassName: template.storageClassName,
+    storageClassExpandable: template.storageClassExpandable,
+    finished: isFinished(status, template),
+    reasons: template.reasons.map((r) => r.message),
+    pvcs: progress.map((p) => ({
+      name: p.name, ordinal: p.ordinal, state: p.state, request: p.request?.text, capacity: p.capacity?.text,
+      message: p.message, terminal: p.terminal,
+    })),
+    storageLocation: template.desired.storageLocation,
+    failureEvents: events.filter((e) => failed.has(e.pvcName)),
+  };
+}
+
+/** A read-only report: what the plan says and where each PVC stands. */
+export function reportFromPlan(plan: StatefulSetPlan, commitSha: string, snapshot: ClusterSnapshot): StatefulSetReport {
+  const live = plan.live;
+  const templates = plan.templates.map((template) => {
+    const progress = live ? describeTemplatePvcs(template, live) : [];
+    const status = live
+      ? summariseTemplate(template, progress, live, commitSha, readStatusAnnotation(live))
+      : { templateName: template.templateName, desiredSize: template.desired.storageText, commitSha, replicas: 0, readyReplicas: 0 };
+    if (!live && template.reasons[0]) status.lastError = template.reasons[0].message;
+    return templateReport(template, status, progress, []);
+  });
+  const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
+    : templates.some((t) => t.action === 'blocked') ? 'blocked'
+      : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
+  void snapshot;
+  return {
+    namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
+    replicas: live?.replicas, templateUpdate: undefined, templates,
+    notes: plan.outcome === 'missing-in-cluster' ? ['not in the cluster: this tool never creates StatefulSets'] : [],
+  };
+}
+
+function notStartedReport(plan: StatefulSetPlan): StatefulSetReport {
+  return {
+    namespace: plan.namespace, name: plan.name, outcome: 'not-started', podManagementPolicy: plan.desired.podManagementPolicy,
+    replicas: plan.live?.replicas, templateUpdate: undefined, templates: [],
+    notes: ['not started: the invocation was running out of time; the next pass continues'],
+  };
+}
+
+async function finishOrphanedRecreations(
+  ctx: PassContext, plans: readonly StatefulSetPlan[], snapshot: ClusterSnapshot, lease: LazyLease,
+): Promise<void> {
+  for (const namespace of snapshot.namespaces.values()) {
+    for (const record of namespace.recreationRecords) {
+      if (plans.some((p) => p.namespace === record.namespace && p.name === record.statefulSetName)) continue;
+      await lease.ensure();
+      await resumeRecreation(record, ctx.cluster, ctx.timing);
+    }
+  }
+}
+
+function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {
+  return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: live.namespace, name: live.name, uid: live.uid };
+}

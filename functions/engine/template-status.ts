@@ -1,0 +1,60 @@
+// The KEP-0661 feedback: per volumeClaimTemplate, readyReplicas (PVCs whose capacity reached the template size) and
+// finishedReconciliationGeneration, kept as a JSON annotation on the live StatefulSet since we cannot add status fields.
+import type { LiveStatefulSet } from '../domain/live-state.ts';
+import type { TemplatePlan } from './plan.ts';
+import type { PvcProgress } from './pvc-progress.ts';
+
+export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
+
+export interface TemplateStatus {
+  templateName: string;
+  desiredSize: string;
+  commitSha: string;
+  replicas: number;
+  readyReplicas: number;
+  finishedReconciliationGeneration?: number;
+  /** The first failure or block reason, when there is one. */
+  lastError?: string;
+}
+
+export function summariseTemplate(
+  plan: TemplatePlan, progress: readonly PvcProgress[], live: LiveStatefulSet, commitSha: string,
+  previous: readonly TemplateStatus[],
+): TemplateStatus {
+  const readyReplicas = progress.filter((p) => p.state === 'done').length;
+  const status: TemplateStatus = {
+    templateName: plan.templateName,
+    desiredSize: plan.desired.storageText,
+    commitSha,
+    replicas: live.replicas,
+    readyReplicas,
+  };
+  const earlier = previous.find((p) => p.templateName === plan.templateName);
+  if (plan.action !== 'blocked' && readyReplicas === live.replicas) {
+    status.finishedReconciliationGeneration = live.generation;
+  } else if (earlier?.finishedReconciliationGeneration !== undefined) {
+    status.finishedReconciliationGeneration = earlier.finishedReconciliationGeneration;
+  }
+  const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message;
+  if (error !== undefined) status.lastError = error;
+  return status;
+}
+
+export function isFinished(status: TemplateStatus, plan: TemplatePlan): boolean {
+  return plan.action !== 'blocked' && status.readyReplicas === status.replicas;
+}
+
+export function readStatusAnnotation(live: LiveStatefulSet): TemplateStatus[] {
+  const text = live.annotations[statusAnnotation];
+  if (text === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed as TemplateStatus[]) : [];
+  } catch {
+    return []; // someone edited it by hand; it is rewritten below
+  }
+}
+
+export function renderStatusAnnotation(statuses: readonly TemplateStatus[]): string {
+  return JSON.stringify(statuses);
+}

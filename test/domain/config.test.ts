@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig, parseConfig } from '../../functions/domain/config.ts';
+
+const good = `
+targets:
+  - name: prod-eu
+    source:
+      github: { owner: acme, repo: platform-gitops, branch: main, paths: ["k8s/**/*.yaml"], token: { env: GH_TOKEN } }
+    cluster:
+      eks: { name: prod-eu, region: eu-west-1 }
+    namespaces: { default: apps, allow: [db, cache] }
+  - name: local
+    source:
+      local: { directory: ./repo, paths: ["**/*.yaml"] }
+    cluster:
+      kubeconfig: { path: ./kubeconfig, context: sandbox }
+    namespaces: { allow: ["*"] }
+    pullRequests: { validate: false }
+`;
+
+function problemsOf(text: string): string[] {
+  try {
+    parseConfig(text, 'test.yaml', '/etc/sts');
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('reads GitHub and local sources, EKS and kubeconfig clusters, with defaults filled in', () => {
+    const config = parseConfig(good, 'test.yaml', '/etc/sts');
+    const [prod, local] = config.targets;
+    assert.deepEqual(prod, {
+      name: 'prod-eu',
+      source: { github: { owner: 'acme', repo: 'platform-gitops', branch: 'main', paths: ['k8s/**/*.yaml'], token: { env: 'GH_TOKEN' } } },
+      cluster: { eks: { name: 'prod-eu', region: 'eu-west-1' } },
+      namespaces: { default: 'apps', allow: ['db', 'cache'] },
+      pullRequests: { validate: true, recovery: true },
+    });
+    assert.deepEqual(local?.source, { local: { directory: '/etc/sts/repo', paths: ['**/*.yaml'] } });
+    assert.deepEqual(local?.cluster, { kubeconfig: { path: '/etc/sts/kubeconfig', context: 'sandbox' } });
+    assert.deepEqual(local?.namespaces, { default: 'default', allow: ['*'] });
+    assert.deepEqual(local?.pullRequests, { validate: false, recovery: true });
+  });
+
+  it('accepts the same configuration written as JSON', () => {
+    const json = JSON.stringify({ targets: [{ name: 'a', source: { local: { directory: '/r', paths: ['*.yaml'] } }, cluster: { kubeconfig: { path: '/k' } }, namespaces: { allow: ['db'] } }] });
+    assert.equal(parseConfig(json, 'c.json', '/').targets[0]?.name, 'a');
+  });
+
+  const errorCases: Array<[name: string, text: string, expected: RegExp]> = [
+    ['a missing branch', good.replace('branch: main, ', ''), /^targets\[0\]\.source\.github\.branch is required$/],
+    ['an unknown field', good.replace('pullRequests: { validate: false }', 'pullRequest: { validate: false }'), /^targets\[1\] has an unknown field "pullRequest"$/],
+    ['a source with both kinds', good.replace('    cluster:\n      eks', '      local: { directory: x, paths: [a] }\n    cluster:\n      eks'), /^targets\[0\]\.source must have exactly one of github or local$/],
+    ['an empty allowlist', good.replace('allow: [db, cache]', 'allow: []'), /^targets\[0\]\.namespaces\.allow must list at least 1 item/],
+    ['a bad target name', good.replace('name: prod-eu\n', 'name: Prod EU\n'), /^targets\[0\]\.name "Prod EU" does not have the expected form/],
+    ['a replicas-like wrong type', good.replace('validate: false', 'validate: "no"'), /^targets\[1\]\.pullRequests\.validate must be boolean, not string "no"$/],
+    ['duplicate target names', good.replace('name: local', 'name: prod-eu'), /^targets\[1\]\.name "prod-eu" is used by another target/],
+    ['no targets at all', 'targets: []', /^targets must list at least 1 item/],
+    ['broken YAML', 'targets: [', /^not valid YAML or JSON/],
+  ];
+  for (const [name, text, expected] of errorCases) {
+    it(`explains ${name} in words a person can act on`, () => {
+      const problems = problemsOf(text);
+      assert.ok(problems.some((p) => expected.test(p)), `got: ${JSON.stringify(problems)}`);
+    });
+  }
+});
+
+describe('loadConfig', () => {
+  it('reads the file named by STS_VOLUME_GITOPS_CONFIG when no path is given, resolving paths against its folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sts-config-'));
+    const file = join(dir, 'config.yaml');
+    await writeFile(file, good);
+    const config = await loadConfig(undefined, { STS_VOLUME_GITOPS_CONFIG: file });
+    assert.equal(config.targets.length, 2);
+    const local = config.targets[1]?.source;
+    assert.ok(local && 'local' in local);
+    assert.equal(local.local.directory, join(dir, 'repo'));
+  });
+
+  it('says how to give a configuration when there is none', async () => {
+    await assert.rejects(loadConfig(undefined, {}), (error: unknown) => error instanceof ConfigError
+      && /pass --config FILE or set STS_VOLUME_GITOPS_CONFIG/.test(error.problems[0] ?? ''));
+  });
+
+  it('reports a file that cannot be read', async () => {
+    await assert.rejects(loadConfig('/nonexistent/config.yaml', {}), /cannot read the file: ENOENT/);
+  });
+});

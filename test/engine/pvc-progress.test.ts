@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describePvc, type PvcState } from '../../functions/engine/pvc-progress.ts';
+import { livePvc, q } from './builders.ts';
+
+const condition = (type: string, message?: string) => ({ type, status: 'True', reason: undefined, message, lastTransitionTime: undefined });
+
+describe('describePvc', () => {
+  const cases: Array<{ name: string; pvc: ReturnType<typeof livePvc> | undefined; state: PvcState; message?: RegExp; terminal?: boolean }> = [
+    { name: 'a missing PVC is reported as not created yet', pvc: undefined, state: 'missing' },
+    { name: 'a PVC at the size with capacity reached is done', pvc: livePvc('p', { request: '20Gi' }), state: 'done' },
+    { name: 'a PVC below the size is to be patched', pvc: livePvc('p'), state: 'to-patch' },
+    { name: 'a patched PVC with no resize status yet waits for the resizer', pvc: livePvc('p', { request: '20Gi', capacity: '10Gi' }), state: 'patched' },
+    { name: 'ControllerResizeInProgress towards the size is resizing on the controller', pvc: livePvc('p', { request: '20Gi', capacity: '10Gi', allocated: '20Gi', resizeStatus: 'ControllerResizeInProgress' }), state: 'resizing-controller' },
+    { name: 'NodeResizePending is resizing on the node', pvc: livePvc('p', { request: '20Gi', capacity: '10Gi', allocated: '20Gi', resizeStatus: 'NodeResizePending' }), state: 'resizing-node' },
+    { name: 'a FileSystemResizePending condition is resizing on the node', pvc: livePvc('p', { request: '20Gi', capacity: '10Gi', conditions: [condition('FileSystemResizePending')] }), state: 'resizing-node' },
+    { name: 'a ControllerResizeError condition is a transient retry with its message', pvc: livePvc('p', { request: '20Gi', capacity: '10Gi', allocated: '20Gi', resizeStatus: 'ControllerResizeInProgress', conditions: [condition('ControllerResizeError', 'rpc error: code = Unavailable')] }), state: 'retrying', message: /Unavailable/ },
+    { name: 'ControllerResizeInfeasible at the size is a terminal failure', pvc: livePvc('p', { request: '20Gi', capacity: '10Gi', allocated: '20Gi', resizeStatus: 'ControllerResizeInfeasible', conditions: [condition('ControllerResizeError', 'exceeds maximum allowed')] }), state: 'failed', message: /exceeds maximum/, terminal: true },
+    { name: 'the pre-1.31 NodeResizeFailed is a terminal failure too', pvc: livePvc('p', { request: '20Gi', capacity: '10Gi', allocated: '20Gi', resizeStatus: 'NodeResizeFailed' }), state: 'failed', terminal: true },
+    { name: 'a terminal failure for another size is history once the request changes', pvc: livePvc('p', { request: '100Gi', capacity: '10Gi', allocated: '100Gi', resizeStatus: 'ControllerResizeInfeasible' }), state: 'to-patch', message: /previous expansion failed/ },
+    { name: 'an expansion in progress towards another size holds the new size back', pvc: livePvc('p', { request: '100Gi', capacity: '10Gi', allocated: '100Gi', resizeStatus: 'ControllerResizeInProgress' }), state: 'in-progress-other-size', message: /in progress to 100Gi; 20Gi will not be attempted until it ends/ },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const progress = describePvc('p', 0, c.pvc, q('20Gi'));
+      assert.equal(progress.state, c.state);
+      if (c.message) assert.match(progress.message ?? '', c.message);
+      assert.equal(progress.terminal, c.terminal ?? false);
+    });
+  }
+});

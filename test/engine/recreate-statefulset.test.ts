@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { RecreationRecord } from '../../functions/domain/live-state.ts';
+import { buildRecreatedStatefulSet, nextRecreationStep } from '../../functions/engine/recreate-statefulset.ts';
+import { liveSet } from './builders.ts';
+
+const record: RecreationRecord = { namespace: 'db', recordName: 'r', statefulSetName: 'pg', oldUid: 'uid-1', target: {} };
+
+describe('nextRecreationStep', () => {
+  it('deletes the old object while it still exists with the recorded UID', () => {
+    assert.equal(nextRecreationStep(record, liveSet({ uid: 'uid-1' })), 'delete-old');
+  });
+  it('waits while the old object is being deleted (orphan finalizer pending)', () => {
+    assert.equal(nextRecreationStep(record, liveSet({ uid: 'uid-1', deleting: true })), 'wait-for-deletion');
+  });
+  it('creates from the record once the old object is gone', () => {
+    assert.equal(nextRecreationStep(record, undefined), 'create-from-record');
+  });
+  it('drops the record when an object with another UID exists (recreation already done)', () => {
+    assert.equal(nextRecreationStep(record, liveSet({ uid: 'uid-2' })), 'drop-record');
+  });
+});
+
+describe('buildRecreatedStatefulSet', () => {
+  const live = {
+    apiVersion: 'apps/v1', kind: 'StatefulSet',
+    metadata: {
+      name: 'pg', namespace: 'db', uid: 'uid-1', resourceVersion: '42', generation: 3, creationTimestamp: '2026-01-01T00:00:00Z',
+      managedFields: [{ manager: 'kubectl' }], labels: { app: 'pg' }, finalizers: ['orphan', 'example.com/keep'],
+      deletionTimestamp: '2026-01-02T00:00:00Z',
+    },
+    spec: {
+      replicas: 3,
+      template: { metadata: { labels: { app: 'pg' }, annotations: { a: 'b' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
+      volumeClaimTemplates: [
+        { metadata: { name: 'data' }, spec: { resources: { requests: { storage: '10Gi' } } } },
+        { metadata: { name: 'wal' }, spec: { resources: { requests: { storage: '1Gi' } } } },
+      ],
+    },
+    status: { replicas: 3, updateRevision: 'pg-abc' },
+  };
+  const target = buildRecreatedStatefulSet(live, new Map([['data', '20Gi']]));
+
+  it('strips uid, resourceVersion, generation, timestamps, managedFields, status and the orphan finalizer', () => {
+    assert.deepEqual(target.metadata, { name: 'pg', namespace: 'db', labels: { app: 'pg' }, finalizers: ['example.com/keep'] });
+    assert.equal(target.status, undefined);
+  });
+  it('changes only the named template storage and leaves the pod template exactly as it was', () => {
+    const spec = target.spec as typeof live.spec;
+    assert.equal(spec.volumeClaimTemplates[0]?.spec.resources.requests.storage, '20Gi');
+    assert.equal(spec.volumeClaimTemplates[1]?.spec.resources.requests.storage, '1Gi');
+    assert.deepEqual(spec.template, live.spec.template);
+  });
+  it('does not modify the live object it was given', () => {
+    assert.equal(live.spec.volumeClaimTemplates[0]?.spec.resources.requests.storage, '10Gi');
+    assert.equal(live.metadata.uid, 'uid-1');
+  });
+});
