@@ -106,14 +106,29 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
 
   const desired = readDesiredState(head.files, { globs: ctx.target.globs, defaultNamespace: ctx.target.defaultNamespace });
   base.manifestErrors = desired.errors;
-  const { plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets);
-  say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
-
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease);
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
   try {
+    let { plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets);
+    // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
+    const waiting = new Set<string>();
+    if (ctx.mode === 'apply') {
+      const records = [...snapshot.namespaces.values()].flatMap((n) => n.recreationRecords);
+      for (const record of records) {
+        await lease.ensure();
+        say(`${record.namespace}/${record.statefulSetName}: resuming the template update an earlier pass left unfinished`);
+        const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
+        if (outcome === 'waiting-for-deletion') waiting.add(`${record.namespace}/${record.statefulSetName}`);
+      }
+      if (records.length > 0) ({ plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets));
+    }
+    say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
     for (const plan of plans) {
+      if (waiting.has(`${plan.namespace}/${plan.name}`)) {
+        reports.push({ ...reportFromPlan(plan, head.commitSha, snapshot), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] });
+        continue;
+      }
       if (ctx.mode === 'apply' && ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
         incomplete = true;
         reports.push(notStartedReport(plan));
@@ -123,8 +138,6 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
         ? reportFromPlan(plan, head.commitSha, snapshot)
         : await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease));
     }
-    // Recreations in flight for StatefulSets no longer in Git are still ours to finish.
-    if (ctx.mode === 'apply') await finishOrphanedRecreations(ctx, plans, snapshot, lease);
   } finally {
     await lease.release();
   }
@@ -195,18 +208,8 @@ async function applyStatefulSet(
   const id = `${plan.namespace}/${plan.name}`;
 
   try {
-    const record = namespace?.recreationRecords.find((r) => r.statefulSetName === plan.name);
-    if (record) {
-      await lease.ensure();
-      say(`${id}: resuming the template update left by an earlier pass`);
-      const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
-      report.templateUpdate = outcome;
-      if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
-      live = (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
-    }
-
     const resizing = plan.templates.filter((t) => t.action === 'resize' && t.templateNeedsUpdate);
-    if (resizing.length > 0 && !record) {
+    if (resizing.length > 0) {
       await lease.ensure();
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
       const outcome = await updateLiveTemplate(live, sizes, ctx.cluster, ctx.timing);
@@ -348,18 +351,6 @@ function notStartedReport(plan: StatefulSetPlan): StatefulSetReport {
     replicas: plan.live?.replicas, templateUpdate: undefined, templates: [],
     notes: ['not started: the invocation was running out of time; the next pass continues'],
   };
-}
-
-async function finishOrphanedRecreations(
-  ctx: PassContext, plans: readonly StatefulSetPlan[], snapshot: ClusterSnapshot, lease: LazyLease,
-): Promise<void> {
-  for (const namespace of snapshot.namespaces.values()) {
-    for (const record of namespace.recreationRecords) {
-      if (plans.some((p) => p.namespace === record.namespace && p.name === record.statefulSetName)) continue;
-      await lease.ensure();
-      await resumeRecreation(record, ctx.cluster, ctx.timing);
-    }
-  }
 }
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {

@@ -1,0 +1,178 @@
+// Defaulting, validation and admission the sandbox runs on every write, with the real server's codes and texts:
+// StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790), the resize admission plugin, ResourceQuota.
+import { isDeepStrictEqual } from 'node:util';
+import { compareQuantities, parseQuantity, quantityFromBytes, type Quantity } from '../../functions/domain/quantity.ts';
+import { forbidden, invalid } from './api-errors.ts';
+import { mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
+
+type Json = Record<string, unknown>;
+
+const statefulSetMutableFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+export const statefulSetForbiddenMessage = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+
+const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
+const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
+const quotaType = mustResourceType('v1', 'ResourceQuota');
+
+/** Server-side defaults, so objects read back look like a real cluster's (and Git-vs-live diffs meet them). */
+export function applyDefaults(t: ResourceType, object: KubeObject, store: ObjectStore): void {
+  if (t.kind === 'StatefulSet') {
+    const spec = (object.spec ??= {});
+    spec.replicas ??= 1;
+    spec.podManagementPolicy ??= 'OrderedReady';
+    spec.revisionHistoryLimit ??= 10;
+    spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
+    spec.persistentVolumeClaimRetentionPolicy ??= { whenDeleted: 'Retain', whenScaled: 'Retain' };
+    const template = (spec.template ??= {}) as Json;
+    const templateMetadata = (template.metadata ??= {}) as Json;
+    if (!('creationTimestamp' in templateMetadata)) templateMetadata.creationTimestamp = null;
+    for (const claim of (spec.volumeClaimTemplates ?? []) as Json[]) {
+      claim.apiVersion ??= 'v1';
+      claim.kind ??= 'PersistentVolumeClaim';
+      const claimSpec = (claim.spec ??= {}) as Json;
+      claimSpec.volumeMode ??= 'Filesystem';
+      claim.status ??= { phase: 'Pending' };
+    }
+  }
+  if (t.kind === 'PersistentVolumeClaim') {
+    const spec = (object.spec ??= {});
+    spec.volumeMode ??= 'Filesystem';
+    // The DefaultStorageClass admission plugin fills in the class on create.
+    if (spec.storageClassName === undefined) {
+      const defaultClass = store.list(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+      if (defaultClass) spec.storageClassName = defaultClass.metadata.name;
+    }
+    object.status ??= { phase: 'Pending' };
+  }
+}
+
+/** Validation of an update (old -> new); create-time checks are the schema's business and not modelled. */
+export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
+  if (t.kind === 'StatefulSet') {
+    const strip = (spec: Json | undefined): Json => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !statefulSetMutableFields.includes(k)));
+    if (!isDeepStrictEqual(strip(old.spec), strip(updated.spec))) {
+      throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: statefulSetForbiddenMessage }]);
+    }
+  }
+  if (t.kind === 'PersistentVolumeClaim') validatePvcUpdate(t, old, updated);
+}
+
+function storageRequest(object: KubeObject): Quantity | undefined {
+  const value = ((object.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage;
+  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
+}
+
+function statusQuantity(object: KubeObject, field: 'capacity' | 'allocatedResources'): Quantity | undefined {
+  const value = (object.status?.[field] as Json | undefined)?.storage;
+  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
+}
+
+function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
+  const withoutRequests = (spec: Json | undefined): Json => {
+    const copy = structuredClone(spec ?? {});
+    const resources = (copy.resources ?? {}) as Json;
+    delete resources.requests;
+    copy.resources = resources;
+    delete copy.volumeAttributesClassName;
+    // volumeName is set once by the binder; the rest is immutable after creation.
+    if (!old.spec?.volumeName) delete copy.volumeName;
+    return copy;
+  };
+  if (!isDeepStrictEqual(withoutRequests(old.spec), withoutRequests(updated.spec))) {
+    throw invalid(t, updated.metadata.name, [{
+      reason: 'FieldValueForbidden', field: 'spec',
+      message: 'Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+    }]);
+  }
+  const before = storageRequest(old);
+  const after = storageRequest(updated);
+  const capacity = statusQuantity(old, 'capacity');
+  if (before && after && compareQuantities(after, before) < 0 && capacity && compareQuantities(after, capacity) <= 0) {
+    throw invalid(t, updated.metadata.name, [{
+      reason: 'FieldValueForbidden', field: 'spec.resources.requests.storage', message: 'Forbidden: field can not be less than status.capacity',
+    }]);
+  }
+}
+
+/** The PersistentVolumeClaimResize admission plugin and ResourceQuota, on PVC create and update. */
+export function admit(t: ResourceType, old: KubeObject | undefined, updated: KubeObject, store: ObjectStore): void {
+  if (t.kind !== 'PersistentVolumeClaim') return;
+  const before = old ? storageRequest(old) : undefined;
+  const after = storageRequest(updated);
+  if (old && before && after && compareQuantities(after, before) > 0) {
+    if (!old.spec?.volumeName) throw forbidden(t, updated.metadata.name, 'Only bound persistent volume claims can be expanded');
+    const className = old.spec.storageClassName;
+    const storageClass = typeof className === 'string' ? store.get(storageClassType, undefined, className) : undefined;
+    if (storageClass?.allowVolumeExpansion !== true) {
+      throw forbidden(t, updated.metadata.name, 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
+    }
+  }
+  checkQuota(t, old, updated, store);
+}
+
+/** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
+export function pvcQuotaUsage(pvc: KubeObject): bigint {
+  const request = storageRequest(pvc)?.bytes ?? 0n;
+  const allocated = statusQuantity(pvc, 'allocatedResources')?.bytes ?? 0n;
+  return request > allocated ? request : allocated;
+}
+
+function quotaKeysFor(pvc: KubeObject): string[] {
+  const className = pvc.spec?.storageClassName;
+  const keys = ['requests.storage'];
+  if (typeof className === 'string') keys.push(`${className}.storageclass.storage.k8s.io/requests.storage`);
+  return keys;
+}
+
+/** Current usage of every quota key in a namespace, counted from the PVCs. */
+export function namespaceUsage(store: ObjectStore, namespace: string, exclude?: string): Map<string, bigint> {
+  const usage = new Map<string, bigint>();
+  const add = (key: string, value: bigint): void => { usage.set(key, (usage.get(key) ?? 0n) + value); };
+  for (const pvc of store.list(pvcType, namespace)) {
+    if (pvc.metadata.name === exclude) continue;
+    add('persistentvolumeclaims', 1n);
+    for (const key of quotaKeysFor(pvc)) add(key, pvcQuotaUsage(pvc));
+  }
+  return usage;
+}
+
+function checkQuota(t: ResourceType, old: KubeObject | undefined, updated: KubeObject, store: ObjectStore): void {
+  const namespace = updated.metadata.namespace ?? '';
+  const quotas = store.list(quotaType, namespace);
+  if (quotas.length === 0) return;
+  const others = namespaceUsage(store, namespace, updated.metadata.name);
+  const requested = new Map<string, bigint>();
+  const previous = old ? pvcQuotaUsage(old) : 0n;
+  const next = pvcQuotaUsage(updated);
+  for (const key of quotaKeysFor(updated)) requested.set(key, next - (old ? previous : 0n));
+  if (!old) requested.set('persistentvolumeclaims', 1n);
+  for (const quota of quotas) {
+    const hard = (quota.spec?.hard ?? {}) as Record<string, string>;
+    const exceeded: string[] = [];
+    for (const [key, limitText] of Object.entries(hard)) {
+      const delta = requested.get(key);
+      if (delta === undefined || delta <= 0n) continue;
+      const usedBefore = (others.get(key) ?? 0n) + (old ? previous : 0n);
+      const limit = parseQuantity(limitText).bytes;
+      if (usedBefore + delta > limit) exceeded.push(key);
+    }
+    if (exceeded.length === 0) continue;
+    const format = (key: string, value: bigint): string => `${key}=${key === 'persistentvolumeclaims' ? String(value) : quantityFromBytes(value).text}`;
+    const usedOf = (key: string): bigint => (others.get(key) ?? 0n) + (old ? previous : 0n);
+    throw forbidden(t, updated.metadata.name,
+      `exceeded quota: ${quota.metadata.name}, requested: ${exceeded.map((k) => format(k, requested.get(k) ?? 0n)).join(',')}, `
+      + `used: ${exceeded.map((k) => format(k, usedOf(k))).join(',')}, limited: ${exceeded.map((k) => `${k}=${hard[k] ?? ''}`).join(',')}`);
+  }
+}
+
+/** Rewrites status.hard/used of every ResourceQuota from the PVCs (the quota controller's job). */
+export function refreshQuotaUsage(store: ObjectStore): void {
+  for (const quota of store.list(quotaType)) {
+    const hard = (quota.spec?.hard ?? {}) as Record<string, string>;
+    const usage = namespaceUsage(store, quota.metadata.namespace ?? '');
+    const used = Object.fromEntries(Object.keys(hard).map((key) => [key, key === 'persistentvolumeclaims'
+      ? String(usage.get(key) ?? 0n) : quantityFromBytes(usage.get(key) ?? 0n).text]));
+    const status = { hard, used };
+    if (!isDeepStrictEqual(quota.status, status)) store.replace(quotaType, { ...quota, status });
+  }
+}

@@ -1,0 +1,69 @@
+// v1 Status errors worded as the real API server words them (k8s.io/apimachinery/pkg/api/errors).
+import type { ResourceType } from './store.ts';
+
+export interface StatusCause {
+  reason: string;
+  message: string;
+  field?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly details: { name?: string; group?: string; kind?: string; causes?: StatusCause[]; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+
+  toStatus(): Record<string, unknown> {
+    return {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason,
+      details: this.details, code: this.code,
+    };
+  }
+}
+
+/** `statefulsets.apps`, `persistentvolumeclaims` — how errors name a resource. */
+export function qualifiedResource(t: ResourceType): string {
+  return t.group === '' ? t.plural : `${t.plural}.${t.group}`;
+}
+
+export function notFound(t: ResourceType, name: string): ApiError {
+  return new ApiError(404, 'NotFound', `${qualifiedResource(t)} "${name}" not found`, { name, group: t.group, kind: t.plural });
+}
+
+export function alreadyExists(t: ResourceType, name: string): ApiError {
+  return new ApiError(409, 'AlreadyExists', `${qualifiedResource(t)} "${name}" already exists`, { name, group: t.group, kind: t.plural });
+}
+
+export function beingDeleted(t: ResourceType, name: string): ApiError {
+  return new ApiError(409, 'AlreadyExists', `object is being deleted: ${qualifiedResource(t)} "${name}" already exists`, { name, group: t.group, kind: t.plural });
+}
+
+export function conflict(t: ResourceType, name: string, why: string): ApiError {
+  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": ${why}`, { name, group: t.group, kind: t.plural });
+}
+
+export const staleObject = 'the object has been modified; please apply your changes to the latest version and try again';
+
+/** 422 Invalid: `Kind.group "name" is invalid: field: Reason: detail`. */
+export function invalid(t: ResourceType, name: string, causes: StatusCause[]): ApiError {
+  const kind = t.group === '' ? t.kind : `${t.kind}.${t.group}`;
+  const text = causes.map((c) => `${c.field}: ${c.message}`).join(', ');
+  const message = causes.length === 1 ? `${kind} "${name}" is invalid: ${text}` : `${kind} "${name}" is invalid: [${text}]`;
+  return new ApiError(422, 'Invalid', message, { name, group: t.group, kind: t.kind, causes });
+}
+
+export function forbidden(t: ResourceType, name: string, why: string): ApiError {
+  return new ApiError(403, 'Forbidden', `${qualifiedResource(t)} "${name}" is forbidden: ${why}`, { name, group: t.group, kind: t.plural });
+}
+
+export function badRequest(message: string): ApiError {
+  return new ApiError(400, 'BadRequest', message);
+}
+
+export function unsupportedMediaType(contentType: string): ApiError {
+  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
+}

@@ -1,0 +1,328 @@
+// The sandbox's HTTP API: discovery, get/list/create/update/patch/delete with the real semantics this project relies
+// on (resourceVersion conflicts, dry runs, preconditions, orphan deletes with finalizers, status subresources), over
+// an ObjectStore. Every error is a v1 Status like the real server's.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { admit, applyDefaults, validateUpdate } from './admission.ts';
+import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
+import type { FaultInjector } from './faults.ts';
+import { applyPatch } from './patch.ts';
+import type { RequestLog } from './request-log.ts';
+import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
+import {
+  apiVersionOf, findResourceType, mustResourceType, resourceTypes, type KubeObject, type ObjectStore, type ResourceType,
+} from './store.ts';
+
+export interface ApiServerContext {
+  store: ObjectStore;
+  faults: FaultInjector;
+  requestLog: RequestLog;
+  token: string;
+}
+
+interface Route {
+  type: ResourceType;
+  namespace: string | undefined;
+  name: string | undefined;
+  subresource: string | undefined;
+}
+
+const namespaceType = mustResourceType('v1', 'Namespace');
+
+export function createApiServer(ctx: ApiServerContext): Server {
+  return createServer((request, response) => {
+    handle(ctx, request, response).catch((error: unknown) => {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`);
+      send(response, apiError.code, apiError.toStatus());
+    });
+  });
+}
+
+function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (response.headersSent || response.destroyed) return;
+  const text = JSON.stringify(body);
+  response.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw badRequest(`the server could not read the request body: invalid JSON`);
+  }
+}
+
+async function handle(ctx: ApiServerContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://sandbox');
+  const method = request.method ?? 'GET';
+  const auth = request.headers.authorization ?? '';
+  if (auth !== `Bearer ${ctx.token}`) {
+    send(response, 401, new ApiError(401, 'Unauthorized', 'Unauthorized').toStatus());
+    return;
+  }
+  const discovery = discoveryDocument(url.pathname);
+  if (discovery !== undefined && method === 'GET') {
+    ctx.requestLog.record({ method, verb: 'get', resource: 'discovery', dryRun: false, status: 200 });
+    send(response, 200, discovery);
+    return;
+  }
+  const route = parseRoute(url.pathname);
+  if (!route) {
+    send(response, 404, new ApiError(404, 'NotFound', 'the server could not find the requested resource').toStatus());
+    return;
+  }
+  const verb = verbOf(method, route);
+  const dryRun = url.searchParams.getAll('dryRun').includes('All');
+  const fault = ctx.faults.match(method, route.type.plural, route.subresource);
+  if (fault) {
+    if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.failure === 'reset') {
+      ctx.requestLog.record({ method, verb, resource: route.type.plural, subresource: route.subresource, namespace: route.namespace, name: route.name, dryRun, status: 0 });
+      request.socket.destroy();
+      return;
+    }
+    if (fault.failure !== undefined) {
+      const error = faultError(fault.failure);
+      ctx.requestLog.record({ method, verb, resource: route.type.plural, subresource: route.subresource, namespace: route.namespace, name: route.name, dryRun, status: error.code });
+      send(response, error.code, error.toStatus(), error.code === 429 ? { 'Retry-After': '1' } : {});
+      return;
+    }
+  }
+  let status = 200;
+  try {
+    const body = method === 'GET' ? undefined : await readBody(request);
+    const result = serve(ctx.store, method, route, url.searchParams, body, request.headers['content-type'] ?? '', dryRun);
+    status = result.code;
+    send(response, result.code, result.body);
+  } catch (error) {
+    status = error instanceof ApiError ? error.code : 500;
+    throw error;
+  } finally {
+    ctx.requestLog.record({ method, verb, resource: route.type.plural, subresource: route.subresource, namespace: route.namespace, name: route.name, dryRun, status });
+  }
+}
+
+function faultError(code: number): ApiError {
+  if (code === 429) return new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
+  if (code === 503) return new ApiError(503, 'ServiceUnavailable', 'The server is currently unable to handle the request');
+  if (code === 504) return new ApiError(504, 'Timeout', 'Timeout: request did not complete within requested timeout');
+  return new ApiError(code, 'InternalError', 'Internal error occurred: injected fault');
+}
+
+function verbOf(method: string, route: Route): string {
+  if (method === 'GET') return route.name === undefined ? 'list' : 'get';
+  return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
+}
+
+function parseRoute(pathname: string): Route | undefined {
+  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  let group: string;
+  let version: string;
+  let rest: string[];
+  if (parts[0] === 'api' && parts.length >= 3) {
+    group = '';
+    version = parts[1] ?? '';
+    rest = parts.slice(2);
+  } else if (parts[0] === 'apis' && parts.length >= 4) {
+    group = parts[1] ?? '';
+    version = parts[2] ?? '';
+    rest = parts.slice(3);
+  } else {
+    return undefined;
+  }
+  let namespace: string | undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 3 && !(group === '' && rest.length === 3 && (rest[2] === 'status' || rest[2] === 'finalize'))) {
+    namespace = rest[1];
+    rest = rest.slice(2);
+  }
+  const type = findResourceType(group, version, rest[0] ?? '');
+  if (!type) return undefined;
+  if (type.namespaced === false && namespace !== undefined) return undefined;
+  return { type, namespace, name: rest[1], subresource: rest[2] };
+}
+
+interface Result {
+  code: number;
+  body: unknown;
+}
+
+function serve(store: ObjectStore, method: string, route: Route, query: URLSearchParams, body: unknown, contentType: string, dryRun: boolean): Result {
+  const { type, namespace, name, subresource } = route;
+  if (subresource !== undefined && (subresource !== 'status' || !type.hasStatus)) {
+    throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  }
+  if (method === 'GET' && name === undefined) return { code: 200, body: list(store, type, namespace, query) };
+  if (method === 'GET' && name !== undefined) {
+    const found = store.get(type, namespace, name);
+    if (!found) throw notFound(type, name);
+    return { code: 200, body: found };
+  }
+  if (method === 'POST' && name === undefined) return { code: 201, body: create(store, type, namespace, body, dryRun) };
+  if (name === undefined) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
+  const existing = store.get(type, namespace, name);
+  if (method === 'DELETE') {
+    if (!existing) throw notFound(type, name);
+    return { code: 200, body: remove(store, type, existing, query, body, dryRun) };
+  }
+  if (method === 'PUT' || method === 'PATCH') {
+    if (!existing) throw notFound(type, name);
+    const input = method === 'PUT' ? body : applyPatch(contentType, existing, body);
+    if (typeof input !== 'object' || input === null) throw badRequest('the request body must be an object');
+    return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun) };
+  }
+  throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
+}
+
+function list(store: ObjectStore, type: ResourceType, namespace: string | undefined, query: URLSearchParams): unknown {
+  const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
+  const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
+  const all = store.list(type, namespace).filter((o) => labels(o.metadata.labels) && fields(o));
+  const limit = Number(query.get('limit') ?? '0');
+  const token = query.get('continue');
+  let start = 0;
+  if (token) {
+    const decoded = Number(Buffer.from(token, 'base64url').toString('utf8'));
+    if (!Number.isInteger(decoded) || decoded < 0) throw new ApiError(400, 'BadRequest', 'continue key is not valid: invalid continue token');
+    start = decoded;
+  }
+  const end = limit > 0 ? start + limit : all.length;
+  const items = all.slice(start, end);
+  const metadata: Record<string, unknown> = { resourceVersion: store.currentResourceVersion };
+  if (end < all.length) {
+    metadata.continue = Buffer.from(String(end), 'utf8').toString('base64url');
+    metadata.remainingItemCount = all.length - end;
+  }
+  return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items };
+}
+
+function create(store: ObjectStore, type: ResourceType, namespace: string | undefined, body: unknown, dryRun: boolean): KubeObject {
+  if (typeof body !== 'object' || body === null) throw badRequest('the request body must be an object');
+  const object = structuredClone(body) as KubeObject;
+  object.metadata ??= { name: '' };
+  if (type.namespaced) {
+    if (object.metadata.namespace !== undefined && object.metadata.namespace !== namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    object.metadata.namespace = namespace;
+    if (namespace === undefined || !store.get(namespaceType, undefined, namespace)) throw notFound(namespaceType, namespace ?? '');
+  }
+  if (!object.metadata.name && object.metadata.generateName) {
+    object.metadata.name = `${object.metadata.generateName}${Math.random().toString(36).slice(2, 7)}`;
+  }
+  if (!object.metadata.name) {
+    throw new ApiError(422, 'Invalid', `${type.kind} "" is invalid: metadata.name: Required value: name or generateName is required`, { kind: type.kind, causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] });
+  }
+  const existing = store.get(type, namespace, object.metadata.name);
+  if (existing) throw existing.metadata.deletionTimestamp ? beingDeleted(type, object.metadata.name) : alreadyExists(type, object.metadata.name);
+  delete object.metadata.resourceVersion;
+  delete object.metadata.uid;
+  if (type.hasStatus && type.kind !== 'Namespace') delete object.status;
+  applyDefaults(type, object, store);
+  admit(type, undefined, object, store);
+  if (dryRun) return { ...object, metadata: { ...object.metadata, uid: '00000000-0000-0000-0000-000000000000', creationTimestamp: store.timestamp() } };
+  return store.create(type, object);
+}
+
+function update(store: ObjectStore, type: ResourceType, existing: KubeObject, input: KubeObject, statusOnly: boolean, dryRun: boolean): KubeObject {
+  const name = existing.metadata.name;
+  const requested = input.metadata?.resourceVersion;
+  if (requested !== undefined && requested !== '' && requested !== existing.metadata.resourceVersion) throw conflict(type, name, staleObject);
+  if (input.metadata?.name !== undefined && input.metadata.name !== name) throw badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`);
+  if (input.metadata?.uid !== undefined && input.metadata.uid !== existing.metadata.uid) {
+    throw conflict(type, name, `Precondition failed: UID in precondition: ${input.metadata.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`);
+  }
+  let next: KubeObject;
+  if (statusOnly) {
+    next = { ...existing, status: input.status ?? {} };
+  } else {
+    next = { ...input, metadata: { ...input.metadata, name, namespace: existing.metadata.namespace } } as KubeObject;
+    if (type.hasStatus) next.status = existing.status;
+    // Server-owned metadata cannot be changed by clients.
+    next.metadata.uid = existing.metadata.uid;
+    next.metadata.creationTimestamp = existing.metadata.creationTimestamp;
+    if (existing.metadata.deletionTimestamp !== undefined) next.metadata.deletionTimestamp = existing.metadata.deletionTimestamp;
+    else delete next.metadata.deletionTimestamp;
+    applyDefaults(type, next, store);
+    validateUpdate(type, existing, next);
+    admit(type, existing, next, store);
+  }
+  next.metadata.resourceVersion = existing.metadata.resourceVersion;
+  if (dryRun) return next;
+  const stored = store.replace(type, next);
+  // Removing the last finalizer of an object being deleted completes its deletion.
+  if (stored.metadata.deletionTimestamp && (stored.metadata.finalizers ?? []).length === 0) store.remove(type, stored.metadata.namespace, name);
+  return stored;
+}
+
+interface DeleteOptions {
+  propagationPolicy?: string;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  gracePeriodSeconds?: number;
+  dryRun?: string[];
+}
+
+function remove(store: ObjectStore, type: ResourceType, existing: KubeObject, query: URLSearchParams, body: unknown, dryRun: boolean): unknown {
+  const options = (typeof body === 'object' && body !== null ? body : {}) as DeleteOptions;
+  const name = existing.metadata.name;
+  const policy = options.propagationPolicy ?? query.get('propagationPolicy') ?? undefined;
+  const preconditions = options.preconditions ?? {};
+  if (preconditions.uid !== undefined && preconditions.uid !== existing.metadata.uid) {
+    throw conflict(type, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`);
+  }
+  if (preconditions.resourceVersion !== undefined && preconditions.resourceVersion !== existing.metadata.resourceVersion) {
+    throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${existing.metadata.resourceVersion ?? ''}`);
+  }
+  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
+    throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
+  }
+  const finalizers = new Set(existing.metadata.finalizers ?? []);
+  if (policy === 'Orphan') finalizers.add('orphan');
+  if (policy === 'Foreground') finalizers.add('foregroundDeletion');
+  if (finalizers.size === 0) {
+    if (dryRun) return existing;
+    store.remove(type, existing.metadata.namespace, name);
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: type.group, kind: type.plural, uid: existing.metadata.uid } };
+  }
+  // With finalizers the object stays, marked for deletion, until controllers (the garbage collector) remove them.
+  const marked: KubeObject = {
+    ...existing,
+    metadata: { ...existing.metadata, deletionTimestamp: existing.metadata.deletionTimestamp ?? store.timestamp(), deletionGracePeriodSeconds: 0, finalizers: [...finalizers] },
+  };
+  if (dryRun) return marked;
+  return store.replace(type, marked);
+}
+
+function discoveryDocument(pathname: string): unknown {
+  const path = pathname.replace(/\/+$/, '');
+  if (path === '/version') {
+    return { major: '1', minor: '34', gitVersion: 'v1.34.0-sts-volume-gitops-sandbox', gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24', compiler: 'gc', platform: 'linux/amd64' };
+  }
+  if (path === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] };
+  if (path === '/apis') {
+    const groups = [...new Set(resourceTypes.filter((t) => t.group !== '').map((t) => t.group))];
+    return {
+      kind: 'APIGroupList', apiVersion: 'v1',
+      groups: groups.map((group) => {
+        const versions = [...new Set(resourceTypes.filter((t) => t.group === group).map((t) => t.version))].map((version) => ({ groupVersion: `${group}/${version}`, version }));
+        return { name: group, versions, preferredVersion: versions[0] };
+      }),
+    };
+  }
+  const match = /^\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
+  if (!match) return undefined;
+  const group = match[2] ?? '';
+  const version = match[1] ?? match[3] ?? '';
+  const types = resourceTypes.filter((t) => t.group === group && t.version === version);
+  if (types.length === 0) return undefined;
+  return {
+    kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`,
+    resources: types.flatMap((t) => [
+      { name: t.plural, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: t.verbs, ...(t.shortNames.length ? { shortNames: t.shortNames } : {}) },
+      ...(t.hasStatus ? [{ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] }] : []),
+    ]),
+  };
+}

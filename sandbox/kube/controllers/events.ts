@@ -1,0 +1,29 @@
+// core/v1 Events as the real recorder writes them: repeats of the same object, reason and message are aggregated into
+// one Event whose count and lastTimestamp grow.
+import { mustResourceType, type KubeObject } from '../store.ts';
+import type { World } from './world.ts';
+
+const eventType = mustResourceType('v1', 'Event');
+
+export function recordEvent(world: World, object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
+  const namespace = object.metadata.namespace ?? 'default';
+  const existing = world.store.list(eventType, namespace).find((e) => {
+    const involved = e.involvedObject as { uid?: string } | undefined;
+    return involved?.uid === object.metadata.uid && e.reason === reason && e.message === message;
+  });
+  const timestamp = world.store.timestamp();
+  if (existing) {
+    world.store.replace(eventType, { ...existing, count: Number(existing.count ?? 1) + 1, lastTimestamp: timestamp });
+    return;
+  }
+  world.store.create(eventType, {
+    apiVersion: 'v1', kind: 'Event',
+    metadata: { name: `${object.metadata.name}.${Date.now().toString(16)}${Math.floor(world.random() * 0xffff).toString(16)}`, namespace },
+    involvedObject: {
+      apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace, uid: object.metadata.uid,
+      resourceVersion: object.metadata.resourceVersion,
+    },
+    reason, message, type, count: 1, firstTimestamp: timestamp, lastTimestamp: timestamp,
+    source: { component }, reportingComponent: component, reportingInstance: component,
+  });
+}

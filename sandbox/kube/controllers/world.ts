@@ -1,0 +1,48 @@
+// What the simulated controllers share: the store, a clock, the per-StorageClass driver profiles, and a seeded PRNG.
+import type { ObjectStore } from '../store.ts';
+
+export interface DriverProfile {
+  /** CSI driver name used in events (`resize volume ... by resizer "<name>"`). */
+  name: string;
+  /** `controller+node`: the controller grows the volume, then the node grows the filesystem; `node-only`: only the node. */
+  expansion: 'controller+node' | 'controller-only' | 'node-only';
+  /** `offline`: the node step only runs when the pod is (re)started after the expansion began. */
+  nodeExpansion: 'online' | 'offline';
+  /** Largest volume the backend can provide, in bytes; beyond it expansion fails terminally. */
+  maxVolumeBytes: bigint | undefined;
+  /** Probability that one resize step fails transiently (ControllerResizeError/NodeResizeError) and is retried. */
+  transientErrorRate: number;
+  /** Ticks each resize phase takes. */
+  ticksPerPhase: number;
+}
+
+export const defaultDriver: DriverProfile = {
+  name: 'sandbox.csi.k8s.io', expansion: 'controller+node', nodeExpansion: 'online', maxVolumeBytes: undefined,
+  transientErrorRate: 0, ticksPerPhase: 1,
+};
+
+export interface World {
+  store: ObjectStore;
+  now: () => Date;
+  /** Driver profile per StorageClass name. */
+  drivers: Map<string, DriverProfile>;
+  /** Progress of in-flight resize phases, keyed by PVC uid. */
+  resizeTicks: Map<string, number>;
+  random: () => number;
+}
+
+export function createWorld(store: ObjectStore, now: () => Date, drivers = new Map<string, DriverProfile>(), seed = 7): World {
+  let state = seed >>> 0 || 1;
+  const random = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { store, now, drivers, resizeTicks: new Map(), random };
+}
+
+export function driverFor(world: World, storageClassName: unknown): DriverProfile {
+  return (typeof storageClassName === 'string' ? world.drivers.get(storageClassName) : undefined) ?? defaultDriver;
+}

@@ -1,0 +1,126 @@
+// Seeding: namespaces, StorageClasses with driver profiles, ResourceQuotas and StatefulSets "already applied", then
+// the controllers run until the world is settled, so a seeded sandbox starts like a running cluster.
+import { readFileSync } from 'node:fs';
+import * as jsYaml from 'js-yaml';
+import { parseQuantity } from '../../functions/domain/quantity.ts';
+import { applyDefaults } from './admission.ts';
+import { runControllers } from './controllers/index.ts';
+import { isRunningAndReady } from './controllers/statefulset.ts';
+import { defaultDriver, type DriverProfile, type World } from './controllers/world.ts';
+import { mustResourceType, type KubeObject } from './store.ts';
+
+type Json = Record<string, unknown>;
+
+export class SeedError extends Error {
+  constructor(message: string) {
+    super(`kube sandbox seed: ${message}`);
+    this.name = 'SeedError';
+  }
+}
+
+const namespaceType = mustResourceType('v1', 'Namespace');
+const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
+const quotaType = mustResourceType('v1', 'ResourceQuota');
+const statefulSetType = mustResourceType('apps/v1', 'StatefulSet');
+const podType = mustResourceType('v1', 'Pod');
+const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
+
+export function loadSeedFile(path: string): unknown {
+  try {
+    return jsYaml.load(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new SeedError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function list(seed: Json, key: string): unknown[] {
+  const value = seed[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new SeedError(`${key} must be a list`);
+  return value;
+}
+
+function ensureNamespace(world: World, name: string): void {
+  if (!world.store.get(namespaceType, undefined, name)) {
+    world.store.create(namespaceType, { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+  }
+}
+
+/** The namespaces every cluster has. */
+export function createSystemNamespaces(world: World): void {
+  for (const name of ['default', 'kube-system', 'kube-public']) ensureNamespace(world, name);
+}
+
+function driverProfile(name: string, raw: unknown): DriverProfile {
+  if (raw === undefined) return { ...defaultDriver, name: `${name}.csi.sandbox` };
+  if (!isObject(raw)) throw new SeedError(`storageClasses[${name}].driver must be a map`);
+  const expansion = raw.expansion ?? 'controller+node';
+  if (expansion !== 'controller+node' && expansion !== 'node-only' && expansion !== 'controller-only') {
+    throw new SeedError(`storageClasses[${name}].driver.expansion must be controller+node, controller-only or node-only`);
+  }
+  const nodeExpansion = raw.nodeExpansion ?? 'online';
+  if (nodeExpansion !== 'online' && nodeExpansion !== 'offline') throw new SeedError(`storageClasses[${name}].driver.nodeExpansion must be online or offline`);
+  return {
+    name: typeof raw.name === 'string' ? raw.name : `${name}.csi.sandbox`,
+    expansion, nodeExpansion,
+    maxVolumeBytes: raw.maxVolumeSize === undefined ? undefined : parseQuantity(raw.maxVolumeSize as string).bytes,
+    transientErrorRate: typeof raw.transientErrorRate === 'number' ? raw.transientErrorRate : 0,
+    ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
+  };
+}
+
+export function applySeed(world: World, seed: unknown): void {
+  if (seed === undefined || seed === null) return;
+  if (!isObject(seed)) throw new SeedError('the seed must be a map with namespaces, storageClasses, resourceQuotas, statefulSets');
+  for (const name of list(seed, 'namespaces')) {
+    if (typeof name !== 'string') throw new SeedError('namespaces must be a list of names');
+    ensureNamespace(world, name);
+  }
+  for (const raw of list(seed, 'storageClasses')) {
+    if (!isObject(raw) || typeof raw.name !== 'string') throw new SeedError('each storageClass needs a name');
+    world.drivers.set(raw.name, driverProfile(raw.name, raw.driver));
+    world.store.create(storageClassType, {
+      apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass',
+      metadata: { name: raw.name, ...(raw.default === true ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}) },
+      provisioner: world.drivers.get(raw.name)?.name, allowVolumeExpansion: raw.allowVolumeExpansion === true,
+      reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate',
+    });
+  }
+  for (const raw of list(seed, 'resourceQuotas')) {
+    if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.namespace !== 'string' || !isObject(raw.hard)) {
+      throw new SeedError('each resourceQuota needs name, namespace and hard');
+    }
+    ensureNamespace(world, raw.namespace);
+    world.store.create(quotaType, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: raw.name, namespace: raw.namespace }, spec: { hard: raw.hard } });
+  }
+  for (const raw of list(seed, 'statefulSets')) {
+    if (!isObject(raw) || raw.kind !== 'StatefulSet' || !isObject(raw.metadata) || typeof raw.metadata.name !== 'string') {
+      throw new SeedError('statefulSets must be apps/v1 StatefulSet manifests');
+    }
+    const object = structuredClone(raw) as unknown as KubeObject;
+    object.metadata.namespace ??= 'default';
+    ensureNamespace(world, object.metadata.namespace);
+    applyDefaults(statefulSetType, object, world.store);
+    world.store.create(statefulSetType, object);
+  }
+  settle(world);
+}
+
+/** Runs the controllers until every set has its pods Running and Ready and every PVC is Bound. */
+export function settle(world: World, maxTicks = 200): void {
+  for (let tick = 0; tick < maxTicks; tick++) {
+    runControllers(world);
+    const sets = world.store.list(statefulSetType);
+    const done = sets.every((sts) => {
+      const replicas = Number(sts.spec?.replicas ?? 1);
+      const pods = world.store.list(podType, sts.metadata.namespace).filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === sts.metadata.uid));
+      return pods.length === replicas && pods.every(isRunningAndReady);
+    }) && world.store.list(pvcType).every((p) => p.status?.phase === 'Bound');
+    if (done) return;
+  }
+  throw new SeedError(`the seeded world did not settle within ${maxTicks} ticks`);
+}
