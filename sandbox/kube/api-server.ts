@@ -239,7 +239,7 @@ function update(store: ObjectStore, type: ResourceType, existing: KubeObject, in
   if (statusOnly) {
     next = { ...existing, status: input.status ?? {} };
   } else {
-    next = { ...input, metadata: { ...input.metadata, name, namespace: existing.metadata.namespace } } as KubeObject;
+    next = { ...input, metadata: { ...input.metadata, name, namespace: existing.metadata.namespace } };
     if (type.hasStatus) next.status = existing.status;
     // Server-owned metadata cannot be changed by clients.
     next.metadata.uid = existing.metadata.uid;

@@ -56,7 +56,7 @@ export function parseFieldSelector(selector: string | undefined): (object: KubeO
   });
   return (object) => requirements.every(({ field, negate, value }) => {
     const actual = field.split('.').reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), object);
-    const matches = String(actual ?? '') === value;
+    const matches = (typeof actual === 'string' || typeof actual === 'number' || typeof actual === 'boolean' ? String(actual) : '') === value;
     return negate ? !matches : matches;
   });
 }

@@ -25,7 +25,8 @@ function bytesOf(value: unknown): bigint | undefined {
 export function resizeVolumes(world: World): void {
   for (const pvc of world.store.list(pvcType)) {
     if (pvc.status?.phase !== 'Bound' || pvc.metadata.deletionTimestamp) continue;
-    const storageClass = world.store.get(storageClassType, undefined, String(pvc.spec?.storageClassName ?? ''));
+    const className = pvc.spec?.storageClassName;
+    const storageClass = typeof className === 'string' ? world.store.get(storageClassType, undefined, className) : undefined;
     if (storageClass?.allowVolumeExpansion !== true) continue;
     stepPvc(world, pvc, driverFor(world, pvc.spec?.storageClassName));
   }
@@ -157,7 +158,7 @@ function setPvCapacity(world: World, pvc: KubeObject, bytes: bigint): void {
 }
 
 function volumeName(pvc: KubeObject): string {
-  return String(pvc.spec?.volumeName ?? '');
+  return typeof pvc.spec?.volumeName === 'string' ? pvc.spec.volumeName : '';
 }
 
 function podUsing(world: World, pvc: KubeObject): KubeObject | undefined {
