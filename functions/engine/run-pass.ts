@@ -118,8 +118,14 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
       for (const record of records) {
         await lease.ensure();
         say(`${record.namespace}/${record.statefulSetName}: resuming the template update an earlier pass left unfinished`);
-        const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
-        if (outcome === 'waiting-for-deletion') waiting.add(`${record.namespace}/${record.statefulSetName}`);
+        try {
+          const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
+          if (outcome === 'waiting-for-deletion') waiting.add(`${record.namespace}/${record.statefulSetName}`);
+        } catch (error) {
+          if (!(error instanceof ClusterError && error.transient)) throw error;
+          say(`${record.namespace}/${record.statefulSetName}: transient error, retrying next pass: ${error.message}`);
+          waiting.add(`${record.namespace}/${record.statefulSetName}`);
+        }
       }
       if (records.length > 0) ({ plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets));
     }
