@@ -11,6 +11,7 @@ import { openTarget } from '../app/open-target.ts';
 import { defaultTiming } from '../app/run-targets.ts';
 import { runPass, type PassReport } from '../engine/run-pass.ts';
 import { renderPassReport } from './render-report.ts';
+import { sandboxConfig } from './sandbox-command.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const maxPasses = 40;
@@ -21,7 +22,7 @@ export async function runDemo(print: (text: string) => void = (t) => process.std
   const kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(workDir, 'kube') });
   const github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), owner: 'acme', repo: 'platform-gitops', workDir: join(workDir, 'github') });
   try {
-    const configText = demoConfig(kube.kubeconfigPath, github.url);
+    const configText = sandboxConfig(kube.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN');
     const configPath = join(workDir, 'config.yaml');
     await writeFile(configPath, configText);
     const config = parseConfig(configText, configPath, workDir);
@@ -62,24 +63,6 @@ export async function runDemo(print: (text: string) => void = (t) => process.std
     await github.close();
     await rm(workDir, { recursive: true, force: true });
   }
-}
-
-function demoConfig(kubeconfigPath: string, githubUrl: string): string {
-  return `targets:
-  - name: demo
-    source:
-      github:
-        owner: acme
-        repo: platform-gitops
-        branch: main
-        paths: ["k8s/**/*.yaml"]
-        apiUrl: ${githubUrl}
-        token: { env: DEMO_GITHUB_TOKEN }
-    cluster:
-      kubeconfig: { path: ${JSON.stringify(kubeconfigPath)} }
-    namespaces: { default: default, allow: [db, cache, analytics] }
-    pullRequests: { validate: true, recovery: true }
-`;
 }
 
 if (import.meta.main) {

@@ -7,10 +7,10 @@ export interface FaultRule {
   latencyMs?: number;
   /** Probability in [0, 1] that a matching request fails with `errorCode`. */
   errorRate?: number;
-  errorCode?: 500 | 503 | 504 | 429;
+  errorCode?: number;
   /** Fail the next N matching requests with `failWith` ('reset' destroys the connection). */
   failNext?: number;
-  failWith?: 500 | 503 | 504 | 429 | 409 | 'reset';
+  failWith?: number | 'reset';
 }
 
 export interface FaultDecision {

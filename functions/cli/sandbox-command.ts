@@ -1,0 +1,93 @@
+// `sts-volume-gitops sandbox`: both sandboxes seeded from examples/ (or one of them alone), printing how to reach them
+// and a ready-to-use config file. Runs until interrupted; the Kubernetes controllers advance on a timer.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startGitHubSandbox } from '../../sandbox/github/index.ts';
+import { startKubeSandbox } from '../../sandbox/kube/index.ts';
+
+const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
+
+export function sandboxConfig(kubeconfigPath: string, githubUrl: string, tokenVariable: string): string {
+  return `targets:
+  - name: demo
+    source:
+      github:
+        owner: acme
+        repo: platform-gitops
+        branch: main
+        paths: ["k8s/**/*.yaml"]
+        apiUrl: ${githubUrl}
+        token: { env: ${tokenVariable} }
+    cluster:
+      kubeconfig: { path: ${JSON.stringify(kubeconfigPath)} }
+    namespaces: { default: default, allow: [db, cache, analytics] }
+    pullRequests: { validate: true, recovery: true }
+`;
+}
+
+export async function sandboxCommand(argv: string[]): Promise<number> {
+  const which = argv[0] === 'kube' || argv[0] === 'github' ? argv[0] : undefined;
+  const rest = which === undefined ? argv : argv.slice(1);
+  let values: { seed?: string; port?: string; json?: boolean; 'tick-ms'?: string };
+  try {
+    values = parseArgs({ args: rest, options: { seed: { type: 'string' }, port: { type: 'string' }, json: { type: 'boolean' }, 'tick-ms': { type: 'string' } }, strict: true }).values;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    process.stderr.write(`--port must be a port number, not ${values.port}\n`);
+    return 2;
+  }
+  const tickMs = Number(values['tick-ms'] ?? 1000);
+  const closers: Array<() => Promise<void>> = [];
+  const info: Record<string, string> = {};
+  const workDir = await mkdtemp(join(tmpdir(), 'sts-volume-gitops-sandbox-'));
+  if (which !== 'github') {
+    const seedFile = which === 'kube' ? values.seed : undefined;
+    const kube = await startKubeSandbox({
+      ...(port !== undefined && which === 'kube' ? { port } : {}),
+      seedFile: seedFile ? resolve(seedFile) : join(values.seed && which === undefined ? resolve(values.seed) : examples, 'cluster-seed.yaml'),
+      workDir: join(workDir, 'kube'),
+    });
+    kube.startTimer(tickMs);
+    closers.push(() => kube.close());
+    info.kubernetesUrl = kube.url;
+    info.kubeconfig = kube.kubeconfigPath;
+  }
+  if (which !== 'kube') {
+    const seedDir = which === 'github' ? values.seed : undefined;
+    const github = await startGitHubSandbox({
+      ...(port !== undefined && which === 'github' ? { port } : {}),
+      seedDir: seedDir ? resolve(seedDir) : join(values.seed && which === undefined ? resolve(values.seed) : examples, 'gitops-repo'),
+      workDir: join(workDir, 'github'),
+    });
+    closers.push(() => github.close());
+    info.githubUrl = github.url;
+    info.githubToken = github.token;
+    info.repository = `${github.owner}/${github.repo}`;
+  }
+  if (info.kubeconfig && info.githubUrl) {
+    info.config = join(workDir, 'config.yaml');
+    await writeFile(info.config, sandboxConfig(info.kubeconfig, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN'));
+  }
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+  } else {
+    for (const [key, value] of Object.entries(info)) process.stdout.write(`${key.padEnd(14)} ${value}\n`);
+    if (info.config) {
+      process.stdout.write(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops plan --config ${info.config}\n`);
+    }
+    process.stdout.write('\nPress Ctrl-C to stop.\n');
+  }
+  await new Promise<void>((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
+  for (const close of closers) await close();
+  return 0;
+}

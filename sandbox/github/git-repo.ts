@@ -1,0 +1,225 @@
+// A bare git repository on disk driven through the git CLI: commits, trees and SHAs are real git objects.
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+export interface TreeEntry {
+  path: string;
+  mode: string;
+  type: 'blob' | 'tree';
+  sha: string;
+  size?: number;
+}
+
+export interface CommitInfo {
+  sha: string;
+  tree: string;
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  date: string;
+  message: string;
+}
+
+export interface ChangedFile {
+  filename: string;
+  status: 'added' | 'modified' | 'removed' | 'renamed';
+  previousFilename?: string;
+}
+
+export class GitRepo {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly dir: string) {}
+
+  static async init(dir: string, defaultBranch: string): Promise<GitRepo> {
+    await mkdir(dir, { recursive: true });
+    const repo = new GitRepo(dir);
+    await repo.git(['init', '--bare', '--quiet', `--initial-branch=${defaultBranch}`]);
+    return repo;
+  }
+
+  /** Runs git serially: the object database is shared and ref updates must not interleave. */
+  git(args: string[], input?: string | Buffer, env: Record<string, string> = {}): Promise<string> {
+    const run = (): Promise<string> => new Promise((resolve, reject) => {
+      const child = execFile('git', ['--git-dir', this.dir, ...args], {
+        encoding: 'buffer', maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env },
+      }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`git ${args.join(' ')}: ${stderr.toString('utf8').trim() || error.message}`));
+        else resolve(stdout.toString('utf8'));
+      });
+      if (input !== undefined) child.stdin?.end(input);
+    });
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  async writeBlob(content: Buffer): Promise<string> {
+    return (await this.git(['hash-object', '-w', '--stdin'], content)).trim();
+  }
+
+  async readBlob(sha: string): Promise<Buffer | undefined> {
+    if (!(await this.objectType(sha) === 'blob')) return undefined;
+    return new Promise((resolve, reject) => {
+      execFile('git', ['--git-dir', this.dir, 'cat-file', 'blob', sha], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+        if (error) reject(new Error(`git cat-file blob ${sha}: ${error.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
+  async objectType(sha: string): Promise<string | undefined> {
+    if (!/^[0-9a-f]{4,40}$/.test(sha)) return undefined;
+    try {
+      return (await this.git(['cat-file', '-t', sha])).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  async resolve(ref: string): Promise<string | undefined> {
+    try {
+      return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async treeOf(commitOrTree: string): Promise<string | undefined> {
+    try {
+      return (await this.git(['rev-parse', '--verify', '--quiet', `${commitOrTree}^{tree}`])).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async listTree(treeish: string, recursive: boolean): Promise<TreeEntry[]> {
+    const output = await this.git(['ls-tree', '-l', ...(recursive ? ['-r', '-t'] : []), treeish]);
+    return output.split('\n').filter((l) => l !== '').map((line) => {
+      const [meta = '', path = ''] = line.split('\t');
+      const [mode = '', type = '', sha = '', size = ''] = meta.split(/\s+/);
+      return { path, mode, type: type === 'tree' ? 'tree' : 'blob', sha, ...(size !== '-' ? { size: Number(size) } : {}) };
+    });
+  }
+
+  /** Builds a tree from `base` (or empty) with files set (sha) or removed (null), nested paths included. */
+  async buildTree(base: string | undefined, changes: Map<string, { mode: string; sha: string } | null>): Promise<string> {
+    const files = new Map<string, { mode: string; sha: string }>();
+    if (base) for (const e of await this.listTree(base, true)) if (e.type === 'blob') files.set(e.path, { mode: e.mode, sha: e.sha });
+    for (const [path, entry] of changes) {
+      if (entry === null) files.delete(path);
+      else files.set(path, entry);
+    }
+    return this.writeNestedTree(files);
+  }
+
+  private async writeNestedTree(files: Map<string, { mode: string; sha: string }>): Promise<string> {
+    const direct: string[] = [];
+    const subdirs = new Map<string, Map<string, { mode: string; sha: string }>>();
+    for (const [path, entry] of files) {
+      const slash = path.indexOf('/');
+      if (slash < 0) {
+        direct.push(`${entry.mode} blob ${entry.sha}\t${path}`);
+      } else {
+        const dir = path.slice(0, slash);
+        const inner = subdirs.get(dir) ?? new Map<string, { mode: string; sha: string }>();
+        inner.set(path.slice(slash + 1), entry);
+        subdirs.set(dir, inner);
+      }
+    }
+    for (const [dir, inner] of subdirs) direct.push(`040000 tree ${await this.writeNestedTree(inner)}\t${dir}`);
+    return (await this.git(['mktree'], `${direct.join('\n')}\n`)).trim();
+  }
+
+  async commitTree(tree: string, parents: string[], message: string, author: { name: string; email: string; date?: string }): Promise<string> {
+    const env = {
+      GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email, GIT_COMMITTER_NAME: author.name, GIT_COMMITTER_EMAIL: author.email,
+      ...(author.date ? { GIT_AUTHOR_DATE: author.date, GIT_COMMITTER_DATE: author.date } : {}),
+    };
+    return (await this.git(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), '-F', '-'], message, env)).trim();
+  }
+
+  async commitInfo(sha: string): Promise<CommitInfo | undefined> {
+    if (await this.objectType(sha) !== 'commit') return undefined;
+    const output = await this.git(['show', '-s', '--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%B', sha]);
+    const [full = '', tree = '', parents = '', authorName = '', authorEmail = '', date = '', ...message] = output.split('\0');
+    return { sha: full, tree, parents: parents.split(' ').filter((p) => p !== ''), authorName, authorEmail, date, message: message.join('\0').replace(/\n+$/, '') };
+  }
+
+  async updateRef(name: string, sha: string, oldSha?: string): Promise<void> {
+    await this.git(['update-ref', name, sha, ...(oldSha ? [oldSha] : [])]);
+  }
+
+  async deleteRef(name: string): Promise<void> {
+    await this.git(['update-ref', '-d', name]);
+  }
+
+  async refs(prefix = 'refs/'): Promise<Array<{ ref: string; sha: string }>> {
+    const output = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', prefix]);
+    return output.split('\n').filter((l) => l !== '').map((l) => {
+      const [ref = '', sha = ''] = l.split(' ');
+      return { ref, sha };
+    });
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    try {
+      await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async mergeBase(a: string, b: string): Promise<string | undefined> {
+    try {
+      return (await this.git(['merge-base', a, b])).trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The tree of merging `head` into `base`, or undefined on conflicts. */
+  async mergeTrees(base: string, head: string): Promise<string | undefined> {
+    try {
+      return (await this.git(['merge-tree', '--write-tree', base, head])).split('\n')[0]?.trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Commits reachable from `start` (newest first), optionally only those touching `path`. */
+  async log(start: string, path?: string, stop?: string): Promise<string[]> {
+    const range = stop ? `${stop}..${start}` : start;
+    const output = await this.git(['rev-list', range, ...(path ? ['--', path] : [])]);
+    return output.split('\n').filter((l) => l !== '');
+  }
+
+  async changedFiles(from: string | undefined, to: string): Promise<ChangedFile[]> {
+    const args = from ? ['diff-tree', '-r', '-M', '--name-status', from, to] : ['diff-tree', '-r', '--root', '--no-commit-id', '--name-status', to];
+    const output = await this.git(args);
+    return output.split('\n').filter((l) => /^[AMDR]/.test(l)).map((line) => {
+      const [status = '', first = '', second] = line.split('\t');
+      if (status.startsWith('R')) return { filename: second ?? first, status: 'renamed' as const, previousFilename: first };
+      return { filename: first, status: status === 'A' ? 'added' as const : status === 'D' ? 'removed' as const : 'modified' as const };
+    });
+  }
+
+  /** Seeds the repository with the files of a directory as the first commit of `branch`. */
+  async seedFromDirectory(directory: string, branch: string): Promise<string> {
+    const entries = await readdir(directory, { withFileTypes: true, recursive: true });
+    const changes = new Map<string, { mode: string; sha: string }>();
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const full = join(entry.parentPath, entry.name);
+      const path = relative(directory, full).split(sep).join('/');
+      changes.set(path, { mode: '100644', sha: await this.writeBlob(await readFile(full)) });
+    }
+    const tree = await this.buildTree(undefined, changes);
+    const sha = await this.commitTree(tree, [], 'Initial commit', { name: 'Platform Team', email: 'platform@example.com' });
+    await this.updateRef(`refs/heads/${branch}`, sha);
+    return sha;
+  }
+}
