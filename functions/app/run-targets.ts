@@ -22,8 +22,8 @@ export interface RunTargetsOptions extends OpenOptions {
 }
 
 export const defaultTiming: RecreationTiming = {
-  maxWaitMs: 20_000,
-  pollIntervalMs: 1_000,
+  maxWaitMs: 10_000,
+  pollIntervalMs: 500,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 

@@ -116,6 +116,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     if (ctx.mode === 'apply') {
       const records = [...snapshot.namespaces.values()].flatMap((n) => n.recreationRecords);
       for (const record of records) {
+        if (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) break;
         await lease.ensure();
         say(`${record.namespace}/${record.statefulSetName}: resuming the template update an earlier pass left unfinished`);
         try {

@@ -37,7 +37,13 @@ export async function handler(input: ScheduledInput | null, context: Context): P
   });
   for (const run of runs) {
     if (run.error !== undefined) logger.error('target failed', { target: run.target, error: run.error });
-    else logger.info('pass finished', { target: run.target, report: run.report });
+    else {
+      logger.info('pass finished', {
+        target: run.target, outcome: run.report?.outcome, commit: run.report?.commitSha,
+        statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
+      });
+      logger.debug('pass report', { target: run.target, report: run.report });
+    }
   }
   return { ok: runs.every((r) => r.error === undefined), runs };
 }

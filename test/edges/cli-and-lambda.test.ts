@@ -1,0 +1,111 @@
+// The edges end to end: the CLI's plan/reconcile and the Lambda handler, against both sandboxes seeded from examples/.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import type { Context } from 'aws-lambda';
+import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { handler } from '../../functions/lambda/handler.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+
+const run = promisify(execFile);
+const examples = new URL('../../examples/', import.meta.url).pathname;
+
+async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function lambdaContext(remainingMs: number): Context {
+  return {
+    awsRequestId: 'req-1', functionName: 'sts-volume-gitops', functionVersion: '$LATEST', invokedFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:sts-volume-gitops',
+    memoryLimitInMB: '512', logGroupName: '/aws/lambda/sts-volume-gitops', logStreamName: 's', callbackWaitsForEmptyEventLoop: true,
+    getRemainingTimeInMillis: () => remainingMs, done: () => undefined, fail: () => undefined, succeed: () => undefined,
+  };
+}
+
+describe('CLI and Lambda against the sandboxes', () => {
+  let kube: KubeSandbox;
+  let github: GitHubSandbox;
+  let configPath: string;
+  const env: Record<string, string> = {};
+
+  before(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sts-edges-'));
+    kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(dir, 'kube') });
+    github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), workDir: join(dir, 'github') });
+    configPath = join(dir, 'config.yaml');
+    await writeFile(configPath, sandboxConfig(kube.kubeconfigPath, github.url, 'TEST_GITHUB_TOKEN'));
+    env.TEST_GITHUB_TOKEN = github.token;
+  });
+  after(async () => {
+    await kube.close();
+    await github.close();
+  });
+
+  it('plan prints what would change with file:line, exits 0, and writes nothing', async () => {
+    kube.requestLog.reset();
+    const result = await cli(['plan', '--config', configPath], env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Plan for target demo at commit [0-9a-f]{12}/);
+    assert.match(result.stdout, /data: 10Gi -> 20Gi \[standard\] 0\/3 ready {2}\(k8s\/db\/pg\.yaml:31\)/);
+    assert.match(result.stdout, /data-pg-0: to patch \(request 10Gi, capacity 10Gi\)/);
+    assert.deepEqual(kube.requestLog.writes(), []);
+  });
+
+  it('plan --json prints the report as JSON', async () => {
+    const result = await cli(['plan', '--config', configPath, '--json'], env);
+    const runs = JSON.parse(result.stdout) as Array<{ target: string; report: { statefulSets: Array<{ name: string }> } }>;
+    assert.deepEqual(runs[0]?.report.statefulSets.map((s) => s.name).sort(), ['clickhouse', 'pg', 'redis']);
+  });
+
+  it('exits 2 with an actionable message on bad usage, a bad config or an unknown target', async () => {
+    assert.equal((await cli(['plan', '--bogus'], env)).code, 2);
+    assert.match((await cli(['plan'], {})).stderr, /pass --config FILE or set STS_VOLUME_GITOPS_CONFIG/);
+    const unknown = await cli(['plan', '--config', configPath, '--target', 'nope'], env);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /no target named nope in the configuration \(targets: demo\)/);
+    assert.equal((await cli(['frobnicate'], env)).code, 2);
+  });
+
+  it('the Lambda handler runs one pass per target with structured logs and a JSON report', async () => {
+    process.env.STS_VOLUME_GITOPS_CONFIG = configPath;
+    process.env.TEST_GITHUB_TOKEN = github.token;
+    kube.startTimer(20); // the garbage collector finishes orphan deletes while the pass waits, as on a real cluster
+    const result = await handler({ source: 'schedule' }, lambdaContext(300_000));
+    kube.stopTimer();
+    assert.equal(result.ok, true);
+    const report = result.runs[0]?.report;
+    assert.equal(report?.outcome, 'ok');
+    assert.deepEqual(report?.statefulSets.map((s) => s.templateUpdate), ['recreated', 'recreated', 'recreated']);
+    assert.deepEqual(report?.statefulSets.map((s) => s.outcome), ['in-progress', 'in-progress', 'in-progress']);
+  });
+
+  it('the Lambda handler starts no StatefulSet when the invocation is about to time out', async () => {
+    const result = await handler({ source: 'schedule' }, lambdaContext(5_000));
+    assert.equal(result.runs[0]?.report?.outcome, 'incomplete');
+    assert.ok(result.runs[0]?.report?.statefulSets.every((s) => s.outcome === 'not-started'));
+    assert.match(result.runs[0]?.report?.notes.join(' ') ?? '', /running out of time/);
+  });
+
+  it('reconcile converges over passes and exits 1 while the infeasible resize stays failed', async () => {
+    let last = { code: -1, stdout: '', stderr: '' };
+    for (let i = 0; i < 8; i++) {
+      kube.tick(3);
+      last = await cli(['reconcile', '--config', configPath], env);
+    }
+    assert.match(last.stdout, /= db\/pg \(OrderedReady, 3 replicas\): converged/);
+    assert.match(last.stdout, /x analytics\/clickhouse .*: failed/);
+    assert.match(last.stdout, /exceeds maximum allowed 53687091200/);
+    assert.equal(last.code, 1);
+  });
+});
