@@ -237,7 +237,14 @@ function htmlUrl(ctx: GitHubServerContext): string {
 }
 
 function userJson(login: string): Json {
-  return { login, id: Math.abs(hashCode(login)), node_id: `U_${login}`, type: login.endsWith('[bot]') ? 'Bot' : 'User', site_admin: false, avatar_url: '', url: '', html_url: `https://github.com/${login}` };
+  const api = `https://api.github.com/users/${login}`;
+  return {
+    login, id: Math.abs(hashCode(login)), node_id: `U_${login}`, avatar_url: `https://avatars.githubusercontent.com/u/${Math.abs(hashCode(login))}`,
+    gravatar_id: '', url: api, html_url: `https://github.com/${login}`, followers_url: `${api}/followers`,
+    following_url: `${api}/following{/other_user}`, gists_url: `${api}/gists{/gist_id}`, starred_url: `${api}/starred{/owner}{/repo}`,
+    subscriptions_url: `${api}/subscriptions`, organizations_url: `${api}/orgs`, repos_url: `${api}/repos`, events_url: `${api}/events{/privacy}`,
+    received_events_url: `${api}/received_events`, type: login.endsWith('[bot]') ? 'Bot' : 'User', user_view_type: 'public', site_admin: false,
+  };
 }
 
 function hashCode(text: string): number {
@@ -246,12 +253,33 @@ function hashCode(text: string): number {
   return h;
 }
 
+const repositoryUrlTemplates: Record<string, string> = {
+  archive_url: '/{archive_format}{/ref}', assignees_url: '/assignees{/user}', blobs_url: '/git/blobs{/sha}', branches_url: '/branches{/branch}',
+  collaborators_url: '/collaborators{/collaborator}', comments_url: '/comments{/number}', commits_url: '/commits{/sha}', compare_url: '/compare/{base}...{head}',
+  contents_url: '/contents/{+path}', contributors_url: '/contributors', deployments_url: '/deployments', downloads_url: '/downloads', events_url: '/events',
+  forks_url: '/forks', git_commits_url: '/git/commits{/sha}', git_refs_url: '/git/refs{/sha}', git_tags_url: '/git/tags{/sha}', hooks_url: '/hooks',
+  issue_comment_url: '/issues/comments{/number}', issue_events_url: '/issues/events{/number}', issues_url: '/issues{/number}', keys_url: '/keys{/key_id}',
+  labels_url: '/labels{/name}', languages_url: '/languages', merges_url: '/merges', milestones_url: '/milestones{/number}',
+  notifications_url: '/notifications{?since,all,participating}', pulls_url: '/pulls{/number}', releases_url: '/releases{/id}', stargazers_url: '/stargazers',
+  statuses_url: '/statuses/{sha}', subscribers_url: '/subscribers', subscription_url: '/subscription', tags_url: '/tags', teams_url: '/teams', trees_url: '/git/trees{/sha}',
+};
+
 function repositoryJson(ctx: GitHubServerContext): Json {
   const { owner, repo, defaultBranch } = ctx.state;
+  const api = repoUrl(ctx);
   return {
     id: 1, node_id: 'R_1', name: repo, full_name: `${owner}/${repo}`, private: true, owner: userJson(owner), html_url: htmlUrl(ctx),
-    description: 'sandbox repository', fork: false, url: repoUrl(ctx), default_branch: defaultBranch, visibility: 'private',
-    created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z', pushed_at: '2026-01-01T00:00:00Z',
+    description: 'sandbox repository', fork: false, url: api,
+    ...Object.fromEntries(Object.entries(repositoryUrlTemplates).map(([key, suffix]) => [key, `${api}${suffix}`])),
+    git_url: `git://github.com/${owner}/${repo}.git`, ssh_url: `git@github.com:${owner}/${repo}.git`, clone_url: `https://github.com/${owner}/${repo}.git`,
+    svn_url: `https://github.com/${owner}/${repo}`, mirror_url: null, homepage: null, language: 'YAML', forks_count: 0, forks: 0,
+    stargazers_count: 0, watchers_count: 0, watchers: 0, size: 1, default_branch: defaultBranch, open_issues_count: ctx.state.pulls.filter((p) => p.state === 'open').length,
+    open_issues: ctx.state.pulls.filter((p) => p.state === 'open').length, is_template: false, topics: [], has_issues: true, has_projects: false,
+    has_wiki: false, has_pages: false, has_downloads: false, has_discussions: false, archived: false, disabled: false, visibility: 'private',
+    pushed_at: '2026-01-01T00:00:00Z', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    permissions: { admin: false, maintain: false, push: true, triage: true, pull: true }, allow_rebase_merge: true, allow_squash_merge: true,
+    allow_merge_commit: true, allow_auto_merge: false, delete_branch_on_merge: false, allow_forking: false, web_commit_signoff_required: false,
+    license: null, subscribers_count: 1, network_count: 0,
   };
 }
 
@@ -261,13 +289,14 @@ async function commitJson(ctx: GitHubServerContext, sha: string, withFiles = fal
   const author = { name: info.authorName, email: info.authorEmail, date: info.date.replace(/([+-]\d\d:\d\d)$/, '') === info.date ? info.date : new Date(info.date).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   const result: Json = {
     sha: info.sha, node_id: `C_${info.sha}`, url: `${repoUrl(ctx)}/commits/${info.sha}`, html_url: `${htmlUrl(ctx)}/commit/${info.sha}`,
+    comments_url: `${repoUrl(ctx)}/commits/${info.sha}/comments`,
     commit: { author, committer: author, message: info.message, tree: { sha: info.tree, url: `${repoUrl(ctx)}/git/trees/${info.tree}` }, url: `${repoUrl(ctx)}/git/commits/${info.sha}`, comment_count: 0 },
     author: null, committer: null,
     parents: info.parents.map((p) => ({ sha: p, url: `${repoUrl(ctx)}/commits/${p}`, html_url: `${htmlUrl(ctx)}/commit/${p}` })),
   };
   if (withFiles) {
     const files = await ctx.state.git.changedFiles(info.parents[0], info.sha);
-    result.files = files.map((f) => ({ filename: f.filename, status: f.status, additions: 0, deletions: 0, changes: 0, sha: '', blob_url: '', raw_url: '', contents_url: '', ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}) }));
+    result.files = files.map((f) => ({ filename: f.filename, status: f.status, additions: 0, deletions: 0, changes: 0, sha: '0'.repeat(40), blob_url: `${htmlUrl(ctx)}/blob/${info.sha}/${f.filename}`, raw_url: `${htmlUrl(ctx)}/raw/${info.sha}/${f.filename}`, contents_url: `${repoUrl(ctx)}/contents/${f.filename}?ref=${info.sha}`, ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}) }));
   }
   return result;
 }
@@ -276,13 +305,23 @@ function pullJson(ctx: GitHubServerContext, pr: PullRequest): Json {
   const ref = (branch: string, sha: string): Json => ({ label: `${ctx.state.owner}:${branch}`, ref: branch, sha, user: userJson(ctx.state.owner), repo: repositoryJson(ctx) });
   return {
     id: pr.number + 1000, node_id: `PR_${pr.number}`, number: pr.number, state: pr.state, locked: false, title: pr.title, body: pr.body,
-    user: userJson(pr.user), labels: pr.labels.map((name, i) => ({ id: i + 1, node_id: `L_${name}`, name, color: 'ededed', default: false, description: null, url: '' })),
-    url: `${repoUrl(ctx)}/pulls/${pr.number}`, html_url: `${htmlUrl(ctx)}/pull/${pr.number}`, diff_url: '', patch_url: '', issue_url: '', commits_url: '', review_comments_url: '', review_comment_url: '', comments_url: '', statuses_url: '',
+    user: userJson(pr.user), labels: pr.labels.map((name, i) => ({ id: i + 1, node_id: `L_${name}`, name, color: 'ededed', default: false, description: '', url: `${repoUrl(ctx)}/labels/${encodeURIComponent(name)}` })),
+    url: `${repoUrl(ctx)}/pulls/${pr.number}`, html_url: `${htmlUrl(ctx)}/pull/${pr.number}`, diff_url: `${htmlUrl(ctx)}/pull/${pr.number}.diff`,
+    patch_url: `${htmlUrl(ctx)}/pull/${pr.number}.patch`, issue_url: `${repoUrl(ctx)}/issues/${pr.number}`, commits_url: `${repoUrl(ctx)}/pulls/${pr.number}/commits`,
+    review_comments_url: `${repoUrl(ctx)}/pulls/${pr.number}/comments`, review_comment_url: `${repoUrl(ctx)}/pulls/comments{/number}`,
+    comments_url: `${repoUrl(ctx)}/issues/${pr.number}/comments`, statuses_url: `${repoUrl(ctx)}/statuses/${pr.headSha}`,
     created_at: pr.createdAt, updated_at: pr.updatedAt, closed_at: pr.closedAt, merged_at: pr.mergedAt, merge_commit_sha: pr.mergeCommitSha,
-    merged: pr.mergedAt !== null, mergeable: pr.state === 'open' ? true : null, draft: false,
+    merged: pr.mergedAt !== null, mergeable: pr.state === 'open' ? true : null, rebaseable: pr.state === 'open' ? true : null,
+    mergeable_state: pr.state === 'open' ? 'clean' : 'unknown', merged_by: pr.mergedAt !== null ? userJson(pr.user) : null, draft: false,
+    comments: ctx.state.comments.filter((c) => c.issue === pr.number).length, review_comments: 0, maintainer_can_modify: false,
+    commits: 1, additions: 1, deletions: 1, changed_files: 1,
     head: ref(pr.head, pr.headSha), base: ref(pr.base, pr.baseSha),
     assignee: null, assignees: [], requested_reviewers: [], requested_teams: [], milestone: null, author_association: 'MEMBER', auto_merge: null, active_lock_reason: null,
-    _links: { self: { href: `${repoUrl(ctx)}/pulls/${pr.number}` }, html: { href: `${htmlUrl(ctx)}/pull/${pr.number}` } },
+    _links: Object.fromEntries(Object.entries({
+      self: `${repoUrl(ctx)}/pulls/${pr.number}`, html: `${htmlUrl(ctx)}/pull/${pr.number}`, issue: `${repoUrl(ctx)}/issues/${pr.number}`,
+      comments: `${repoUrl(ctx)}/issues/${pr.number}/comments`, review_comments: `${repoUrl(ctx)}/pulls/${pr.number}/comments`,
+      review_comment: `${repoUrl(ctx)}/pulls/comments{/number}`, commits: `${repoUrl(ctx)}/pulls/${pr.number}/commits`, statuses: `${repoUrl(ctx)}/statuses/${pr.headSha}`,
+    }).map(([k, href]) => [k, { href }])),
   };
 }
 
@@ -295,7 +334,7 @@ function commentJson(ctx: GitHubServerContext, c: IssueComment): Json {
 
 function statusJson(ctx: GitHubServerContext, s: CommitStatus): Json {
   return {
-    id: s.id, node_id: `SC_${s.id}`, url: `${repoUrl(ctx)}/statuses/${s.sha}`, avatar_url: null, state: s.state, description: s.description,
+    id: s.id, node_id: `SC_${s.id}`, url: `${repoUrl(ctx)}/statuses/${s.sha}`, avatar_url: 'https://avatars.githubusercontent.com/u/1', state: s.state, description: s.description,
     target_url: s.targetUrl, context: s.context, created_at: s.createdAt, updated_at: s.createdAt, creator: userJson(s.creator),
   };
 }
@@ -404,7 +443,7 @@ route('POST', `${base}/git/trees`, 'git.createTree', async (ctx, [o, r], _q, bod
   if (baseTree && !(await ctx.state.git.treeOf(baseTree))) throw validationFailed([], 'base_tree is not a valid tree oid');
   const sha = await ctx.state.git.buildTree(baseTree, changes);
   const entries = await ctx.state.git.listTree(sha, false);
-  return { status: 201, body: { sha, url: `${repoUrl(ctx)}/git/trees/${sha}`, truncated: false, tree: entries.map((e) => ({ path: e.path, mode: e.mode, type: e.type, sha: e.sha, url: '' })) } };
+  return { status: 201, body: { sha, url: `${repoUrl(ctx)}/git/trees/${sha}`, truncated: false, tree: entries.map((e) => ({ path: e.path, mode: e.mode, type: e.type, sha: e.sha, url: `${repoUrl(ctx)}/git/${e.type}s/${e.sha}` })) } };
 });
 
 route('GET', `${base}/git/blobs/{sha}`, 'git.getBlob', async (ctx, [o, r, sha = '']) => {
@@ -439,7 +478,7 @@ route('POST', `${base}/git/commits`, 'git.createCommit', async (ctx, [o, r], _q,
   const sha = await ctx.state.git.commitTree(tree, parents, str(body.message, ''), { name: author.name ?? user, email: author.email ?? `${user}@users.noreply.github.com`, ...(author.date ? { date: author.date } : {}) });
   const info = await ctx.state.git.commitInfo(sha);
   const person = { name: info?.authorName, email: info?.authorEmail, date: info?.date };
-  return { status: 201, body: { sha, node_id: `C_${sha}`, url: `${repoUrl(ctx)}/git/commits/${sha}`, html_url: `${htmlUrl(ctx)}/commit/${sha}`, author: person, committer: person, message: info?.message, tree: { sha: tree, url: '' }, parents: parents.map((p) => ({ sha: p, url: '', html_url: '' })), verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null } } };
+  return { status: 201, body: { sha, node_id: `C_${sha}`, url: `${repoUrl(ctx)}/git/commits/${sha}`, html_url: `${htmlUrl(ctx)}/commit/${sha}`, author: person, committer: person, message: info?.message, tree: { sha: tree, url: `${repoUrl(ctx)}/git/trees/${tree}` }, parents: parents.map((p) => ({ sha: p, url: `${repoUrl(ctx)}/git/commits/${p}`, html_url: `${htmlUrl(ctx)}/commit/${p}` })), verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null } } };
 });
 
 route('GET', `${base}/contents/{+path}`, 'repos.getContent', async (ctx, [o, r, path = ''], query) => {
@@ -527,12 +566,12 @@ route('GET', `${base}/compare/{basehead}`, 'repos.compareCommitsWithBasehead', a
   const files = await ctx.state.git.changedFiles(mergeBase ?? baseSha, headSha);
   return {
     body: {
-      url: '', html_url: '', permalink_url: '', diff_url: '', patch_url: '',
+      url: `${repoUrl(ctx)}/compare/${basehead}`, html_url: `${htmlUrl(ctx)}/compare/${basehead}`, permalink_url: `${htmlUrl(ctx)}/compare/${basehead}`, diff_url: `${htmlUrl(ctx)}/compare/${basehead}.diff`, patch_url: `${htmlUrl(ctx)}/compare/${basehead}.patch`,
       base_commit: await commitJson(ctx, baseSha), merge_base_commit: await commitJson(ctx, mergeBase ?? baseSha),
       status: ahead.length && behind.length ? 'diverged' : ahead.length ? 'ahead' : behind.length ? 'behind' : 'identical',
       ahead_by: ahead.length, behind_by: behind.length, total_commits: ahead.length,
       commits: await Promise.all(ahead.slice().reverse().map((sha) => commitJson(ctx, sha))),
-      files: files.map((f) => ({ sha: '', filename: f.filename, status: f.status, additions: 0, deletions: 0, changes: 0, blob_url: '', raw_url: '', contents_url: '', ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}) })),
+      files: files.map((f) => ({ sha: '0'.repeat(40), filename: f.filename, status: f.status, additions: 0, deletions: 0, changes: 0, blob_url: `${htmlUrl(ctx)}/blob/${headSha}/${f.filename}`, raw_url: `${htmlUrl(ctx)}/raw/${headSha}/${f.filename}`, contents_url: `${repoUrl(ctx)}/contents/${f.filename}?ref=${headSha}`, ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}) })),
     },
   };
 });
@@ -652,7 +691,7 @@ route('GET', `${base}/pulls/{number}/files`, 'pulls.listFiles', async (ctx, [o, 
   const pr = await findPull(ctx, n);
   const mergeBase = await ctx.state.git.mergeBase(pr.baseSha, pr.headSha);
   const files = await ctx.state.git.changedFiles(mergeBase ?? pr.baseSha, pr.headSha);
-  return paginate(files.map((f) => ({ sha: '', filename: f.filename, status: f.status, additions: 0, deletions: 0, changes: 0, blob_url: '', raw_url: '', contents_url: '', ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}) })), query, `/repos/${ctx.state.owner}/${ctx.state.repo}/pulls/${pr.number}/files`, ctx);
+  return paginate(files.map((f) => ({ sha: '0'.repeat(40), filename: f.filename, status: f.status, additions: 0, deletions: 0, changes: 0, blob_url: `${htmlUrl(ctx)}/blob/${pr.headSha}/${f.filename}`, raw_url: `${htmlUrl(ctx)}/raw/${pr.headSha}/${f.filename}`, contents_url: `${repoUrl(ctx)}/contents/${f.filename}?ref=${pr.headSha}`, ...(f.previousFilename ? { previous_filename: f.previousFilename } : {}) })), query, `/repos/${ctx.state.owner}/${ctx.state.repo}/pulls/${pr.number}/files`, ctx);
 });
 
 route('GET', `${base}/pulls/{number}/commits`, 'pulls.listCommits', async (ctx, [o, r, n], query) => {
@@ -709,7 +748,7 @@ route('POST', `${base}/issues/{number}/labels`, 'issues.addLabels', async (ctx, 
     const name = typeof label === 'string' ? label : String((label as { name?: string }).name ?? '');
     if (!pr.labels.includes(name)) pr.labels.push(name);
   }
-  return { body: pr.labels.map((name, i) => ({ id: i + 1, node_id: `L_${name}`, url: '', name, color: 'ededed', default: false, description: null })) };
+  return { body: pr.labels.map((name, i) => ({ id: i + 1, node_id: `L_${name}`, url: `${repoUrl(ctx)}/labels/${encodeURIComponent(name)}`, name, color: 'ededed', default: false, description: null })) };
 });
 
 export function appPublicKeyFrom(pem: string): KeyObject {
