@@ -4,10 +4,13 @@ import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
+import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
 
 export interface TargetRun {
   target: string;
   report: PassReport | undefined;
+  /** What was written to GitHub (GitHub sources only). */
+  feedback: FeedbackResult | undefined;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
 }
@@ -52,9 +55,17 @@ export async function runTargets(config: Config, options: RunTargetsOptions): Pr
         ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
         onEvent: (line) => options.onEvent?.(targetConfig.name, line),
       });
-      runs.push({ target: targetConfig.name, report, error: undefined });
+      let feedback: FeedbackResult | undefined;
+      if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
+        feedback = await publishFeedback({
+          ...opened.github, target: opened.target, cluster: opened.cluster, report,
+          validatePullRequests: targetConfig.pullRequests.validate,
+        });
+        for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
+      }
+      runs.push({ target: targetConfig.name, report, feedback, error: undefined });
     } catch (error) {
-      runs.push({ target: targetConfig.name, report: undefined, error: error instanceof Error ? error.message : String(error) });
+      runs.push({ target: targetConfig.name, report: undefined, feedback: undefined, error: error instanceof Error ? error.message : String(error) });
     }
   }
   return runs;

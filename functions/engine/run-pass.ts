@@ -4,6 +4,7 @@
 import type { DesiredStatefulSet, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { readDesiredState } from '../domain/manifests.ts';
+import { formatBytesLike } from '../domain/quantity.ts';
 import { planTarget, pvcKey, pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
@@ -60,9 +61,13 @@ export interface TemplateReport extends TemplateStatus {
   storageClassName: string | undefined;
   storageClassExpandable: boolean | undefined;
   finished: boolean;
+  /** Reached the size in this pass (the moment to report success once). */
+  justFinished: boolean;
   reasons: string[];
   pvcs: PvcReport[];
   storageLocation: { path: string; line: number; column: number };
+  /** ResourceQuota headroom for the growth, per quota and resource, in the template's unit. */
+  quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
   /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
   failureEvents: PvcEvent[];
 }
@@ -279,7 +284,12 @@ async function finishReport(
   for (const [index, template] of plan.templates.entries()) {
     const status = statuses[index];
     const before = previous.find((p) => p.templateName === template.templateName);
-    if (status && isFinished(status, template) && before && before.finishedReconciliationGeneration !== status.finishedReconciliationGeneration) {
+    const finishedBefore = before !== undefined && before.desiredSize === status?.desiredSize && before.readyReplicas === before.replicas
+      && before.finishedReconciliationGeneration !== undefined;
+    // Without an earlier annotation of ours the set was already at size: nothing finished because of us.
+    if (status && isFinished(status, template) && before !== undefined && !finishedBefore) {
+      const finishedTemplate = templates[index];
+      if (finishedTemplate) finishedTemplate.justFinished = true;
       say(`${live.namespace}/${live.name}: ${template.templateName} finished: ${status.readyReplicas}/${status.replicas} at ${status.desiredSize}`);
       writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'VolumeClaimTemplateResized',
         `all ${status.replicas} PVCs of ${template.templateName} reached ${status.desiredSize}`));
@@ -320,12 +330,17 @@ function templateReport(
     storageClassName: template.storageClassName,
     storageClassExpandable: template.storageClassExpandable,
     finished: isFinished(status, template),
+    justFinished: false,
     reasons: template.reasons.map((r) => r.message),
     pvcs: progress.map((p) => ({
       name: p.name, ordinal: p.ordinal, state: p.state, request: p.request?.text, capacity: p.capacity?.text,
       message: p.message, terminal: p.terminal,
     })),
     storageLocation: template.desired.storageLocation,
+    quota: template.quotaChecks.map((c) => ({
+      quota: c.quotaName, resource: c.resource, used: formatBytesLike(c.usedBefore, template.to),
+      growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
+    })),
     failureEvents: events.filter((e) => failed.has(e.pvcName)),
   };
 }

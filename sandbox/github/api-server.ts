@@ -601,6 +601,7 @@ route('GET', `${base}/pulls`, 'pulls.list', async (ctx, [o, r], query) => {
   const state = query.get('state') ?? 'open';
   const head = query.get('head');
   const baseBranch = query.get('base');
+  for (const pr of ctx.state.pulls) await refreshPull(ctx, pr);
   let pulls = ctx.state.pulls.filter((p) => state === 'all' || p.state === state)
     .filter((p) => !head || `${ctx.state.owner}:${p.head}` === head)
     .filter((p) => !baseBranch || p.base === baseBranch);
@@ -613,6 +614,10 @@ route('GET', `${base}/pulls`, 'pulls.list', async (ctx, [o, r], query) => {
 async function findPull(ctx: GitHubServerContext, number: string | undefined): Promise<PullRequest> {
   const pr = ctx.state.pulls.find((p) => p.number === Number(number));
   if (!pr) throw notFound();
+  return refreshPull(ctx, pr);
+}
+
+async function refreshPull(ctx: GitHubServerContext, pr: PullRequest): Promise<PullRequest> {
   // The head moves when someone pushes to the branch; a merged PR keeps the head it was merged with.
   if (pr.mergedAt === null) {
     const head = await ctx.state.git.resolve(`refs/heads/${pr.head}`);

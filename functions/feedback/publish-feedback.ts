@@ -1,0 +1,31 @@
+// Feedback for one pass: PR checks before merge, progress after merge. Called by the edges after each pass.
+import { FeedbackHost } from '../adapters/github/feedback-host.ts';
+import type { GitHubSource } from '../adapters/github/github-source.ts';
+import type { GitHubClient } from '../adapters/github/octokit.ts';
+import type { ClusterPort } from '../engine/ports.ts';
+import type { PassReport, PassTarget } from '../engine/run-pass.ts';
+import { reportProgress, type ProgressReport } from './report-progress.ts';
+import { validatePullRequests, type PullRequestCheck } from './validate-pull-requests.ts';
+
+export interface FeedbackResult {
+  checks: PullRequestCheck[];
+  progress: ProgressReport[];
+  /** Every write made to GitHub, in order. */
+  writes: string[];
+}
+
+export async function publishFeedback(input: {
+  client: GitHubClient; owner: string; repo: string; branch: string; source: GitHubSource; target: PassTarget;
+  cluster: ClusterPort; report: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
+  htmlBase?: string;
+}): Promise<FeedbackResult> {
+  const host = new FeedbackHost(input.client, { owner: input.owner, repo: input.repo });
+  const links = { htmlBase: input.htmlBase ?? 'https://github.com', owner: input.owner, repo: input.repo };
+  const progress = input.report.mode === 'apply'
+    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}) })
+    : [];
+  const checks = input.validatePullRequests
+    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links })
+    : [];
+  return { checks, progress, writes: host.writes };
+}

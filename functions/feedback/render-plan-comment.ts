@@ -1,0 +1,108 @@
+// The plan comment on a pull request: what merging it would do to the volumes, and what blocks it, with links to the
+// storage value in the PR's head. Pure.
+import type { LocatedError } from '../domain/desired-state.ts';
+import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
+
+export interface RepoLinks {
+  htmlBase: string;
+  owner: string;
+  repo: string;
+}
+
+export interface PlanSummary {
+  state: 'success' | 'failure';
+  description: string;
+  markdown: string;
+}
+
+export const maxCommentLength = 65_536;
+
+export function fileLink(links: RepoLinks, sha: string, path: string, line: number): string {
+  return `${links.htmlBase}/${links.owner}/${links.repo}/blob/${sha}/${path.split('/').map(encodeURIComponent).join('/')}#L${line}`;
+}
+
+function quotaCell(template: TemplateReport): string {
+  if (template.quota.length === 0) return template.action === 'resize' ? 'no quota' : '—';
+  return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${q.used} + ${q.growth} of ${q.limit}`)).join('<br>');
+}
+
+function verdict(template: TemplateReport): string {
+  if (template.action === 'blocked') return '❌ blocked';
+  if (template.action === 'resize') return '✅ will resize';
+  return template.finished ? '✔️ unchanged' : '⏳ in progress';
+}
+
+function changedTemplates(sets: readonly StatefulSetReport[]): Array<{ sts: StatefulSetReport; template: TemplateReport }> {
+  return sets.flatMap((sts) => sts.templates.map((template) => ({ sts, template })));
+}
+
+/** The status and comment for one PR head. `touched` limits the report to StatefulSets in files the PR changes. */
+export function renderPlanComment(input: {
+  target: string; headSha: string; links: RepoLinks; statefulSets: readonly StatefulSetReport[]; errors: readonly LocatedError[];
+}): PlanSummary {
+  const { target, headSha, links, statefulSets, errors } = input;
+  const rows = changedTemplates(statefulSets);
+  const resizes = rows.filter((r) => r.template.action === 'resize');
+  const blocked = rows.filter((r) => r.template.action === 'blocked');
+  const missing = statefulSets.filter((s) => s.outcome === 'missing-in-cluster' || s.outcome === 'namespace-not-allowed');
+
+  let state: PlanSummary['state'] = 'success';
+  let description: string;
+  if (errors.length > 0) {
+    state = 'failure';
+    description = `${errors[0]?.path}:${errors[0]?.line}: ${errors[0]?.message}`;
+  } else if (blocked.length > 0) {
+    state = 'failure';
+    const first = blocked[0];
+    description = `${first?.sts.namespace}/${first?.sts.name} ${first?.template.templateName}: ${first?.template.reasons[0] ?? 'blocked'}`;
+  } else if (resizes.length > 0) {
+    description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${template.pvcs.length} PVCs grow ${template.from ?? '?'} -> ${template.desiredSize}`).join('; ');
+  } else {
+    description = 'no volume changes';
+  }
+
+  const lines: string[] = [];
+  lines.push(`### sts-volume-gitops plan for \`${escapeMarkdown(target)}\` at ${headSha.slice(0, 7)}`);
+  lines.push('');
+  lines.push(state === 'success' ? `**${escapeMarkdown(description)}**` : '**This change cannot be applied as it is.**');
+  lines.push('');
+  if (rows.length > 0) {
+    lines.push('| StatefulSet | Template | Replicas | From → To | StorageClass | Quota | Verdict |');
+    lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+    for (const { sts, template } of rows) {
+      const klass = template.storageClassName === undefined ? '—'
+        : `${escapeMarkdown(template.storageClassName)} (${template.storageClassExpandable === false ? 'not expandable' : 'expandable'})`;
+      lines.push(`| ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} | ${escapeMarkdown(template.templateName)} | ${sts.replicas ?? '—'} | `
+        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
+    }
+    lines.push('');
+  }
+  for (const { sts, template } of blocked) {
+    const where = template.storageLocation;
+    lines.push(`- ❌ **${escapeMarkdown(`${sts.namespace}/${sts.name}`)}** \`${escapeMarkdown(template.templateName)}\` at [${escapeMarkdown(`${where.path}:${where.line}`)}](${fileLink(links, headSha, where.path, where.line)}):`);
+    for (const reason of template.reasons) lines.push(`  - ${escapeMarkdown(reason)}`);
+  }
+  for (const sts of missing) lines.push(`- ⚠️ ${escapeMarkdown(`${sts.namespace}/${sts.name}`)}: ${escapeMarkdown(sts.notes[0] ?? sts.outcome)}`);
+  for (const error of errors) {
+    lines.push(`- ❌ [${escapeMarkdown(`${error.path}:${error.line}`)}](${fileLink(links, headSha, error.path, error.line)}): ${escapeMarkdown(error.message)}`);
+  }
+  lines.push('');
+  lines.push('<sub>Checked against the live cluster with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>');
+  return { state, description: fitDescription(description), markdown: fitComment(lines) };
+}
+
+/** Keeps a comment under GitHub's limit by dropping detail lines from the end and saying so. */
+export function fitComment(lines: readonly string[]): string {
+  const text = lines.join('\n');
+  if (text.length <= maxCommentLength - 200) return text;
+  const kept: string[] = [];
+  let length = 0;
+  for (const line of lines) {
+    if (length + line.length + 1 > maxCommentLength - 300) break;
+    kept.push(line);
+    length += line.length + 1;
+  }
+  kept.push('', `_…${lines.length - kept.length + 1} more lines were left out to stay within GitHub's comment size limit; \`sts-volume-gitops plan\` prints them all._`);
+  return kept.join('\n');
+}

@@ -1,0 +1,76 @@
+// After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
+import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { fitComment } from './render-plan-comment.ts';
+
+export interface ProgressSummary {
+  state: 'pending' | 'success' | 'failure';
+  description: string;
+  markdown: string;
+}
+
+const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
+  'missing': '⏳ not created yet',
+  'waiting-for-pod': '⏳ waiting for pod',
+  'to-patch': '⏳ to be patched',
+  'patched': '⏳ patched, waiting for the resizer',
+  'resizing-controller': '🔄 resizing on controller',
+  'resizing-node': '🔄 resizing on node',
+  'retrying': '🔁 retrying after a transient error',
+  'in-progress-other-size': '⏸️ held back: another expansion in progress',
+  'done': '✅ done',
+  'failed': '❌ failed',
+};
+
+export function progressState(sts: StatefulSetReport): ProgressSummary['state'] {
+  if (sts.outcome === 'blocked' || sts.outcome === 'failed') return 'failure';
+  return sts.templates.every((t) => t.finished) ? 'success' : 'pending';
+}
+
+export function progressDescription(sts: StatefulSetReport): string {
+  const state = progressState(sts);
+  const sizes = sts.templates.map((t) => `${t.readyReplicas}/${t.replicas} replicas at ${t.desiredSize}`).join(', ');
+  if (state === 'failure') {
+    const failed = sts.templates.find((t) => t.action === 'blocked' || t.pvcs.some((p) => p.state === 'failed'));
+    const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
+    return fitDescription(`${failed?.templateName ?? ''}: ${reason}`);
+  }
+  return fitDescription(state === 'success' ? sizes : `resizing: ${sizes}`);
+}
+
+export function renderProgressComment(input: {
+  target: string; sts: StatefulSetReport; commitSha: string; recoveryLinks?: ReadonlyMap<string, string>;
+}): ProgressSummary {
+  const { target, sts, commitSha } = input;
+  const state = progressState(sts);
+  const icon = state === 'success' ? '✅' : state === 'failure' ? '❌' : '🔄';
+  const lines: string[] = [];
+  lines.push(`### ${icon} Volume resize of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`);
+  lines.push('');
+  lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressDescription(sts))}.`);
+  for (const template of sts.templates) {
+    lines.push('');
+    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${escapeMarkdown(template.desiredSize)}: ${template.readyReplicas}/${template.replicas} ready${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
+    if (template.pvcs.length > 0) {
+      lines.push('');
+      lines.push('| PVC | Request | Capacity | State |');
+      lines.push('| --- | --- | --- | --- |');
+      for (const pvc of template.pvcs) {
+        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} |`);
+      }
+    }
+    const events = template.failureEvents;
+    if (events.length > 0) {
+      const since = events.map((e) => e.lastTimestamp).filter((t): t is string => t !== undefined).sort()[0];
+      lines.push('');
+      lines.push(`The driver said${since ? ` (since ${since})` : ''}:`);
+      lines.push(codeBlock([...new Set(events.map((e) => `${e.pvcName}: ${e.reason}: ${e.message}`))].join('\n')));
+    }
+    const recovery = input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${template.templateName}`);
+    if (recovery) lines.push('', `A recovery pull request proposes a size that can succeed: ${recovery}`);
+  }
+  lines.push('');
+  lines.push('<sub>Updated by sts-volume-gitops on every pass that changes something.</sub>');
+  return { state, description: progressDescription(sts), markdown: fitComment(lines) };
+}

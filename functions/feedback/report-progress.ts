@@ -1,0 +1,76 @@
+// After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
+// set a status on it and upsert a progress comment on the pull request that merged it.
+import { readDesiredState } from '../domain/manifests.ts';
+import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
+import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
+import { renderProgressComment } from './render-progress.ts';
+
+export interface ProgressReport {
+  statefulSet: string;
+  commitSha: string;
+  pullRequest: number | undefined;
+  state: 'pending' | 'success' | 'failure';
+  description: string;
+  markdown: string;
+  status: WriteOutcome;
+  comment: WriteOutcome | undefined;
+}
+
+export function progressContext(target: string, sts: { namespace: string; name: string }): string {
+  return `sts-volume-gitops/${target}/${sts.namespace}/${sts.name}`;
+}
+
+const reportable = new Set<StatefulSetReport['outcome']>(['in-progress', 'waiting', 'blocked', 'failed', 'converged']);
+
+/** Introducing commits never change for a given branch head, so they are remembered for the process's life. */
+const introducedBy = new Map<string, string>();
+
+export async function reportProgress(input: {
+  host: FeedbackHost; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
+}): Promise<ProgressReport[]> {
+  const { host, target, branch, report } = input;
+  const results: ProgressReport[] = [];
+  for (const sts of report.statefulSets) {
+    if (!reportable.has(sts.outcome) || sts.templates.length === 0) continue;
+    if (sts.templates.every((t) => t.finished && !t.justFinished)) continue;
+    const path = sts.templates[0]?.storageLocation.path ?? '';
+    const commitSha = await introducingCommit(host, branch, path, sts, report.commitSha, target);
+    const pullRequest = await host.mergedPullRequestFor(commitSha);
+    const summary = renderProgressComment({ target: target.name, sts, commitSha, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}) });
+    const comment = pullRequest === undefined ? undefined
+      : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
+    const recovery = sts.templates.map((t) => input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${t.templateName}`)).find((l) => l !== undefined);
+    const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
+    const status = await host.ensureCommitStatus(commitSha, {
+      context: progressContext(target.name, sts), state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
+    });
+    results.push({ statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome });
+  }
+  return results;
+}
+
+/** The newest commit on the branch touching the file where a storage value of this StatefulSet differs from its parent. */
+async function introducingCommit(
+  host: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, headSha: string, target: PassTarget,
+): Promise<string> {
+  const key = `${headSha}:${path}:${sts.namespace}/${sts.name}`;
+  const cached = introducedBy.get(key);
+  if (cached) return cached;
+  const sizesAt = async (ref: string | undefined): Promise<string | undefined> => {
+    if (!ref) return undefined;
+    const text = await host.fileAt(ref, path);
+    if (text === undefined) return undefined;
+    const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
+    const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name);
+    return found ? found.templates.map((t) => `${t.name}=${t.storage.bytes}`).join(',') : undefined;
+  };
+  let result = headSha;
+  for (const commit of await host.commitsTouching(branch, path)) {
+    if (await sizesAt(commit.sha) !== await sizesAt(commit.parent)) {
+      result = commit.sha;
+      break;
+    }
+  }
+  introducedBy.set(key, result);
+  return result;
+}
