@@ -5,12 +5,14 @@ import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
+import { manageRecoveryPullRequests, type RecoveryResult } from '../recovery/manage-recovery-pull-requests.ts';
 
 export interface TargetRun {
   target: string;
   report: PassReport | undefined;
   /** What was written to GitHub (GitHub sources only). */
   feedback: FeedbackResult | undefined;
+  recovery: RecoveryResult | undefined;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
 }
@@ -56,16 +58,24 @@ export async function runTargets(config: Config, options: RunTargetsOptions): Pr
         onEvent: (line) => options.onEvent?.(targetConfig.name, line),
       });
       let feedback: FeedbackResult | undefined;
+      let recovery: RecoveryResult | undefined;
       if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
+        if (targetConfig.pullRequests.recovery) {
+          recovery = await manageRecoveryPullRequests({ ...opened.github, target: opened.target, report });
+          for (const write of recovery.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
+        }
+        const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before')
+          .map((o) => [o.key, o.reason ?? o.action]));
         feedback = await publishFeedback({
           ...opened.github, target: opened.target, cluster: opened.cluster, report,
           validatePullRequests: targetConfig.pullRequests.validate,
+          ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
         });
         for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
       }
-      runs.push({ target: targetConfig.name, report, feedback, error: undefined });
+      runs.push({ target: targetConfig.name, report, feedback, recovery, error: undefined });
     } catch (error) {
-      runs.push({ target: targetConfig.name, report: undefined, feedback: undefined, error: error instanceof Error ? error.message : String(error) });
+      runs.push({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
     }
   }
   return runs;

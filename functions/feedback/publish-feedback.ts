@@ -17,12 +17,14 @@ export interface FeedbackResult {
 export async function publishFeedback(input: {
   client: GitHubClient; owner: string; repo: string; branch: string; source: GitHubSource; target: PassTarget;
   cluster: ClusterPort; report: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
+  /** Why no recovery PR was opened, per `namespace/statefulset/template`. */
+  recoveryNotes?: ReadonlyMap<string, string>;
   htmlBase?: string;
 }): Promise<FeedbackResult> {
   const host = new FeedbackHost(input.client, { owner: input.owner, repo: input.repo });
   const links = { htmlBase: input.htmlBase ?? 'https://github.com', owner: input.owner, repo: input.repo };
   const progress = input.report.mode === 'apply'
-    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}) })
+    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
   const checks = input.validatePullRequests
     ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links })

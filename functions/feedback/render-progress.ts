@@ -40,6 +40,7 @@ export function progressDescription(sts: StatefulSetReport): string {
 
 export function renderProgressComment(input: {
   target: string; sts: StatefulSetReport; commitSha: string; recoveryLinks?: ReadonlyMap<string, string>;
+  recoveryNotes?: ReadonlyMap<string, string>;
 }): ProgressSummary {
   const { target, sts, commitSha } = input;
   const state = progressState(sts);
@@ -69,6 +70,10 @@ export function renderProgressComment(input: {
     }
     const recovery = input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${template.templateName}`);
     if (recovery) lines.push('', `A recovery pull request proposes a size that can succeed: ${recovery}`);
+    const note = input.recoveryNotes?.get(`${sts.namespace}/${sts.name}/${template.templateName}`);
+    if (note) {
+      lines.push('', `No recovery pull request: ${escapeMarkdown(note)}.`, '', 'Ways out: raise the storage provider\'s maximum volume size or quota so the expansion can be retried, or scale the StatefulSet down so that only replicas at one size remain.');
+    }
   }
   lines.push('');
   lines.push('<sub>Updated by sts-volume-gitops on every pass that changes something.</sub>');

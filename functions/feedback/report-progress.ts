@@ -27,6 +27,7 @@ const introducedBy = new Map<string, string>();
 
 export async function reportProgress(input: {
   host: FeedbackHost; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
+  recoveryNotes?: ReadonlyMap<string, string>;
 }): Promise<ProgressReport[]> {
   const { host, target, branch, report } = input;
   const results: ProgressReport[] = [];
@@ -36,7 +37,10 @@ export async function reportProgress(input: {
     const path = sts.templates[0]?.storageLocation.path ?? '';
     const commitSha = await introducingCommit(host, branch, path, sts, report.commitSha, target);
     const pullRequest = await host.mergedPullRequestFor(commitSha);
-    const summary = renderProgressComment({ target: target.name, sts, commitSha, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}) });
+    const summary = renderProgressComment({
+      target: target.name, sts, commitSha,
+      ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}),
+    });
     const comment = pullRequest === undefined ? undefined
       : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
     const recovery = sts.templates.map((t) => input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${t.templateName}`)).find((l) => l !== undefined);

@@ -1,0 +1,208 @@
+// Recovery pull requests for terminal expansion failures (KEP-1790): one deterministic branch per template with one
+// commit that changes only the storage value's bytes; updated only when the proposal changes; never over a person's
+// push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
+import { FeedbackHost } from '../adapters/github/feedback-host.ts';
+import type { GitHubClient } from '../adapters/github/octokit.ts';
+import { botAuthor, RecoveryHost } from '../adapters/github/recovery-host.ts';
+import type { DesiredTemplate } from '../domain/desired-state.ts';
+import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
+import { parseQuantity, type Quantity } from '../domain/quantity.ts';
+import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
+import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
+
+export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed';
+
+export interface RecoveryOutcome {
+  key: string;
+  action: RecoveryAction;
+  decision: RecoveryDecision | undefined;
+  pullRequestUrl: string | undefined;
+  title?: string;
+  body?: string;
+  /** The one-line change, as a unified diff fragment. */
+  diff?: string;
+  reason?: string;
+}
+
+export interface RecoveryResult {
+  /** `namespace/statefulset/template` -> recovery PR URL, for statuses and progress comments. */
+  links: Map<string, string>;
+  outcomes: RecoveryOutcome[];
+  writes: string[];
+}
+
+export function recoveryBranch(target: string, namespace: string, statefulSet: string, template: string): string {
+  return `sts-volume-gitops/recover/${target}/${namespace}/${statefulSet}/${template}`;
+}
+
+function marker(key: string, failed: string, proposed: string): string {
+  return `<!-- sts-volume-gitops:recovery key=${key} failed=${failed} proposed=${proposed} -->`;
+}
+
+function parseMarker(body: string): { key: string; failed: string; proposed: string } | undefined {
+  const match = /<!-- sts-volume-gitops:recovery key=(\S+) failed=(\S+) proposed=(\S+) -->/.exec(body);
+  return match ? { key: match[1] ?? '', failed: match[2] ?? '', proposed: match[3] ?? '' } : undefined;
+}
+
+function hasTerminalFailure(template: TemplateReport): boolean {
+  return template.action !== 'blocked' && template.pvcs.some((p) => p.state === 'failed' && p.terminal);
+}
+
+export async function manageRecoveryPullRequests(input: {
+  client: GitHubClient; owner: string; repo: string; branch: string; target: PassTarget; report: PassReport;
+}): Promise<RecoveryResult> {
+  const repo = { owner: input.owner, repo: input.repo };
+  const host = new RecoveryHost(input.client, repo);
+  const files = new FeedbackHost(input.client, repo);
+  const result: RecoveryResult = { links: new Map(), outcomes: [], writes: host.writes };
+  const failing = new Map<string, { sts: StatefulSetReport; template: TemplateReport }>();
+  for (const sts of input.report.statefulSets) {
+    for (const template of sts.templates) {
+      if (hasTerminalFailure(template)) failing.set(`${sts.namespace}/${sts.name}/${template.templateName}`, { sts, template });
+    }
+  }
+  for (const [key, { sts, template }] of failing) {
+    const outcome = await proposeRecovery({ host, files, key, sts, template, input });
+    result.outcomes.push(outcome);
+    if (outcome.pullRequestUrl) result.links.set(key, outcome.pullRequestUrl);
+  }
+  await closeResolved({ host, input, failing, result });
+  return result;
+}
+
+async function proposeRecovery(args: {
+  host: RecoveryHost; files: FeedbackHost; key: string; sts: StatefulSetReport; template: TemplateReport;
+  input: { branch: string; target: PassTarget; report: PassReport };
+}): Promise<RecoveryOutcome> {
+  const { host, files, key, sts, template, input } = args;
+  const path = template.storageLocation.path;
+  const headSha = input.report.commitSha;
+  const text = await files.fileAt(headSha, path);
+  const desired = text === undefined ? undefined : findTemplate(text, path, sts, template.templateName, input.target.defaultNamespace);
+  if (text === undefined || !desired) return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer defines ${key} at ${headSha.slice(0, 7)}` };
+
+  const previous = await previousGitSize(files, input.branch, path, sts, template.templateName, input.target.defaultNamespace);
+  const messages = [...template.pvcs.flatMap((p) => (p.message ? [p.message] : [])), ...template.failureEvents.map((e) => e.message)];
+  const decision = chooseRecoverySize({
+    failedSize: desired.storage,
+    pvcs: template.pvcs.map((p) => ({ name: p.name, capacity: p.capacity ? parseQuantity(p.capacity) : undefined, terminal: p.terminal })),
+    driverMessages: messages,
+    previousGitSize: previous,
+  });
+  if (decision.kind !== 'propose') {
+    return { key, action: 'impossible', decision, pullRequestUrl: undefined, reason: decision.kind === 'impossible' ? decision.reason : 'no terminal failure' };
+  }
+
+  const branch = recoveryBranch(input.target.name, sts.namespace, sts.name, template.templateName);
+  const existing = await host.pullRequestsFor(branch);
+  const proposalMarker = marker(key, desired.storageText, decision.size);
+  if (existing.some((p) => p.state === 'closed' && !p.merged && p.body.includes(proposalMarker))) {
+    return { key, action: 'declined-before', decision, pullRequestUrl: undefined, reason: `a recovery to ${decision.size} was closed without merging; it is not proposed again` };
+  }
+  const updated = replaceStorageValue(text, desired, decision.size);
+  const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${desired.storageText} → ${decision.size} (expansion failed)`;
+  const body = renderBody({ key, sts, template, failed: desired.storageText, decision, proposalMarker, headSha });
+  const line = desired.storageLocation.line;
+  const diff = `--- a/${path}\n+++ b/${path}\n@@ line ${line} @@\n-${text.split('\n')[line - 1] ?? ''}\n+${updated.split('\n')[line - 1] ?? ''}`;
+  const open = existing.find((p) => p.state === 'open');
+  if (open) {
+    const head = await host.branchHead(branch);
+    const author = head ? await host.commitAuthor(head) : undefined;
+    if (!author || author.name !== botAuthor.name) {
+      const note = await files.ensureComment(open.number, `recovery-human:${key}`,
+        `sts-volume-gitops would now propose **${escapeMarkdown(decision.size)}**, but someone else pushed to \`${escapeMarkdown(branch)}\`, so the branch is left alone. Merge, edit or close this pull request as you see fit.`);
+      void note;
+      return { key, action: 'left-alone', decision, pullRequestUrl: open.htmlUrl, title, body, diff };
+    }
+    if (open.body.includes(proposalMarker)) return { key, action: 'unchanged', decision, pullRequestUrl: open.htmlUrl, title, body, diff };
+    await host.commitFile(branch, headSha, path, updated, commitMessage(sts, template, desired.storageText, decision.size));
+    await host.updatePullRequest(open.number, title, body);
+    return { key, action: 'updated', decision, pullRequestUrl: open.htmlUrl, title, body, diff };
+  }
+  await host.commitFile(branch, headSha, path, updated, commitMessage(sts, template, desired.storageText, decision.size));
+  const created = await host.createPullRequest(branch, input.branch, title, body);
+  return { key, action: 'opened', decision, pullRequestUrl: created.htmlUrl, title, body, diff };
+}
+
+function commitMessage(sts: StatefulSetReport, template: TemplateReport, failed: string, size: string): string {
+  return `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${failed} -> ${size}\n\nThe expansion to ${failed} failed terminally; ${size} is a size Kubernetes accepts (KEP-1790).`;
+}
+
+function findTemplate(text: string, path: string, sts: StatefulSetReport, name: string, defaultNamespace: string): DesiredTemplate | undefined {
+  const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace });
+  return state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name)?.templates.find((t) => t.name === name);
+}
+
+/** The template's size before the commit that introduced the current one. */
+async function previousGitSize(
+  files: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, name: string, defaultNamespace: string,
+): Promise<Quantity | undefined> {
+  const sizeAt = async (ref: string | undefined): Promise<Quantity | undefined> => {
+    if (!ref) return undefined;
+    const text = await files.fileAt(ref, path);
+    return text === undefined ? undefined : findTemplate(text, path, sts, name, defaultNamespace)?.storage;
+  };
+  for (const commit of await files.commitsTouching(branch, path, 10)) {
+    const [now, before] = [await sizeAt(commit.sha), await sizeAt(commit.parent)];
+    if (before && (!now || now.bytes !== before.bytes)) return before;
+  }
+  return undefined;
+}
+
+function renderBody(args: {
+  key: string; sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>;
+  proposalMarker: string; headSha: string;
+}): string {
+  const { sts, template, failed, decision } = args;
+  const failedPvcs = template.pvcs.filter((p) => p.state === 'failed');
+  const messages = [...new Set([...failedPvcs.flatMap((p) => (p.message ? [`${p.name}: ${p.message}`] : [])), ...template.failureEvents.map((e) => `${e.pvcName}: ${e.reason}: ${e.message}`)])];
+  const since = template.failureEvents.map((e) => e.lastTimestamp).filter((t): t is string => t !== undefined).sort()[0];
+  return [
+    args.proposalMarker,
+    `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to ${escapeMarkdown(failed)} failed for good`,
+    '',
+    `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}:`,
+    '',
+    ...failedPvcs.map((p) => `- ${escapeMarkdown(p.name)}: capacity ${escapeMarkdown(p.capacity ?? '?')}, request ${escapeMarkdown(p.request ?? '?')}`),
+    '',
+    'What the storage driver said:',
+    '',
+    codeBlock(messages.join('\n') || '(no message was recorded)'),
+    '',
+    `## Why ${escapeMarkdown(decision.size)}`,
+    '',
+    `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.`,
+    '',
+    '## Alternatives',
+    '',
+    '- Raise the limit that made the expansion fail (the provider\'s maximum volume size or quota), then close this pull request: the expansion is retried as it is.',
+    '- Choose another size above the current capacity by editing this branch.',
+    '',
+    '## After merge',
+    '',
+    'The next pass patches the PVCs down to this size, the resizer expands them to it, and the status checks turn green. This pull request is closed automatically if the failure resolves another way.',
+  ].join('\n');
+}
+
+async function closeResolved(args: {
+  host: RecoveryHost; input: { target: PassTarget; report: PassReport };
+  failing: ReadonlyMap<string, { sts: StatefulSetReport; template: TemplateReport }>; result: RecoveryResult;
+}): Promise<void> {
+  const { host, input, failing, result } = args;
+  const prefix = `sts-volume-gitops/recover/${input.target.name}/`;
+  for (const pr of await host.openRecoveryPullRequests(prefix)) {
+    const parsed = parseMarker(pr.body);
+    if (!parsed || failing.has(parsed.key)) continue;
+    const [namespace, name, templateName] = parsed.key.split('/');
+    const sts = input.report.statefulSets.find((s) => s.namespace === namespace && s.name === name);
+    const template = sts?.templates.find((t) => t.templateName === templateName);
+    let reason: string;
+    if (!template) reason = `${parsed.key} is no longer in Git`;
+    else if (template.desiredSize !== parsed.failed) reason = `the template changed in Git (now ${template.desiredSize}, was ${parsed.failed})`;
+    else if (template.finished) reason = `the expansion to ${template.desiredSize} completed`;
+    else continue; // still in flight without a terminal failure (e.g. retrying): keep the proposal open
+    await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
+    result.outcomes.push({ key: parsed.key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason });
+  }
+}

@@ -1,0 +1,204 @@
+// Recovery pull requests end to end (KEP-1790): both sandboxes, the real clients, passes through runTargets.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { load } from 'js-yaml';
+import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
+import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { parseConfig, type Config } from '../../functions/domain/config.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { mustResourceType } from '../../sandbox/kube/store.ts';
+
+const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
+
+function manifest(name: string, storage: string, storageClass = 'capped', replicas = 1): string {
+  return `# ${name}: analytics storage
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: ${name}
+  namespace: analytics
+spec:
+  serviceName: ${name}
+  replicas: ${replicas}
+  selector:
+    matchLabels: { app: ${name} }
+  template:
+    metadata:
+      labels: { app: ${name} }
+    spec:
+      containers: [{ name: main, image: "busybox:1.36" }]
+  volumeClaimTemplates:
+    - metadata: { name: data }
+      spec:
+        accessModes: [ReadWriteOnce]
+        storageClassName: ${storageClass}
+        resources:
+          requests:
+            storage: ${storage}  # sized by the platform team
+`;
+}
+
+describe('recovery pull requests', () => {
+  let kube: KubeSandbox;
+  let github: GitHubSandbox;
+  let config: Config;
+  const env: Record<string, string> = {};
+  const initial: Record<string, string> = {
+    'k8s/wh1.yaml': manifest('wh1', '20Gi'),
+    'k8s/wh2.yaml': manifest('wh2', '20Gi'),
+    'k8s/wh3.yaml': manifest('wh3', '20Gi'),
+    'k8s/node.yaml': manifest('node', '10Gi', 'nodeonly'),
+    'k8s/split.yaml': manifest('split', '10Gi', 'standard', 2),
+  };
+
+  async function pass(): Promise<TargetRun> {
+    const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
+    assert.ok(run);
+    assert.equal(run.error, undefined, run.error);
+    return run;
+  }
+
+  async function passes(count: number): Promise<TargetRun> {
+    let run: TargetRun | undefined;
+    for (let i = 0; i < count; i++) {
+      run = await pass();
+      kube.tick(2);
+    }
+    assert.ok(run);
+    return run;
+  }
+
+  function openRecoveries(): Array<{ number: number; head: string; title: string; body: string | null }> {
+    return github.state.pulls.filter((p) => p.state === 'open' && p.head.startsWith('sts-volume-gitops/recover/'));
+  }
+
+  before(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sts-recovery-'));
+    for (const [path, text] of Object.entries(initial)) {
+      await mkdir(dirname(join(dir, 'repo', path)), { recursive: true });
+      await writeFile(join(dir, 'repo', path), text);
+    }
+    kube = await startKubeSandbox({
+      workDir: join(dir, 'kube'),
+      seed: {
+        namespaces: ['analytics'],
+        storageClasses: [
+          { name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '50Gi' } },
+          { name: 'nodeonly', allowVolumeExpansion: true, driver: { expansion: 'node-only', maxVolumeSize: '30Gi' } },
+          { name: 'standard', default: true, allowVolumeExpansion: true },
+        ],
+        statefulSets: Object.values(initial).map((text) => load(text)),
+      },
+    });
+    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
+    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'RECOVERY_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [analytics]'), 'r.yaml', dir);
+    env.RECOVERY_TOKEN = github.token;
+    // Case 1 and 2 of KEP-1790: grow beyond what the drivers can do.
+    await github.commitFiles({
+      branch: 'main', message: 'Grow the warehouses', files: {
+        'k8s/wh1.yaml': manifest('wh1', '100Gi'), 'k8s/wh2.yaml': manifest('wh2', '100Gi'), 'k8s/wh3.yaml': manifest('wh3', '100Gi'),
+        'k8s/node.yaml': manifest('node', '100Gi', 'nodeonly'),
+      },
+    });
+  });
+  after(async () => {
+    await kube.close();
+    await github.close();
+  });
+
+  it('opens one recovery PR per failed template with the size under the driver maximum and a one-line change (cases 1 and 2)', async () => {
+    await passes(8);
+    const prs = openRecoveries();
+    assert.deepEqual(prs.map((p) => p.head).sort(), [
+      'sts-volume-gitops/recover/demo/analytics/node/data',
+      'sts-volume-gitops/recover/demo/analytics/wh1/data',
+      'sts-volume-gitops/recover/demo/analytics/wh2/data',
+      'sts-volume-gitops/recover/demo/analytics/wh3/data',
+    ]);
+    const wh1 = prs.find((p) => p.head.endsWith('/wh1/data'));
+    assert.equal(wh1?.title, 'Recover analytics/wh1 data: 100Gi → 50Gi (expansion failed)');
+    assert.match(wh1?.body ?? '', /exceeds maximum allowed 53687091200/);
+    assert.match(wh1?.body ?? '', /strictly above the PVC's capacity \(KEP-1790\)/);
+    const before = await github.readFile('main', 'k8s/wh1.yaml');
+    const proposed = await github.readFile(wh1?.head ?? '', 'k8s/wh1.yaml');
+    assert.equal(proposed, before?.replace('storage: 100Gi  # sized', 'storage: 50Gi  # sized'), 'only the bytes of the value change');
+    const node = prs.find((p) => p.head.endsWith('/node/data'));
+    assert.match(node?.title ?? '', /100Gi → 30Gi/);
+  });
+
+  it('keeps one PR over many passes and writes nothing while the proposal is the same', async () => {
+    github.requestLog.reset();
+    await passes(3);
+    assert.equal(openRecoveries().length, 4);
+    assert.deepEqual(github.requestLog.writes(), []);
+  });
+
+  it('leaves a branch a person pushed to alone and says so in a comment', async () => {
+    const wh2 = openRecoveries().find((p) => p.head.endsWith('/wh2/data'));
+    assert.ok(wh2);
+    const human = await github.commitFiles({ branch: wh2.head, message: 'Use 45Gi instead', files: { 'k8s/wh2.yaml': manifest('wh2', '45Gi') }, author: 'Dana Developer' });
+    await passes(2);
+    assert.equal((await github.state.git.resolve(`refs/heads/${wh2.head}`)), human);
+    assert.equal(github.state.comments.filter((c) => c.issue === wh2.number && c.body.includes('someone else pushed')).length, 1);
+  });
+
+  it('does not propose a recovery again after it was closed without merging', async () => {
+    const wh3 = openRecoveries().find((p) => p.head.endsWith('/wh3/data'));
+    assert.ok(wh3);
+    await github.state.git.deleteRef(`refs/heads/${wh3.head}`);
+    const pr = github.state.pulls.find((p) => p.number === wh3.number);
+    assert.ok(pr);
+    pr.state = 'closed';
+    pr.closedAt = new Date().toISOString();
+    const run = await passes(2);
+    assert.equal(openRecoveries().filter((p) => p.head.endsWith('/wh3/data')).length, 0);
+    assert.equal(run.recovery?.outcomes.find((o) => o.key === 'analytics/wh3/data')?.action, 'declined-before');
+  });
+
+  it('after the recovery PR is merged, the PVCs go down to the new size, expand, and the status turns green', async () => {
+    const wh1 = openRecoveries().find((p) => p.head.endsWith('/wh1/data'));
+    assert.ok(wh1);
+    await github.mergePullRequest(wh1.number);
+    let run = await passes(1);
+    for (let i = 0; i < 10 && run.report?.statefulSets.find((s) => s.name === 'wh1')?.outcome !== 'converged'; i++) run = await passes(1);
+    assert.equal(run.report?.statefulSets.find((s) => s.name === 'wh1')?.outcome, 'converged');
+    const pvc = kube.store.get(pvcType, 'analytics', 'data-wh1-0');
+    assert.deepEqual([(pvc?.spec?.resources as { requests: { storage: string } }).requests.storage, (pvc?.status?.capacity as { storage: string }).storage], ['50Gi', '50Gi']);
+    await pass();
+    const statuses = github.state.statuses.filter((s) => s.context === 'sts-volume-gitops/demo/analytics/wh1');
+    assert.equal(statuses.at(-1)?.state, 'success');
+  });
+
+  it('closes an open recovery PR with a reason when the template changes in Git', async () => {
+    const node = openRecoveries().find((p) => p.head.endsWith('/node/data'));
+    assert.ok(node);
+    await github.commitFiles({ branch: 'main', message: 'Settle node at 20Gi', files: { 'k8s/node.yaml': manifest('node', '20Gi', 'nodeonly') } });
+    await passes(2);
+    assert.equal(github.state.pulls.find((p) => p.number === node.number)?.state, 'closed');
+    assert.match(github.state.comments.filter((c) => c.issue === node.number).at(-1)?.body ?? '', /the template changed in Git \\\(now 20Gi, was 100Gi\\\)/);
+  });
+
+  it('opens no PR for a partial failure and explains the ways out', async () => {
+    // One replica already reached the size, the other failed: no single size recovers both.
+    const pvc0 = kube.store.get(pvcType, 'analytics', 'data-split-0');
+    const pvc1 = kube.store.get(pvcType, 'analytics', 'data-split-1');
+    assert.ok(pvc0 && pvc1);
+    await github.commitFiles({ branch: 'main', message: 'Grow split', files: { 'k8s/split.yaml': manifest('split', '40Gi', 'standard', 2) } });
+    await passes(6);
+    assert.equal((kube.store.get(pvcType, 'analytics', 'data-split-0')?.status?.capacity as { storage?: string } | undefined)?.storage, '40Gi');
+    const failing = kube.store.get(pvcType, 'analytics', 'data-split-1');
+    assert.ok(failing);
+    kube.store.replace(pvcType, { ...failing, status: { ...failing.status, capacity: { storage: '10Gi' }, allocatedResources: { storage: '40Gi' }, allocatedResourceStatuses: { storage: 'ControllerResizeInfeasible' }, conditions: [{ type: 'ControllerResizeError', status: 'True', message: 'disk pool exhausted' }] } });
+    const run = await pass();
+    const outcome = run.recovery?.outcomes.find((o) => o.key === 'analytics/split/data');
+    assert.equal(outcome?.action, 'impossible', JSON.stringify(run.recovery?.outcomes.map((o) => [o.key, o.action])));
+    assert.match(outcome?.reason ?? '', /data-split-0 already reached 40Gi while data-split-1 failed/);
+    assert.equal(openRecoveries().filter((p) => p.head.endsWith('/split/data')).length, 0);
+    const progress = run.feedback?.progress.find((p) => p.statefulSet === 'analytics/split');
+    assert.match(progress?.markdown ?? '', /No recovery pull request: .*Ways out: raise the storage provider/s);
+  });
+});
