@@ -1,68 +1,142 @@
-// `npm start`: the whole story on the embedded sandboxes. Both are seeded from examples/, a config points at them,
-// and passes run (advancing the simulated cluster between passes) until everything converges, printing a timeline.
+// `npm start`: the whole story on the embedded sandboxes, seeded from examples/. Passes run (advancing the simulated
+// cluster between them) and print a timeline: the plan, template updates, PVC patches, per-replica progress, the
+// terminal failure and its recovery pull request, and a reviewer's pull request with its check and comments.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startGitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox } from '../../sandbox/kube/index.ts';
-import { parseConfig } from '../domain/config.ts';
-import { openTarget } from '../app/open-target.ts';
-import { defaultTiming } from '../app/run-targets.ts';
-import { runPass, type PassReport } from '../engine/run-pass.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { parseConfig, type Config } from '../domain/config.ts';
+import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderPassReport } from './render-report.ts';
 import { sandboxConfig } from './sandbox-command.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
-const maxPasses = 40;
 const ticksBetweenPasses = 2;
 
-export async function runDemo(print: (text: string) => void = (t) => process.stdout.write(`${t}\n`)): Promise<number> {
+type Print = (text: string) => void;
+
+interface Demo {
+  kube: KubeSandbox;
+  github: GitHubSandbox;
+  config: Config;
+  env: Record<string, string>;
+  print: Print;
+  passNumber: number;
+}
+
+export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n`)): Promise<number> {
   const workDir = await mkdtemp(join(tmpdir(), 'sts-volume-gitops-demo-'));
   const kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(workDir, 'kube') });
   const github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), owner: 'acme', repo: 'platform-gitops', workDir: join(workDir, 'github') });
   try {
-    const configText = sandboxConfig(kube.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN');
     const configPath = join(workDir, 'config.yaml');
+    const configText = sandboxConfig(kube.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN');
     await writeFile(configPath, configText);
-    const config = parseConfig(configText, configPath, workDir);
-    const targetConfig = config.targets[0];
-    if (!targetConfig) throw new Error('demo config has no target');
-    const opened = await openTarget(targetConfig, { env: { DEMO_GITHUB_TOKEN: github.token } });
+    const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env: { DEMO_GITHUB_TOKEN: github.token }, print, passNumber: 0 };
 
-    print('sts-volume-gitops demo');
-    print(`  Kubernetes sandbox: ${kube.url} (kubeconfig ${kube.kubeconfigPath})`);
-    print(`  GitHub sandbox:     ${github.url}/repos/${github.owner}/${github.repo}`);
-    print(`  config:             ${configPath}\n`);
+    heading(print, 'sts-volume-gitops demo');
+    print(`Kubernetes sandbox  ${kube.url}  (kubeconfig ${kube.kubeconfigPath})`);
+    print(`GitHub sandbox      ${github.url}/repos/${github.owner}/${github.repo}`);
+    print(`Configuration       ${configPath}`);
 
-    const plan = await runPass({ target: opened.target, git: opened.git, cluster: opened.cluster, mode: 'plan', holderIdentity: 'demo', timing: defaultTiming });
-    print(renderPassReport(plan));
-    print('');
+    heading(print, '1. What Git asks for, against what runs (read-only plan)');
+    const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env });
+    if (plan?.report) print(renderPassReport(plan.report));
 
-    let last: PassReport | undefined;
-    for (let pass = 1; pass <= maxPasses; pass++) {
-      const timeline: string[] = [];
-      last = await runPass({
-        target: opened.target, git: opened.git, cluster: opened.cluster, mode: 'apply', holderIdentity: 'demo',
-        timing: { ...defaultTiming, maxWaitMs: 0, sleep: () => Promise.resolve() },
-        onEvent: (line) => timeline.push(line),
-      });
-      const progress = last.statefulSets.map((s) => `${s.namespace}/${s.name} ${s.outcome} [${s.templates.map((t) => `${t.templateName} ${t.readyReplicas}/${t.replicas}@${t.desiredSize}`).join(', ')}]`);
-      print(`pass ${pass}: ${progress.join('; ')}`);
-      for (const line of timeline.filter((l) => !l.startsWith('plan at'))) print(`    ${line}`);
-      if (last.statefulSets.every((s) => s.outcome === 'converged' || s.outcome === 'blocked' || s.outcome === 'failed')) break;
-      kube.tick(ticksBetweenPasses);
+    heading(print, '2. Reconcile passes until the cluster converges');
+    let run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged' || s.outcome === 'failed' || s.outcome === 'blocked') === true
+      && (r.recovery?.outcomes.some((o) => o.action === 'opened' || o.action === 'unchanged') ?? false));
+    if (run.report) print(renderPassReport(run.report));
+
+    heading(print, '3. The resize the driver cannot satisfy, and its recovery pull request');
+    const recovery = run.recovery?.outcomes.find((o) => o.pullRequestUrl !== undefined);
+    const recoveryPr = github.state.pulls.find((p) => p.state === 'open' && p.head.startsWith('sts-volume-gitops/recover/'));
+    if (recovery && recoveryPr) {
+      print(`Pull request #${recoveryPr.number}: ${recovery.title ?? ''}`);
+      print(`Branch: ${recoveryPr.head}\n`);
+      print(indent(recovery.body ?? ''));
+      print('\nThe change (one line):');
+      print(indent(recovery.diff ?? ''));
+      print(`\nMerging #${recoveryPr.number}...`);
+      await github.mergePullRequest(recoveryPr.number);
+      run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged') === true);
+      printStatuses(demo, 'sts-volume-gitops/demo/analytics/clickhouse');
+    } else {
+      print('(no recovery pull request was opened)');
     }
-    if (last) {
-      print('');
-      print(renderPassReport(last));
-    }
+
+    heading(print, '4. A reviewer\'s pull request: checked before merge, followed after merge');
+    const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
+    await github.commitFiles({ branch: 'grow-pg-30', message: 'Grow pg data to 30Gi', files: { 'k8s/db/pg.yaml': current.replace('storage: 20Gi', 'storage: 30Gi') } });
+    const pr = await github.openPullRequest({ head: 'grow-pg-30', title: 'Grow pg data volumes to 30Gi' });
+    print(`Opened pull request #${pr} (k8s/db/pg.yaml: storage 20Gi -> 30Gi)`);
+    run = await pass(demo);
+    const check = run.feedback?.checks.find((c) => c.number === pr);
+    print(`\nCheck sts-volume-gitops/validate (demo): ${check?.state ?? '?'} - ${check?.description ?? ''}`);
+    print('\nPlan comment, as a reviewer reads it:\n');
+    print(indent(check?.markdown ?? ''));
+    print(`\nMerging #${pr}...`);
+    await github.mergePullRequest(pr);
+    run = await passUntil(demo, (r) => r.feedback?.progress.some((p) => p.statefulSet === 'db/pg' && p.state === 'success') === true);
+    printStatuses(demo, 'sts-volume-gitops/demo/db/pg');
+    const progress = run.feedback?.progress.find((p) => p.statefulSet === 'db/pg');
+    print('\nProgress comment on the merged pull request:\n');
+    print(indent(progress?.markdown ?? ''));
+
+    heading(print, '5. Converged: one more pass changes nothing');
+    github.requestLog.reset();
+    kube.requestLog.reset();
+    run = await pass(demo);
+    if (run.report) print(renderPassReport(run.report));
+    print(`\nWrites in that pass: Kubernetes ${kube.requestLog.writes().length}, GitHub ${github.requestLog.writes().length}.`);
     return 0;
   } finally {
     await kube.close();
     await github.close();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+async function pass(demo: Demo): Promise<TargetRun> {
+  demo.passNumber += 1;
+  const timeline: string[] = [];
+  const [run] = await runTargets(demo.config, {
+    mode: 'apply', holderIdentity: 'demo', env: demo.env,
+    timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
+    onEvent: (_target, line) => timeline.push(line),
+  });
+  if (!run) throw new Error('the demo config has no target');
+  if (run.error !== undefined) throw new Error(run.error);
+  const progress = run.report?.statefulSets
+    .map((s) => `${s.namespace}/${s.name} ${s.outcome} [${s.templates.map((t) => `${t.templateName} ${t.readyReplicas}/${t.replicas}@${t.desiredSize}`).join(', ')}]`) ?? [];
+  demo.print(`pass ${demo.passNumber}: ${progress.join('; ')}`);
+  for (const line of timeline.filter((l) => !l.startsWith('plan at'))) demo.print(`    ${line}`);
+  return run;
+}
+
+async function passUntil(demo: Demo, done: (run: TargetRun) => boolean, maxPasses = 25): Promise<TargetRun> {
+  for (let i = 0; i < maxPasses; i++) {
+    const run = await pass(demo);
+    if (done(run)) return run;
+    demo.kube.tick(ticksBetweenPasses);
+  }
+  throw new Error(`the demo did not reach the expected state within ${maxPasses} passes`);
+}
+
+function printStatuses(demo: Demo, context: string): void {
+  const statuses = demo.github.state.statuses.filter((s) => s.context === context);
+  demo.print(`\nCommit statuses ${context}:`);
+  for (const status of statuses) demo.print(`  ${status.sha.slice(0, 7)} ${status.state.padEnd(7)} ${status.description ?? ''}`);
+}
+
+function heading(print: Print, text: string): void {
+  print(`\n=== ${text} ===\n`);
+}
+
+function indent(text: string): string {
+  return text.split('\n').map((line) => `    ${line}`).join('\n');
 }
 
 if (import.meta.main) {

@@ -33,6 +33,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     ...auth,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     userAgent: 'sts-volume-gitops',
+    // Failed requests are thrown to the caller, which decides (a 404 is often an answer); no console noise.
+    log: { debug: () => undefined, info: () => undefined, warn, error: () => undefined },
     throttle: {
       onRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
         warn(`GitHub rate limit on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
