@@ -120,7 +120,10 @@ export function settle(world: World, maxTicks = 200): void {
       const pods = world.store.list(podType, sts.metadata.namespace).filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === sts.metadata.uid));
       return pods.length === replicas && pods.every(isRunningAndReady);
     }) && world.store.list(pvcType).every((p) => p.status?.phase === 'Bound');
-    if (done) return;
+    if (done) {
+      runControllers(world); // one more round so every status reflects the settled world
+      return;
+    }
   }
   throw new SeedError(`the seeded world did not settle within ${maxTicks} ticks`);
 }

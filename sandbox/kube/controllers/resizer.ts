@@ -66,7 +66,8 @@ function stepPvc(world: World, pvc: KubeObject, driver: DriverProfile): void {
       conditions: upsertCondition(withoutConditions(status, ['Resizing', 'ControllerResizeError']), { type: 'FileSystemResizePending', status: 'True', message: 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.' }),
     });
     recordEvent(world, pvc, 'Normal', 'FileSystemResizeRequired', 'Require file system resize of volume on node', `external-resizer ${driver.name}`);
-    world.resizeTicks.set(`${uid}:node-since`, world.now().getTime());
+    // Offline expansion finishes only in a pod started after this point: remember the pod that was running.
+    world.podsAtNodePending.set(uid, podUsing(world, pvc)?.metadata.uid ?? '');
     return;
   }
 
@@ -167,7 +168,6 @@ function podUsing(world: World, pvc: KubeObject): KubeObject | undefined {
 }
 
 function podStartedAfterExpansion(world: World, pvc: KubeObject, pod: KubeObject): boolean {
-  const since = world.resizeTicks.get(`${pvc.metadata.uid ?? ''}:node-since`);
-  const created = pod.metadata.creationTimestamp ? Date.parse(pod.metadata.creationTimestamp) : 0;
-  return since !== undefined && created >= since;
+  const before = world.podsAtNodePending.get(pvc.metadata.uid ?? '');
+  return before !== undefined && pod.metadata.uid !== before;
 }

@@ -28,6 +28,8 @@ export interface World {
   drivers: Map<string, DriverProfile>;
   /** Progress of in-flight resize phases, keyed by PVC uid. */
   resizeTicks: Map<string, number>;
+  /** For offline node expansion: the pod (uid) that was running when the node step became pending, per PVC uid. */
+  podsAtNodePending: Map<string, string>;
   random: () => number;
 }
 
@@ -40,7 +42,7 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { store, now, drivers, resizeTicks: new Map(), random };
+  return { store, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random };
 }
 
 export function driverFor(world: World, storageClassName: unknown): DriverProfile {
