@@ -1,0 +1,20 @@
+// `npm start` must keep telling the whole story: this runs the demo and checks its milestones.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runDemo } from '../../functions/cli/demo.ts';
+
+describe('the npm start demo', () => {
+  it('converges, recovers the infeasible resize through its PR, follows a reviewer\'s PR, and ends with zero writes', async () => {
+    const lines: string[] = [];
+    const code = await runDemo((text) => lines.push(text));
+    const output = lines.join('\n');
+    assert.equal(code, 0);
+    assert.match(output, /Plan for target demo at commit/);
+    assert.match(output, /Recover analytics\/clickhouse data: 100Gi → 50Gi \(expansion failed\)/);
+    assert.match(output, /-\s+storage: 100Gi\n\s+\+\s+storage: 50Gi/);
+    assert.match(output, /Check sts-volume-gitops\/validate \(demo\): success - db\/pg: 3 PVCs grow 20Gi -> 30Gi/);
+    assert.match(output, /success 3\/3 replicas at 30Gi/);
+    assert.match(output, /3 converged, 0 in progress, 0 blocked or failed/);
+    assert.match(output, /Writes in that pass: Kubernetes 0, GitHub 0\./);
+  });
+});
