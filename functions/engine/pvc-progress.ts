@@ -25,6 +25,8 @@ export interface PvcProgress {
   message: string | undefined;
   /** Terminal expansion failure (`*ResizeInfeasible` or the pre-1.31 `*ResizeFailed`). */
   terminal: boolean;
+  /** When the PVC's resize conditions last changed, as the cluster recorded it (absent when it has none). */
+  since: string | undefined;
 }
 
 const terminalStatuses = new Set(['ControllerResizeInfeasible', 'NodeResizeInfeasible', 'ControllerResizeFailed', 'NodeResizeFailed']);
@@ -40,7 +42,8 @@ export function hasReachedSize(pvc: LivePvc, desired: Quantity): boolean {
 
 /** The state of a PVC as the cluster shows it, before this pass acts on it. */
 export function describePvc(name: string, ordinal: number, pvc: LivePvc | undefined, desired: Quantity): PvcProgress {
-  const base = { name, ordinal, request: pvc?.request, capacity: pvc?.capacity, message: undefined, terminal: false };
+  const since = pvc?.conditions.map((c) => c.lastTransitionTime).filter((t): t is string => t !== undefined).sort().at(-1);
+  const base = { name, ordinal, request: pvc?.request, capacity: pvc?.capacity, message: undefined, terminal: false, since };
   if (!pvc) return { ...base, state: 'missing', message: 'the StatefulSet controller has not created it yet' };
   if (hasReachedSize(pvc, desired)) return { ...base, state: 'done' };
   const condition = (type: string) => pvc.conditions.find((c) => c.type === type && c.status === 'True');

@@ -53,6 +53,7 @@ export interface PvcReport {
   capacity: string | undefined;
   message: string | undefined;
   terminal: boolean;
+  since: string | undefined;
 }
 
 export interface TemplateReport extends TemplateStatus {
@@ -334,7 +335,7 @@ function templateReport(
     reasons: template.reasons.map((r) => r.message),
     pvcs: progress.map((p) => ({
       name: p.name, ordinal: p.ordinal, state: p.state, request: p.request?.text, capacity: p.capacity?.text,
-      message: p.message, terminal: p.terminal,
+      message: p.message, terminal: p.terminal, since: p.since,
     })),
     storageLocation: template.desired.storageLocation,
     quota: template.quotaChecks.map((c) => ({

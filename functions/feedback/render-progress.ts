@@ -55,10 +55,10 @@ export function renderProgressComment(input: {
     for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
     if (template.pvcs.length > 0) {
       lines.push('');
-      lines.push('| PVC | Request | Capacity | State |');
-      lines.push('| --- | --- | --- | --- |');
+      lines.push('| PVC | Request | Capacity | State | Since |');
+      lines.push('| --- | --- | --- | --- | --- |');
       for (const pvc of template.pvcs) {
-        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} |`);
+        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
       }
     }
     const events = template.failureEvents;

@@ -89,7 +89,7 @@ export interface GitHubServerContext {
   baseUrl: () => string;
 }
 
-type Handler = (ctx: GitHubServerContext, params: string[], query: URLSearchParams, body: Json, user: string) => Promise<{ status?: number; body: unknown; headers?: Record<string, string> }>;
+type Handler = (ctx: GitHubServerContext, params: string[], query: URLSearchParams, body: Json, user: string, accept: string) => Promise<{ status?: number; body: unknown; headers?: Record<string, string>; raw?: Buffer }>;
 
 interface Route {
   method: string;
@@ -155,8 +155,13 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     if (!matched?.m) throw notFound();
     const params = matched.m.slice(1).map((p) => decodeURIComponent(p));
     const body = method === 'GET' || method === 'DELETE' ? {} : await readJson(request);
-    const result = await matched.r.handler(ctx, params, url.searchParams, body, user);
+    const result = await matched.r.handler(ctx, params, url.searchParams, body, user, request.headers.accept ?? '');
     status = result.status ?? 200;
+    if (result.raw) {
+      response.writeHead(200, { 'Content-Type': 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999' });
+      response.end(result.raw);
+      return;
+    }
     if (method === 'GET' && status === 200) {
       const etag = `"${createHash('sha1').update(JSON.stringify(result.body)).digest('hex')}"`;
       if (request.headers['if-none-match'] === etag) {
@@ -481,7 +486,7 @@ route('POST', `${base}/git/commits`, 'git.createCommit', async (ctx, [o, r], _q,
   return { status: 201, body: { sha, node_id: `C_${sha}`, url: `${repoUrl(ctx)}/git/commits/${sha}`, html_url: `${htmlUrl(ctx)}/commit/${sha}`, author: person, committer: person, message: info?.message, tree: { sha: tree, url: `${repoUrl(ctx)}/git/trees/${tree}` }, parents: parents.map((p) => ({ sha: p, url: `${repoUrl(ctx)}/git/commits/${p}`, html_url: `${htmlUrl(ctx)}/commit/${p}` })), verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null } } };
 });
 
-route('GET', `${base}/contents/{+path}`, 'repos.getContent', async (ctx, [o, r, path = ''], query) => {
+route('GET', `${base}/contents/{+path}`, 'repos.getContent', async (ctx, [o, r, path = ''], query, _body, _user, accept) => {
   repoMatches(ctx, o, r);
   const ref = query.get('ref') ?? ctx.state.defaultBranch;
   const commit = await ctx.state.git.resolve(ref);
@@ -489,8 +494,10 @@ route('GET', `${base}/contents/{+path}`, 'repos.getContent', async (ctx, [o, r, 
   const entry = (await ctx.state.git.listTree(commit, true)).find((e) => e.path === path);
   if (!entry || entry.type !== 'blob') throw notFound();
   const content = (await ctx.state.git.readBlob(entry.sha)) ?? Buffer.alloc(0);
+  // The raw media type answers the file's bytes instead of the JSON description.
+  if (/application\/vnd\.github(\.v3)?\.raw/.test(accept)) return { body: undefined, raw: content };
   const name = path.split('/').pop() ?? path;
-  return { body: { type: 'file', encoding: 'base64', size: content.length, name, path, content: content.toString('base64'), sha: entry.sha, url: `${repoUrl(ctx)}/contents/${path}?ref=${ref}`, git_url: `${repoUrl(ctx)}/git/blobs/${entry.sha}`, html_url: `${htmlUrl(ctx)}/blob/${ref}/${path}`, download_url: null, _links: { self: '', git: '', html: '' } } };
+  return { body: { type: 'file', encoding: 'base64', size: content.length, name, path, content: content.toString('base64'), sha: entry.sha, url: `${repoUrl(ctx)}/contents/${path}?ref=${ref}`, git_url: `${repoUrl(ctx)}/git/blobs/${entry.sha}`, html_url: `${htmlUrl(ctx)}/blob/${ref}/${path}`, download_url: `https://raw.githubusercontent.com/${ctx.state.owner}/${ctx.state.repo}/${ref}/${path}`, _links: { self: `${repoUrl(ctx)}/contents/${path}?ref=${ref}`, git: `${repoUrl(ctx)}/git/blobs/${entry.sha}`, html: `${htmlUrl(ctx)}/blob/${ref}/${path}` } } };
 });
 
 route('PUT', `${base}/contents/{+path}`, 'repos.createOrUpdateFileContents', async (ctx, [o, r, path = ''], _q, body, user) => {
@@ -505,7 +512,26 @@ route('PUT', `${base}/contents/{+path}`, 'repos.createOrUpdateFileContents', asy
   const tree = await ctx.state.git.buildTree(head, new Map([[path, { mode: '100644', sha: blob }]]));
   const sha = await ctx.state.git.commitTree(tree, [head], str(body.message, `Update ${path}`), { name: user, email: `${user}@users.noreply.github.com` });
   await ctx.state.git.updateRef(`refs/heads/${branch}`, sha, head);
-  return { status: existing ? 200 : 201, body: { content: { name: path.split('/').pop(), path, sha: blob, type: 'file' }, commit: await commitJson(ctx, sha) } };
+  const info = await ctx.state.git.commitInfo(sha);
+  const person = { name: info?.authorName ?? user, email: info?.authorEmail ?? '', date: info ? new Date(info.date).toISOString().replace(/\.\d{3}Z$/, 'Z') : now() };
+  const name = path.split('/').pop() ?? path;
+  return {
+    status: existing ? 200 : 201,
+    body: {
+      content: {
+        name, path, sha: blob, size: Buffer.from(str(body.content, ''), 'base64').length, type: 'file',
+        url: `${repoUrl(ctx)}/contents/${path}?ref=${branch}`, html_url: `${htmlUrl(ctx)}/blob/${branch}/${path}`, git_url: `${repoUrl(ctx)}/git/blobs/${blob}`,
+        download_url: `https://raw.githubusercontent.com/${ctx.state.owner}/${ctx.state.repo}/${branch}/${path}`,
+        _links: { self: `${repoUrl(ctx)}/contents/${path}?ref=${branch}`, git: `${repoUrl(ctx)}/git/blobs/${blob}`, html: `${htmlUrl(ctx)}/blob/${branch}/${path}` },
+      },
+      commit: {
+        sha, node_id: `C_${sha}`, url: `${repoUrl(ctx)}/git/commits/${sha}`, html_url: `${htmlUrl(ctx)}/commit/${sha}`, author: person, committer: person,
+        message: info?.message ?? '', tree: { sha: tree, url: `${repoUrl(ctx)}/git/trees/${tree}` },
+        parents: [{ sha: head, url: `${repoUrl(ctx)}/git/commits/${head}`, html_url: `${htmlUrl(ctx)}/commit/${head}` }],
+        verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null },
+      },
+    },
+  };
 });
 
 route('GET', `${base}/commits`, 'repos.listCommits', async (ctx, [o, r], query) => {

@@ -50,7 +50,7 @@ describe('plan and progress rendering', () => {
   const links = { htmlBase: 'https://github.com', owner: 'acme', repo: 'gitops' };
 
   it('summarises a growing PR in the status and links blocked items to their line', () => {
-    const ok = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [sts({ templates: [template({ pvcs: [1, 2, 3].map((i) => ({ name: `data-pg-${i}`, ordinal: i, state: 'to-patch' as const, request: '10Gi', capacity: '10Gi', message: undefined, terminal: false })) })] })], errors: [] });
+    const ok = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [sts({ templates: [template({ pvcs: [1, 2, 3].map((i) => ({ name: `data-pg-${i}`, ordinal: i, state: 'to-patch' as const, request: '10Gi', capacity: '10Gi', message: undefined, terminal: false, since: undefined })) })] })], errors: [] });
     assert.deepEqual([ok.state, ok.description], ['success', 'db/pg: 3 PVCs grow 10Gi -> 20Gi']);
     const blocked = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [sts({ templates: [template({ action: 'blocked', reasons: ['StorageClass @fixed does not allow volume expansion'] })] })], errors: [] });
     assert.equal(blocked.state, 'failure');
@@ -72,7 +72,7 @@ describe('plan and progress rendering', () => {
   it('words progress as GitHub statuses show it', () => {
     assert.equal(progressDescription(sts()), 'resizing: 1/3 replicas at 20Gi');
     assert.equal(progressDescription(sts({ outcome: 'converged', templates: [template({ readyReplicas: 3, finished: true })] })), '3/3 replicas at 20Gi');
-    assert.match(progressDescription(sts({ outcome: 'failed', templates: [template({ pvcs: [{ name: 'data-pg-0', ordinal: 0, state: 'failed', request: '20Gi', capacity: '10Gi', message: 'exceeds maximum', terminal: true }] })] })), /^data: exceeds maximum$/);
+    assert.match(progressDescription(sts({ outcome: 'failed', templates: [template({ pvcs: [{ name: 'data-pg-0', ordinal: 0, state: 'failed', request: '20Gi', capacity: '10Gi', message: 'exceeds maximum', terminal: true, since: '2026-11-23T10:00:00Z' }] })] })), /^data: exceeds maximum$/);
   });
 
   it('links the recovery pull request in the progress comment', () => {

@@ -46,8 +46,11 @@ describe('GitHub sandbox through Octokit', () => {
 
   it('decodes percent-encoded path parameters and serves contents as JSON and raw', async () => {
     const content = await octokit.rest.repos.getContent({ ...repo, path: 'k8s/db/pg.yaml' });
+    assertMatchesOpenApi('repos/get-content', 200, content.data);
     assert.ok(!Array.isArray(content.data) && content.data.type === 'file');
     assert.match(Buffer.from(content.data.content, 'base64').toString('utf8'), /name: pg/);
+    const raw = await octokit.rest.repos.getContent({ ...repo, path: 'k8s/db/pg.yaml', mediaType: { format: 'raw' } });
+    assert.match(String(raw.data as unknown as string), /^# PostgreSQL primary/);
   });
 
   it('creates a commit with the git data API and moves a branch, refusing a non-fast-forward without force', async () => {
@@ -75,6 +78,7 @@ describe('GitHub sandbox through Octokit', () => {
     await assert.rejects(octokit.rest.repos.createOrUpdateFileContents({ ...repo, path: 'k8s/db/configmap.yaml', message: 'x', content: Buffer.from('a: 1\n').toString('base64'), sha: '0'.repeat(40) }), (e: { status?: number }) => e.status === 409);
     const updated = await octokit.rest.repos.createOrUpdateFileContents({ ...repo, path: 'k8s/db/configmap.yaml', message: 'Raise max_connections', content: Buffer.from(`${Buffer.from(current.data.type === 'file' ? current.data.content : '', 'base64').toString('utf8')}# reviewed\n`).toString('base64'), sha: current.data.sha });
     assert.equal(updated.status, 200);
+    assertMatchesOpenApi('repos/create-or-update-file-contents', 200, updated.data);
   });
 
   it('lists commits with sha and path filters, gets one with files, and compares', async () => {
