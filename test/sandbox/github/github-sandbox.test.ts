@@ -50,7 +50,8 @@ describe('GitHub sandbox through Octokit', () => {
     assert.ok(!Array.isArray(content.data) && content.data.type === 'file');
     assert.match(Buffer.from(content.data.content, 'base64').toString('utf8'), /name: pg/);
     const raw = await octokit.rest.repos.getContent({ ...repo, path: 'k8s/db/pg.yaml', mediaType: { format: 'raw' } });
-    assert.match(String(raw.data), /^# PostgreSQL primary/);
+    assert.equal(typeof raw.data, 'string');
+    assert.match(raw.data as unknown as string, /^# PostgreSQL primary/);
   });
 
   it('creates a commit with the git data API and moves a branch, refusing a non-fast-forward without force', async () => {
