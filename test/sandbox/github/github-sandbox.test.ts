@@ -194,3 +194,26 @@ describe('GitHub sandbox through Octokit', () => {
     await assert.rejects(forged({ type: 'installation' }), (e: { status?: number }) => e.status === 401);
   });
 });
+
+describe('GitHub sandbox limits and faults', () => {
+  it('refuses the 1001st status for one sha and context, and survives added latency and error rates', async () => {
+    const gh = await startGitHubSandbox({ seedDir });
+    try {
+      const octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+      const repo = { owner: gh.owner, repo: gh.repo };
+      const sha = (await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
+      for (let i = 0; i < 1000; i++) gh.state.statuses.push({ id: gh.state.nextId++, sha, state: 'pending', description: null, context: 'busy', targetUrl: null, createdAt: '2026-01-01T00:00:00Z', creator: 'x' });
+      await assert.rejects(octokit.rest.repos.createCommitStatus({ ...repo, sha, state: 'success', context: 'busy' }), (e: { status?: number; response?: { data?: { errors?: Array<{ message?: string }> } } }) =>
+        e.status === 422 && e.response?.data?.errors?.[0]?.message === 'This SHA and context has reached the maximum number of statuses.');
+      gh.faults.add({ method: 'GET', resource: 'repos.get', latencyMs: 5 });
+      assert.equal((await octokit.rest.repos.get(repo)).status, 200);
+      gh.faults.clear();
+      gh.faults.add({ method: 'GET', resource: 'git.getRef', errorRate: 1, errorCode: 500 });
+      const noRetry = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+      await assert.rejects(noRetry.rest.git.getRef({ ...repo, ref: 'heads/main', request: { retries: 0 } }), (e: { status?: number }) => e.status === 500);
+      assert.ok((gh.requestLog.countsByOperation()['git.getRef'] ?? 0) >= 2);
+    } finally {
+      await gh.close();
+    }
+  });
+});

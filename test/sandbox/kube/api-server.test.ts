@@ -229,3 +229,61 @@ describe('Kubernetes sandbox API through client-node', () => {
     assert.deepEqual(orphaned.metadata?.finalizers, ['orphan']);
   });
 });
+
+describe('Kubernetes sandbox: more of the surface', () => {
+  it('serves PersistentVolumes, events.k8s.io Events and the status subresource; Background deletes take dependents', async () => {
+    const kube = await startKubeSandbox({ seed });
+    try {
+      const config = kube.kubeConfig();
+      const core = config.makeApiClient(CoreV1Api);
+      const apps = config.makeApiClient(AppsV1Api);
+      const pvs = await core.listPersistentVolume();
+      assert.equal(pvs.items.length, 3);
+      assert.ok(pvs.items.every((pv) => pv.spec?.claimRef?.namespace === 'db'));
+      const { EventsV1Api } = await import('@kubernetes/client-node');
+      const events = config.makeApiClient(EventsV1Api);
+      const created = await events.createNamespacedEvent({ namespace: 'db', body: { metadata: { name: 'e1' }, eventTime: new Date(), reason: 'Tested', action: 'Test', reportingController: 'test', reportingInstance: 'test', type: 'Normal', note: 'hello' } });
+      assert.equal(created.note, 'hello');
+      assert.equal((await events.listNamespacedEvent({ namespace: 'db' })).items.length, 1);
+
+      const status = await apps.patchNamespacedStatefulSetStatus({ namespace: 'db', name: 'pg', body: { status: { replicas: 3, availableReplicas: 1 } } }, mergePatch);
+      assert.equal(status.status?.availableReplicas, 1);
+      const ignored = await apps.patchNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { status: { availableReplicas: 2 } } }, mergePatch);
+      assert.equal(ignored.status?.availableReplicas, 1, 'the main endpoint ignores status');
+
+      await apps.deleteNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { propagationPolicy: 'Background' } });
+      await failure(apps.readNamespacedStatefulSet({ namespace: 'db', name: 'pg' }));
+      kube.tick();
+      assert.equal((await core.listNamespacedPod({ namespace: 'db' })).items.length, 0, 'the garbage collector removed the pods');
+      assert.equal((await core.listNamespacedPersistentVolumeClaim({ namespace: 'db' })).items.length, 3, 'PVCs are retained');
+    } finally {
+      await kube.close();
+    }
+  });
+
+  it('injects latency and rate-based 429s with Retry-After, deterministically', async () => {
+    const kube = await startKubeSandbox({ seed });
+    try {
+      const core = kube.kubeConfig().makeApiClient(CoreV1Api);
+      kube.faults.add({ method: 'GET', resource: 'pods', latencyMs: 5 });
+      assert.equal((await core.listNamespacedPod({ namespace: 'db' })).items.length, 3, 'latency delays but does not fail');
+      kube.faults.clear();
+      kube.faults.add({ method: 'GET', resource: 'configmaps', errorRate: 0.5, errorCode: 429 });
+      const codes: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        try {
+          await core.listNamespacedConfigMap({ namespace: 'db' });
+          codes.push(200);
+        } catch (error) {
+          const e = error as ApiException<string>;
+          codes.push(e.code);
+          assert.equal(e.headers['retry-after'], '1');
+          assert.equal((JSON.parse(e.body) as V1Status).reason, 'TooManyRequests');
+        }
+      }
+      assert.ok(codes.includes(429) && codes.includes(200), `a mix of failures and successes: ${codes.join(',')}`);
+    } finally {
+      await kube.close();
+    }
+  });
+});
