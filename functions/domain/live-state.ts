@@ -87,6 +87,8 @@ export interface RecreationRecord {
   oldUid: string;
   /** The object to create once the old one is gone. */
   target: JsonObject;
+  /** The old object's status.updateRevision: the recreated one keeps the pod template, so its pods stay current. */
+  updateRevision: string | undefined;
 }
 
 export interface PvcEvent {

@@ -77,7 +77,7 @@ export async function updateLiveTemplate(
   }
   const record: RecreationRecord = {
     namespace: live.namespace, recordName: recreationRecordName(live.name), statefulSetName: live.name,
-    oldUid: live.uid, target,
+    oldUid: live.uid, target, updateRevision: live.updateRevision,
   };
   await cluster.saveRecreationRecord(record);
   return resumeRecreation(record, cluster, timing);

@@ -116,13 +116,17 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
   try {
-    let { plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets);
+    const dryRuns = new Map<string, string | undefined>();
+    let { plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns);
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     const waiting = new Set<string>();
+    // A StatefulSet recreated moments ago has no status yet; its pods are still at the revision the record kept.
+    const revisions = new Map<string, string>();
     if (ctx.mode === 'apply') {
       const records = [...snapshot.namespaces.values()].flatMap((n) => n.recreationRecords);
       for (const record of records) {
         if (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) break;
+        if (record.updateRevision) revisions.set(`${record.namespace}/${record.statefulSetName}`, record.updateRevision);
         await lease.ensure();
         say(`${record.namespace}/${record.statefulSetName}: resuming the template update an earlier pass left unfinished`);
         try {
@@ -134,7 +138,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
           waiting.add(`${record.namespace}/${record.statefulSetName}`);
         }
       }
-      if (records.length > 0) ({ plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets));
+      if (records.length > 0) ({ plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns));
     }
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
     for (const plan of plans) {
@@ -149,7 +153,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
       }
       reports.push(ctx.mode === 'plan'
         ? reportFromPlan(plan, head.commitSha, snapshot)
-        : await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease));
+        : await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, revisions.get(`${plan.namespace}/${plan.name}`)));
     }
   } finally {
     await lease.release();
@@ -170,6 +174,8 @@ function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boo
 /** Plans, then dry-runs every PVC patch the plan wants (validation, admission and quota on the real server). */
 export async function planWithDryRuns(
   ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>, desired: readonly DesiredStatefulSet[],
+  /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
+  answered: Map<string, string | undefined> = new Map(),
 ): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot }> {
   const namespaces = [...new Set(desired.map((s) => s.namespace))]
     .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
@@ -182,7 +188,9 @@ export async function planWithDryRuns(
   if (patches.length === 0) return { plans: first, snapshot };
   const rejections = new Map<string, string>();
   await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
-    const rejection = await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
+    const key = `${pvcKey(patch.namespace, patch.name)}=${patch.storage}`;
+    const rejection = answered.has(key) ? answered.get(key) : await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
+    answered.set(key, rejection);
     if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
   });
   return { plans: planTarget(desired, snapshot, { ...options, dryRunRejections: rejections }), snapshot };
@@ -212,6 +220,7 @@ class LazyLease {
 
 async function applyStatefulSet(
   ctx: PassContext, plan: StatefulSetPlan, commitSha: string, snapshot: ClusterSnapshot, lease: LazyLease,
+  knownRevision: string | undefined,
 ): Promise<StatefulSetReport> {
   const say = ctx.onEvent ?? (() => undefined);
   if (plan.outcome !== 'planned' || !plan.live) return reportFromPlan(plan, commitSha, snapshot);
@@ -238,7 +247,8 @@ async function applyStatefulSet(
     const pods = namespace?.pods ?? [];
     const needsPatching = plan.templates.some((t) => t.action === 'resize' && t.pvcsToPatch.length > 0);
     if (needsPatching) await lease.ensure();
-    const rollout = await reconcileVolumes(live, plan.templates, pods, ctx.cluster, plan.live.updateRevision ?? live.updateRevision);
+    const revision = plan.live.updateRevision ?? knownRevision ?? live.updateRevision;
+    const rollout = await reconcileVolumes(live, plan.templates, pods, ctx.cluster, revision);
     for (const patched of rollout.patched) say(`${id}: patched PVC ${patched.pvcName} (replica ${patched.ordinal}) to ${patched.storage}`);
     for (const failure of rollout.failures) {
       say(`${id}: ${failure.transient ? 'transient error' : 'failed'} patching ${failure.pvcName}: ${failure.message}`);

@@ -113,7 +113,7 @@ export class KubeCluster implements ClusterPort {
         labels: { [recordLabel]: 'true', 'app.kubernetes.io/managed-by': 'sts-volume-gitops' },
         annotations: { 'sts-volume-gitops.io/purpose': 'intent to recreate a StatefulSet with new volumeClaimTemplates; do not delete by hand while it exists' },
       },
-      data: { statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target) },
+      data: { statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target), ...(record.updateRevision ? { updateRevision: record.updateRevision } : {}) },
     };
     try {
       await call(() => this.core.createNamespacedConfigMap({ namespace: record.namespace, body, fieldManager }));

@@ -118,6 +118,7 @@ export function toRecreationRecord(raw: V1ConfigMap): RecreationRecord | undefin
       statefulSetName: data.statefulSet,
       oldUid: data.oldUid,
       target: JSON.parse(data.target) as JsonObject,
+      updateRevision: data.updateRevision,
     };
   } catch {
     return undefined; // a damaged record cannot be resumed safely; it is left for a person to inspect
