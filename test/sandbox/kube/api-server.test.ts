@@ -224,6 +224,20 @@ describe('Kubernetes sandbox API through client-node', () => {
     await run('kubectl', ['patch', 'configmap', 'page-0', '-n', 'db', '--type', 'merge', '-p', '{"data":{"k":"v"}}'], { env });
     const patched = await core.readNamespacedConfigMap({ namespace: 'db', name: 'page-0' });
     assert.equal(patched.data?.k, 'v');
+    // Client-side apply (get + strategic merge patch). The sandbox serves no OpenAPI documents, so kubectl's own
+    // schema validation has to be switched off.
+    const manifest = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: 'db' }, data: { a: '1' } });
+    const apply = async (): Promise<string> => {
+      const child = execFile('kubectl', ['apply', '--validate=false', '-f', '-'], { env });
+      child.stdin?.end(manifest);
+      return new Promise((resolve, reject) => {
+        let out = '';
+        child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
+        child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`kubectl apply exited ${String(code)}`))));
+      });
+    };
+    assert.match(await apply(), /configmap\/applied created/);
+    assert.match(await apply(), /configmap\/applied unchanged/);
     await run('kubectl', ['delete', 'statefulset', 'pg', '-n', 'db', '--cascade=orphan', '--wait=false'], { env });
     const orphaned = await apps.readNamespacedStatefulSet({ namespace: 'db', name: 'pg' });
     assert.deepEqual(orphaned.metadata?.finalizers, ['orphan']);
