@@ -47,9 +47,19 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
 }
 
 /** Validation of an update (old -> new); create-time checks are the schema's business and not modelled. */
-export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
+export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeObject, featureGates: ReadonlySet<string> = new Set()): void {
   if (t.kind === 'StatefulSet') {
-    const strip = (spec: Json | undefined): Json => Object.fromEntries(Object.entries(spec ?? {}).filter(([k]) => !statefulSetMutableFields.includes(k)));
+    // With KEP-4650's gate (not shipped anywhere yet) the storage requests of volumeClaimTemplates become mutable.
+    const vctStorageMutable = featureGates.has('StatefulSetUpdateVolumeClaimTemplate');
+    const withoutStorage = (templates: unknown): unknown => (Array.isArray(templates) ? templates.map((claim: Json) => {
+      const copy = structuredClone(claim);
+      const requests = ((copy.spec as Json | undefined)?.resources as Json | undefined)?.requests as Json | undefined;
+      if (requests) delete requests.storage;
+      return copy;
+    }) : templates);
+    const strip = (spec: Json | undefined): Json => Object.fromEntries(Object.entries(spec ?? {})
+      .filter(([k]) => !statefulSetMutableFields.includes(k))
+      .map(([k, v]) => [k, vctStorageMutable && k === 'volumeClaimTemplates' ? withoutStorage(v) : v]));
     if (!isDeepStrictEqual(strip(old.spec), strip(updated.spec))) {
       throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: statefulSetForbiddenMessage }]);
     }

@@ -17,6 +17,8 @@ export interface ApiServerContext {
   faults: FaultInjector;
   requestLog: RequestLog;
   token: string;
+  /** Feature gates the sandbox emulates (e.g. StatefulSetUpdateVolumeClaimTemplate, KEP-4650, off everywhere today). */
+  featureGates: ReadonlySet<string>;
 }
 
 interface Route {
@@ -97,7 +99,7 @@ async function handle(ctx: ApiServerContext, request: IncomingMessage, response:
   let status = 200;
   try {
     const body = method === 'GET' ? undefined : await readBody(request);
-    const result = serve(ctx.store, method, route, url.searchParams, body, request.headers['content-type'] ?? '', dryRun);
+    const result = serve(ctx, method, route, url.searchParams, body, request.headers['content-type'] ?? '', dryRun);
     status = result.code;
     send(response, result.code, result.body);
   } catch (error) {
@@ -152,7 +154,8 @@ interface Result {
   body: unknown;
 }
 
-function serve(store: ObjectStore, method: string, route: Route, query: URLSearchParams, body: unknown, contentType: string, dryRun: boolean): Result {
+function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSearchParams, body: unknown, contentType: string, dryRun: boolean): Result {
+  const { store } = ctx;
   const { type, namespace, name, subresource } = route;
   if (subresource !== undefined && (subresource !== 'status' || !type.hasStatus)) {
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
@@ -174,7 +177,7 @@ function serve(store: ObjectStore, method: string, route: Route, query: URLSearc
     if (!existing) throw notFound(type, name);
     const input = method === 'PUT' ? body : applyPatch(contentType, existing, body);
     if (typeof input !== 'object' || input === null) throw badRequest('the request body must be an object');
-    return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun) };
+    return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun, ctx.featureGates) };
   }
   throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 }
@@ -229,7 +232,7 @@ function create(store: ObjectStore, type: ResourceType, namespace: string | unde
   return store.create(type, object);
 }
 
-function update(store: ObjectStore, type: ResourceType, existing: KubeObject, input: KubeObject, statusOnly: boolean, dryRun: boolean): KubeObject {
+function update(store: ObjectStore, type: ResourceType, existing: KubeObject, input: KubeObject, statusOnly: boolean, dryRun: boolean, featureGates: ReadonlySet<string>): KubeObject {
   const name = existing.metadata.name;
   const requested = input.metadata?.resourceVersion;
   if (requested !== undefined && requested !== '' && requested !== existing.metadata.resourceVersion) throw conflict(type, name, staleObject);
@@ -249,7 +252,7 @@ function update(store: ObjectStore, type: ResourceType, existing: KubeObject, in
     if (existing.metadata.deletionTimestamp !== undefined) next.metadata.deletionTimestamp = existing.metadata.deletionTimestamp;
     else delete next.metadata.deletionTimestamp;
     applyDefaults(type, next, store);
-    validateUpdate(type, existing, next);
+    validateUpdate(type, existing, next, featureGates);
     admit(type, existing, next, store);
   }
   next.metadata.resourceVersion = existing.metadata.resourceVersion;

@@ -21,6 +21,8 @@ export interface KubeSandboxOptions {
   /** Where the kubeconfig is written; a fresh temporary directory by default. */
   workDir?: string;
   now?: () => Date;
+  /** Emulated feature gates, e.g. `StatefulSetUpdateVolumeClaimTemplate` (KEP-4650) to accept in-place template resizes. */
+  featureGates?: string[];
 }
 
 export interface KubeSandbox {
@@ -48,7 +50,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
   const token = randomBytes(16).toString('hex');
-  const server = createApiServer({ store, faults, requestLog, token });
+  const server = createApiServer({ store, faults, requestLog, token, featureGates: new Set(options.featureGates ?? []) });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -63,10 +63,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(seed: { storageClasses?: DriverSeed[]; statefulSets: StatefulSetSpec[]; quotas?: unknown[] }): Promise<Harness> {
+export async function startHarness(seed: { storageClasses?: DriverSeed[]; statefulSets: StatefulSetSpec[]; quotas?: unknown[]; featureGates?: string[] }): Promise<Harness> {
   const storageClasses = seed.storageClasses ?? [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } }];
   const namespaces = [...new Set(seed.statefulSets.map((s) => s.namespace ?? 'db'))];
   const kube = await startKubeSandbox({
+    ...(seed.featureGates ? { featureGates: seed.featureGates } : {}),
     seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], statefulSets: seed.statefulSets.map(statefulSetManifest) },
   });
   const repoDir = await mkdtemp(join(tmpdir(), 'sts-repo-'));

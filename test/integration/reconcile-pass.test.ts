@@ -34,6 +34,23 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
     }
   });
 
+  it('updates the template in place where the API server accepts it (a dry run tells), keeping the same object', async () => {
+    const h = await startHarness({ featureGates: ['StatefulSetUpdateVolumeClaimTemplate'], statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const uid = h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid;
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      const first = await h.pass();
+      assert.equal(statefulSetReport(first, 'pg').templateUpdate, 'updated-in-place');
+      assert.equal(statefulSetReport(first, 'pg').templates[0]?.pvcs.filter((p) => p.state === 'patched').length, 2, 'PVCs patched in the same pass');
+      const report = await h.converge(allConverged);
+      assert.equal(statefulSetReport(report, 'pg').templates[0]?.readyReplicas, 2);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid, uid, 'never deleted');
+      assert.equal(h.kube.requestLog.countsByVerbAndResource()['delete statefulsets'], undefined);
+    } finally {
+      await h.close();
+    }
+  });
+
   for (const policy of ['OrderedReady', 'Parallel'] as const) {
     it(`patches only replicas whose pod is Running at the current revision, and readyReplicas climbs (${policy})`, async () => {
       const h = await startHarness({ statefulSets: [{ name: 'pg', policy, replicas: 3, templates: { data: '10Gi' } }] });
