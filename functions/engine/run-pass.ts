@@ -143,7 +143,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
     for (const plan of plans) {
       if (waiting.has(`${plan.namespace}/${plan.name}`)) {
-        reports.push({ ...reportFromPlan(plan, head.commitSha, snapshot), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] });
+        reports.push({ ...reportFromPlan(plan, head.commitSha), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] });
         continue;
       }
       if (ctx.mode === 'apply' && ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
@@ -152,7 +152,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
         continue;
       }
       reports.push(ctx.mode === 'plan'
-        ? reportFromPlan(plan, head.commitSha, snapshot)
+        ? reportFromPlan(plan, head.commitSha)
         : await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, revisions.get(`${plan.namespace}/${plan.name}`)));
     }
   } finally {
@@ -223,10 +223,10 @@ async function applyStatefulSet(
   knownRevision: string | undefined,
 ): Promise<StatefulSetReport> {
   const say = ctx.onEvent ?? (() => undefined);
-  if (plan.outcome !== 'planned' || !plan.live) return reportFromPlan(plan, commitSha, snapshot);
+  if (plan.outcome !== 'planned' || !plan.live) return reportFromPlan(plan, commitSha);
   const namespace = snapshot.namespaces.get(plan.namespace);
   let live: LiveStatefulSet = plan.live;
-  const report = reportFromPlan(plan, commitSha, snapshot);
+  const report = reportFromPlan(plan, commitSha);
   const id = `${plan.namespace}/${plan.name}`;
 
   try {
@@ -357,7 +357,7 @@ function templateReport(
 }
 
 /** A read-only report: what the plan says and where each PVC stands. */
-export function reportFromPlan(plan: StatefulSetPlan, commitSha: string, snapshot: ClusterSnapshot): StatefulSetReport {
+export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): StatefulSetReport {
   const live = plan.live;
   const templates = plan.templates.map((template) => {
     const progress = live ? describeTemplatePvcs(template, live) : [];
@@ -370,7 +370,6 @@ export function reportFromPlan(plan: StatefulSetPlan, commitSha: string, snapsho
   const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
     : templates.some((t) => t.action === 'blocked') ? 'blocked'
       : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
-  void snapshot;
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
     replicas: live?.replicas, templateUpdate: undefined, templates,

@@ -32,8 +32,8 @@ export async function validatePullRequests(input: {
     const head = await source.readCommit(pr.headSha);
     const desired = readDesiredState(head.files, { globs: target.globs, defaultNamespace: target.defaultNamespace });
     const sets = desired.statefulSets.filter((s) => touched.has(s.location.path));
-    const { plans, snapshot } = await planWithDryRuns({ cluster, target }, sets);
-    const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha, snapshot));
+    const { plans } = await planWithDryRuns({ cluster, target }, sets);
+    const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha));
     const summary = renderPlanComment({
       target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),
     });
