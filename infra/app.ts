@@ -10,6 +10,6 @@ const clusters = (process.env.STS_EKS_CLUSTERS ?? '').split(',').filter((c) => c
 new StsVolumeGitopsStack(app, 'StsVolumeGitops', {
   configFile: process.env.STS_VOLUME_GITOPS_CONFIG_FILE ?? 'config.yaml',
   eksClusters: clusters,
-  ...(process.env.STS_SCHEDULE ? { schedule: process.env.STS_SCHEDULE } : {}),
+  ...(process.env.STS_EVERY_MINUTES ? { everyMinutes: Number(process.env.STS_EVERY_MINUTES) } : {}),
   ...(process.env.STS_SECRETS_EXTENSION_ARN ? { secretsExtensionLayerArn: process.env.STS_SECRETS_EXTENSION_ARN } : {}),
 });

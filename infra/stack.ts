@@ -17,14 +17,16 @@ export interface EksTarget {
   name: string;
   /** Namespaces the tool may touch; the access entry is scoped to them. */
   namespaces: string[];
+  /** EKS access policy for the function's role; AmazonEKSEditPolicy scoped to `namespaces` by default. */
+  accessPolicy?: { policyArn: string; scope: 'namespace' | 'cluster' };
 }
 
 export interface StsVolumeGitopsStackProps extends StackProps {
   /** The tool's configuration file (YAML), shipped inside the function bundle. */
   configFile: string;
   eksClusters: EksTarget[];
-  /** EventBridge Scheduler expression; every 5 minutes by default. */
-  schedule?: string;
+  /** Minutes between passes (EventBridge Scheduler rate); 5 by default. */
+  everyMinutes?: number;
   /** The Lambda entry; the project's handler by default (tests may pass a small fixture). */
   entry?: string;
   /** ARN of the AWS Parameters and Secrets Lambda Extension layer for the region (arm64). */
@@ -48,6 +50,8 @@ export class StsVolumeGitopsStack extends Stack {
     });
     const deadLetters = new sqs.Queue(this, 'FailedInvocations', { retentionPeriod: Duration.days(14), enforceSSL: true });
 
+    const everyMinutes = props.everyMinutes ?? 5;
+    if (!Number.isInteger(everyMinutes) || everyMinutes < 1) throw new Error(`everyMinutes must be a whole number of minutes >= 1, got ${everyMinutes}`);
     const configFile = props.configFile;
     this.function = new nodejs.NodejsFunction(this, 'Reconciler', {
       entry: props.entry ?? defaultEntry,
@@ -94,17 +98,14 @@ export class StsVolumeGitopsStack extends Stack {
         clusterName: cluster.name,
         principalArn: this.function.role?.roleArn ?? '',
         type: 'STANDARD',
-        accessPolicies: [{
-          policyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSEditPolicy',
-          accessScope: { type: 'namespace', namespaces: cluster.namespaces },
-        }],
+        accessPolicies: [accessPolicyFor(cluster)],
       });
     }
 
     const schedulerRole = new iam.Role(this, 'SchedulerRole', { assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com') });
     this.function.grantInvoke(schedulerRole);
     new scheduler.CfnSchedule(this, 'Schedule', {
-      scheduleExpression: props.schedule ?? 'rate(5 minutes)',
+      scheduleExpression: everyMinutes === 1 ? 'rate(1 minute)' : `rate(${everyMinutes} minutes)`,
       flexibleTimeWindow: { mode: 'OFF' },
       description: 'One sts-volume-gitops pass per configured target',
       target: {
@@ -125,4 +126,11 @@ export class StsVolumeGitopsStack extends Stack {
       alarmDescription: 'sts-volume-gitops passes are failing (see the function logs)',
     });
   }
+}
+
+function accessPolicyFor(cluster: EksTarget): eks.CfnAccessEntry.AccessPolicyProperty {
+  const policy = cluster.accessPolicy ?? { policyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSEditPolicy', scope: 'namespace' };
+  if (policy.scope === 'cluster') return { policyArn: policy.policyArn, accessScope: { type: 'cluster' } };
+  if (cluster.namespaces.length === 0) throw new Error(`EKS cluster ${cluster.name}: a namespace-scoped access policy needs at least one namespace`);
+  return { policyArn: policy.policyArn, accessScope: { type: 'namespace', namespaces: cluster.namespaces } };
 }

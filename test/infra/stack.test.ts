@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -65,4 +66,55 @@ describe('StsVolumeGitopsStack', () => {
     template.resourceCountIs('AWS::SQS::Queue', 1);
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Threshold: 1 });
   });
+
+  it('lets the scheduler role invoke the function and dead-letter to the queue, and nothing more', () => {
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      Target: Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 0 }, DeadLetterConfig: { Arn: Match.anyValue() } }),
+    });
+    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
+      .flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: Array<{ Action: unknown }> } } }).Properties.PolicyDocument.Statement)
+      .map((s) => s.Action);
+    assert.ok(statements.some((a) => a === 'lambda:InvokeFunction'), 'the scheduler may invoke the function');
+    assert.ok(statements.some((a) => Array.isArray(a) && a.includes('sqs:SendMessage')), 'failed deliveries reach the queue');
+  });
+});
+
+describe('StsVolumeGitopsStack options', () => {
+  async function synth(props: Partial<ConstructorParameters<typeof StsVolumeGitopsStack>[2]>): Promise<Template> {
+    const dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
+    const configFile = join(dir, 'config.yaml');
+    await writeFile(configFile, 'targets: []\n');
+    const app = new App({ outdir: join(dir, 'cdk.out') });
+    const stack = new StsVolumeGitopsStack(app, 'Options', {
+      env: { account: '123456789012', region: 'eu-west-1' },
+      configFile,
+      eksClusters: [],
+      entry: fileURLToPath(new URL('fixtures/handler.ts', import.meta.url)),
+      ...props,
+    });
+    return Template.fromStack(stack);
+  }
+
+  it('runs every minute when asked, with a singular rate unit, and takes a cluster-scoped access policy', async () => {
+    const template = await synth({
+      everyMinutes: 1,
+      eksClusters: [{ name: 'ops', namespaces: [], accessPolicy: { policyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy', scope: 'cluster' } }],
+    });
+    template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(1 minute)' });
+    template.hasResourceProperties('AWS::EKS::AccessEntry', {
+      ClusterName: 'ops', AccessPolicies: [{ PolicyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy', AccessScope: { Type: 'cluster' } }],
+    });
+    template.resourceCountIs('AWS::EKS::AccessEntry', 1);
+  });
+
+  const badOptions: Array<[string, Partial<ConstructorParameters<typeof StsVolumeGitopsStack>[2]>, RegExp]> = [
+    ['a schedule of zero minutes', { everyMinutes: 0 }, /everyMinutes must be a whole number/],
+    ['a fractional schedule', { everyMinutes: 2.5 }, /everyMinutes must be a whole number/],
+    ['a namespace-scoped policy without namespaces', { eksClusters: [{ name: 'empty', namespaces: [] }] }, /empty: a namespace-scoped access policy needs at least one namespace/],
+  ];
+  for (const [name, props, message] of badOptions) {
+    it(`refuses ${name} with a clear error`, async () => {
+      await assert.rejects(synth(props), message);
+    });
+  }
 });
