@@ -62,4 +62,31 @@ describe('eksKubeConfig', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it('asks again for the cluster and a fresh token once the cached token is within a minute of expiring', async () => {
+    let describes = 0;
+    const server = createServer((_request, response) => {
+      describes += 1;
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ cluster: { name: 'renewed', endpoint: 'https://renewed.example', status: 'ACTIVE', certificateAuthority: { data: 'Q0E=' } } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      let clock = new Date('2026-11-23T10:00:00Z');
+      const options = { clusterName: 'renewed', region: 'eu-west-1', credentials, now: () => clock, eksClient: new EKSClient({ region: 'eu-west-1', endpoint, credentials }) };
+      const first = (await eksKubeConfig(options)).getCurrentUser()?.token;
+      clock = new Date('2026-11-23T10:13:59Z');
+      assert.equal((await eksKubeConfig(options)).getCurrentUser()?.token, first);
+      assert.equal(describes, 1);
+      clock = new Date('2026-11-23T10:14:01Z');
+      const renewed = (await eksKubeConfig(options)).getCurrentUser()?.token;
+      assert.equal(describes, 2);
+      assert.notEqual(renewed, first);
+      assert.equal(decode(renewed ?? '').searchParams.get('X-Amz-Date'), '20261123T101401Z');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

@@ -12,6 +12,10 @@ describe('readSecretString over the Parameters and Secrets extension endpoint', 
         response.writeHead(401).end('missing token');
         return;
       }
+      if (url.searchParams.get('secretId') === 'not-json') {
+        response.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>proxy</html>');
+        return;
+      }
       if (url.searchParams.get('secretId') === 'github/app-key') {
         response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ Name: 'github/app-key', SecretString: '-----BEGIN KEY-----' }));
         return;
@@ -23,6 +27,7 @@ describe('readSecretString over the Parameters and Secrets extension endpoint', 
     try {
       assert.equal(await readSecretString('github/app-key', { port, host: '127.0.0.1', sessionToken: 'session' }), '-----BEGIN KEY-----');
       await assert.rejects(readSecretString('missing', { port, host: '127.0.0.1', sessionToken: 'session' }), /cannot read secret missing: the extension answered 400: ResourceNotFoundException/);
+      await assert.rejects(readSecretString('not-json', { port, host: '127.0.0.1', sessionToken: 'session' }), /cannot read secret not-json: the extension answered with something other than JSON: <html>proxy/);
       await assert.rejects(readSecretString('x', { port, host: '127.0.0.1', sessionToken: '' }), /AWS_SESSION_TOKEN is not set/);
     } finally {
       server.closeAllConnections();

@@ -28,7 +28,12 @@ export async function readSecretString(secretId: string, options: SecretReaderOp
   }
   const text = await response.text();
   if (!response.ok) throw new SecretReadError(secretId, `the extension answered ${response.status}: ${text.slice(0, 200)}`);
-  const body = JSON.parse(text) as { SecretString?: string };
+  let body: { SecretString?: unknown };
+  try {
+    body = JSON.parse(text) as { SecretString?: unknown };
+  } catch {
+    throw new SecretReadError(secretId, `the extension answered with something other than JSON: ${text.slice(0, 200)}`);
+  }
   if (typeof body.SecretString !== 'string') throw new SecretReadError(secretId, 'the secret has no SecretString (binary secrets are not supported)');
   return body.SecretString;
 }
