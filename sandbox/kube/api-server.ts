@@ -1,10 +1,11 @@
 // The sandbox's HTTP API: discovery, get/list/create/update/patch/delete with the real semantics this project relies
 // on (resourceVersion conflicts, dry runs, preconditions, orphan deletes with finalizers, status subresources), over
 // an ObjectStore. Every error is a v1 Status like the real server's.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
 import type { FaultInjector } from './faults.ts';
+import { dropUnknownFields, openApiResponse } from './openapi.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
@@ -39,9 +40,9 @@ export function createApiServer(ctx: ApiServerContext): Server {
   });
 }
 
-function send(response: ServerResponse, code: number, body: unknown, headers: Record<string, string> = {}): void {
+function send(response: ServerResponse, code: number, body: unknown, headers: OutgoingHttpHeaders = {}): void {
   if (response.headersSent || response.destroyed) return;
-  const text = JSON.stringify(body);
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
   response.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...headers });
   response.end(text);
 }
@@ -66,6 +67,12 @@ async function handle(ctx: ApiServerContext, request: IncomingMessage, response:
   const auth = request.headers.authorization;
   if (auth !== undefined && auth !== `Bearer ${ctx.token}`) {
     send(response, 401, new ApiError(401, 'Unauthorized', 'Unauthorized').toStatus());
+    return;
+  }
+  const openApi = method === 'GET' ? openApiResponse(url.pathname) : undefined;
+  if (openApi !== undefined) {
+    ctx.requestLog.record({ method, verb: 'get', resource: 'openapi', dryRun: false, status: 200 });
+    send(response, 200, openApi.text, openApi.etag === undefined ? {} : { ETag: openApi.etag, 'Cache-Control': 'public, immutable' });
     return;
   }
   const discovery = discoveryDocument(url.pathname);
@@ -101,7 +108,9 @@ async function handle(ctx: ApiServerContext, request: IncomingMessage, response:
     const body = method === 'GET' ? undefined : await readBody(request);
     const result = serve(ctx, method, route, url.searchParams, body, request.headers['content-type'] ?? '', dryRun);
     status = result.code;
-    send(response, result.code, result.body);
+    // Like the real server's warning headers: kubectl prints each as `Warning: ...`.
+    const warnings = result.warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+    send(response, result.code, result.body, warnings.length > 0 ? { Warning: warnings } : {});
   } catch (error) {
     status = error instanceof ApiError ? error.code : 500;
     throw error;
@@ -152,6 +161,35 @@ function parseRoute(pathname: string): Route | undefined {
 interface Result {
   code: number;
   body: unknown;
+  warnings: string[];
+}
+
+type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+/** The `fieldValidation` directive of a write; Warn when absent, as on a real server since 1.27. */
+function fieldValidationOf(query: URLSearchParams, method: string): FieldValidation {
+  const value = query.get('fieldValidation') ?? '';
+  if (value === '') return 'Warn';
+  if (value === 'Ignore' || value === 'Warn' || value === 'Strict') return value;
+  const options = { POST: 'CreateOptions', PUT: 'UpdateOptions', PATCH: 'PatchOptions' }[method] ?? 'CreateOptions';
+  const message = `Unsupported value: ${JSON.stringify(value)}: supported values: "", "Ignore", "Strict", "Warn"`;
+  throw new ApiError(422, 'Invalid', `${options}.meta.k8s.io "" is invalid: fieldValidation: ${message}`, { group: 'meta.k8s.io', kind: options, causes: [{ reason: 'FieldValueNotSupported', message, field: 'fieldValidation' }] });
+}
+
+/**
+ * Decodes a written object as a real server decodes it into the typed struct: unknown fields are dropped, and either
+ * rejected (Strict, 400), reported as warnings (Warn) or ignored. A body sent whole (create, update) is worded
+ * `Kind in version "v" cannot be handled as a Kind: ...`; a patched object only `strict decoding error: ...`.
+ */
+function decodeFields(type: ResourceType, object: KubeObject, validation: FieldValidation, patched: boolean, warnings: string[]): void {
+  const unknown = dropUnknownFields(type, object).map((field) => `unknown field ${JSON.stringify(field)}`);
+  if (unknown.length === 0 || validation === 'Ignore') return;
+  if (validation === 'Warn') {
+    warnings.push(...unknown);
+    return;
+  }
+  const strict = `strict decoding error: ${unknown.join(', ')}`;
+  throw badRequest(patched ? strict : `${type.kind} in version ${JSON.stringify(type.version)} cannot be handled as a ${type.kind}: ${strict}`);
 }
 
 function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSearchParams, body: unknown, contentType: string, dryRun: boolean): Result {
@@ -160,24 +198,31 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
   if (subresource !== undefined && (subresource !== 'status' || !type.hasStatus)) {
     throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
   }
-  if (method === 'GET' && name === undefined) return { code: 200, body: list(store, type, namespace, query) };
+  const warnings: string[] = [];
+  if (method === 'GET' && name === undefined) return { code: 200, body: list(store, type, namespace, query), warnings };
   if (method === 'GET' && name !== undefined) {
     const found = store.get(type, namespace, name);
     if (!found) throw notFound(type, name);
-    return { code: 200, body: found };
+    return { code: 200, body: found, warnings };
   }
-  if (method === 'POST' && name === undefined) return { code: 201, body: create(store, type, namespace, body, dryRun) };
+  if (method === 'POST' && name === undefined) {
+    const validation = fieldValidationOf(query, method);
+    if (typeof body === 'object' && body !== null) decodeFields(type, body as KubeObject, validation, false, warnings);
+    return { code: 201, body: create(store, type, namespace, body, dryRun), warnings };
+  }
   if (name === undefined) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
   const existing = store.get(type, namespace, name);
   if (method === 'DELETE') {
     if (!existing) throw notFound(type, name);
-    return { code: 200, body: remove(store, type, existing, query, body, dryRun) };
+    return { code: 200, body: remove(store, type, existing, query, body, dryRun), warnings };
   }
   if (method === 'PUT' || method === 'PATCH') {
+    const validation = fieldValidationOf(query, method);
     if (!existing) throw notFound(type, name);
     const input = method === 'PUT' ? body : applyPatch(contentType, existing, body);
     if (typeof input !== 'object' || input === null) throw badRequest('the request body must be an object');
-    return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun, ctx.featureGates) };
+    decodeFields(type, input as KubeObject, validation, method === 'PATCH', warnings);
+    return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun, ctx.featureGates), warnings };
   }
   throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 }

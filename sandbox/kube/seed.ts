@@ -7,6 +7,7 @@ import { applyDefaults } from './admission.ts';
 import { runControllers } from './controllers/index.ts';
 import { isRunningAndReady } from './controllers/statefulset.ts';
 import { defaultDriver, type DriverProfile, type World } from './controllers/world.ts';
+import { dropUnknownFields } from './openapi.ts';
 import { mustResourceType, type KubeObject } from './store.ts';
 
 type Json = Record<string, unknown>;
@@ -102,6 +103,8 @@ export function applySeed(world: World, seed: unknown): void {
       throw new SeedError('statefulSets must be apps/v1 StatefulSet manifests');
     }
     const object = structuredClone(raw) as unknown as KubeObject;
+    const unknown = dropUnknownFields(statefulSetType, object);
+    if (unknown.length > 0) throw new SeedError(`statefulSets[${raw.metadata.name}]: unknown field ${unknown.map((f) => `"${f}"`).join(', ')}`);
     object.metadata.namespace ??= 'default';
     ensureNamespace(world, object.metadata.namespace);
     applyDefaults(statefulSetType, object, world.store);

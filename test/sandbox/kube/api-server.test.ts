@@ -224,11 +224,11 @@ describe('Kubernetes sandbox API through client-node', () => {
     await run('kubectl', ['patch', 'configmap', 'page-0', '-n', 'db', '--type', 'merge', '-p', '{"data":{"k":"v"}}'], { env });
     const patched = await core.readNamespacedConfigMap({ namespace: 'db', name: 'page-0' });
     assert.equal(patched.data?.k, 'v');
-    // Client-side apply (get + strategic merge patch). The sandbox serves no OpenAPI documents, so kubectl's own
-    // schema validation has to be switched off.
+    // Client-side apply (get, then create or a strategic merge patch), with kubectl's default validation: the sandbox's
+    // OpenAPI v3 documents tell kubectl to leave it to the server (see openapi-and-field-validation.test.ts).
     const manifest = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'applied', namespace: 'db' }, data: { a: '1' } });
     const apply = async (): Promise<string> => {
-      const child = execFile('kubectl', ['apply', '--validate=false', '-f', '-'], { env });
+      const child = execFile('kubectl', ['apply', '-f', '-'], { env });
       child.stdin?.end(manifest);
       return new Promise((resolve, reject) => {
         let out = '';
