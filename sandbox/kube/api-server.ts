@@ -6,6 +6,7 @@ import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse } from './openapi.ts';
+import { isWatch, WatchHub } from './watch.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
 import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
@@ -32,8 +33,9 @@ interface Route {
 const namespaceType = mustResourceType('v1', 'Namespace');
 
 export function createApiServer(ctx: ApiServerContext): Server {
+  const watches = new WatchHub(ctx.store);
   return createServer((request, response) => {
-    handle(ctx, request, response).catch((error: unknown) => {
+    handle(ctx, watches, request, response).catch((error: unknown) => {
       const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', `Internal error occurred: ${error instanceof Error ? error.message : String(error)}`);
       send(response, apiError.code, apiError.toStatus());
     });
@@ -47,7 +49,18 @@ function send(response: ServerResponse, code: number, body: unknown, headers: Ou
   response.end(text);
 }
 
+/**
+ * The sandbox decodes JSON only. A body in another format (kubectl's typed clients send protobuf) is refused with 415,
+ * as a server without that codec answers; client-go then retries the request as JSON.
+ */
+function checkBodyFormat(method: string, contentType: string): void {
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (method === 'PATCH' || mediaType === '' || mediaType === 'application/json' || mediaType.endsWith('+json')) return;
+  throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json`);
+}
+
 async function readBody(request: IncomingMessage): Promise<unknown> {
+  checkBodyFormat(request.method ?? 'GET', request.headers['content-type'] ?? '');
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -59,7 +72,7 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-async function handle(ctx: ApiServerContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function handle(ctx: ApiServerContext, watches: WatchHub, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sandbox');
   const method = request.method ?? 'GET';
   // Like an API server with anonymous auth on: no credentials is allowed (kubectl sends none over plain http), a wrong
@@ -86,7 +99,7 @@ async function handle(ctx: ApiServerContext, request: IncomingMessage, response:
     send(response, 404, new ApiError(404, 'NotFound', 'the server could not find the requested resource').toStatus());
     return;
   }
-  const verb = verbOf(method, route);
+  const verb = verbOf(method, route, url.searchParams);
   const dryRun = url.searchParams.getAll('dryRun').includes('All');
   const fault = ctx.faults.match(method, route.type.plural, route.subresource);
   if (fault) {
@@ -102,6 +115,11 @@ async function handle(ctx: ApiServerContext, request: IncomingMessage, response:
       send(response, error.code, error.toStatus(), error.code === 429 ? { 'Retry-After': '1' } : {});
       return;
     }
+  }
+  if (verb === 'watch') {
+    watches.serve(request, response, { type: route.type, namespace: route.namespace, query: url.searchParams });
+    ctx.requestLog.record({ method, verb, resource: route.type.plural, namespace: route.namespace, dryRun, status: 200 });
+    return;
   }
   let status = 200;
   try {
@@ -126,8 +144,9 @@ function faultError(code: number): ApiError {
   return new ApiError(code, 'InternalError', 'Internal error occurred: injected fault');
 }
 
-function verbOf(method: string, route: Route): string {
-  if (method === 'GET') return route.name === undefined ? 'list' : 'get';
+function verbOf(method: string, route: Route, query: URLSearchParams): string {
+  if (method === 'GET' && route.name === undefined) return isWatch(query) ? 'watch' : 'list';
+  if (method === 'GET') return 'get';
   return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
 }
 

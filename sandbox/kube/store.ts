@@ -106,7 +106,8 @@ export function mustResourceType(apiVersion: string, kind: string): ResourceType
   return found;
 }
 
-export type StoreChange = { kind: 'added' | 'modified' | 'deleted'; type: ResourceType; object: KubeObject };
+/** A stored change; `previous` is the object before a modification (watches need it to see objects leave a selector). */
+export type StoreChange = { kind: 'added' | 'modified' | 'deleted'; type: ResourceType; object: KubeObject; previous?: KubeObject };
 
 /**
  * In-memory objects keyed by type, namespace and name. Reads return deep copies so no caller can change stored
@@ -128,8 +129,13 @@ export class ObjectStore {
     return this.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
   }
 
-  onChange(listener: (change: StoreChange) => void): void {
+  /** Calls `listener` after every change; returns the function that stops it. */
+  onChange(listener: (change: StoreChange) => void): () => void {
     this.listeners.push(listener);
+    return () => {
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
+    };
   }
 
   get(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
@@ -184,7 +190,7 @@ export class ObjectStore {
     }
     obj.metadata.resourceVersion = this.nextRevision();
     this.objects.set(k, obj);
-    this.emit({ kind: 'modified', type: t, object: obj });
+    this.emit({ kind: 'modified', type: t, object: obj, previous: existing });
     return structuredClone(obj);
   }
 
@@ -194,8 +200,10 @@ export class ObjectStore {
     const existing = this.objects.get(k);
     if (!existing) return undefined;
     this.objects.delete(k);
-    this.emit({ kind: 'deleted', type: t, object: existing });
-    return structuredClone(existing);
+    // The deletion is a change of its own: watchers see the object with the resourceVersion of its removal.
+    const removed = { ...existing, metadata: { ...existing.metadata, resourceVersion: this.nextRevision() } };
+    this.emit({ kind: 'deleted', type: t, object: removed });
+    return structuredClone(removed);
   }
 
   private nextRevision(): string {

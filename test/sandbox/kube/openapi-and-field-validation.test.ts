@@ -166,6 +166,17 @@ describe('Kubernetes sandbox field validation', () => {
     assert.equal(status.message, 'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');
   });
 
+  it('refuses a body in a format it cannot decode (protobuf, as kubectl\'s typed clients send) with 415', async () => {
+    const token = kube.kubeConfig().getCurrentUser()?.token ?? '';
+    const response = await fetch(`${kube.url}/api/v1/namespaces/db/configmaps`, {
+      method: 'POST', body: 'k8s\u0000', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.kubernetes.protobuf' },
+    });
+    assert.equal(response.status, 415);
+    const status = await response.json() as V1Status;
+    assert.equal(status.reason, 'UnsupportedMediaType');
+    assert.equal(status.message, 'the body of the request was in an unknown format - accepted media types include: application/json');
+  });
+
   it('accepts every field client-node sends for a full object, so the project loses nothing on a round trip', async () => {
     const live = await apps.readNamespacedStatefulSet({ namespace: 'db', name: 'pg' });
     const replaced = await apps.replaceNamespacedStatefulSetWithHttpInfo({ namespace: 'db', name: 'pg', body: live, fieldValidation: 'Strict' });

@@ -1,0 +1,89 @@
+// Watches, as a list request with `watch=true` is served by a real API server: one JSON event a line (ADDED, MODIFIED,
+// DELETED) for the objects the namespace and selectors match, from a resourceVersion on. Objects that stop or start
+// matching a selector are seen leaving (DELETED) or arriving (ADDED). A resourceVersion older than the history the hub
+// keeps answers an ERROR event with 410 Expired, so clients relist, as they must on a real cluster. kubectl uses watches
+// to wait for deletions and for `get -w`; client-node's Watch and informers use them too.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './api-errors.ts';
+import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
+import type { KubeObject, ObjectStore, ResourceType, StoreChange } from './store.ts';
+
+export interface WatchRequest {
+  type: ResourceType;
+  namespace: string | undefined;
+  query: URLSearchParams;
+}
+
+export function isWatch(query: URLSearchParams): boolean {
+  const value = query.get('watch');
+  return value === 'true' || value === '1';
+}
+
+export class WatchHub {
+  private readonly history: StoreChange[] = [];
+  /** Every change after this resourceVersion is in `history`. */
+  private oldestReplayable: number;
+
+  constructor(private readonly store: ObjectStore, private readonly capacity = 5000) {
+    this.oldestReplayable = Number(store.currentResourceVersion);
+    store.onChange((change) => {
+      this.history.push(change);
+      if (this.history.length > this.capacity) {
+        const dropped = this.history.shift();
+        this.oldestReplayable = Number(dropped?.object.metadata.resourceVersion ?? this.oldestReplayable);
+      }
+    });
+  }
+
+  /** Streams events until the client goes away or `timeoutSeconds` passes. Bad selectors throw before anything is sent. */
+  serve(request: IncomingMessage, response: ServerResponse, { type, namespace, query }: WatchRequest): void {
+    const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
+    const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
+    const matches = (object: KubeObject | undefined): boolean => object !== undefined
+      && (namespace === undefined || !type.namespaced || object.metadata.namespace === namespace)
+      && labels(object.metadata.labels) && fields(object);
+    const since = query.get('resourceVersion') ?? '';
+
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
+    response.flushHeaders(); // clients wait for the headers before they act; events may be long in coming
+    const send = (eventType: string, object: unknown): void => {
+      if (!response.destroyed) response.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    };
+    const forward = (change: StoreChange, after: number): void => {
+      if (change.type !== type || Number(change.object.metadata.resourceVersion) <= after) return;
+      const now = change.kind !== 'deleted' && matches(change.object);
+      const before = change.kind === 'deleted' ? matches(change.object) : matches(change.previous);
+      if (change.kind === 'deleted') {
+        if (before) send('DELETED', change.object);
+      } else if (now && before) send('MODIFIED', change.object);
+      else if (now) send('ADDED', change.object);
+      else if (before) send('DELETED', change.object);
+    };
+
+    let after: number;
+    if (since === '' || since === '0') {
+      // No starting point: the current state as ADDED events, then what changes.
+      after = Number(this.store.currentResourceVersion);
+      for (const object of this.store.list(type, namespace)) if (matches(object)) send('ADDED', object);
+    } else {
+      after = Number(since);
+      if (!Number.isInteger(after)) throw new ApiError(400, 'BadRequest', `resourceVersion: Invalid value: ${JSON.stringify(since)}: must be a number`);
+      if (after < this.oldestReplayable) {
+        send('ERROR', new ApiError(410, 'Expired', `too old resource version: ${after} (${this.oldestReplayable + 1})`).toStatus());
+        response.end();
+        return;
+      }
+      for (const change of this.history) forward(change, after);
+    }
+    const stop = this.store.onChange((change) => forward(change, after));
+    const timeoutSeconds = Number(query.get('timeoutSeconds') ?? '0');
+    const timer = timeoutSeconds > 0 ? setTimeout(() => response.end(), timeoutSeconds * 1000) : undefined;
+    timer?.unref();
+    const finish = (): void => {
+      stop();
+      if (timer) clearTimeout(timer);
+    };
+    request.on('close', finish);
+    response.on('close', finish);
+  }
+}
