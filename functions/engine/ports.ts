@@ -58,7 +58,11 @@ export interface ClusterPort {
   readLease(namespace: string, name: string): Promise<LeaseState | undefined>;
   /** Takes or renews the lease; throws ClusterError 409 when someone else changed it since `seen`. */
   writeLease(namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined): Promise<LeaseState>;
-  releaseLease(namespace: string, name: string, holder: string): Promise<void>;
+  /**
+   * Clears the holder, only if the Lease is still as `held` (the state writeLease returned): a holder that took over
+   * after ours expired keeps it.
+   */
+  releaseLease(namespace: string, name: string, held: LeaseState): Promise<void>;
 }
 
 /** The manifests of one commit, already restricted to the target's globs. */

@@ -198,7 +198,7 @@ export async function planWithDryRuns(
 
 /** Takes the target's Lease just before the first write, so a pass over an unchanged world writes nothing at all. */
 class LazyLease {
-  private held = false;
+  private held: LeaseState | undefined;
   constructor(
     private readonly ctx: PassContext, private readonly namespace: string, private readonly name: string,
     private readonly seen: LeaseState | undefined,
@@ -207,14 +207,13 @@ class LazyLease {
   async ensure(): Promise<void> {
     if (this.held) return;
     // The optimistic lock on what we saw before reading the cluster proves nobody wrote since (409 otherwise).
-    await this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen);
-    this.held = true;
+    this.held = await this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen);
   }
 
   async release(): Promise<void> {
     if (!this.held) return;
-    await this.ctx.cluster.releaseLease(this.namespace, this.name, this.ctx.holderIdentity);
-    this.held = false;
+    await this.ctx.cluster.releaseLease(this.namespace, this.name, this.held);
+    this.held = undefined;
   }
 }
 

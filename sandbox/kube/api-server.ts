@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
 import type { FaultInjector } from './faults.ts';
-import { dropUnknownFields, openApiResponse } from './openapi.ts';
+import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { isWatch, WatchHub } from './watch.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
@@ -21,6 +21,8 @@ export interface ApiServerContext {
   token: string;
   /** Feature gates the sandbox emulates (e.g. StatefulSetUpdateVolumeClaimTemplate, KEP-4650, off everywhere today). */
   featureGates: ReadonlySet<string>;
+  /** Fields this server knows beyond client-node's models (playing a newer cluster). */
+  newerFields: NewerServerFields;
 }
 
 interface Route {
@@ -200,8 +202,8 @@ function fieldValidationOf(query: URLSearchParams, method: string): FieldValidat
  * rejected (Strict, 400), reported as warnings (Warn) or ignored. A body sent whole (create, update) is worded
  * `Kind in version "v" cannot be handled as a Kind: ...`; a patched object only `strict decoding error: ...`.
  */
-function decodeFields(type: ResourceType, object: KubeObject, validation: FieldValidation, patched: boolean, warnings: string[]): void {
-  const unknown = dropUnknownFields(type, object).map((field) => `unknown field ${JSON.stringify(field)}`);
+function decodeFields(ctx: ApiServerContext, type: ResourceType, object: KubeObject, validation: FieldValidation, patched: boolean, warnings: string[]): void {
+  const unknown = dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`);
   if (unknown.length === 0 || validation === 'Ignore') return;
   if (validation === 'Warn') {
     warnings.push(...unknown);
@@ -226,7 +228,7 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
   }
   if (method === 'POST' && name === undefined) {
     const validation = fieldValidationOf(query, method);
-    if (typeof body === 'object' && body !== null) decodeFields(type, body as KubeObject, validation, false, warnings);
+    if (typeof body === 'object' && body !== null) decodeFields(ctx, type, body as KubeObject, validation, false, warnings);
     return { code: 201, body: create(store, type, namespace, body, dryRun), warnings };
   }
   if (name === undefined) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
@@ -240,7 +242,7 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
     if (!existing) throw notFound(type, name);
     const input = method === 'PUT' ? body : applyPatch(contentType, existing, body);
     if (typeof input !== 'object' || input === null) throw badRequest('the request body must be an object');
-    decodeFields(type, input as KubeObject, validation, method === 'PATCH', warnings);
+    decodeFields(ctx, type, input as KubeObject, validation, method === 'PATCH', warnings);
     return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun, ctx.featureGates), warnings };
   }
   throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');

@@ -10,6 +10,7 @@ import { createApiServer } from './api-server.ts';
 import { runControllers } from './controllers/index.ts';
 import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
+import type { NewerServerFields } from './openapi.ts';
 import { RequestLog } from './request-log.ts';
 import { applySeed, createSystemNamespaces, loadSeedFile } from './seed.ts';
 import { ObjectStore } from './store.ts';
@@ -23,6 +24,11 @@ export interface KubeSandboxOptions {
   now?: () => Date;
   /** Emulated feature gates, e.g. `StatefulSetUpdateVolumeClaimTemplate` (KEP-4650) to accept in-place template resizes. */
   featureGates?: string[];
+  /**
+   * Fields the simulated server knows beyond client-node's models, by model name (`{ V1PodSpec: ['futureField'] }`):
+   * plays a cluster newer than the installed client, whose objects carry fields the client cannot describe.
+   */
+  newerServerFields?: NewerServerFields;
 }
 
 export interface KubeSandbox {
@@ -45,12 +51,12 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const store = new ObjectStore(now);
   const world = createWorld(store, now);
   createSystemNamespaces(world);
-  applySeed(world, options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : undefined));
+  applySeed(world, options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : undefined), options.newerServerFields);
 
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
   const token = randomBytes(16).toString('hex');
-  const server = createApiServer({ store, faults, requestLog, token, featureGates: new Set(options.featureGates ?? []) });
+  const server = createApiServer({ store, faults, requestLog, token, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {} });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -78,32 +78,37 @@ export function modelOf(type: ResourceType): string {
 }
 
 /**
+ * Fields the simulated server knows beyond client-node's models, by model (`{ V1PodSpec: ['futureField'] }`): a sandbox
+ * that plays a cluster newer than the installed client keeps them (free-form) where it would drop unknown fields.
+ */
+export type NewerServerFields = Readonly<Record<string, readonly string[]>>;
+
+/**
  * Removes the fields the kind does not declare, as decoding into the typed object does on a real server, and returns
  * their paths in the server's notation (`spec.template.spec.containers[0].imagee`).
  */
-export function dropUnknownFields(type: ResourceType, object: Record<string, unknown>): string[] {
+export function dropUnknownFields(type: ResourceType, object: Record<string, unknown>, newerFields: NewerServerFields = {}): string[] {
   const unknown: string[] = [];
-  walk({ kind: 'model', name: modelOf(type) }, object, '', unknown);
+  walk({ kind: 'model', name: modelOf(type) }, object, '', unknown, newerFields);
   return unknown;
 }
 
-function walk(shape: Shape, value: unknown, path: string, unknown: string[]): void {
+function walk(shape: Shape, value: unknown, path: string, unknown: string[], newerFields: NewerServerFields): void {
   if (value === null || typeof value !== 'object') return;
   if (shape.kind === 'array' && Array.isArray(value)) {
-    value.forEach((item, index) => walk(shape.items, item, `${path}[${index}]`, unknown));
+    value.forEach((item, index) => walk(shape.items, item, `${path}[${index}]`, unknown, newerFields));
   } else if (shape.kind === 'map' && !Array.isArray(value)) {
-    for (const [key, item] of Object.entries(value)) walk(shape.values, item, `${path}[${key}]`, unknown);
+    for (const [key, item] of Object.entries(value)) walk(shape.values, item, `${path}[${key}]`, unknown, newerFields);
   } else if (shape.kind === 'model' && !Array.isArray(value)) {
     const fields = fieldsOf(shape.name);
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const fieldPath = path === '' ? key : `${path}.${key}`;
       const field = fields.get(key);
-      if (field === undefined) {
+      if (field !== undefined) walk(field, record[key], fieldPath, unknown, newerFields);
+      else if (!newerFields[shape.name]?.includes(key)) {
         unknown.push(fieldPath);
         delete record[key];
-      } else {
-        walk(field, record[key], fieldPath, unknown);
       }
     }
   }

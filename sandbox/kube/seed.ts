@@ -7,7 +7,7 @@ import { applyDefaults } from './admission.ts';
 import { runControllers } from './controllers/index.ts';
 import { isRunningAndReady } from './controllers/statefulset.ts';
 import { defaultDriver, type DriverProfile, type World } from './controllers/world.ts';
-import { dropUnknownFields } from './openapi.ts';
+import { dropUnknownFields, type NewerServerFields } from './openapi.ts';
 import { mustResourceType, type KubeObject } from './store.ts';
 
 type Json = Record<string, unknown>;
@@ -74,7 +74,7 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
   };
 }
 
-export function applySeed(world: World, seed: unknown): void {
+export function applySeed(world: World, seed: unknown, newerFields: NewerServerFields = {}): void {
   if (seed === undefined || seed === null) return;
   if (!isObject(seed)) throw new SeedError('the seed must be a map with namespaces, storageClasses, resourceQuotas, statefulSets');
   for (const name of list(seed, 'namespaces')) {
@@ -103,7 +103,7 @@ export function applySeed(world: World, seed: unknown): void {
       throw new SeedError('statefulSets must be apps/v1 StatefulSet manifests');
     }
     const object = structuredClone(raw) as unknown as KubeObject;
-    const unknown = dropUnknownFields(statefulSetType, object);
+    const unknown = dropUnknownFields(statefulSetType, object, newerFields);
     if (unknown.length > 0) throw new SeedError(`statefulSets[${raw.metadata.name}]: unknown field ${unknown.map((f) => `"${f}"`).join(', ')}`);
     object.metadata.namespace ??= 'default';
     ensureNamespace(world, object.metadata.namespace);

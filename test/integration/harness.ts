@@ -44,6 +44,13 @@ export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unkno
   };
 }
 
+function withPodSpecExtras(manifest: Record<string, unknown>, extras: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!extras) return manifest;
+  const podSpec = ((manifest.spec as { template: { spec: Record<string, unknown> } }).template.spec);
+  Object.assign(podSpec, extras);
+  return manifest;
+}
+
 export interface DriverSeed {
   name: string;
   allowVolumeExpansion?: boolean;
@@ -63,12 +70,24 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(seed: { storageClasses?: DriverSeed[]; statefulSets: StatefulSetSpec[]; quotas?: unknown[]; featureGates?: string[] }): Promise<Harness> {
+export interface HarnessSeed {
+  storageClasses?: DriverSeed[];
+  statefulSets: StatefulSetSpec[];
+  quotas?: unknown[];
+  featureGates?: string[];
+  /** Plays a cluster newer than client-node: these fields are known to the server only (see KubeSandboxOptions). */
+  newerServerFields?: Record<string, string[]>;
+  /** Fields added to the pod template of every seeded StatefulSet. */
+  podSpecExtras?: Record<string, unknown>;
+}
+
+export async function startHarness(seed: HarnessSeed): Promise<Harness> {
   const storageClasses = seed.storageClasses ?? [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } }];
   const namespaces = [...new Set(seed.statefulSets.map((s) => s.namespace ?? 'db'))];
   const kube = await startKubeSandbox({
     ...(seed.featureGates ? { featureGates: seed.featureGates } : {}),
-    seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], statefulSets: seed.statefulSets.map(statefulSetManifest) },
+    ...(seed.newerServerFields ? { newerServerFields: seed.newerServerFields } : {}),
+    seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },
   });
   const repoDir = await mkdtemp(join(tmpdir(), 'sts-repo-'));
   const cluster = new KubeCluster(kube.kubeConfig());

@@ -34,6 +34,29 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
     }
   });
 
+  it('recreates with the server\'s own JSON: a pod template field newer than client-node survives, no pod restarts', async () => {
+    const h = await startHarness({
+      newerServerFields: { V1PodSpec: ['futureScheduling'] },
+      podSpecExtras: { futureScheduling: { mode: 'compact', zones: ['a', 'b'] } },
+      statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }],
+    });
+    try {
+      const before = h.kube.store.get(types.sts, 'db', 'pg');
+      const podsBefore = podIdentity(h.pods());
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.converge(allConverged);
+      const after = h.kube.store.get(types.sts, 'db', 'pg');
+      assert.notEqual(after?.metadata.uid, before?.metadata.uid, 'the StatefulSet was recreated');
+      const podSpec = (after?.spec as { template: { spec: Record<string, unknown> } }).template.spec;
+      assert.deepEqual(podSpec.futureScheduling, { mode: 'compact', zones: ['a', 'b'] });
+      assert.equal(after?.status?.updateRevision, before?.status?.updateRevision);
+      assert.deepEqual(podIdentity(h.pods()), podsBefore, 'no pod was restarted');
+      assert.deepEqual(h.pvcs().map(storageOf), [{ request: '20Gi', capacity: '20Gi' }, { request: '20Gi', capacity: '20Gi' }]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('updates the template in place where the API server accepts it (a dry run tells), keeping the same object', async () => {
     const h = await startHarness({ featureGates: ['StatefulSetUpdateVolumeClaimTemplate'], statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {

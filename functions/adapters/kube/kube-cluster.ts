@@ -2,7 +2,7 @@
 // to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
 import {
   ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, setHeaderOptions,
-  type KubeConfig, type V1Status,
+  Observable, SelfDecodingBody, type ConfigurationOptions, type KubeConfig, type ObservableMiddleware, type V1Status,
 } from '@kubernetes/client-node';
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState } from '../../engine/ports.ts';
@@ -40,7 +40,7 @@ export class KubeCluster implements ClusterPort {
 
   private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
     const [statefulSets, pvcs, pods, quotas, records] = await Promise.all([
-      call(() => this.apps.listNamespacedStatefulSet({ namespace })),
+      withWireJson((options) => this.apps.listNamespacedStatefulSet({ namespace }, options)),
       call(() => this.core.listNamespacedPersistentVolumeClaim({ namespace })),
       call(() => this.core.listNamespacedPod({ namespace })),
       call(() => this.core.listNamespacedResourceQuota({ namespace })),
@@ -48,7 +48,7 @@ export class KubeCluster implements ClusterPort {
     ]);
     return {
       namespace,
-      statefulSets: statefulSets.items.map(toLiveStatefulSet),
+      statefulSets: statefulSets.typed.items.map((sts, index) => toLiveStatefulSet(sts, wireItems(statefulSets.json)[index])),
       pvcs: pvcs.items.map(toLivePvc),
       pods: pods.items.map(toLivePod),
       quotas: quotas.items.map(toLiveQuota),
@@ -81,7 +81,8 @@ export class KubeCluster implements ClusterPort {
 
   async getStatefulSet(namespace: string, name: string): Promise<LiveStatefulSet | undefined> {
     try {
-      return toLiveStatefulSet(await call(() => this.apps.readNamespacedStatefulSet({ namespace, name })));
+      const { typed, json } = await withWireJson((options) => this.apps.readNamespacedStatefulSet({ namespace, name }, options));
+      return toLiveStatefulSet(typed, json);
     } catch (error) {
       if (error instanceof ClusterError && error.status === 404) return undefined;
       throw error;
@@ -92,7 +93,7 @@ export class KubeCluster implements ClusterPort {
     const { namespace, name } = nameOf(target);
     await call(() => this.apps.replaceNamespacedStatefulSet({
       namespace, name, body: target, fieldManager, ...(options.dryRun ? { dryRun: 'All' } : {}),
-    }));
+    }, sendingWireJson(target)));
   }
 
   async deleteStatefulSetOrphan(namespace: string, name: string, uid: string): Promise<void> {
@@ -103,7 +104,7 @@ export class KubeCluster implements ClusterPort {
 
   async createStatefulSet(target: JsonObject): Promise<void> {
     const { namespace } = nameOf(target);
-    await call(() => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }));
+    await call(() => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }, sendingWireJson(target)));
   }
 
   async saveRecreationRecord(record: RecreationRecord): Promise<void> {
@@ -177,14 +178,14 @@ export class KubeCluster implements ClusterPort {
     return { holder, renewTime: renewTime.toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion };
   }
 
-  async releaseLease(namespace: string, name: string, holder: string): Promise<void> {
-    // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel.
-    await call(() => this.coordination.patchNamespacedLease(
-      { namespace, name, body: { spec: { holderIdentity: null, renewTime: null } } }, mergePatch))
+  async releaseLease(namespace: string, name: string, held: LeaseState): Promise<void> {
+    // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel; the resourceVersion
+    // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing.
+    const body = { metadata: { resourceVersion: held.resourceVersion }, spec: { holderIdentity: null, renewTime: null } };
+    await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch))
       .catch((error: unknown) => {
-        if (!(error instanceof ClusterError && error.status === 404)) throw error;
+        if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
       });
-    void holder;
   }
 }
 
@@ -198,6 +199,42 @@ function nameOf(target: JsonObject): { namespace: string; name: string } {
     throw new Error('StatefulSet object without metadata.namespace and metadata.name');
   }
   return { namespace: metadata.namespace, name: metadata.name };
+}
+
+// client-node's models keep only the fields they know, when reading and when sending. A StatefulSet is sent back whole
+// to update its template, so it travels as the server's own JSON: a field newer than the installed client would
+// otherwise vanish, and one vanishing from the pod template changes the revision hash and restarts every pod.
+
+/** Runs a read and keeps, beside client-node's typed result, the JSON the server sent. */
+async function withWireJson<T>(request: (options: ConfigurationOptions) => Promise<T>): Promise<{ typed: T; json: JsonObject }> {
+  let json: JsonObject | undefined;
+  const keepBody: ObservableMiddleware = {
+    pre: (context) => new Observable(Promise.resolve(context)),
+    post: (context) => new Observable(context.body.text().then((text) => {
+      if (context.httpStatusCode >= 200 && context.httpStatusCode < 300) json = JSON.parse(text) as JsonObject;
+      context.body = new SelfDecodingBody(Promise.resolve(Buffer.from(text, 'utf8')));
+      return context;
+    })),
+  };
+  const typed = await call(() => request({ middleware: [keepBody], middlewareMergeStrategy: 'append' }));
+  if (json === undefined) throw new ClusterError('the API server answered without a JSON body', undefined, undefined);
+  return { typed, json };
+}
+
+function wireItems(list: JsonObject): JsonObject[] {
+  return Array.isArray(list.items) ? (list.items as JsonObject[]) : [];
+}
+
+/** Sends `body` as it is, in place of client-node's serialisation of its typed copy. */
+function sendingWireJson(body: JsonObject): ConfigurationOptions {
+  const sendAsIs: ObservableMiddleware = {
+    pre: (context) => {
+      context.setBody(JSON.stringify(body));
+      return new Observable(Promise.resolve(context));
+    },
+    post: (context) => new Observable(Promise.resolve(context)),
+  };
+  return { middleware: [sendAsIs], middlewareMergeStrategy: 'append' };
 }
 
 /** Runs one API call and turns client-node's ApiException (body = raw Status JSON) into a ClusterError. */

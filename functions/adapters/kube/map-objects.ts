@@ -24,8 +24,9 @@ function quantityOrUndefined(value: unknown): Quantity | undefined {
   }
 }
 
-export function toLiveStatefulSet(raw: V1StatefulSet): LiveStatefulSet {
-  const json = toJson(raw);
+/** `wire` is the server's JSON of the same object: kept whole as `raw`, fields unknown to client-node included. */
+export function toLiveStatefulSet(raw: V1StatefulSet, wire: JsonObject | undefined): LiveStatefulSet {
+  const json = wire ? structuredClone(wire) : toJson(raw);
   const spec = (json.spec ?? {}) as JsonObject;
   const templates = Array.isArray(spec.volumeClaimTemplates) ? (spec.volumeClaimTemplates as JsonObject[]) : [];
   return {
