@@ -11,6 +11,7 @@ import {
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { kubectlAvailable, pgStatefulSet } from './fixtures.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 
 const run = promisify(execFile);
@@ -36,14 +37,7 @@ const seed = {
     { name: 'fixed', allowVolumeExpansion: false },
   ],
   resourceQuotas: [{ name: 'storage', namespace: 'db', hard: { 'requests.storage': '100Gi', 'fixed.storageclass.storage.k8s.io/requests.storage': '20Gi' } }],
-  statefulSets: [{
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'pg', namespace: 'db' },
-    spec: {
-      replicas: 3, serviceName: 'pg', selector: { matchLabels: { app: 'pg' } },
-      template: { metadata: { labels: { app: 'pg' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
-      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
-    },
-  }],
+  statefulSets: [pgStatefulSet(3)],
 };
 
 describe('Kubernetes sandbox API through client-node', () => {
@@ -212,12 +206,7 @@ describe('Kubernetes sandbox API through client-node', () => {
   });
 
   it('works with kubectl get, patch and delete --cascade=orphan (when kubectl is installed)', async (t) => {
-    try {
-      await run('kubectl', ['version', '--client']);
-    } catch {
-      t.diagnostic('kubectl is not installed on this machine: this test did not run kubectl');
-      return;
-    }
+    if (!await kubectlAvailable(t)) return;
     const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath };
     const got = await run('kubectl', ['get', 'pvc', '-n', 'db', '-o', 'name'], { env });
     assert.match(got.stdout, /persistentvolumeclaim\/data-pg-0/);

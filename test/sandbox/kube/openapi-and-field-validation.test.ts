@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiException, AppsV1Api, CoreV1Api, type V1Status } from '@kubernetes/client-node';
+import { kubectlAvailable, pgStatefulSet } from './fixtures.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { resourceTypes } from '../../../sandbox/kube/store.ts';
 
@@ -15,14 +16,7 @@ type Json = Record<string, unknown>;
 const seed = {
   namespaces: ['db'],
   storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }],
-  statefulSets: [{
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'pg', namespace: 'db' },
-    spec: {
-      replicas: 1, serviceName: 'pg', selector: { matchLabels: { app: 'pg' } },
-      template: { metadata: { labels: { app: 'pg' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
-      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
-    },
-  }],
+  statefulSets: [pgStatefulSet(1)],
 };
 
 async function badRequest(promise: Promise<unknown>): Promise<V1Status> {
@@ -186,11 +180,7 @@ describe('Kubernetes sandbox field validation', () => {
 
   it('checks a manifest through kubectl apply with validation on (when kubectl is installed)', async (t) => {
     const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath, KUBECACHEDIR: await mkdtemp(join(tmpdir(), 'kubectl-cache-')) };
-    const version = await runWithInput('kubectl', ['version', '--client'], '', env).catch(() => undefined);
-    if (version?.code !== 0) {
-      t.diagnostic('kubectl is not installed on this machine: this test did not run kubectl');
-      return;
-    }
+    if (!await kubectlAvailable(t)) return;
     const manifest = (spec: Json): string => JSON.stringify({ apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'kubectl-web', namespace: 'db' }, spec });
     const good = { replicas: 2, serviceName: 'web', selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } };
     const typo = { ...good, replicas: undefined, replica: 2 };

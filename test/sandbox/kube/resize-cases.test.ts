@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CoreV1Api, PatchStrategy, setHeaderOptions, type V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { pgStatefulSet } from './fixtures.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -13,14 +14,7 @@ async function world(driver: Record<string, unknown>, quota?: Record<string, str
       namespaces: ['db'],
       storageClasses: [{ name: 'disk', default: true, allowVolumeExpansion: true, driver: { name: 'disk.csi.test', ...driver } }],
       resourceQuotas: quota ? [{ name: 'q', namespace: 'db', hard: quota }] : [],
-      statefulSets: [{
-        apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'pg', namespace: 'db' },
-        spec: {
-          replicas: 1, serviceName: 'pg', selector: { matchLabels: { app: 'pg' } },
-          template: { metadata: { labels: { app: 'pg' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
-          volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
-        },
-      }],
+      statefulSets: [pgStatefulSet(1)],
     },
   });
   return { kube, core: kube.kubeConfig().makeApiClient(CoreV1Api) };

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { CoreV1Api, makeInformer, Watch, type V1ConfigMap } from '@kubernetes/client-node';
+import { kubectlAvailable } from './fixtures.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 
 const run = promisify(execFile);
@@ -98,12 +99,7 @@ describe('Kubernetes sandbox watches', () => {
   });
 
   it('lets kubectl wait for a deletion to finish (when kubectl is installed)', async (t) => {
-    try {
-      await run('kubectl', ['version', '--client']);
-    } catch {
-      t.diagnostic('kubectl is not installed on this machine: this test did not run kubectl');
-      return;
-    }
+    if (!await kubectlAvailable(t)) return;
     const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath };
     await core.createNamespacedConfigMap({ namespace: 'db', body: { ...configMap('held'), metadata: { name: 'held', finalizers: ['example.com/hold'] } } });
     // kubectl deletes, then watches until the object is gone; a person removing the finalizer lets it finish.

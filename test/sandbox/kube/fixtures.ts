@@ -1,0 +1,27 @@
+// What the Kubernetes sandbox tests share: the `pg` StatefulSet they seed, and whether kubectl is here to drive.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { TestContext } from 'node:test';
+
+/** apps/v1 StatefulSet `db/pg`: one `data` template of 10Gi, postgres pods labelled app=pg. */
+export function pgStatefulSet(replicas: number): Record<string, unknown> {
+  return {
+    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'pg', namespace: 'db' },
+    spec: {
+      replicas, serviceName: 'pg', selector: { matchLabels: { app: 'pg' } },
+      template: { metadata: { labels: { app: 'pg' } }, spec: { containers: [{ name: 'pg', image: 'postgres:16' }] } },
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '10Gi' } } } }],
+    },
+  };
+}
+
+/** True when kubectl runs here; otherwise says plainly in the test's output that kubectl was not exercised. */
+export async function kubectlAvailable(t: TestContext): Promise<boolean> {
+  try {
+    await promisify(execFile)('kubectl', ['version', '--client']);
+    return true;
+  } catch {
+    t.diagnostic('kubectl is not installed on this machine: this test did not run kubectl');
+    return false;
+  }
+}
