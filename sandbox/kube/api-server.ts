@@ -149,6 +149,7 @@ function faultError(code: number): ApiError {
 function verbOf(method: string, route: Route, query: URLSearchParams): string {
   if (method === 'GET' && route.name === undefined) return isWatch(query) ? 'watch' : 'list';
   if (method === 'GET') return 'get';
+  if (method === 'DELETE' && route.name === undefined) return 'deletecollection';
   return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
 }
 
@@ -230,6 +231,14 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
     const validation = fieldValidationOf(query, method);
     if (typeof body === 'object' && body !== null) decodeFields(ctx, type, body as KubeObject, validation, false, warnings);
     return { code: 201, body: create(store, type, namespace, body, dryRun), warnings };
+  }
+  if (method === 'DELETE' && name === undefined && subresource === undefined) {
+    // deletecollection: each selected object is deleted as by its own DELETE (finalizers, Orphan); the answer lists them.
+    const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
+    const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
+    const selected = store.list(type, namespace).filter((o) => labels(o.metadata.labels) && fields(o));
+    for (const object of selected) remove(store, type, object, query, body, dryRun);
+    return { code: 200, body: { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.currentResourceVersion }, items: selected }, warnings };
   }
   if (name === undefined) throw new ApiError(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`);
   const existing = store.get(type, namespace, name);

@@ -11,7 +11,7 @@ export interface LoggedRequest {
   status: number;
 }
 
-const writeVerbs = new Set(['create', 'update', 'patch', 'delete']);
+const writeVerbs = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
 export class RequestLog {
   readonly entries: LoggedRequest[] = [];

@@ -80,6 +80,21 @@ describe('Kubernetes sandbox watches', () => {
     assert.deepEqual(events.map((e) => `${e.type} ${e.name}`), ['DELETED d', 'ADDED d']);
   });
 
+  it('deletes a collection by label selector, each object as by its own DELETE, and watchers see each go', async () => {
+    await core.createNamespacedConfigMap({ namespace: 'db', body: configMap('batch-1', { batch: 'x' }) });
+    await core.createNamespacedConfigMap({ namespace: 'db', body: { ...configMap('batch-2', { batch: 'x' }), metadata: { name: 'batch-2', labels: { batch: 'x' }, finalizers: ['example.com/hold'] } } });
+    await core.createNamespacedConfigMap({ namespace: 'db', body: configMap('batch-other', { batch: 'y' }) });
+    const now = (await core.listNamespacedConfigMap({ namespace: 'db' })).metadata?.resourceVersion ?? '';
+    const events = await watchEvents(kube, '/api/v1/namespaces/db/configmaps', { resourceVersion: now, labelSelector: 'batch' }, 2, async () => {
+      await core.deleteCollectionNamespacedConfigMap({ namespace: 'db', labelSelector: 'batch=x' });
+    });
+    assert.deepEqual(events.map((e) => `${e.type} ${e.name}`).sort(), ['DELETED batch-1', 'MODIFIED batch-2']);
+    const left = (await core.listNamespacedConfigMap({ namespace: 'db', labelSelector: 'batch' })).items;
+    assert.deepEqual(left.map((c) => c.metadata?.name), ['batch-2', 'batch-other']);
+    assert.ok(left[0]?.metadata?.deletionTimestamp, 'a finalizer keeps batch-2, marked for deletion');
+    assert.equal(kube.requestLog.writes().filter((w) => w.verb === 'deletecollection').length, 1);
+  });
+
   it('answers a resourceVersion older than its history with an ERROR event, 410 Expired', async () => {
     const events = await watchEvents(kube, '/api/v1/namespaces/db/configmaps', { resourceVersion: '1' }, 1, async () => undefined);
     assert.deepEqual(events.map((e) => `${e.type} ${e.name}`), ['ERROR 410']);
