@@ -6,6 +6,7 @@ import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
 import type { FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
+import { toTable, wantsTable } from './tables.ts';
 import { isWatch, WatchHub } from './watch.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
@@ -119,7 +120,12 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
     }
   }
   if (verb === 'watch') {
-    watches.serve(request, response, { type: route.type, namespace: route.namespace, query: url.searchParams });
+    const table = wantsTable(request.headers.accept);
+    watches.serve(request, response, {
+      type: route.type, namespace: route.namespace, query: url.searchParams,
+      // As Tables, the first event carries the column definitions and the rest only rows.
+      present: table ? (object, first) => toTable(route.type, [object], new Date(ctx.store.timestamp()), object.metadata.resourceVersion ?? '', first) : undefined,
+    });
     ctx.requestLog.record({ method, verb, resource: route.type.plural, namespace: route.namespace, dryRun, status: 200 });
     return;
   }
@@ -127,6 +133,7 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
   try {
     const body = method === 'GET' ? undefined : await readBody(request);
     const result = serve(ctx, method, route, url.searchParams, body, request.headers['content-type'] ?? '', dryRun);
+    if (method === 'GET' && wantsTable(request.headers.accept)) result.body = asTable(ctx, route.type, result.body as KubeObject);
     status = result.code;
     // Like the real server's warning headers: kubectl prints each as `Warning: ...`.
     const warnings = result.warnings.map((w) => `299 - ${JSON.stringify(w)}`);
@@ -137,6 +144,14 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
   } finally {
     ctx.requestLog.record({ method, verb, resource: route.type.plural, subresource: route.subresource, namespace: route.namespace, name: route.name, dryRun, status });
   }
+}
+
+/** A get or list answer as a Table for kubectl (the list keeps its paging metadata). */
+function asTable(ctx: ApiServerContext, type: ResourceType, answer: KubeObject): Record<string, unknown> {
+  const now = new Date(ctx.store.timestamp());
+  if (!Array.isArray(answer.items)) return toTable(type, [answer], now, answer.metadata.resourceVersion ?? '');
+  const table = toTable(type, answer.items as KubeObject[], now, answer.metadata.resourceVersion ?? '');
+  return { ...table, metadata: answer.metadata };
 }
 
 function faultError(code: number): ApiError {

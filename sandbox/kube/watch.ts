@@ -12,6 +12,8 @@ export interface WatchRequest {
   type: ResourceType;
   namespace: string | undefined;
   query: URLSearchParams;
+  /** How each event's object is sent (kubectl asks for Table rows); the object itself by default. */
+  present?: ((object: KubeObject, first: boolean) => unknown) | undefined;
 }
 
 export function isWatch(query: URLSearchParams): boolean {
@@ -36,7 +38,7 @@ export class WatchHub {
   }
 
   /** Streams events until the client goes away or `timeoutSeconds` passes. Bad selectors throw before anything is sent. */
-  serve(request: IncomingMessage, response: ServerResponse, { type, namespace, query }: WatchRequest): void {
+  serve(request: IncomingMessage, response: ServerResponse, { type, namespace, query, present }: WatchRequest): void {
     const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
     const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
     const matches = (object: KubeObject | undefined): boolean => object !== undefined
@@ -46,8 +48,12 @@ export class WatchHub {
 
     response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
     response.flushHeaders(); // clients wait for the headers before they act; events may be long in coming
-    const send = (eventType: string, object: unknown): void => {
-      if (!response.destroyed) response.write(`${JSON.stringify({ type: eventType, object })}\n`);
+    let first = true;
+    const send = (eventType: string, object: KubeObject | Record<string, unknown>): void => {
+      if (response.destroyed) return;
+      const shown = present && eventType !== 'ERROR' ? present(object as KubeObject, first) : object;
+      first = false;
+      response.write(`${JSON.stringify({ type: eventType, object: shown })}\n`);
     };
     const forward = (change: StoreChange, after: number): void => {
       if (change.type !== type || Number(change.object.metadata.resourceVersion) <= after) return;

@@ -1,4 +1,5 @@
-// The kubelet's part in pod lifecycle: a Pending pod whose PVCs are all Bound starts Running and Ready.
+// The kubelet's part in pod lifecycle: a Pending pod whose PVCs are all Bound starts Running and Ready, every container
+// running and ready.
 import { mustResourceType } from '../store.ts';
 import type { World } from './world.ts';
 
@@ -18,6 +19,9 @@ export function startPods(world: World): void {
       status: {
         phase: 'Running', startTime: now, podIP: '10.0.0.1',
         conditions: ['PodScheduled', 'Initialized', 'ContainersReady', 'Ready'].map((type) => ({ type, status: 'True', lastTransitionTime: now })),
+        containerStatuses: ((pod.spec?.containers ?? []) as Array<{ name: string; image?: string }>).map((c) => ({
+          name: c.name, image: c.image ?? '', imageID: '', ready: true, started: true, restartCount: 0, state: { running: { startedAt: now } },
+        })),
       },
     });
   }
