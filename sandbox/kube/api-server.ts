@@ -53,8 +53,9 @@ function send(response: ServerResponse, code: number, body: unknown, headers: Ou
 }
 
 /**
- * The sandbox decodes JSON only. A body in another format (kubectl's typed clients send protobuf) is refused with 415,
- * as a server without that codec answers; client-go then retries the request as JSON.
+ * The sandbox decodes JSON only (a real server also decodes protobuf, which kubectl's typed commands such as
+ * `kubectl create configmap` send). Other formats get the 415 a server without that codec answers, rather than a
+ * misleading "invalid JSON".
  */
 function checkBodyFormat(method: string, contentType: string): void {
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';

@@ -133,11 +133,16 @@ function addComponent(schemas: Record<string, OpenApiSchema>, model: string): vo
   schemas[model] = { type: 'object', properties };
   for (const [name, shape] of fieldsOf(model)) {
     properties[name] = schemaOf(shape);
-    for (let inner: Shape = shape; ; inner = inner.kind === 'array' ? inner.items : (inner as { values: Shape }).values) {
-      if (inner.kind === 'model') addComponent(schemas, inner.name);
-      if (inner.kind !== 'array' && inner.kind !== 'map') break;
-    }
+    const inner = modelWithin(shape);
+    if (inner !== undefined) addComponent(schemas, inner);
   }
+}
+
+/** The model a field holds, directly or as the items of its lists and maps. */
+function modelWithin(shape: Shape): string | undefined {
+  if (shape.kind === 'array') return modelWithin(shape.items);
+  if (shape.kind === 'map') return modelWithin(shape.values);
+  return shape.kind === 'model' ? shape.name : undefined;
 }
 
 const groupWords: Record<string, string> = { '': 'Core', apps: 'Apps', 'storage.k8s.io': 'Storage', 'events.k8s.io': 'Events', 'coordination.k8s.io': 'Coordination' };
