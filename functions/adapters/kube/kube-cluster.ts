@@ -46,9 +46,10 @@ export class KubeCluster implements ClusterPort {
       call(() => this.core.listNamespacedResourceQuota({ namespace })),
       call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector: `${recordLabel}=true` })),
     ]);
+    const wireStatefulSets = wireItems(statefulSets.json);
     return {
       namespace,
-      statefulSets: statefulSets.typed.items.map((sts, index) => toLiveStatefulSet(sts, wireItems(statefulSets.json)[index])),
+      statefulSets: statefulSets.typed.items.map((sts, index) => toLiveStatefulSet(sts, wireStatefulSets[index])),
       pvcs: pvcs.items.map(toLivePvc),
       pods: pods.items.map(toLivePod),
       quotas: quotas.items.map(toLiveQuota),
