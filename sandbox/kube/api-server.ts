@@ -10,7 +10,7 @@ import { toTable, wantsTable } from './tables.ts';
 import { isWatch, WatchHub } from './watch.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
-import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
+import { selectorsOf } from './selectors.ts';
 import {
   apiVersionOf, findResourceType, mustResourceType, resourceTypes, type KubeObject, type ObjectStore, type ResourceType,
 } from './store.ts';
@@ -120,18 +120,17 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
       return;
     }
   }
-  if (verb === 'watch') {
-    const table = wantsTable(request.headers.accept);
-    watches.serve(request, response, {
-      type: route.type, namespace: route.namespace, query: url.searchParams,
-      // As Tables, the first event carries the column definitions and the rest only rows.
-      present: table ? (object, first) => toTable(route.type, [object], new Date(ctx.store.timestamp()), object.metadata.resourceVersion ?? '', first) : undefined,
-    });
-    ctx.requestLog.record({ method, verb, resource: route.type.plural, namespace: route.namespace, dryRun, status: 200 });
-    return;
-  }
   let status = 200;
   try {
+    if (verb === 'watch') {
+      const table = wantsTable(request.headers.accept);
+      watches.serve(request, response, {
+        type: route.type, namespace: route.namespace, query: url.searchParams,
+        // As Tables, the first event carries the column definitions and the rest only rows.
+        present: table ? (object, first) => toTable(route.type, [object], new Date(ctx.store.timestamp()), object.metadata.resourceVersion ?? '', first) : undefined,
+      });
+      return;
+    }
     const body = method === 'GET' ? undefined : await readBody(request);
     const result = serve(ctx, method, route, url.searchParams, body, request.headers['content-type'] ?? '', dryRun);
     if (method === 'GET' && wantsTable(request.headers.accept)) result.body = asTable(ctx, route.type, result.body as KubeObject);
@@ -250,9 +249,7 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
   }
   if (method === 'DELETE' && name === undefined && subresource === undefined) {
     // deletecollection: each selected object is deleted as by its own DELETE (finalizers, Orphan); the answer lists them.
-    const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
-    const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
-    const selected = store.list(type, namespace).filter((o) => labels(o.metadata.labels) && fields(o));
+    const selected = store.list(type, namespace).filter(selectorsOf(query));
     for (const object of selected) remove(store, type, object, query, body, dryRun);
     return { code: 200, body: { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.currentResourceVersion }, items: selected }, warnings };
   }
@@ -274,9 +271,7 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
 }
 
 function list(store: ObjectStore, type: ResourceType, namespace: string | undefined, query: URLSearchParams): unknown {
-  const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
-  const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
-  const all = store.list(type, namespace).filter((o) => labels(o.metadata.labels) && fields(o));
+  const all = store.list(type, namespace).filter(selectorsOf(query));
   const limit = Number(query.get('limit') ?? '0');
   const token = query.get('continue');
   let start = 0;

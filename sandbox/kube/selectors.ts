@@ -60,3 +60,10 @@ export function parseFieldSelector(selector: string | undefined): (object: KubeO
     return negate ? !matches : matches;
   });
 }
+
+/** The label and field selectors of a list, watch or deletecollection request, as one test of an object. */
+export function selectorsOf(query: URLSearchParams): (object: KubeObject) => boolean {
+  const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
+  const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
+  return (object) => labels(object.metadata.labels) && fields(object);
+}

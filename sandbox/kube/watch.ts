@@ -5,7 +5,7 @@
 // to wait for deletions and for `get -w`; client-node's Watch and informers use them too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-errors.ts';
-import { parseFieldSelector, parseLabelSelector } from './selectors.ts';
+import { selectorsOf } from './selectors.ts';
 import type { KubeObject, ObjectStore, ResourceType, StoreChange } from './store.ts';
 
 export interface WatchRequest {
@@ -37,14 +37,14 @@ export class WatchHub {
     });
   }
 
-  /** Streams events until the client goes away or `timeoutSeconds` passes. Bad selectors throw before anything is sent. */
+  /** Streams events until the client goes away or `timeoutSeconds` passes. Bad requests throw before anything is sent. */
   serve(request: IncomingMessage, response: ServerResponse, { type, namespace, query, present }: WatchRequest): void {
-    const labels = parseLabelSelector(query.get('labelSelector') ?? undefined);
-    const fields = parseFieldSelector(query.get('fieldSelector') ?? undefined);
+    const selected = selectorsOf(query);
     const matches = (object: KubeObject | undefined): boolean => object !== undefined
-      && (namespace === undefined || !type.namespaced || object.metadata.namespace === namespace)
-      && labels(object.metadata.labels) && fields(object);
+      && (namespace === undefined || !type.namespaced || object.metadata.namespace === namespace) && selected(object);
     const since = query.get('resourceVersion') ?? '';
+    const fromNow = since === '' || since === '0';
+    if (!fromNow && !/^\d+$/.test(since)) throw new ApiError(400, 'BadRequest', `resourceVersion: Invalid value: ${JSON.stringify(since)}: must be a number`);
 
     response.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache' });
     response.flushHeaders(); // clients wait for the headers before they act; events may be long in coming
@@ -55,30 +55,24 @@ export class WatchHub {
       first = false;
       response.write(`${JSON.stringify({ type: eventType, object: shown })}\n`);
     };
+    // Matching before and after the change tells the event: still matching is MODIFIED, newly ADDED, no longer DELETED.
     const forward = (change: StoreChange, after: number): void => {
       if (change.type !== type || Number(change.object.metadata.resourceVersion) <= after) return;
+      const before = matches(change.kind === 'deleted' ? change.object : change.previous);
       const now = change.kind !== 'deleted' && matches(change.object);
-      const before = change.kind === 'deleted' ? matches(change.object) : matches(change.previous);
-      if (change.kind === 'deleted') {
-        if (before) send('DELETED', change.object);
-      } else if (now && before) send('MODIFIED', change.object);
-      else if (now) send('ADDED', change.object);
-      else if (before) send('DELETED', change.object);
+      const eventType = now ? (before ? 'MODIFIED' : 'ADDED') : before ? 'DELETED' : undefined;
+      if (eventType) send(eventType, change.object);
     };
 
-    let after: number;
-    if (since === '' || since === '0') {
+    const after = Number(fromNow ? this.store.currentResourceVersion : since);
+    if (fromNow) {
       // No starting point: the current state as ADDED events, then what changes.
-      after = Number(this.store.currentResourceVersion);
       for (const object of this.store.list(type, namespace)) if (matches(object)) send('ADDED', object);
+    } else if (after < this.oldestReplayable) {
+      send('ERROR', new ApiError(410, 'Expired', `too old resource version: ${after} (${this.oldestReplayable + 1})`).toStatus());
+      response.end();
+      return;
     } else {
-      after = Number(since);
-      if (!Number.isInteger(after)) throw new ApiError(400, 'BadRequest', `resourceVersion: Invalid value: ${JSON.stringify(since)}: must be a number`);
-      if (after < this.oldestReplayable) {
-        send('ERROR', new ApiError(410, 'Expired', `too old resource version: ${after} (${this.oldestReplayable + 1})`).toStatus());
-        response.end();
-        return;
-      }
       for (const change of this.history) forward(change, after);
     }
     const stop = this.store.onChange((change) => forward(change, after));

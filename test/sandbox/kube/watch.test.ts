@@ -100,6 +100,17 @@ describe('Kubernetes sandbox watches', () => {
     assert.deepEqual(events.map((e) => `${e.type} ${e.name}`), ['ERROR 410']);
   });
 
+  it('refuses a watch from a resourceVersion that is not a number with a 400 Status, before streaming anything', async () => {
+    const token = kube.kubeConfig().getCurrentUser()?.token ?? '';
+    const response = await fetch(`${kube.url}/api/v1/namespaces/db/configmaps?watch=true&resourceVersion=abc`, {
+      headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(3000),
+    });
+    assert.equal(response.status, 400);
+    const status = await response.json() as { reason: string; message: string };
+    assert.equal(status.reason, 'BadRequest');
+    assert.match(status.message, /resourceVersion/);
+  });
+
   it('keeps a client-node informer in step with the store', async () => {
     const informer = makeInformer(kube.kubeConfig(), '/api/v1/namespaces/db/configmaps', () => core.listNamespacedConfigMap({ namespace: 'db' }));
     await informer.start();
