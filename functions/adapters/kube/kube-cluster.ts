@@ -46,10 +46,10 @@ export class KubeCluster implements ClusterPort {
       call(() => this.core.listNamespacedResourceQuota({ namespace })),
       call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector: `${recordLabel}=true` })),
     ]);
-    const wireStatefulSets = wireItems(statefulSets.json);
+    const wireStatefulSets = wireItems(statefulSets.json, statefulSets.typed.items.length);
     return {
       namespace,
-      statefulSets: statefulSets.typed.items.map((sts, index) => toLiveStatefulSet(sts, wireStatefulSets[index])),
+      statefulSets: statefulSets.typed.items.map((sts, index) => toLiveStatefulSet(sts, wireStatefulSets[index] as JsonObject)),
       pvcs: pvcs.items.map(toLivePvc),
       pods: pods.items.map(toLivePod),
       quotas: quotas.items.map(toLiveQuota),
@@ -222,8 +222,11 @@ async function withWireJson<T>(request: (options: ConfigurationOptions) => Promi
   return { typed, json };
 }
 
-function wireItems(list: JsonObject): JsonObject[] {
-  return Array.isArray(list.items) ? (list.items as JsonObject[]) : [];
+/** The list's items as the server sent them, one for each item client-node read, in the same order. */
+function wireItems(list: JsonObject, count: number): JsonObject[] {
+  const items = Array.isArray(list.items) ? (list.items as JsonObject[]) : [];
+  if (items.length !== count) throw new ClusterError(`the API server listed ${items.length} items where client-node read ${count}`, undefined, undefined);
+  return items;
 }
 
 /** Sends `body` as it is, in place of client-node's serialisation of its typed copy. */

@@ -9,11 +9,6 @@ import { parseQuantity, QuantityError, type Quantity } from '../../domain/quanti
 
 export const recordLabel = 'sts-volume-gitops.io/recreation-record';
 
-/** client-node deserialises timestamps to Date and drops nothing we need; JSON round-trip gives back wire JSON. */
-function toJson(value: unknown): JsonObject {
-  return JSON.parse(JSON.stringify(value)) as JsonObject;
-}
-
 function quantityOrUndefined(value: unknown): Quantity | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   try {
@@ -24,10 +19,9 @@ function quantityOrUndefined(value: unknown): Quantity | undefined {
   }
 }
 
-/** `wire` is the server's JSON of the same object: kept whole as `raw`, fields unknown to client-node included. */
-export function toLiveStatefulSet(raw: V1StatefulSet, wire: JsonObject | undefined): LiveStatefulSet {
-  const json = wire ? structuredClone(wire) : toJson(raw);
-  const spec = (json.spec ?? {}) as JsonObject;
+/** `wire` is the server's JSON of the same object, kept whole as `raw` (fields unknown to client-node included). */
+export function toLiveStatefulSet(raw: V1StatefulSet, wire: JsonObject): LiveStatefulSet {
+  const spec = (wire.spec ?? {}) as JsonObject;
   const templates = Array.isArray(spec.volumeClaimTemplates) ? (spec.volumeClaimTemplates as JsonObject[]) : [];
   return {
     namespace: raw.metadata?.namespace ?? '',
@@ -41,7 +35,7 @@ export function toLiveStatefulSet(raw: V1StatefulSet, wire: JsonObject | undefin
     templates: templates.map(toLiveTemplate),
     annotations: raw.metadata?.annotations ?? {},
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
-    raw: json,
+    raw: wire,
   };
 }
 
