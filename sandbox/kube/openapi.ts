@@ -71,10 +71,15 @@ function fieldsOf(model: string): ReadonlyMap<string, Shape> {
   return fields;
 }
 
+/** `v1` -> `V1`, as client-node's model names and the operation ids spell versions. */
+function versionWord(type: ResourceType): string {
+  return `${type.version.slice(0, 1).toUpperCase()}${type.version.slice(1)}`;
+}
+
 /** The client-node model of a served kind: `V1StatefulSet`, `CoreV1Event`, `EventsV1Event`. */
 export function modelOf(type: ResourceType): string {
   if (type.kind === 'Event') return type.group === '' ? 'CoreV1Event' : 'EventsV1Event';
-  return `${type.version.toUpperCase().slice(0, 1)}${type.version.slice(1)}${type.kind}`;
+  return `${versionWord(type)}${type.kind}`;
 }
 
 /**
@@ -149,7 +154,7 @@ const groupWords: Record<string, string> = { '': 'Core', apps: 'Apps', 'storage.
 
 function operationPrefix(type: ResourceType): string {
   const group = groupWords[type.group] ?? type.group.split('.')[0] ?? '';
-  return `${group}${type.version.toUpperCase().slice(0, 1)}${type.version.slice(1)}`;
+  return `${group}${versionWord(type)}`;
 }
 
 const query = (name: string, schema: OpenApiSchema = { type: 'string' }): OpenApiSchema => ({ name, in: 'query', schema });

@@ -81,15 +81,9 @@ const columnsByKind: Record<string, Column[]> = {
   ],
   Pod: [
     name,
-    column('Ready', 'Ready containers of all containers.', (o) => {
-      const statuses = Array.isArray(field(o, 'status.containerStatuses')) ? (field(o, 'status.containerStatuses') as Json[]) : [];
-      return `${statuses.filter((s) => s.ready === true).length}/${containersOf(o, 'spec').length}`;
-    }),
+    column('Ready', 'Ready containers of all containers.', (o) => `${containerStatusesOf(o).filter((s) => s.ready === true).length}/${containersOf(o, 'spec').length}`),
     column('Status', 'The aggregate status of the containers in this pod.', (o) => (o.metadata.deletionTimestamp ? 'Terminating' : text(field(o, 'status.reason')) || text(field(o, 'status.phase')))),
-    column('Restarts', 'The number of times the containers have been restarted.', (o) => {
-      const statuses = Array.isArray(field(o, 'status.containerStatuses')) ? (field(o, 'status.containerStatuses') as Json[]) : [];
-      return String(statuses.reduce((sum, s) => sum + (typeof s.restartCount === 'number' ? s.restartCount : 0), 0));
-    }),
+    column('Restarts', 'The number of times the containers have been restarted.', (o) => String(containerStatusesOf(o).reduce((sum, s) => sum + (typeof s.restartCount === 'number' ? s.restartCount : 0), 0))),
     age,
     column('IP', 'IP address allocated to the pod.', (o) => text(field(o, 'status.podIP')) || '<none>', 1),
     column('Node', 'Name of the node the pod is assigned to.', (o) => text(field(o, 'spec.nodeName')) || '<none>', 1),
@@ -107,10 +101,13 @@ const columnsByKind: Record<string, Column[]> = {
   Lease: [name, column('Holder', 'The holder of the lease.', (o) => text(field(o, 'spec.holderIdentity'))), age],
 };
 
-function containersOf(object: KubeObject, podSpecPath: string): Json[] {
-  const containers = field(object, `${podSpecPath}.containers`);
-  return Array.isArray(containers) ? (containers as Json[]) : [];
+function listAt(object: KubeObject, path: string): Json[] {
+  const value = field(object, path);
+  return Array.isArray(value) ? (value as Json[]) : [];
 }
+
+const containersOf = (object: KubeObject, podSpecPath: string): Json[] => listAt(object, `${podSpecPath}.containers`);
+const containerStatusesOf = (pod: KubeObject): Json[] => listAt(pod, 'status.containerStatuses');
 
 /** Whether the client asked for a Table (kubectl get does; client-node does not). */
 export function wantsTable(accept: string | undefined): boolean {
