@@ -223,7 +223,9 @@ export function replaceStorageValue(fileText: string, template: DesiredTemplate,
   const [start, end] = template.storageRange;
   if (end <= start || end > fileText.length) throw new Error(`no storage value recorded for template ${template.name} in ${template.storageLocation.path}`);
   const original = fileText.slice(start, end);
-  const quote = original.startsWith('"') ? '"' : original.startsWith("'") ? "'" : '';
+  // An unquoted scalar keeps its plain style unless YAML would read the new value as something else than that text
+  // (`1800e9` is a float in YAML): then it is double-quoted, still a one-scalar edit.
+  const quote = original.startsWith('"') ? '"' : original.startsWith("'") ? "'" : jsYaml.load(newValue) === newValue ? '' : '"';
   const updated = `${fileText.slice(0, start)}${quote}${newValue}${quote}${fileText.slice(end)}`;
 
   const before = jsYaml.loadAll(fileText);

@@ -1,7 +1,7 @@
 // The KEP-1790 recovery size: after a terminal expansion failure, a PVC's request may only go down to a value strictly
 // above its capacity, and a PVC that already reached the failed size cannot go back below it. Pure.
 import {
-  compareQuantities, formatBytesLike, largestStepBelowOrEqual, nextStepAbove, type Quantity,
+  compareQuantities, formatBytesLike, largestStepBelowOrEqual, nextStepAbove, parseQuantity, type Quantity,
 } from '../domain/quantity.ts';
 
 export interface RecoveryPvc {
@@ -68,13 +68,18 @@ export function chooseRecoverySize(input: RecoveryInput): RecoveryDecision {
   const fits = (bytes: bigint): boolean => bytes > floor && bytes < input.failedSize.bytes;
   const floorText = formatBytesLike(floor, like);
 
+  const units = unitsFromCoarseToFine(like);
   const maximum = statedMaximum(input.driverMessages);
   if (maximum !== undefined) {
-    const bytes = largestStepBelowOrEqual(maximum, like);
-    if (fits(bytes)) {
+    // The template's own unit first (50Gi under a 53687091200 maximum); a finer one when no whole step of it fits
+    // (1200Gi between a 1Ti capacity and a failed 1.5Ti).
+    for (const unit of units) {
+      const bytes = largestStepBelowOrEqual(maximum, unit);
+      if (!fits(bytes)) continue;
+      const size = formatBytesLike(bytes, unit);
       return {
-        kind: 'propose', size: formatBytesLike(bytes, like), bytes, rule: 'driver-maximum',
-        explanation: `the driver states a maximum of ${formatBytesLike(maximum, like)}; ${formatBytesLike(bytes, like)} is the largest size in the template's unit under it, and it is above the current capacity ${floorText}`,
+        kind: 'propose', size, bytes, rule: 'driver-maximum',
+        explanation: `the driver states a maximum of ${formatBytesLike(maximum, like)}; ${size} is the largest size ${unitWords(unit, like)} under it, and it is above the current capacity ${floorText}`,
       };
     }
   }
@@ -84,16 +89,36 @@ export function chooseRecoverySize(input: RecoveryInput): RecoveryDecision {
       explanation: `${input.previousGitSize.text} was the size in Git before ${input.failedSize.text}, and it is above the current capacity ${floorText}`,
     };
   }
-  const step = nextStepAbove(floor, like);
-  if (fits(step)) {
+  for (const unit of units) {
+    const step = nextStepAbove(floor, unit);
+    if (!fits(step)) continue;
+    const size = formatBytesLike(step, unit);
     return {
-      kind: 'propose', size: formatBytesLike(step, like), bytes: step, rule: 'smallest-step',
-      explanation: `${formatBytesLike(step, like)} is the smallest size in the template's unit above the current capacity ${floorText}`,
+      kind: 'propose', size, bytes: step, rule: 'smallest-step',
+      explanation: `${size} is the smallest size ${unitWords(unit, like)} above the current capacity ${floorText}`,
     };
   }
   return {
     kind: 'impossible',
-    reason: `no size in the template's unit lies strictly between the capacity ${floorText} and the failed size ${input.failedSize.text}`,
+    reason: `no whole number of bytes lies strictly between the capacity ${floorText} and the failed size ${input.failedSize.text}`,
     waysOut,
   };
+}
+
+/**
+ * The template's unit, then each finer unit of the same family down to Ki / k (Ti -> Gi -> Mi -> Ki; T -> G -> M -> k;
+ * e12 -> e9 -> e6 -> e3), then plain bytes: sizes are proposed in the coarsest unit that has a step between the
+ * capacity and the failed size.
+ */
+export function unitsFromCoarseToFine(like: Quantity): Quantity[] {
+  const family = like.format === 'BinarySI' ? ['Ei', 'Pi', 'Ti', 'Gi', 'Mi', 'Ki']
+    : like.format === 'DecimalExponent' ? ['e18', 'e15', 'e12', 'e9', 'e6', 'e3'] : ['E', 'P', 'T', 'G', 'M', 'k'];
+  const own = like.format === 'DecimalExponent' ? like.suffix.toLowerCase() : like.suffix;
+  const start = family.indexOf(own);
+  const finer = start === -1 ? [] : family.slice(start + 1);
+  return [like, ...finer.map((suffix) => parseQuantity(`1${suffix}`)), parseQuantity('1')];
+}
+
+function unitWords(unit: Quantity, like: Quantity): string {
+  return unit.suffix === like.suffix ? "in the template's unit" : unit.suffix === '' ? 'in bytes' : `in ${unit.suffix} (no whole ${like.suffix || 'unit'} fits)`;
 }

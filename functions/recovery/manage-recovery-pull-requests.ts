@@ -11,7 +11,7 @@ import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
 
-export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed';
+export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed';
 
 export interface RecoveryOutcome {
   key: string;
@@ -63,7 +63,10 @@ export async function manageRecoveryPullRequests(input: {
     }
   }
   for (const [key, { sts, template }] of failing) {
-    const outcome = await proposeRecovery({ host, files, key, sts, template, input });
+    // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
+    // as failed; the other templates' recoveries and the rest of the pass go on.
+    const outcome = await proposeRecovery({ host, files, key, sts, template, input })
+      .catch((error: unknown): RecoveryOutcome => ({ key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${messageOf(error)}` }));
     result.outcomes.push(outcome);
     if (outcome.pullRequestUrl) result.links.set(key, outcome.pullRequestUrl);
   }
@@ -205,4 +208,8 @@ async function closeResolved(args: {
     await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
     result.outcomes.push({ key: parsed.key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason });
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -202,6 +202,14 @@ describe('replaceStorageValue', () => {
     assert.equal(updated, helmRendered.replace('storage: 2Gi', 'storage: 3Gi'));
   });
 
+  it('edits a storage value written as an unquoted YAML number, quoting the new value so it stays a string', () => {
+    const text = helmRendered.replace('storage: 2Gi', 'storage: 2e12');
+    const template = read({ 'k8s/db/pg.yaml': text }).statefulSets[0]?.templates[1];
+    assert.ok(template);
+    assert.equal(replaceStorageValue(text, template, '1800e9'), text.replace('storage: 2e12', 'storage: "1800e9"'));
+    assert.equal(replaceStorageValue(text, template, '1800G'), text.replace('storage: 2e12', 'storage: 1800G'));
+  });
+
   it('refuses a value that is not a quantity', () => {
     assert.ok(data);
     assert.throws(() => replaceStorageValue(helmRendered, data, '15 gigs'), /invalid quantity/);

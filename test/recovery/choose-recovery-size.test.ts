@@ -16,7 +16,12 @@ describe('chooseRecoverySize (KEP-1790)', () => {
     ['skips a previous Git value that is not above the capacity (it can never be requested again)', { failedSize: q('100Gi'), pvcs: [failedAt('10Gi')], driverMessages: [], previousGitSize: q('10Gi') }, 'smallest-step 11Gi'],
     ['steps in the template\'s own unit above the largest failed capacity', { failedSize: q('100G'), pvcs: [failedAt('10G'), failedAt('12G')], driverMessages: [], previousGitSize: undefined }, 'smallest-step 13G'],
     ['says no recovery is possible when a replica already reached the failed size (partial failure)', { failedSize: q('100Gi'), pvcs: [failedAt('10Gi'), { name: 'data-ok', capacity: q('100Gi'), terminal: false }], driverMessages: [], previousGitSize: q('10Gi') }, /^impossible: data-ok already reached 100Gi/],
-    ['says no recovery is possible when no whole unit fits between capacity and the failed size', { failedSize: q('11Gi'), pvcs: [failedAt('10Gi')], driverMessages: [], previousGitSize: undefined }, /^impossible: no size/],
+    ['proposes a driver maximum in a finer unit when no whole step of the template\'s unit fits (1Ti capacity, 1.5Ti failed)', { failedSize: q('1.5Ti'), pvcs: [failedAt('1Ti')], driverMessages: ['exceeds maximum allowed 1200GiB'], previousGitSize: undefined }, 'driver-maximum 1200Gi'],
+    ['steps in a finer unit when no whole step of the template\'s unit fits', { failedSize: q('1.5Ti'), pvcs: [failedAt('1Ti')], driverMessages: [], previousGitSize: undefined }, 'smallest-step 1025Gi'],
+    ['goes down to Mi when 11Gi failed above a 10Gi capacity', { failedSize: q('11Gi'), pvcs: [failedAt('10Gi')], driverMessages: [], previousGitSize: undefined }, 'smallest-step 10241Mi'],
+    ['steps in finer decimal units too (T -> G)', { failedSize: q('1.5T'), pvcs: [failedAt('1T')], driverMessages: ['maximum 1200000000000'], previousGitSize: undefined }, 'driver-maximum 1200G'],
+    ['keeps the exponent form of an exponent-written template (e12 -> e9)', { failedSize: q('1.5e12'), pvcs: [failedAt('1e12')], driverMessages: [], previousGitSize: undefined }, 'smallest-step 1001e9'],
+    ['says no recovery is possible when not even one byte fits between capacity and the failed size', { failedSize: q('10737418241'), pvcs: [failedAt('10Gi')], driverMessages: [], previousGitSize: undefined }, /^impossible: no whole number of bytes/],
     ['needs nothing when no failure is terminal (transient errors keep retrying)', { failedSize: q('100Gi'), pvcs: [{ name: 'a', capacity: q('10Gi'), terminal: false }], driverMessages: ['ControllerResizeError'], previousGitSize: undefined }, 'none-needed'],
   ];
   for (const [name, input, expected] of cases) {

@@ -42,6 +42,12 @@ spec:
 `;
 }
 
+/** The storage value is a YAML anchor that an annotation after the spec aliases: it cannot be edited alone. */
+function anchoredManifest(name: string, storage: string): string {
+  return manifest(name, `&size ${storage}`).replace(`metadata:\n  name: ${name}\n  namespace: analytics\n`, '')
+    + `metadata:\n  name: ${name}\n  namespace: analytics\n  annotations: { platform/size: *size }\n`;
+}
+
 describe('recovery pull requests', () => {
   let kube: KubeSandbox;
   let github: GitHubSandbox;
@@ -53,6 +59,7 @@ describe('recovery pull requests', () => {
     'k8s/wh3.yaml': manifest('wh3', '20Gi'),
     'k8s/node.yaml': manifest('node', '10Gi', 'nodeonly'),
     'k8s/split.yaml': manifest('split', '10Gi', 'standard', 2),
+    'k8s/anchored.yaml': anchoredManifest('anchored', '20Gi'),
   };
 
   async function pass(): Promise<TargetRun> {
@@ -101,7 +108,7 @@ describe('recovery pull requests', () => {
     await github.commitFiles({
       branch: 'main', message: 'Grow the warehouses', files: {
         'k8s/wh1.yaml': manifest('wh1', '100Gi'), 'k8s/wh2.yaml': manifest('wh2', '100Gi'), 'k8s/wh3.yaml': manifest('wh3', '100Gi'),
-        'k8s/node.yaml': manifest('node', '100Gi', 'nodeonly'),
+        'k8s/node.yaml': manifest('node', '100Gi', 'nodeonly'), 'k8s/anchored.yaml': anchoredManifest('anchored', '100Gi'),
       },
     });
   });
@@ -111,7 +118,7 @@ describe('recovery pull requests', () => {
   });
 
   it('opens one recovery PR per failed template with the size under the driver maximum and a one-line change (cases 1 and 2)', async () => {
-    await passes(8);
+    const run = await passes(8);
     const prs = openRecoveries();
     assert.deepEqual(prs.map((p) => p.head).sort(), [
       'sts-volume-gitops/recover/demo/analytics/node/data',
@@ -128,6 +135,10 @@ describe('recovery pull requests', () => {
     assert.equal(proposed, before?.replace('storage: 100Gi  # sized', 'storage: 50Gi  # sized'), 'only the bytes of the value change');
     const node = prs.find((p) => p.head.endsWith('/node/data'));
     assert.match(node?.title ?? '', /100Gi → 30Gi/);
+    // The anchored template's value cannot be changed alone: its recovery fails on its own, loudly, and the others open.
+    const anchored = run.recovery?.outcomes.find((o) => o.key === 'analytics/anchored/data');
+    assert.equal(anchored?.action, 'failed');
+    assert.match(anchored?.reason ?? '', /would change more than the storage value of data/);
   });
 
   it('keeps one PR over many passes and writes nothing while the proposal is the same', async () => {
