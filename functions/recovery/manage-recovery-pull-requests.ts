@@ -3,7 +3,7 @@
 // push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
 import { FeedbackHost } from '../adapters/github/feedback-host.ts';
 import type { GitHubClient } from '../adapters/github/octokit.ts';
-import { botAuthor, RecoveryHost } from '../adapters/github/recovery-host.ts';
+import { botAuthor, closedByToolLabel, RecoveryHost } from '../adapters/github/recovery-host.ts';
 import type { DesiredTemplate } from '../domain/desired-state.ts';
 import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
 import { parseQuantity, type Quantity } from '../domain/quantity.ts';
@@ -100,7 +100,7 @@ async function proposeRecovery(args: {
   const branch = recoveryBranch(input.target.name, sts.namespace, sts.name, template.templateName);
   const existing = await host.pullRequestsFor(branch);
   const proposalMarker = marker(key, desired.storageText, decision.size);
-  if (existing.some((p) => p.state === 'closed' && !p.merged && p.body.includes(proposalMarker))) {
+  if (existing.some((p) => p.state === 'closed' && !p.merged && !p.labels.includes(closedByToolLabel) && p.body.includes(proposalMarker))) {
     return { key, action: 'declined-before', decision, pullRequestUrl: undefined, reason: `a recovery to ${decision.size} was closed without merging; it is not proposed again` };
   }
   const updated = replaceStorageValue(text, desired, decision.size);
@@ -197,14 +197,8 @@ async function closeResolved(args: {
   for (const pr of await host.openRecoveryPullRequests(prefix)) {
     const parsed = parseMarker(pr.body);
     if (!parsed || failing.has(parsed.key)) continue;
-    const [namespace, name, templateName] = parsed.key.split('/');
-    const sts = input.report.statefulSets.find((s) => s.namespace === namespace && s.name === name);
-    const template = sts?.templates.find((t) => t.templateName === templateName);
-    let reason: string;
-    if (!template) reason = `${parsed.key} is no longer in Git`;
-    else if (template.desiredSize !== parsed.failed) reason = `the template changed in Git (now ${template.desiredSize}, was ${parsed.failed})`;
-    else if (template.finished) reason = `the expansion to ${template.desiredSize} completed`;
-    else continue; // still in flight without a terminal failure (e.g. retrying): keep the proposal open
+    const reason = resolution(input.report, parsed);
+    if (reason === undefined) continue;
     await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
     result.outcomes.push({ key: parsed.key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason });
   }
@@ -212,4 +206,35 @@ async function closeResolved(args: {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Why a recovery PR is no longer needed, only on positive evidence: the expansion completed, Git now asks for another
+ * size, or a complete pass over manifests that all read cleanly no longer has the StatefulSet. A StatefulSet the pass
+ * did not evaluate (not started for lack of time, a manifest error somewhere, a pass cut short) keeps its PR open.
+ */
+export function resolution(report: PassReport, proposal: { key: string; failed: string }): string | undefined {
+  const [namespace, name, templateName] = proposal.key.split('/');
+  const sts = report.statefulSets.find((s) => s.namespace === namespace && s.name === name);
+  const template = sts?.templates.find((t) => t.templateName === templateName);
+  if (template) {
+    const failed = tryParseQuantity(proposal.failed);
+    const desired = tryParseQuantity(template.desiredSize);
+    const sameSize = failed && desired ? failed.bytes === desired.bytes : template.desiredSize === proposal.failed;
+    if (!sameSize) return `the template changed in Git (now ${template.desiredSize}, was ${proposal.failed})`;
+    if (template.finished) return `the expansion to ${template.desiredSize} completed`;
+    return undefined; // still in flight without a terminal failure (e.g. retrying): keep the proposal open
+  }
+  const everythingRead = report.outcome === 'ok' && report.manifestErrors.length === 0;
+  const evaluated = sts === undefined || sts.outcome !== 'not-started';
+  if (everythingRead && evaluated) return `${proposal.key} is no longer in Git`;
+  return undefined;
+}
+
+function tryParseQuantity(text: string): Quantity | undefined {
+  try {
+    return parseQuantity(text);
+  } catch {
+    return undefined;
+  }
 }

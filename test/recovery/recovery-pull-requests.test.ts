@@ -184,6 +184,18 @@ describe('recovery pull requests', () => {
     assert.equal(statuses.at(-1)?.state, 'success');
   });
 
+  it('keeps a recovery PR open while its manifest cannot be read (not evaluated is not resolved)', async () => {
+    const node = openRecoveries().find((p) => p.head.endsWith('/node/data'));
+    assert.ok(node);
+    await github.commitFiles({ branch: 'main', message: 'Typo', files: { 'k8s/node.yaml': manifest('node', '100Gi', 'nodeonly').replace('replicas: 1', 'replicas: [1') } });
+    const run = await passes(2);
+    assert.ok((run.report?.manifestErrors.length ?? 0) > 0);
+    assert.equal(github.state.pulls.find((p) => p.number === node.number)?.state, 'open');
+    await github.commitFiles({ branch: 'main', message: 'Fix the typo', files: { 'k8s/node.yaml': manifest('node', '100Gi', 'nodeonly') } });
+    const fixed = await passes(1);
+    assert.equal(fixed.recovery?.outcomes.find((o) => o.key === 'analytics/node/data')?.action, 'unchanged');
+  });
+
   it('closes an open recovery PR with a reason when the template changes in Git', async () => {
     const node = openRecoveries().find((p) => p.head.endsWith('/node/data'));
     assert.ok(node);
@@ -191,6 +203,21 @@ describe('recovery pull requests', () => {
     await passes(2);
     assert.equal(github.state.pulls.find((p) => p.number === node.number)?.state, 'closed');
     assert.match(github.state.comments.filter((c) => c.issue === node.number).at(-1)?.body ?? '', /the template changed in Git \\\(now 20Gi, was 100Gi\\\)/);
+    assert.ok(github.state.pulls.find((p) => p.number === node.number)?.labels.includes('closed-by-sts-volume-gitops'));
+  });
+
+  it('proposes again a recovery it closed itself when the same failure comes back (its closure is not a person declining)', async () => {
+    for (let i = 0; i < 10 && kube.store.get(pvcType, 'analytics', 'data-node-0')?.status?.capacity !== undefined
+      && (kube.store.get(pvcType, 'analytics', 'data-node-0')?.status?.capacity as { storage?: string }).storage !== '20Gi'; i++) await passes(1);
+    await github.commitFiles({ branch: 'main', message: 'Grow node again', files: { 'k8s/node.yaml': manifest('node', '100Gi', 'nodeonly') } });
+    let action: string | undefined;
+    for (let i = 0; i < 10 && action !== 'opened'; i++) {
+      const run = await passes(1);
+      action = run.recovery?.outcomes.find((o) => o.key === 'analytics/node/data')?.action;
+      assert.notEqual(action, 'declined-before');
+    }
+    assert.equal(action, 'opened');
+    assert.equal(openRecoveries().filter((p) => p.head.endsWith('/node/data')).length, 1);
   });
 
   it('opens no PR for a partial failure and explains the ways out', async () => {

@@ -4,6 +4,8 @@ import type { GitHubClient } from './octokit.ts';
 import type { RepoRef } from './feedback-host.ts';
 
 export const botAuthor = { name: 'sts-volume-gitops', email: 'sts-volume-gitops@users.noreply.github.com' };
+/** Put on the recovery PRs this tool closes itself, so a closure of ours is never read as a person declining it. */
+export const closedByToolLabel = 'closed-by-sts-volume-gitops';
 
 export interface RecoveryPullRequest {
   number: number;
@@ -13,6 +15,16 @@ export interface RecoveryPullRequest {
   body: string;
   htmlUrl: string;
   headRef: string;
+  labels: string[];
+}
+
+type ListedPull = { number: number; state: string; merged_at: string | null; title: string; body: string | null; html_url: string; head: { ref: string }; labels: Array<{ name?: string }> };
+
+function toRecoveryPullRequest(p: ListedPull): RecoveryPullRequest {
+  return {
+    number: p.number, state: p.state === 'open' ? 'open' : 'closed', merged: p.merged_at !== null, title: p.title, body: p.body ?? '',
+    htmlUrl: p.html_url, headRef: p.head.ref, labels: p.labels.flatMap((l) => (l.name ? [l.name] : [])),
+  };
 }
 
 export class RecoveryHost {
@@ -22,13 +34,12 @@ export class RecoveryHost {
 
   async pullRequestsFor(branch: string): Promise<RecoveryPullRequest[]> {
     const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'all', head: `${this.repo.owner}:${branch}`, per_page: 100 });
-    return pulls.map((p) => ({ number: p.number, state: p.state === 'open' ? 'open' : 'closed', merged: p.merged_at !== null, title: p.title, body: p.body ?? '', htmlUrl: p.html_url, headRef: p.head.ref }));
+    return pulls.map(toRecoveryPullRequest);
   }
 
   async openRecoveryPullRequests(prefix: string): Promise<RecoveryPullRequest[]> {
     const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 });
-    return pulls.filter((p) => p.head.ref.startsWith(prefix))
-      .map((p) => ({ number: p.number, state: 'open' as const, merged: false, title: p.title, body: p.body ?? '', htmlUrl: p.html_url, headRef: p.head.ref }));
+    return pulls.filter((p) => p.head.ref.startsWith(prefix)).map(toRecoveryPullRequest);
   }
 
   async branchHead(branch: string): Promise<string | undefined> {
@@ -65,7 +76,7 @@ export class RecoveryHost {
     const created = await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title, body });
     await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.data.number, labels: ['sts-volume-gitops', 'volume-recovery'] });
     this.writes.push(`recovery PR #${created.data.number} opened`);
-    return { number: created.data.number, state: 'open', merged: false, title, body, htmlUrl: created.data.html_url, headRef: branch };
+    return { number: created.data.number, state: 'open', merged: false, title, body, htmlUrl: created.data.html_url, headRef: branch, labels: ['sts-volume-gitops', 'volume-recovery'] };
   }
 
   async updatePullRequest(number: number, title: string, body: string): Promise<void> {
@@ -75,6 +86,7 @@ export class RecoveryHost {
 
   async closePullRequest(number: number, comment: string, branch: string): Promise<void> {
     await this.octokit.rest.issues.createComment({ ...this.repo, issue_number: number, body: comment });
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: number, labels: [closedByToolLabel] });
     await this.octokit.rest.pulls.update({ ...this.repo, pull_number: number, state: 'closed' });
     await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${branch}` }).catch((error: unknown) => {
       if ((error as { status?: number }).status !== 422) throw error;

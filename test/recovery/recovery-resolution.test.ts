@@ -1,0 +1,43 @@
+// When a recovery PR may be closed (issue 13 item 1): only on positive evidence, never because a StatefulSet was not
+// evaluated in this pass. Pure.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PassReport, StatefulSetReport, TemplateReport } from '../../functions/engine/run-pass.ts';
+import { resolution } from '../../functions/recovery/manage-recovery-pull-requests.ts';
+
+const proposal = { key: 'analytics/wh1/data', failed: '100Gi' };
+
+function template(desiredSize: string, finished = false): TemplateReport {
+  return {
+    templateName: 'data', desiredSize, commitSha: 'c0ffee', replicas: 1, readyReplicas: finished ? 1 : 0, action: 'resize', from: '10Gi',
+    storageClassName: 'capped', storageClassExpandable: true, finished, justFinished: false, reasons: [], pvcs: [],
+    storageLocation: { path: 'k8s/wh1.yaml', line: 20, column: 22 }, quota: [], failureEvents: [],
+  };
+}
+
+function sts(outcome: StatefulSetReport['outcome'], templates: TemplateReport[]): StatefulSetReport {
+  return { namespace: 'analytics', name: 'wh1', outcome, podManagementPolicy: 'OrderedReady', replicas: 1, templateUpdate: undefined, templates, notes: [] };
+}
+
+function report(statefulSets: StatefulSetReport[], extra: Partial<PassReport> = {}): PassReport {
+  return { target: 'demo', mode: 'apply', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...extra };
+}
+
+const manifestError = { path: 'k8s/wh1.yaml', line: 3, column: 1, message: 'bad indentation' };
+
+describe('resolution of a recovery pull request', () => {
+  const cases: Array<[string, PassReport, string | undefined]> = [
+    ['keeps it while the failure stands', report([sts('failed', [template('100Gi')])]), undefined],
+    ['closes it when the expansion completed', report([sts('converged', [template('100Gi', true)])]), 'the expansion to 100Gi completed'],
+    ['closes it when Git holds another size', report([sts('in-progress', [template('60Gi')])]), 'the template changed in Git (now 60Gi, was 100Gi)'],
+    ['keeps it when Git holds the same size spelled otherwise', report([sts('failed', [template('102400Mi')])]), undefined],
+    ['keeps it when the StatefulSet was not started (the invocation ran short)', report([sts('not-started', [])], { outcome: 'incomplete' }), undefined],
+    ['keeps it when the pass was incomplete and the set is absent', report([], { outcome: 'incomplete' }), undefined],
+    ['keeps it when a manifest could not be read (the set may be in it)', report([], { manifestErrors: [manifestError] }), undefined],
+    ['closes it when a complete, clean pass no longer has the StatefulSet', report([]), 'analytics/wh1/data is no longer in Git'],
+    ['closes it when the evaluated StatefulSet no longer has the template', report([sts('converged', [])]), 'analytics/wh1/data is no longer in Git'],
+  ];
+  for (const [name, input, expected] of cases) {
+    it(name, () => assert.equal(resolution(input, proposal), expected));
+  }
+});
