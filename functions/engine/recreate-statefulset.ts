@@ -2,6 +2,7 @@
 // object in the cluster first, delete the old object with propagationPolicy Orphan (pods and PVCs stay), wait until it
 // is gone, create it again from the LIVE object with only the storage changed, then drop the record. Every step is
 // restartable: a later pass that finds the record resumes where a crash left off.
+import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../domain/live-state.ts';
 import { ClusterError, type ClusterPort } from './ports.ts';
 
@@ -51,7 +52,37 @@ export function buildRecreatedStatefulSet(live: JsonObject, newStorage: Readonly
   return target;
 }
 
-export type TemplateUpdateOutcome = 'updated-in-place' | 'recreated' | 'waiting-for-deletion';
+/** `record-outdated`: the live object changed after the record was written; the record was dropped, not replayed. */
+export type TemplateUpdateOutcome = 'updated-in-place' | 'recreated' | 'waiting-for-deletion' | 'record-outdated';
+
+/**
+ * Whether the live object still is the one the record was made from, apart from the template storage the record
+ * changes. A set edited since (new image, replicas) must not be replaced by the record's older copy: that would put the
+ * old spec back and roll every pod.
+ */
+export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSet): boolean {
+  const withoutTemplates = (spec: unknown): JsonObject => {
+    const copy = { ...((spec ?? {}) as JsonObject) };
+    delete copy.volumeClaimTemplates;
+    return copy;
+  };
+  const templateShapes = (spec: unknown): unknown[] => (((spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined ?? [])
+    .map((t) => ((t.metadata ?? {}) as JsonObject).name);
+  return isDeepStrictEqual(withoutTemplates(record.target.spec), withoutTemplates(live.raw.spec))
+    && isDeepStrictEqual(templateShapes(record.target.spec), templateShapes(live.raw.spec));
+}
+
+/** The sizes a record asks for, by template name. */
+export function recordedStorage(record: RecreationRecord): Map<string, string> {
+  const templates = (((record.target.spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined) ?? [];
+  const sizes = new Map<string, string>();
+  for (const template of templates) {
+    const name = ((template.metadata ?? {}) as JsonObject).name;
+    const storage = ((((template.spec ?? {}) as JsonObject).resources as JsonObject | undefined)?.requests as JsonObject | undefined)?.storage;
+    if (typeof name === 'string' && typeof storage === 'string') sizes.set(name, storage);
+  }
+  return sizes;
+}
 
 export interface RecreationTiming {
   /** How long one pass waits for the garbage collector before leaving the rest to the next pass. */
@@ -102,6 +133,17 @@ export async function resumeRecreation(
   for (;;) {
     const current = await cluster.getStatefulSet(record.namespace, record.statefulSetName);
     const step = nextRecreationStep(record, current);
+    if (current && step !== 'drop-record' && !recordMatchesLive(record, current)) {
+      if (step === 'delete-old') {
+        // Not deleted yet: drop the stale intent; the plan builds a new one from the object as it is now.
+        await cluster.deleteRecreationRecord(record.namespace, record.recordName);
+        return 'record-outdated';
+      }
+      // Already being deleted but edited since the record was written (a PATCH of a deleting set is allowed):
+      // recreate from the object as it is now, and persist that before it disappears.
+      record = { ...record, target: buildRecreatedStatefulSet(current.raw, recordedStorage(record)) };
+      await cluster.saveRecreationRecord(record);
+    }
     if (step === 'delete-old') {
       await cluster.deleteStatefulSetOrphan(record.namespace, record.statefulSetName, record.oldUid);
       continue;

@@ -94,6 +94,13 @@ export interface PassReport {
   notes: string[];
 }
 
+const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
+  'updated-in-place': 'updated in place',
+  recreated: 'set by orphan delete and recreate (pods untouched)',
+  'waiting-for-deletion': 'pending: old object still being deleted',
+  'record-outdated': 'not replaced: the StatefulSet changed since the update was recorded',
+};
+
 const leasePrefix = 'sts-volume-gitops-';
 const minimumRemainingMs = 30_000;
 
@@ -106,11 +113,13 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   const base: Omit<PassReport, 'outcome' | 'statefulSets'> = {
     target: ctx.target.name, mode: ctx.mode, commitSha: head.commitSha, manifestErrors: [], notes: [],
   };
+  const desired = readDesiredState(head.files, { globs: ctx.target.globs, defaultNamespace: ctx.target.defaultNamespace });
   if (isHeldByOther(seenLease, ctx.holderIdentity, now(ctx))) {
-    return { ...base, outcome: 'busy', statefulSets: [], notes: [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`] };
+    const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`];
+    if (ctx.mode === 'apply') notes.push(...await recreateAbsentStatefulSets(ctx, desired.statefulSets));
+    return { ...base, outcome: 'busy', statefulSets: [], notes };
   }
 
-  const desired = readDesiredState(head.files, { globs: ctx.target.globs, defaultNamespace: ctx.target.defaultNamespace });
   base.manifestErrors = desired.errors;
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease);
   const reports: StatefulSetReport[] = [];
@@ -160,6 +169,29 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports };
+}
+
+/**
+ * While another holder has the Lease, a StatefulSet that a recreation left absent (a holder that died between the
+ * orphan delete and the create) is created from its record anyway: every step is guarded by a precondition (uid on
+ * delete, AlreadyExists on create), so this is safe without the Lease, and it keeps the set from staying absent until
+ * the dead holder's Lease expires. Nothing else is touched.
+ */
+async function recreateAbsentStatefulSets(ctx: PassContext, desired: readonly DesiredStatefulSet[]): Promise<string[]> {
+  const namespaces = [...new Set(desired.map((s) => s.namespace))]
+    .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
+  if (namespaces.length === 0) return [];
+  const snapshot = await ctx.cluster.readSnapshot(namespaces);
+  const notes: string[] = [];
+  for (const namespace of snapshot.namespaces.values()) {
+    for (const record of namespace.recreationRecords) {
+      if (namespace.statefulSets.some((s) => s.name === record.statefulSetName)) continue;
+      const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
+      notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${templateUpdateWords[outcome]}`);
+      ctx.onEvent?.(notes.at(-1) ?? '');
+    }
+  }
+  return notes;
 }
 
 function now(ctx: PassContext): Date {
@@ -235,8 +267,9 @@ async function applyStatefulSet(
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
       const outcome = await updateLiveTemplate(live, sizes, ctx.cluster, ctx.timing);
       report.templateUpdate = outcome;
-      say(`${id}: template ${[...sizes].map(([n, s]) => `${n}=${s}`).join(', ')} ${outcome === 'updated-in-place' ? 'updated in place' : outcome === 'recreated' ? 'set by orphan delete and recreate (pods untouched)' : 'pending: old object still being deleted'}`);
+      say(`${id}: template ${[...sizes].map(([n, s]) => `${n}=${s}`).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
+      if (outcome === 'record-outdated') return { ...report, outcome: 'waiting', notes: [...report.notes, 'the StatefulSet changed while its template was being updated; the next pass starts from it as it is now'] };
       live = (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
       await ctx.cluster.recordEvent(involved(live), 'Normal', 'UpdatedVolumeClaimTemplates',
         `volumeClaimTemplates ${[...sizes].map(([n, s]) => `${n} -> ${s}`).join(', ')} from commit ${commitSha.slice(0, 12)}`);
