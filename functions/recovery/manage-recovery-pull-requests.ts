@@ -226,7 +226,8 @@ export function resolution(report: PassReport, proposal: { key: string; failed: 
     return undefined; // still in flight without a terminal failure (e.g. retrying): keep the proposal open
   }
   const everythingRead = report.outcome === 'ok' && report.manifestErrors.length === 0;
-  const evaluated = sts === undefined || sts.outcome !== 'not-started';
+  // A set the pass found in Git but did not look into (out of time, absent from the cluster) says nothing of its templates.
+  const evaluated = sts === undefined || (sts.outcome !== 'not-started' && sts.outcome !== 'missing-in-cluster');
   if (everythingRead && evaluated) return `${proposal.key} is no longer in Git`;
   return undefined;
 }

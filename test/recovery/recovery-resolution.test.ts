@@ -32,6 +32,7 @@ describe('resolution of a recovery pull request', () => {
     ['closes it when Git holds another size', report([sts('in-progress', [template('60Gi')])]), 'the template changed in Git (now 60Gi, was 100Gi)'],
     ['keeps it when Git holds the same size spelled otherwise', report([sts('failed', [template('102400Mi')])]), undefined],
     ['keeps it when the StatefulSet was not started (the invocation ran short)', report([sts('not-started', [])], { outcome: 'incomplete' }), undefined],
+    ['keeps it when the StatefulSet is in Git but missing from the cluster', report([sts('missing-in-cluster', [])]), undefined],
     ['keeps it when the pass was incomplete and the set is absent', report([], { outcome: 'incomplete' }), undefined],
     ['keeps it when a manifest could not be read (the set may be in it)', report([], { manifestErrors: [manifestError] }), undefined],
     ['closes it when a complete, clean pass no longer has the StatefulSet', report([]), 'analytics/wh1/data is no longer in Git'],
