@@ -15,9 +15,11 @@ export interface ManifestLimits {
   maxFileBytes: number;
   maxDocuments: number;
   maxAliases: number;
+  /** Nodes a document with aliases may expand to: a few aliases nested in each other expand exponentially. */
+  maxExpandedNodes: number;
 }
 
-export const defaultManifestLimits: ManifestLimits = { maxFileBytes: 1024 * 1024, maxDocuments: 500, maxAliases: 100 };
+export const defaultManifestLimits: ManifestLimits = { maxFileBytes: 1024 * 1024, maxDocuments: 500, maxAliases: 100, maxExpandedNodes: 100_000 };
 
 export interface ReadOptions {
   globs: readonly string[];
@@ -116,10 +118,31 @@ function readFile(
       });
       continue;
     }
-    if (!isObject(value) || value.apiVersion !== 'apps/v1' || value.kind !== 'StatefulSet') continue;
+    if (aliases > 0 && expandsBeyond(value, limits.maxExpandedNodes)) {
+      errors.push({ ...start, message: `document expands through its ${aliases} YAML aliases to more than ${limits.maxExpandedNodes} values; it was not read` });
+      continue;
+    }
+    if (!isObject(value) || value.kind !== 'StatefulSet') continue;
+    if (value.apiVersion !== 'apps/v1') {
+      errors.push({ ...start, message: `StatefulSet with apiVersion ${JSON.stringify(value.apiVersion)} is not read: only apps/v1 is served by current Kubernetes (apps/v1beta1 and v1beta2 were removed in 1.16); change apiVersion to apps/v1` });
+      continue;
+    }
     const sts = readStatefulSet(value, document, at, start, defaultNamespace, errors);
     if (sts) found.push({ sts });
   }
+}
+
+/** Walks the value as a consumer would see it (aliases expanded), stopping as soon as it passes `limit` nodes. */
+function expandsBeyond(value: unknown, limit: number): boolean {
+  let seen = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (++seen > limit) return true;
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node !== null && typeof node === 'object') stack.push(...Object.values(node));
+  }
+  return false;
 }
 
 function countAliases(document: Document.Parsed): number {

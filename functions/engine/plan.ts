@@ -11,6 +11,7 @@ export type BlockCode =
   | 'namespace-not-allowed'
   | 'template-not-in-cluster'
   | 'template-changed'
+  | 'template-list-changed'
   | 'storage-class-missing'
   | 'storage-class-not-expandable'
   | 'below-capacity'
@@ -107,10 +108,30 @@ function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, opt
   const live = namespace?.statefulSets.find((s) => s.name === sts.name && !s.deleting)
     ?? namespace?.statefulSets.find((s) => s.name === sts.name);
   if (!namespace || !live) return { ...base, live: undefined, outcome: 'missing-in-cluster', templates: [] };
-  return {
-    ...base, live, outcome: 'planned',
-    templates: sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options)),
-  };
+  const templates = sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options));
+  const listChange = templateListChange(sts, live);
+  if (listChange) {
+    // The set can never be applied as written: resizing the templates that do match would recreate it for nothing.
+    for (const plan of templates) {
+      plan.action = 'blocked';
+      plan.templateNeedsUpdate = false;
+      plan.pvcsToPatch = [];
+      plan.reasons.push({ code: 'template-list-changed', message: listChange });
+    }
+  }
+  return { ...base, live, outcome: 'planned', templates };
+}
+
+/** Why the template list in Git cannot be applied to the live set (templates added, removed or renamed), if it cannot. */
+function templateListChange(sts: DesiredStatefulSet, live: LiveStatefulSet): string | undefined {
+  const desired = sts.templates.map((t) => t.name);
+  const current = live.templates.map((t) => t.name);
+  const added = desired.filter((name) => !current.includes(name));
+  const removed = current.filter((name) => !desired.includes(name));
+  if (added.length === 0 && removed.length === 0) return undefined;
+  const parts = [...(added.length > 0 ? [`added ${added.join(', ')}`] : []), ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : [])];
+  return `the volumeClaimTemplates of ${live.namespace}/${live.name} in Git differ from the live list (${parts.join('; ')}); `
+    + 'Kubernetes cannot add or remove templates, so no template of this StatefulSet is resized until Git lists the live ones';
 }
 
 function blockedWithoutLive(desired: DesiredTemplate, reasons: BlockReason[]): TemplatePlan {

@@ -168,6 +168,24 @@ describe('readDesiredState reports errors with file, line and JSON path, and nev
     assert.match(state.errors[0]?.message ?? '', /uses 108 YAML aliases, over the limit of 100; it was not read/);
   });
 
+  it('refuses an alias bomb under the alias limit placed inside a volumeClaimTemplate, keeping the other files', () => {
+    // 8 levels of 9 aliases each and one use: 73 aliases, 9^8 (43 million) values once expanded.
+    const anchors = ['x-laughs: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level++) anchors.push(`x-l${level}: &l${level} [${Array(9).fill(`*l${level - 1}`).join(',')}]`);
+    const bombed = `${anchors.join('\n')}\n${parallelSet.replace('- metadata: { name: data }', '- metadata: { name: data, labels: *l8 }').replace('name: redis\n', 'name: bombed\n')}`;
+    const state = read({ 'k8s/bombed.yaml': bombed, 'k8s/good.yaml': parallelSet });
+    assert.deepEqual(state.statefulSets.map((s) => s.name), ['redis']);
+    assert.match(state.errors[0]?.message ?? '', /^document expands through its 73 YAML aliases to more than 100000 values; it was not read$/);
+    assert.equal(state.errors[0]?.path, 'k8s/bombed.yaml');
+  });
+
+  it('reports a StatefulSet under a removed API version instead of ignoring it', () => {
+    const state = read({ 'k8s/old.yaml': parallelSet.replace('apps/v1', 'apps/v1beta1') });
+    assert.deepEqual(state.statefulSets, []);
+    assert.deepEqual(state.errors.map((e) => [e.path, e.line]), [['k8s/old.yaml', 1]]);
+    assert.match(state.errors[0]?.message ?? '', /apiVersion "apps\/v1beta1" is not read: only apps\/v1/);
+  });
+
   it('refuses files over the size limit and streams over the document limit', () => {
     const big = readDesiredState(new Map([['k8s/big.yaml', parallelSet]]), { globs: ['k8s/**'], defaultNamespace: 'd', limits: { maxFileBytes: 100 } });
     assert.match(big.errors[0]?.message ?? '', /over the limit of 100/);

@@ -110,6 +110,24 @@ describe('planTarget', () => {
     assert.equal(plans[0]?.templates[0]?.reasons[0]?.code, 'template-not-in-cluster');
   });
 
+  it('blocks every template of a set whose template list changed, even the one whose size alone changed', () => {
+    const plans = planTarget([desiredSet({ templates: [desiredTemplate(), desiredTemplate({ name: 'wal', size: '5Gi' })] })], pgWorld(), allowAll);
+    const [data, wal] = plans[0]?.templates ?? [];
+    assert.equal(data?.action, 'blocked');
+    assert.equal(data?.templateNeedsUpdate, false);
+    assert.deepEqual(data?.pvcsToPatch, []);
+    assert.equal(data?.reasons.at(-1)?.code, 'template-list-changed');
+    assert.match(data?.reasons.at(-1)?.message ?? '', /db\/pg in Git differ from the live list \(added wal\)/);
+    assert.deepEqual(wal?.reasons.map((r) => r.code), ['template-not-in-cluster', 'template-list-changed']);
+  });
+
+  it('blocks a set whose Git manifest dropped a live template', () => {
+    const world = pgWorld({}, { templateNames: ['data', 'wal'] });
+    const plans = planTarget([desiredSet()], world, allowAll);
+    assert.equal(plans[0]?.templates[0]?.action, 'blocked');
+    assert.match(plans[0]?.templates[0]?.reasons.at(-1)?.message ?? '', /\(removed wal\)/);
+  });
+
   it('blocks growth beyond ResourceQuota headroom, counting max(request, allocatedResources)', () => {
     const world = pgWorld({ 0: { request: '10Gi', allocated: '40Gi' } });
     world.namespaces.get('db')?.quotas.push(quota('storage', { 'requests.storage': '90Gi' }));
