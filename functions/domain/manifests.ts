@@ -139,8 +139,8 @@ function expandsBeyond(value: unknown, limit: number): boolean {
   while (stack.length > 0) {
     const node = stack.pop();
     if (++seen > limit) return true;
-    if (Array.isArray(node)) stack.push(...node);
-    else if (node !== null && typeof node === 'object') stack.push(...Object.values(node));
+    if (Array.isArray(node)) stack.push(...(node as unknown[]));
+    else if (node !== null && typeof node === 'object') stack.push(...Object.values(node as Record<string, unknown>));
   }
   return false;
 }
