@@ -313,7 +313,9 @@ async function finishReport(
   }
   const writes: Array<() => Promise<void>> = [];
   const rendered = renderStatusAnnotation(statuses);
-  if (live.annotations[statusAnnotation] !== rendered) {
+  // A set this tool never touched and that has nothing to do gets no annotation: the first pass over a cluster writes nothing.
+  const concerned = live.annotations[statusAnnotation] !== undefined || plan.templates.some((t) => t.action !== 'unchanged');
+  if (concerned && live.annotations[statusAnnotation] !== rendered) {
     writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
   }
   for (const patched of rollout.patched) {

@@ -9,6 +9,7 @@ export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
 export interface TemplateStatus {
   templateName: string;
   desiredSize: string;
+  /** The branch head at which this size was first seen: kept while the size stays, so unrelated commits write nothing. */
   commitSha: string;
   replicas: number;
   readyReplicas: number;
@@ -22,14 +23,14 @@ export function summariseTemplate(
   previous: readonly TemplateStatus[],
 ): TemplateStatus {
   const readyReplicas = progress.filter((p) => p.state === 'done').length;
+  const earlier = previous.find((p) => p.templateName === plan.templateName);
   const status: TemplateStatus = {
     templateName: plan.templateName,
     desiredSize: plan.desired.storageText,
-    commitSha,
+    commitSha: earlier?.desiredSize === plan.desired.storageText ? earlier.commitSha : commitSha,
     replicas: live.replicas,
     readyReplicas,
   };
-  const earlier = previous.find((p) => p.templateName === plan.templateName);
   if (plan.action !== 'blocked' && readyReplicas === live.replicas) {
     status.finishedReconciliationGeneration = live.generation;
   } else if (earlier?.finishedReconciliationGeneration !== undefined) {
