@@ -61,7 +61,10 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
   try {
     value = jsYaml.load(text);
   } catch (error) {
-    throw new ConfigError(sourceName, [`not valid YAML or JSON: ${error instanceof jsYaml.YAMLException ? error.message : String(error)}`]);
+    // The reason and position only: js-yaml's message quotes the offending source line, which may hold a secret.
+    const mark = error instanceof jsYaml.YAMLException ? error.mark : undefined;
+    const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
+    throw new ConfigError(sourceName, [`not valid YAML or JSON${where}: ${error instanceof jsYaml.YAMLException ? error.reason : 'unreadable'}`]);
   }
   if (!validate(value)) {
     throw new ConfigError(sourceName, (validate.errors ?? []).map((e) => describe(e, value)));
@@ -81,6 +84,9 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     if ('github' in source && source.github.app?.privateKey.file !== undefined) {
       source.github = { ...source.github, app: { ...source.github.app, privateKey: { file: resolve(baseDir, source.github.app.privateKey.file) } } };
     }
+    for (const [field, name] of credentialReferences(source)) {
+      if (looksLikeCredential(name)) problems.push(`targets[${index}].${field} must name where the credential is kept, but its value looks like the credential itself (not shown); move it to an environment variable or secret and name that`);
+    }
     if ('github' in source && source.github.app && source.github.token) {
       problems.push(`targets[${index}].source.github has both token and app; choose one way to authenticate`);
     }
@@ -94,6 +100,18 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
   });
   if (problems.length > 0) throw new ConfigError(sourceName, problems);
   return { targets };
+}
+
+/** The fields that name an environment variable or secret, with their values. */
+function credentialReferences(source: TargetConfig['source']): Array<[field: string, name: string]> {
+  if (!('github' in source)) return [];
+  const { token, app } = source.github;
+  const key = app?.privateKey;
+  return [
+    ...(token ? [['source.github.token.env', token.env] as [string, string]] : []),
+    ...(key?.env !== undefined ? [['source.github.app.privateKey.env', key.env] as [string, string]] : []),
+    ...(key?.secret !== undefined ? [['source.github.app.privateKey.secret', key.secret] as [string, string]] : []),
+  ];
 }
 
 /** Reads the configuration from `path`, else from $STS_VOLUME_GITOPS_CONFIG. */
@@ -126,7 +144,7 @@ function describe(error: ErrorObject, root: unknown): string {
     case 'type':
       return `${where} must be ${String(params.type)}, not ${typeName(valueAt(root, error.instancePath))}`;
     case 'pattern':
-      return `${where} ${JSON.stringify(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
+      return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
     case 'minItems':
       return `${where} must list at least ${String(params.limit)} item(s)`;
     default:
@@ -159,5 +177,23 @@ function valueAt(root: unknown, pointer: string): unknown {
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';
+  if (typeof value === 'string') return `string ${shown(value)}`;
   return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+/**
+ * A value quoted in an error, unless it may be a secret: a whole file passed by mistake (a string where the
+ * configuration should be) or a token pasted where a variable name belongs never reaches stderr or the logs.
+ */
+export function shown(value: unknown): string {
+  if (typeof value !== 'string') return JSON.stringify(value);
+  if (value.length > 64 || value.includes('\n')) return `(${value.length} characters, not shown)`;
+  if (looksLikeCredential(value)) return '(a value that looks like a credential, not shown)';
+  return JSON.stringify(value);
+}
+
+function looksLikeCredential(value: string): boolean {
+  if (/^(gh[pousr]_|github_pat_|AKIA|ASIA|k8s-aws-v1\.|eyJ|xox[abp]-|-----BEGIN)/.test(value)) return true;
+  // Long runs of mixed letters and digits with no separators read as keys, not names.
+  return value.length >= 20 && /^[A-Za-z0-9+/=_-]+$/.test(value) && /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
 }

@@ -63,12 +63,29 @@ describe('parseConfig', () => {
     ['a replicas-like wrong type', good.replace('validate: false', 'validate: "no"'), /^targets\[1\]\.pullRequests\.validate must be boolean, not string "no"$/],
     ['duplicate target names', good.replace('name: local', 'name: prod-eu'), /^targets\[1\]\.name "prod-eu" is used by another target/],
     ['no targets at all', 'targets: []', /^targets must list at least 1 item/],
-    ['broken YAML', 'targets: [', /^not valid YAML or JSON/],
+    ['broken YAML', 'targets: [', /^not valid YAML or JSON at line 1, column 11: unexpected end of the stream within a flow collection$/],
   ];
   for (const [name, text, expected] of errorCases) {
     it(`explains ${name} in words a person can act on`, () => {
       const problems = problemsOf(text);
       assert.ok(problems.some((p) => expected.test(p)), `got: ${JSON.stringify(problems)}`);
+    });
+  }
+});
+
+describe('configuration errors never echo what may be a secret (issue 13 item 11)', () => {
+  const token = 'ghp_R4nd0mT0k3nV4lu3Th4tL00ksR34l1234';
+  const cases: Array<[name: string, text: string, expected: RegExp]> = [
+    ['a file that is one string (a secret file passed by mistake)', `${token}\nsecond line of a key file\n`, /^\(top level\) must be object, not string \(.*not shown\)$/],
+    ['a token pasted where the variable name belongs', good.replace('token: { env: GH_TOKEN }', `token: { env: ${token} }`), /^targets\[\d\]\.source\.github\.token\.env must name where the credential is kept, but its value looks like the credential itself \(not shown\)/],
+    ['a private key pasted where the secret name belongs', good.replace('token: { env: GH_TOKEN }', 'app: { appId: 1, installationId: 2, privateKey: { env: "-----BEGIN RSA PRIVATE KEY-----" } }'), /privateKey\.env \(a value that looks like a credential, not shown\) does not have the expected form/],
+    ['a YAML error on the line that holds a token', `targets:\n  - name: x\n    token: ${token}\n   bad: [`, /^not valid YAML or JSON at line \d+, column \d+: /],
+  ];
+  for (const [name, text, expected] of cases) {
+    it(`explains ${name} without showing it`, () => {
+      const problems = problemsOf(text);
+      assert.ok(problems.some((p) => expected.test(p)), `got: ${JSON.stringify(problems)}`);
+      assert.ok(problems.every((p) => !p.includes(token) && !p.includes('PRIVATE KEY') && !p.includes('second line')), `leaked: ${JSON.stringify(problems)}`);
     });
   }
 });
