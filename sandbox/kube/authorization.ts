@@ -1,0 +1,192 @@
+// Who is asking, and may they: bearer tokens to users, impersonation, and RBAC over the Role, ClusterRole, RoleBinding
+// and ClusterRoleBinding objects in the store, answered with kube-apiserver's own 403 texts
+// (apiserver/pkg/endpoints/handlers/responsewriters/errors.go forbiddenMessage, apimachinery NewForbidden).
+//
+// The sandbox's admin (its kubeconfig token, and requests without credentials, which kubectl sends over plain http) is
+// in system:masters and may do anything, as on a real cluster. Other identities are tokens added with addToken and
+// users named by impersonation; they get only what bindings grant. Discovery, /version and /openapi are open to
+// everyone, as the default system:discovery and system:public-info-viewer bindings make them. Not modelled: privilege
+// escalation checks on writing roles and bindings (only the admin writes them here), aggregated ClusterRoles.
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from './api-errors.ts';
+import { mustResourceType, type KubeObject, type ObjectStore } from './store.ts';
+
+export interface UserInfo {
+  name: string;
+  groups: readonly string[];
+}
+
+/** What a resource request asks, as the authorizer sees it. */
+export interface RequestAttributes {
+  verb: string;
+  group: string;
+  resource: string;
+  subresource?: string | undefined;
+  namespace?: string | undefined;
+  name?: string | undefined;
+}
+
+export const mastersGroup = 'system:masters';
+export const sandboxAdmin: UserInfo = { name: 'sandbox-admin', groups: [mastersGroup, 'system:authenticated'] };
+
+interface PolicyRule {
+  verbs?: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+interface Subject {
+  kind?: string;
+  name?: string;
+  namespace?: string;
+}
+
+interface Binding extends KubeObject {
+  roleRef?: { kind?: string; name?: string };
+  subjects?: Subject[];
+}
+
+const rbacTypes = {
+  role: mustResourceType('rbac.authorization.k8s.io/v1', 'Role'),
+  clusterRole: mustResourceType('rbac.authorization.k8s.io/v1', 'ClusterRole'),
+  roleBinding: mustResourceType('rbac.authorization.k8s.io/v1', 'RoleBinding'),
+  clusterRoleBinding: mustResourceType('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding'),
+};
+
+const serviceAccountPrefix = 'system:serviceaccount:';
+
+export class AccessControl {
+  private readonly tokens = new Map<string, UserInfo>();
+
+  constructor(private readonly store: ObjectStore, adminToken: string) {
+    this.tokens.set(adminToken, sandboxAdmin);
+  }
+
+  /** A bearer token that authenticates as `user` (`system:authenticated` is added to its groups, as authenticators do). */
+  addToken(token: string, user: UserInfo): void {
+    const groups = user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'];
+    this.tokens.set(token, { name: user.name, groups });
+  }
+
+  /** The requester after authentication and impersonation; a 401 or 403 Status as an ApiError otherwise. */
+  identify(headers: IncomingHttpHeaders): UserInfo | ApiError {
+    const auth = headers.authorization;
+    const requester = auth === undefined ? sandboxAdmin : this.tokens.get(auth.replace(/^Bearer /, ''));
+    if (requester === undefined || (auth !== undefined && !auth.startsWith('Bearer '))) return new ApiError(401, 'Unauthorized', 'Unauthorized');
+    return this.impersonate(requester, headers);
+  }
+
+  /** undefined when RBAC allows the request, else the 403 the real server sends. */
+  authorize(user: UserInfo, request: RequestAttributes): ApiError | undefined {
+    if (user.groups.includes(mastersGroup)) return undefined;
+    const { allowed, errors } = this.decide(user, request);
+    if (allowed) return undefined;
+    return forbidden(user, request, errors.length === 0 ? '' : `RBAC: ${errors.length === 1 ? errors[0] ?? '' : `[${errors.join(', ')}]`}`);
+  }
+
+  /**
+   * `Impersonate-User` (a `system:serviceaccount:NS:NAME` user is a ServiceAccount) and `Impersonate-Group`, each allowed
+   * only with the `impersonate` verb on users, serviceaccounts or groups. Without groups, a service account gets its
+   * fixed groups and everyone `system:authenticated`, as the real filter does.
+   */
+  private impersonate(requester: UserInfo, headers: IncomingHttpHeaders): UserInfo | ApiError {
+    const wantedUser = headerValues(headers['impersonate-user'])[0];
+    const wantedGroups = headerValues(headers['impersonate-group']);
+    if (wantedUser === undefined) {
+      if (wantedGroups.length === 0) return requester;
+      return new ApiError(500, 'InternalError', `Internal error occurred: requested ${wantedGroups.map((g) => `{Group ${g}}`).join(' ')} without impersonating a user`);
+    }
+    const groups: string[] = [];
+    const serviceAccount = wantedUser.startsWith(serviceAccountPrefix) ? wantedUser.slice(serviceAccountPrefix.length).split(':') : undefined;
+    const checks: RequestAttributes[] = [];
+    if (serviceAccount && serviceAccount.length === 2 && serviceAccount.every((part) => part !== '')) {
+      const [namespace = '', name = ''] = serviceAccount;
+      checks.push({ verb: 'impersonate', group: '', resource: 'serviceaccounts', namespace, name });
+      if (wantedGroups.length === 0) groups.push('system:serviceaccounts', `system:serviceaccounts:${namespace}`);
+    } else {
+      checks.push({ verb: 'impersonate', group: '', resource: 'users', name: wantedUser });
+    }
+    for (const group of wantedGroups) {
+      checks.push({ verb: 'impersonate', group: '', resource: 'groups', name: group });
+      groups.push(group);
+    }
+    for (const check of checks) {
+      const denied = this.authorize(requester, check);
+      if (denied) return denied;
+    }
+    if (wantedGroups.length === 0 && wantedUser !== 'system:anonymous' && !groups.includes('system:unauthenticated')) groups.push('system:authenticated');
+    return { name: wantedUser, groups };
+  }
+
+  /** RBAC's rule walk: ClusterRoleBindings grant everywhere, RoleBindings only in their namespace. */
+  private decide(user: UserInfo, request: RequestAttributes): { allowed: boolean; errors: string[] } {
+    const errors: string[] = [];
+    const bindings: Array<{ binding: Binding; namespace: string | undefined }> = [
+      ...this.store.list(rbacTypes.clusterRoleBinding).map((binding) => ({ binding, namespace: undefined })),
+      ...(request.namespace ? this.store.list(rbacTypes.roleBinding, request.namespace).map((binding) => ({ binding, namespace: request.namespace })) : []),
+    ];
+    for (const { binding, namespace } of bindings) {
+      if (!(binding.subjects ?? []).some((subject) => appliesTo(subject, user, namespace))) continue;
+      const rules = this.rulesOf(binding, namespace);
+      if (typeof rules === 'string') {
+        errors.push(rules);
+        continue;
+      }
+      if (rules.some((rule) => ruleAllows(rule, request))) return { allowed: true, errors };
+    }
+    return { allowed: false, errors };
+  }
+
+  /** The referenced role's rules, or RBAC's error text when it does not exist. */
+  private rulesOf(binding: Binding, namespace: string | undefined): PolicyRule[] | string {
+    const name = binding.roleRef?.name ?? '';
+    const clusterWide = binding.roleRef?.kind !== 'Role';
+    const role = clusterWide ? this.store.get(rbacTypes.clusterRole, undefined, name) : this.store.get(rbacTypes.role, namespace, name);
+    if (!role) return `${clusterWide ? 'clusterrole' : 'role'}.rbac.authorization.k8s.io "${name}" not found`;
+    return Array.isArray(role.rules) ? (role.rules as PolicyRule[]) : [];
+  }
+}
+
+function headerValues(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : value.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+}
+
+function appliesTo(subject: Subject, user: UserInfo, bindingNamespace: string | undefined): boolean {
+  switch (subject.kind) {
+    case 'User': return subject.name === user.name;
+    case 'Group': return subject.name !== undefined && user.groups.includes(subject.name);
+    case 'ServiceAccount': {
+      // A RoleBinding's ServiceAccount subject without a namespace means one in the binding's namespace.
+      const namespace = subject.namespace ?? bindingNamespace;
+      return namespace !== undefined && user.name === `${serviceAccountPrefix}${namespace}:${subject.name ?? ''}`;
+    }
+    default: return false;
+  }
+}
+
+function ruleAllows(rule: PolicyRule, request: RequestAttributes): boolean {
+  const resource = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
+  const resources = rule.resources ?? [];
+  const resourceMatches = resources.includes('*') || resources.includes(resource)
+    || (request.subresource !== undefined && resources.includes(`*/${request.subresource}`));
+  const names = rule.resourceNames ?? [];
+  return (rule.verbs ?? []).some((v) => v === '*' || v === request.verb)
+    && (rule.apiGroups ?? []).some((g) => g === '*' || g === request.group)
+    && resourceMatches
+    && (names.length === 0 || (request.name !== undefined && names.includes(request.name)));
+}
+
+/** `storageclasses.storage.k8s.io is forbidden: User "X" cannot list resource "storageclasses" in API group ...`. */
+function forbidden(user: UserInfo, request: RequestAttributes, reason: string): ApiError {
+  const resource = request.subresource ? `${request.resource}/${request.subresource}` : request.resource;
+  const scope = request.namespace ? `in the namespace ${JSON.stringify(request.namespace)}` : 'at the cluster scope';
+  const denial = `User ${JSON.stringify(user.name)} cannot ${request.verb} resource ${JSON.stringify(resource)} in API group ${JSON.stringify(request.group)} ${scope}`;
+  const why = reason === '' ? denial : `${denial}: ${reason}`;
+  const qualified = request.group === '' ? request.resource : `${request.resource}.${request.group}`;
+  const message = request.name ? `${qualified} ${JSON.stringify(request.name)} is forbidden: ${why}` : `${qualified} is forbidden: ${why}`;
+  return new ApiError(403, 'Forbidden', message, {
+    ...(request.name ? { name: request.name } : {}), ...(request.group !== '' ? { group: request.group } : {}), kind: request.resource,
+  });
+}
