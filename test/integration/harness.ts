@@ -70,6 +70,8 @@ export interface Harness {
   repoDir: string;
   /** The RBAC objects applied for the engine's identity. */
   rbac: RbacObject[];
+  /** A kubeconfig of the engine's identity (for runs through a config file). */
+  engineKubeconfigPath: string;
   writeManifest(spec: StatefulSetSpec, path?: string): Promise<void>;
   pass(options?: { mode?: 'apply' | 'plan'; holder?: string; maxWaitMs?: number }): Promise<PassReport>;
   /** Passes with `ticks` controller ticks between them until `done` or `maxPasses`. */
@@ -106,12 +108,14 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
   const generated = rbacObjects([target]);
   const rbac = seed.rbac ? seed.rbac(structuredClone(generated)) : generated;
   await applyObjects(kube, rbac);
+  kube.requestLog.reset(); // the setup's writes are not the engine's
+  const { kubeconfigPath: engineKubeconfigPath } = await kube.addIdentity({ name: engineUser, groups: [defaultRbacGroup] });
   const identity = new KubeConfig();
-  identity.loadFromFile((await kube.addIdentity({ name: engineUser, groups: [defaultRbacGroup] })).kubeconfigPath);
+  identity.loadFromFile(engineKubeconfigPath);
   const cluster = new KubeCluster(identity);
   const git = new DirectorySource(repoDir, ['**/*.yaml']);
   const harness: Harness = {
-    kube, repoDir, rbac,
+    kube, repoDir, rbac, engineKubeconfigPath,
     writeManifest: async (spec, path) => {
       const file = join(repoDir, path ?? `${spec.namespace ?? 'db'}/${spec.name}.yaml`);
       await mkdir(dirname(file), { recursive: true });
