@@ -5,12 +5,16 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { clusterPermissions, leasePermissions, workloadPermissions } from '../../functions/adapters/kube/permissions.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
+import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
 import { runTargets } from '../../functions/app/run-targets.ts';
 import { parseSubject, rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.ts';
 import { rbacCommand } from '../../functions/cli/rbac-command.ts';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
-import { engineUser, startHarness, statefulSetReport } from './harness.ts';
+import { engineUser, startHarness, statefulSetReport, types } from './harness.ts';
+
+const configMapType = types.configMap;
 
 const repoRoot = new URL('../../', import.meta.url);
 
@@ -110,6 +114,35 @@ describe('the engine under RBAC', () => {
         return true;
       });
       assert.deepEqual(h.kube.requestLog.writes().filter((w) => w.status < 400), [], 'nothing was written');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('the manifest grants nothing the engine does not use', () => {
+  it('every verb granted is used by a pass: recreation, PVC patches, a terminal expansion failure, a stale record, the Lease', async () => {
+    const h = await startHarness({
+      storageClasses: [
+        { name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } },
+        { name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '15Gi', ticksPerPhase: 1 } },
+      ],
+      statefulSets: [
+        { name: 'pg', replicas: 2, templates: { data: '10Gi' } },
+        { name: 'ch', replicas: 1, templates: { data: '10Gi' }, storageClass: 'capped' },
+      ],
+    });
+    try {
+      // A record the label selector cannot see (someone removed its label): saving the new one meets 409 and replaces it.
+      h.kube.store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: recreationRecordName('pg'), namespace: 'db' }, data: {} });
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.writeManifest({ name: 'ch', replicas: 1, templates: { data: '30Gi' }, storageClass: 'capped' });
+      await h.converge((report) => statefulSetReport(report, 'pg').outcome === 'converged' && statefulSetReport(report, 'ch').outcome === 'failed', { ticks: 3 });
+      // Authorized is what counts: the in-place template update's dry run is authorized, then refused by validation (422).
+      const used = new Set(h.kube.requestLog.entries.filter((e) => e.status !== 401 && e.status !== 403).map((e) => `${e.verb} ${e.resource}`));
+      const granted = new Set([...clusterPermissions, ...workloadPermissions, ...leasePermissions([])].flatMap((p) => p.verbs.map((v) => `${v} ${p.resource}`)));
+      assert.deepEqual([...granted].filter((g) => !used.has(g)).sort(), [], 'granted but never used');
+      assert.deepEqual([...used].filter((u) => !granted.has(u)).sort(), [], 'used but not granted');
     } finally {
       await h.close();
     }
