@@ -111,6 +111,11 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
     send(response, 403, denied.toStatus());
     return;
   }
+  if (route.type.group === 'authorization.k8s.io' && method === 'POST') {
+    ctx.requestLog.record({ method, verb, resource: route.type.plural, dryRun, status: 201 });
+    send(response, 201, ctx.access.review(user, await readBody(request)));
+    return;
+  }
   const fault = ctx.faults.match(method, route.type.plural, route.subresource);
   if (fault) {
     if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));

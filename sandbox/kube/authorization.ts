@@ -80,9 +80,35 @@ export class AccessControl {
   /** undefined when RBAC allows the request, else the 403 the real server sends. */
   authorize(user: UserInfo, request: RequestAttributes): ApiError | undefined {
     if (user.groups.includes(mastersGroup)) return undefined;
+    // system:basic-user, bound to every authenticated user: anyone may ask what they may do.
+    if (request.group === 'authorization.k8s.io' && request.resource === 'selfsubjectaccessreviews' && request.verb === 'create') return undefined;
     const { allowed, errors } = this.decide(user, request);
-    if (allowed) return undefined;
-    return forbidden(user, request, errors.length === 0 ? '' : `RBAC: ${errors.length === 1 ? errors[0] ?? '' : `[${errors.join(', ')}]`}`);
+    if (allowed !== undefined) return undefined;
+    return forbidden(user, request, rbacErrors(errors));
+  }
+
+  /**
+   * A SelfSubjectAccessReview answered for `user`, sent as JSON (client-node's AuthorizationV1Api). `kubectl auth can-i`
+   * sends protobuf, which the sandbox does not decode (415); `kubectl get ... --as=...` shows the same decisions.
+   */
+  review(user: UserInfo, body: unknown): Record<string, unknown> {
+    const spec = (typeof body === 'object' && body !== null ? (body as { spec?: unknown }).spec : undefined) ?? {};
+    const asked = (spec as { resourceAttributes?: Partial<RequestAttributes> & { subresource?: string } }).resourceAttributes;
+    let status: { allowed: boolean; reason?: string };
+    if (user.groups.includes(mastersGroup)) {
+      status = { allowed: true };
+    } else if (asked === undefined) {
+      status = { allowed: false, reason: 'only resourceAttributes are reviewed by this sandbox' };
+    } else {
+      const request: RequestAttributes = {
+        verb: asked.verb ?? '', group: asked.group ?? '', resource: asked.resource ?? '',
+        subresource: asked.subresource || undefined, namespace: asked.namespace || undefined, name: asked.name || undefined,
+      };
+      const { allowed, errors } = this.decide(user, request);
+      const reason = allowed ?? rbacErrors(errors);
+      status = { allowed: allowed !== undefined, ...(reason ? { reason } : {}) };
+    }
+    return { kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null }, spec, status };
   }
 
   /**
@@ -119,23 +145,30 @@ export class AccessControl {
     return { name: wantedUser, groups };
   }
 
-  /** RBAC's rule walk: ClusterRoleBindings grant everywhere, RoleBindings only in their namespace. */
-  private decide(user: UserInfo, request: RequestAttributes): { allowed: boolean; errors: string[] } {
+  /**
+   * RBAC's rule walk: ClusterRoleBindings grant everywhere, RoleBindings only in their namespace. `allowed` is RBAC's
+   * reason for allowing (`RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "y" to Group "z"`), undefined if not.
+   */
+  private decide(user: UserInfo, request: RequestAttributes): { allowed: string | undefined; errors: string[] } {
     const errors: string[] = [];
     const bindings: Array<{ binding: Binding; namespace: string | undefined }> = [
       ...this.store.list(rbacTypes.clusterRoleBinding).map((binding) => ({ binding, namespace: undefined })),
       ...(request.namespace ? this.store.list(rbacTypes.roleBinding, request.namespace).map((binding) => ({ binding, namespace: request.namespace })) : []),
     ];
     for (const { binding, namespace } of bindings) {
-      if (!(binding.subjects ?? []).some((subject) => appliesTo(subject, user, namespace))) continue;
+      const subject = (binding.subjects ?? []).find((s) => appliesTo(s, user, namespace));
+      if (!subject) continue;
       const rules = this.rulesOf(binding, namespace);
       if (typeof rules === 'string') {
         errors.push(rules);
         continue;
       }
-      if (rules.some((rule) => ruleAllows(rule, request))) return { allowed: true, errors };
+      if (rules.some((rule) => ruleAllows(rule, request))) {
+        const source = namespace === undefined ? `ClusterRoleBinding "${binding.metadata.name}"` : `RoleBinding "${binding.metadata.name}/${namespace}"`;
+        return { allowed: `RBAC: allowed by ${source} of ${binding.roleRef?.kind ?? ''} "${binding.roleRef?.name ?? ''}" to ${describeSubject(subject, namespace)}`, errors };
+      }
     }
-    return { allowed: false, errors };
+    return { allowed: undefined, errors };
   }
 
   /** The referenced role's rules, or RBAC's error text when it does not exist. */
@@ -146,6 +179,18 @@ export class AccessControl {
     if (!role) return `${clusterWide ? 'clusterrole' : 'role'}.rbac.authorization.k8s.io "${name}" not found`;
     return Array.isArray(role.rules) ? (role.rules as PolicyRule[]) : [];
   }
+}
+
+/** RBAC's reason when bindings point at roles that do not exist: `RBAC: role.rbac.authorization.k8s.io "x" not found`. */
+function rbacErrors(errors: readonly string[]): string {
+  if (errors.length === 0) return '';
+  return `RBAC: ${errors.length === 1 ? errors[0] ?? '' : `[${errors.join(', ')}]`}`;
+}
+
+/** As RBAC's describeSubject: a ServiceAccount is `name/namespace`. */
+function describeSubject(subject: Subject, bindingNamespace: string | undefined): string {
+  if (subject.kind === 'ServiceAccount') return `ServiceAccount "${subject.name ?? ''}/${subject.namespace ?? bindingNamespace ?? ''}"`;
+  return `${subject.kind ?? ''} "${subject.name ?? ''}"`;
 }
 
 function headerValues(value: string | string[] | undefined): string[] {

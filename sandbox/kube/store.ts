@@ -90,6 +90,8 @@ export const resourceTypes: readonly ResourceType[] = [
   type('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
   type('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true),
   type('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true),
+  // Never stored: answered by the authorizer (`kubectl auth can-i`).
+  { ...type('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', false), verbs: ['create'] },
 ];
 
 export function apiVersionOf(t: ResourceType): string {

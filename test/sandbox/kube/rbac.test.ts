@@ -159,3 +159,32 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     }
   });
 });
+
+describe('Kubernetes sandbox: what an identity may do', () => {
+  it('answers SelfSubjectAccessReviews with RBAC\'s reasons, for the requester or whom it impersonates', async () => {
+    const kube = await startKubeSandbox({ seed });
+    try {
+      await applyObjects(kube, await shippedObjects());
+      const adminToken = kube.kubeConfig().getCurrentUser()?.token ?? '';
+      const review = async (attributes: Record<string, string>, impersonate: Record<string, string>): Promise<unknown> => {
+        const response = await fetch(`${kube.url}/apis/authorization.k8s.io/v1/selfsubjectaccessreviews`, {
+          method: 'POST', headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json', ...impersonate },
+          body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: attributes } }),
+        });
+        assert.equal(response.status, 201);
+        return ((await response.json()) as { status: unknown }).status;
+      };
+      const asTool = { 'Impersonate-User': 'someone', 'Impersonate-Group': 'sts-volume-gitops' };
+      assert.deepEqual(await review({ verb: 'patch', resource: 'persistentvolumeclaims', namespace: 'db' }, asTool), {
+        allowed: true, reason: 'RBAC: allowed by RoleBinding "sts-volume-gitops/db" of Role "sts-volume-gitops" to Group "sts-volume-gitops"',
+      });
+      assert.deepEqual(await review({ verb: 'list', group: 'storage.k8s.io', resource: 'storageclasses' }, asTool), {
+        allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "sts-volume-gitops" of ClusterRole "sts-volume-gitops" to Group "sts-volume-gitops"',
+      });
+      assert.deepEqual(await review({ verb: 'delete', resource: 'persistentvolumeclaims', namespace: 'db' }, asTool), { allowed: false });
+      assert.deepEqual(await review({ verb: 'delete', resource: 'persistentvolumeclaims', namespace: 'db' }, {}), { allowed: true });
+    } finally {
+      await kube.close();
+    }
+  });
+});
