@@ -7,13 +7,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { parseConfig, type Config } from '../domain/config.ts';
+import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderPassReport } from './render-report.ts';
 import { sandboxConfig } from './sandbox-command.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
+const demoUser = 'sts-volume-gitops-demo';
 
 type Print = (text: string) => void;
 
@@ -32,14 +35,19 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
   const github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), owner: 'acme', repo: 'platform-gitops', workDir: join(workDir, 'github') });
   try {
     const configPath = join(workDir, 'config.yaml');
-    const configText = sandboxConfig(kube.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN');
+    // The tool runs as it would on a real cluster: a user in the group its RBAC manifest binds, with only those grants.
+    const identity = await kube.addIdentity({ name: demoUser, groups: [defaultRbacGroup] });
+    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN');
     await writeFile(configPath, configText);
     const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env: { DEMO_GITHUB_TOKEN: github.token }, print, passNumber: 0 };
+    const rbac = rbacObjects(demo.config.targets);
+    await applyObjects(kube, rbac);
 
     heading(print, 'sts-volume-gitops demo');
     print(`Kubernetes sandbox  ${kube.url}  (kubeconfig ${kube.kubeconfigPath})`);
     print(`GitHub sandbox      ${github.url}/repos/${github.owner}/${github.repo}`);
     print(`Configuration       ${configPath}`);
+    print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
 
     heading(print, '1. What Git asks for, against what runs (read-only plan)');
     const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env });

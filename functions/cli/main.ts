@@ -12,6 +12,7 @@ const usage = `Usage:
   sts-volume-gitops sandbox kube --port N --seed FILE                 start the Kubernetes sandbox alone
   sts-volume-gitops sandbox github --port N --seed DIR                start the GitHub sandbox alone
   sts-volume-gitops demo                                              the whole story on the sandboxes (npm start)
+  sts-volume-gitops rbac --config FILE [--target NAME]                print the RBAC manifest the config needs
 --config defaults to $STS_VOLUME_GITOPS_CONFIG.`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -24,6 +25,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('./sandbox-command.ts')).sandboxCommand(rest);
     case 'demo':
       return (await import('./demo.ts')).runDemo();
+    case 'rbac':
+      return (await import('./rbac-command.ts')).rbacCommand(rest);
     case undefined:
     case '-h':
     case '--help':

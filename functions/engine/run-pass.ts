@@ -101,7 +101,8 @@ const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'record-outdated': 'not replaced: the StatefulSet changed since the update was recorded',
 };
 
-const leasePrefix = 'sts-volume-gitops-';
+/** Each target's Lease is `sts-volume-gitops-<target>` in its default namespace (the RBAC manifest names it too). */
+export const leasePrefix = 'sts-volume-gitops-';
 const minimumRemainingMs = 30_000;
 
 export async function runPass(ctx: PassContext): Promise<PassReport> {

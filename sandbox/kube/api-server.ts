@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
+import type { AccessControl } from './authorization.ts';
 import type { FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { toTable, wantsTable } from './tables.ts';
@@ -19,7 +20,8 @@ export interface ApiServerContext {
   store: ObjectStore;
   faults: FaultInjector;
   requestLog: RequestLog;
-  token: string;
+  /** Who is asking and what they may do (authorization.ts): tokens, impersonation, RBAC. */
+  access: AccessControl;
   /** Feature gates the sandbox emulates (e.g. StatefulSetUpdateVolumeClaimTemplate, KEP-4650, off everywhere today). */
   featureGates: ReadonlySet<string>;
   /** Fields this server knows beyond client-node's models (playing a newer cluster). */
@@ -79,11 +81,9 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
 async function handle(ctx: ApiServerContext, watches: WatchHub, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sandbox');
   const method = request.method ?? 'GET';
-  // Like an API server with anonymous auth on: no credentials is allowed (kubectl sends none over plain http), a wrong
-  // token is not.
-  const auth = request.headers.authorization;
-  if (auth !== undefined && auth !== `Bearer ${ctx.token}`) {
-    send(response, 401, new ApiError(401, 'Unauthorized', 'Unauthorized').toStatus());
+  const user = ctx.access.identify(request.headers);
+  if (user instanceof ApiError) {
+    send(response, user.code, user.toStatus());
     return;
   }
   const openApi = method === 'GET' ? openApiResponse(url.pathname) : undefined;
@@ -105,6 +105,17 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
   }
   const verb = verbOf(method, route, url.searchParams);
   const dryRun = url.searchParams.getAll('dryRun').includes('All');
+  const denied = ctx.access.authorize(user, { verb, group: route.type.group, resource: route.type.plural, subresource: route.subresource, namespace: route.namespace, name: route.name });
+  if (denied) {
+    ctx.requestLog.record({ method, verb, resource: route.type.plural, subresource: route.subresource, namespace: route.namespace, name: route.name, dryRun, status: 403 });
+    send(response, 403, denied.toStatus());
+    return;
+  }
+  if (route.type.group === 'authorization.k8s.io' && method === 'POST') {
+    ctx.requestLog.record({ method, verb, resource: route.type.plural, dryRun, status: 201 });
+    send(response, 201, ctx.access.review(user, await readBody(request)));
+    return;
+  }
   const fault = ctx.faults.match(method, route.type.plural, route.subresource);
   if (fault) {
     if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));

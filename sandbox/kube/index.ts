@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createApiServer } from './api-server.ts';
+import { AccessControl, type UserInfo } from './authorization.ts';
 import { runControllers } from './controllers/index.ts';
 import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
@@ -39,6 +40,11 @@ export interface KubeSandbox {
   world: World;
   faults: FaultInjector;
   requestLog: RequestLog;
+  /**
+   * A new bearer token for `user`, whom RBAC then restricts (authorization.ts), and a kubeconfig file that uses it: the
+   * product runs as that identity in tests and the demo.
+   */
+  addIdentity(user: UserInfo): Promise<{ token: string; kubeconfigPath: string }>;
   /** Advances every controller by `count` ticks. */
   tick(count?: number): void;
   startTimer(intervalMs: number): void;
@@ -56,7 +62,8 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
   const token = randomBytes(16).toString('hex');
-  const server = createApiServer({ store, faults, requestLog, token, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {} });
+  const access = new AccessControl(store, token);
+  const server = createApiServer({ store, faults, requestLog, access, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {} });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -69,8 +76,15 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const tick = (count = 1): void => {
     for (let i = 0; i < count; i++) runControllers(world);
   };
+  const addIdentity = async (user: UserInfo): Promise<{ token: string; kubeconfigPath: string }> => {
+    const userToken = randomBytes(16).toString('hex');
+    access.addToken(userToken, user);
+    const path = join(workDir, `kubeconfig-${user.name.replace(/[^a-zA-Z0-9.-]+/g, '-')}`);
+    await writeFile(path, kubeconfigText(url, userToken, user.name), { mode: 0o600 });
+    return { token: userToken, kubeconfigPath: path };
+  };
   return {
-    url, kubeconfigPath, store, world, faults, requestLog, tick,
+    url, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity,
     kubeConfig: () => {
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);
@@ -92,7 +106,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   };
 }
 
-function kubeconfigText(url: string, token: string): string {
+function kubeconfigText(url: string, token: string, userName = 'sandbox-admin'): string {
   return `apiVersion: v1
 kind: Config
 clusters:
@@ -101,14 +115,14 @@ clusters:
       server: ${url}
       insecure-skip-tls-verify: true
 users:
-  - name: sandbox-admin
+  - name: ${JSON.stringify(userName)}
     user:
       token: ${token}
 contexts:
   - name: sandbox
     context:
       cluster: sandbox
-      user: sandbox-admin
+      user: ${JSON.stringify(userName)}
       namespace: default
 current-context: sandbox
 `;

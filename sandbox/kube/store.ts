@@ -85,6 +85,13 @@ export const resourceTypes: readonly ResourceType[] = [
   type('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, { shortNames: ['sc'] }),
   type('events.k8s.io', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
   type('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
+  // Read by the authorizer (authorization.ts) on every request of a non-admin identity.
+  type('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false),
+  type('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
+  type('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true),
+  type('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true),
+  // Never stored: answered by the authorizer (`kubectl auth can-i`).
+  { ...type('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', false), verbs: ['create'] },
 ];
 
 export function apiVersionOf(t: ResourceType): string {

@@ -7,6 +7,7 @@ import {
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
+import { describeMissingPermission, parseMissingPermission } from './forbidden.ts';
 import {
   recordLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
@@ -255,6 +256,8 @@ export function toClusterError(error: unknown): ClusterError {
   if (error instanceof ApiException) {
     const apiError = error as ApiException<unknown>;
     const status = parseStatus(apiError.body);
+    const missing = apiError.code === 403 && status?.message ? parseMissingPermission(status.message) : undefined;
+    if (missing) return new ClusterError(describeMissingPermission(missing), apiError.code, status?.reason);
     return new ClusterError(status?.message ?? `HTTP ${apiError.code}`, apiError.code, status?.reason);
   }
   const message = error instanceof Error ? error.message : String(error);

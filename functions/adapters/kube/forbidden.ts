@@ -1,0 +1,35 @@
+// An RBAC refusal, read back from the API server's 403 text, and said as the grant that would fix it. kube-apiserver
+// words every authorization failure the same way (apiserver responsewriters forbiddenMessage):
+//   `<resource>[.<group>] ["<name>"] is forbidden: User "<user>" cannot <verb> resource "<resource>[/<sub>]" in API group
+//   "<group>" (at the cluster scope | in the namespace "<ns>")[: <reason>]`
+// Admission refusals (quota, resize rules) are 403 Forbidden too but read differently; they stay as the server said.
+
+export interface MissingPermission {
+  user: string;
+  verb: string;
+  resource: string;
+  apiGroup: string;
+  /** undefined at the cluster scope. */
+  namespace: string | undefined;
+  name: string | undefined;
+}
+
+const denial = /^(?:\S+ (?:"((?:[^"\\]|\\.)*)" )?is forbidden: )?User "((?:[^"\\]|\\.)*)" cannot (\S+) resource "([^"]*)" in API group "([^"]*)" (?:at the cluster scope|in the namespace "([^"]*)")/;
+
+export function parseMissingPermission(message: string): MissingPermission | undefined {
+  const match = denial.exec(message);
+  if (!match) return undefined;
+  const [, name, user = '', verb = '', resource = '', apiGroup = '', namespace] = match;
+  return { user, verb, resource, apiGroup, namespace, name };
+}
+
+/**
+ * `the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (infra/k8s/rbac.yaml ...): User "x"
+ * may not patch persistentvolumeclaims "data-pg-0"`.
+ */
+export function describeMissingPermission(missing: MissingPermission): string {
+  const resource = missing.apiGroup === '' ? `"${missing.resource}"` : `"${missing.resource}" (API group "${missing.apiGroup}")`;
+  const scope = missing.namespace === undefined ? 'at the cluster scope' : `in namespace "${missing.namespace}"`;
+  const object = missing.name === undefined ? missing.resource : `${missing.resource} "${missing.name}"`;
+  return `the cluster refused: grant "${missing.verb}" on ${resource} ${scope} (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config): User "${missing.user}" may not ${missing.verb} ${object}`;
+}

@@ -1,0 +1,48 @@
+// `sts-volume-gitops rbac --config FILE`: prints the RBAC manifest (Roles, ClusterRole, bindings) that grants exactly
+// what the tool needs for that configuration, ready for `kubectl apply -f -`.
+import { parseArgs } from 'node:util';
+import { ConfigError, configEnvironmentVariable, loadConfig } from '../domain/config.ts';
+import { selectTargets, UnknownTargetError } from '../app/run-targets.ts';
+import { parseSubject, rbacObjects, renderRbacManifest, type RbacSubject } from '../app/rbac-manifest.ts';
+
+export const rbacUsage = `  sts-volume-gitops rbac --config FILE [--target NAME] [--group G | --user U | --service-account NS:NAME]...
+                                                                      print the RBAC manifest the config needs`;
+
+export async function rbacCommand(args: string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+  let values: { config?: string; target?: string; group?: string[]; user?: string[]; 'service-account'?: string[] };
+  let subjects: RbacSubject[];
+  try {
+    values = parseArgs({
+      args, strict: true,
+      options: {
+        config: { type: 'string' }, target: { type: 'string' },
+        group: { type: 'string', multiple: true }, user: { type: 'string', multiple: true }, 'service-account': { type: 'string', multiple: true },
+      },
+    }).values;
+    subjects = [
+      ...(values.group ?? []).map((v) => parseSubject('group', v)),
+      ...(values.user ?? []).map((v) => parseSubject('user', v)),
+      ...(values['service-account'] ?? []).map((v) => parseSubject('service-account', v)),
+    ];
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${rbacUsage}\n`);
+    return 2;
+  }
+  try {
+    const config = await loadConfig(values.config);
+    const targets = selectTargets(config, values.target);
+    const source = values.config ?? process.env[configEnvironmentVariable] ?? '';
+    out(renderRbacManifest(rbacObjects(targets, subjects.length > 0 ? subjects : undefined), source));
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      return 2;
+    }
+    if (error instanceof UnknownTargetError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

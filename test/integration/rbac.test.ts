@@ -1,0 +1,150 @@
+// The engine under the shipped RBAC manifest: infra/k8s/rbac.yaml is what the generator prints for its config, and a
+// verb taken away from the generated manifest becomes a clear error in the pass report naming what to grant.
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { clusterPermissions, leasePermissions, workloadPermissions } from '../../functions/adapters/kube/permissions.ts';
+import { parseConfig } from '../../functions/domain/config.ts';
+import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import { runTargets } from '../../functions/app/run-targets.ts';
+import { parseSubject, rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.ts';
+import { rbacCommand } from '../../functions/cli/rbac-command.ts';
+import { renderPassReport } from '../../functions/cli/render-report.ts';
+import { engineUser, startHarness, statefulSetReport, types } from './harness.ts';
+
+const configMapType = types.configMap;
+
+const repoRoot = new URL('../../', import.meta.url);
+
+/** The generated objects with `verb` taken away from the rule on `resource` (in every role that has it). */
+function without(verb: string, resource: string): (objects: RbacObject[]) => RbacObject[] {
+  return (objects) => objects.map((object) => {
+    const rules = object.rules as Array<{ resources: string[]; verbs: string[] }> | undefined;
+    if (!rules) return object;
+    return { ...object, rules: rules.map((rule) => (rule.resources.includes(resource) ? { ...rule, verbs: rule.verbs.filter((v) => v !== verb) } : rule)) };
+  });
+}
+
+describe('RBAC manifest', () => {
+  it('infra/k8s/rbac.yaml is the generator\'s output for infra/k8s/example-config.yaml', async () => {
+    const cwd = process.cwd();
+    process.chdir(new URL('.', repoRoot).pathname);
+    let printed = '';
+    try {
+      assert.equal(await rbacCommand(['--config', 'infra/k8s/example-config.yaml'], (text) => { printed += text; }), 0);
+    } finally {
+      process.chdir(cwd);
+    }
+    const committed = await readFile(new URL('infra/k8s/rbac.yaml', repoRoot), 'utf8');
+    assert.equal(committed, printed, 'regenerate: npm run -s cli -- rbac --config infra/k8s/example-config.yaml > infra/k8s/rbac.yaml');
+  });
+
+  it('grants workloads cluster-wide for `allow: ["*"]`, keeps the Lease to its namespace, and binds any subject asked for', () => {
+    const objects = rbacObjects(
+      [{ name: 'all', namespaces: { default: 'ops', allow: ['*'] } }],
+      [parseSubject('service-account', 'ops:gitops'), parseSubject('user', 'alice')],
+    );
+    assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`), [
+      'ClusterRole//sts-volume-gitops', 'ClusterRoleBinding//sts-volume-gitops',
+      'ClusterRole//sts-volume-gitops-workloads', 'ClusterRoleBinding//sts-volume-gitops-workloads',
+      'Role/ops/sts-volume-gitops', 'RoleBinding/ops/sts-volume-gitops',
+    ]);
+    assert.deepEqual(objects[1]?.subjects, [
+      { kind: 'ServiceAccount', name: 'gitops', namespace: 'ops' },
+      { kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' },
+    ]);
+    const leaseRole = objects[4]?.rules as Array<{ resources: string[]; verbs: string[]; resourceNames?: string[] }>;
+    assert.deepEqual(leaseRole.map((r) => [r.resources, r.verbs, r.resourceNames]), [
+      [['leases'], ['create'], undefined], [['leases'], ['get', 'update', 'patch'], ['sts-volume-gitops-all']],
+    ]);
+    assert.throws(() => parseSubject('service-account', 'gitops'), /--service-account must be NAMESPACE:NAME/);
+  });
+});
+
+describe('the engine under RBAC', () => {
+  it('without "patch" on persistentvolumeclaims: the dry run is refused and the report names the grant', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }], rbac: without('patch', 'persistentvolumeclaims') });
+    try {
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      const report = await h.pass();
+      const pg = statefulSetReport(report, 'pg');
+      assert.equal(pg.outcome, 'blocked');
+      const expected = `the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config): User "${engineUser}" may not patch persistentvolumeclaims "data-pg-0"`;
+      assert.equal(pg.templates[0]?.reasons[0], `dry run of the patch to data-pg-0 was rejected: ${expected}`);
+      const rendered = renderPassReport(report);
+      process.stdout.write(`# ${rendered.split('\n').join('\n# ')}\n`);
+      assert.match(rendered, /blocked: dry run of the patch to data-pg-0 was rejected: the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db"/);
+      assert.doesNotMatch(rendered, /\n\s+at /, 'no stack trace');
+      assert.deepEqual(h.kube.requestLog.writes().filter((w) => w.resource === 'persistentvolumeclaims'), [], 'no PVC was written');
+      assert.deepEqual(h.pvcs().map((p) => (p.spec as { resources: { requests: { storage: string } } }).resources.requests.storage), ['10Gi', '10Gi']);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('without "list" on storageclasses: the target\'s run fails with the grant to make, not a stack trace', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }], rbac: without('list', 'storageclasses') });
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'sts-rbac-config-'));
+      const configText = `targets:
+  - name: test
+    source: { local: { directory: ${JSON.stringify(h.repoDir)}, paths: ["**/*.yaml"] } }
+    cluster: { kubeconfig: { path: ${JSON.stringify(h.engineKubeconfigPath)} } }
+    namespaces: { default: default, allow: [db] }
+`;
+      await writeFile(join(dir, 'config.yaml'), configText);
+      const [run] = await runTargets(parseConfig(configText, 'config.yaml', dir), { mode: 'plan', holderIdentity: 'test' });
+      process.stdout.write(`# target ${run?.target ?? ''}: error: ${run?.error ?? ''}\n`);
+      assert.equal(run?.report, undefined);
+      assert.equal(run?.error, `the cluster refused: grant "list" on "storageclasses" (API group "storage.k8s.io") at the cluster scope (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config): User "${engineUser}" may not list storageclasses`);
+      await rm(dir, { recursive: true, force: true });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('without "create" on leases: the first write of a pass stops with the grant to make, before anything else is written', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }], rbac: without('create', 'leases') });
+    try {
+      await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
+      await assert.rejects(h.pass(), (error: Error) => {
+        assert.equal(error.message, `the cluster refused: grant "create" on "leases" (API group "coordination.k8s.io") in namespace "default" (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config): User "${engineUser}" may not create leases`);
+        return true;
+      });
+      assert.deepEqual(h.kube.requestLog.writes().filter((w) => w.status < 400), [], 'nothing was written');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('the manifest grants nothing the engine does not use', () => {
+  it('every verb granted is used by a pass: recreation, PVC patches, a terminal expansion failure, a stale record, the Lease', async () => {
+    const h = await startHarness({
+      storageClasses: [
+        { name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } },
+        { name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '15Gi', ticksPerPhase: 1 } },
+      ],
+      statefulSets: [
+        { name: 'pg', replicas: 2, templates: { data: '10Gi' } },
+        { name: 'ch', replicas: 1, templates: { data: '10Gi' }, storageClass: 'capped' },
+      ],
+    });
+    try {
+      // A record the label selector cannot see (someone removed its label): saving the new one meets 409 and replaces it.
+      h.kube.store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: recreationRecordName('pg'), namespace: 'db' }, data: {} });
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.writeManifest({ name: 'ch', replicas: 1, templates: { data: '30Gi' }, storageClass: 'capped' });
+      await h.converge((report) => statefulSetReport(report, 'pg').outcome === 'converged' && statefulSetReport(report, 'ch').outcome === 'failed', { ticks: 3 });
+      // Authorized is what counts: the in-place template update's dry run is authorized, then refused by validation (422).
+      const used = new Set(h.kube.requestLog.entries.filter((e) => e.status !== 401 && e.status !== 403).map((e) => `${e.verb} ${e.resource}`));
+      const granted = new Set([...clusterPermissions, ...workloadPermissions, ...leasePermissions([])].flatMap((p) => p.verbs.map((v) => `${v} ${p.resource}`)));
+      assert.deepEqual([...granted].filter((g) => !used.has(g)).sort(), [], 'granted but never used');
+      assert.deepEqual([...used].filter((u) => !granted.has(u)).sort(), [], 'used but not granted');
+    } finally {
+      await h.close();
+    }
+  });
+});
