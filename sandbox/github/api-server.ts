@@ -13,23 +13,25 @@ import { labelRoutes } from './endpoints/labels.ts';
 import { pullRoutes } from './endpoints/pulls.ts';
 import { repositoryRoutes } from './endpoints/repository.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
-import { documentationUrl, GitHubError, notFound } from './errors.ts';
+import { userRoutes } from './endpoints/users.ts';
+import { dropReply } from '../kube/faults.ts';
+import { GitHubError, notFound } from './errors.ts';
 import type { Route } from './routing.ts';
 import type { GitHubServerContext, Json } from './state.ts';
 
 export { GitHubError } from './errors.ts';
-export type { CommitStatus, GitHubServerContext, GitHubState, IssueComment, PullRequest } from './state.ts';
+export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, IssueComment, PullRequest, RepositoryRole } from './state.ts';
 
 const routes: Route[] = [
-  ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...commitRoutes, ...statusRoutes,
+  ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...commitRoutes, ...statusRoutes,
   ...pullRoutes, ...issueCommentRoutes, ...labelRoutes,
 ];
 
 export function createGitHubServer(ctx: GitHubServerContext): Server {
   return createServer((request, response) => {
     handle(ctx, request, response).catch((error: unknown) => {
-      const gh = error instanceof GitHubError ? error : new GitHubError(500, error instanceof Error ? error.message : String(error));
-      send(response, gh.status, { message: gh.message, ...(gh.errors ? { errors: gh.errors } : {}), documentation_url: documentationUrl, status: String(gh.status) }, gh.headers);
+      const message = error instanceof Error ? error.message : String(error);
+      send(response, 500, { message, documentation_url: 'https://docs.github.com/rest', status: '500' });
     });
   });
 }
@@ -37,13 +39,13 @@ export function createGitHubServer(ctx: GitHubServerContext): Server {
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
   const text = status === 204 || status === 304 ? '' : JSON.stringify(body);
-  response.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', 'x-ratelimit-used': '1', 'x-ratelimit-resource': 'core',
-    'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600), 'x-github-media-type': 'github.v3; format=json',
-    ...headers,
-  });
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'x-github-media-type': 'github.v3; format=json', ...headers });
   response.end(text);
+}
+
+function sendError(response: ServerResponse, error: GitHubError, headers: Record<string, string>): void {
+  const body = { message: error.message, ...(error.errors ? { errors: error.errors } : {}), documentation_url: error.documentationUrl, status: String(error.status) };
+  send(response, error.status, body, { ...headers, ...error.headers });
 }
 
 async function readJson(request: IncomingMessage): Promise<Json> {
@@ -65,21 +67,27 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
   const operation = matched?.r.operation ?? `${method} ${url.pathname}`;
   const fault = ctx.faults.match(method, operation, undefined) ?? ctx.faults.match(method, '*', undefined);
   let status = 0;
+  // Answers to an authenticated caller carry its rate-limit budget (after this request).
+  let rateLimitSubject: string | undefined;
+  const rateHeaders = (): Record<string, string> => (rateLimitSubject === undefined ? {} : ctx.state.rateLimit.headers(rateLimitSubject));
   try {
     if (fault?.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault?.failure === 'reset') {
       request.socket.destroy();
       return;
     }
-    if (fault?.failure !== undefined) throw faultError(fault.failure);
-    const user = authenticate(ctx, request, matched?.r.operation);
+    if (fault?.failure === 'drop-reply') dropReply(request, response);
+    else if (fault?.failure !== undefined) throw faultError(fault.failure);
+    const caller = authenticate(ctx, request, matched?.r.operation);
+    ctx.state.rateLimit.take(caller.rateLimitSubject);
+    rateLimitSubject = caller.rateLimitSubject;
     if (!matched?.m) throw notFound();
     const params = matched.m.slice(1).map((p) => decodeURIComponent(p));
     const body = method === 'GET' || method === 'DELETE' ? {} : await readJson(request);
-    const result = await matched.r.handler(ctx, params, url.searchParams, body, user, request.headers.accept ?? '');
+    const result = await matched.r.handler(ctx, params, url.searchParams, body, caller, request.headers.accept ?? '');
     status = result.status ?? 200;
     if (result.raw) {
-      response.writeHead(200, { 'Content-Type': 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999' });
+      response.writeHead(200, { 'Content-Type': 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ...rateHeaders() });
       response.end(result.raw);
       return;
     }
@@ -87,16 +95,22 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
       const etag = `"${createHash('sha1').update(JSON.stringify(result.body)).digest('hex')}"`;
       if (request.headers['if-none-match'] === etag) {
         status = 304;
-        send(response, 304, undefined, { ETag: etag });
+        // A conditional request answered 304 is free.
+        ctx.state.rateLimit.refund(caller.rateLimitSubject);
+        send(response, 304, undefined, { ETag: etag, ...rateHeaders() });
         return;
       }
-      send(response, status, result.body, { ETag: etag, ...result.headers });
+      send(response, status, result.body, { ETag: etag, ...rateHeaders(), ...result.headers });
       return;
     }
-    send(response, status, result.body, result.headers);
+    send(response, status, result.body, { ...rateHeaders(), ...result.headers });
   } catch (error) {
-    status = error instanceof GitHubError ? error.status : 500;
-    throw error;
+    if (!(error instanceof GitHubError)) {
+      status = 500;
+      throw error;
+    }
+    status = error.status;
+    sendError(response, error, rateHeaders());
   } finally {
     ctx.requestLog.record({ method, operation, path: url.pathname, status });
   }

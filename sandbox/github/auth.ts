@@ -2,20 +2,34 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { GitHubError } from './errors.ts';
-import type { GitHubServerContext, GitHubState } from './state.ts';
+import { userId } from './shapes.ts';
+import type { GitHubServerContext, GitHubState, Identity, RepositoryRole } from './state.ts';
 
-export function authenticate(ctx: GitHubServerContext, request: IncomingMessage, operation: string | undefined): string {
+/** Operations GitHub authenticates with the App's JWT rather than a token. */
+const appJwtOperations = new Set(['apps.createInstallationAccessToken', 'apps.getAuthenticated']);
+
+/** A person's token (all of a person's tokens share one rate limit). */
+export function personIdentity(login: string, role: RepositoryRole = 'write'): Identity {
+  return { login, type: 'User', credential: 'token', role, rateLimitSubject: `user ID ${userId(login)}` };
+}
+
+/** An installation token: the App acts as its bot user, with the installation's permissions and rate limit. */
+export function installationIdentity(state: GitHubState): Identity {
+  return { login: `${state.appSlug}[bot]`, type: 'Bot', credential: 'installation', role: 'write', rateLimitSubject: `installation ID ${state.installationId}` };
+}
+
+export function authenticate(ctx: GitHubServerContext, request: IncomingMessage, operation: string | undefined): Identity {
   const header = request.headers.authorization ?? '';
   const match = /^(?:Bearer|token)\s+(.+)$/i.exec(header);
   if (!match?.[1]) throw new GitHubError(401, 'Requires authentication');
   const credential = match[1];
-  if (operation === 'apps.createInstallationAccessToken') {
+  if (operation !== undefined && appJwtOperations.has(operation)) {
     verifyAppJwt(ctx.state, credential);
-    return `app/${ctx.state.appId}`;
+    return { login: ctx.state.appSlug, type: 'Bot', credential: 'app', role: 'read', rateLimitSubject: `app ID ${ctx.state.appId}` };
   }
-  const user = ctx.state.tokens.get(credential);
-  if (!user) throw new GitHubError(401, 'Bad credentials');
-  return user;
+  const identity = ctx.state.tokens.get(credential);
+  if (!identity) throw new GitHubError(401, 'Bad credentials');
+  return identity;
 }
 
 /** RS256 JWT signed by the app's private key, with iat/exp/iss as GitHub checks them. */

@@ -2,12 +2,10 @@
 import type { Json } from './state.ts';
 
 export class GitHubError extends Error {
-  constructor(readonly status: number, message: string, readonly errors?: Json[], readonly headers: Record<string, string> = {}) {
+  constructor(readonly status: number, message: string, readonly errors?: Json[], readonly headers: Record<string, string> = {}, readonly documentationUrl = 'https://docs.github.com/rest') {
     super(message);
   }
 }
-
-export const documentationUrl = 'https://docs.github.com/rest';
 
 export function notFound(): GitHubError {
   return new GitHubError(404, 'Not Found');

@@ -1,5 +1,5 @@
 // The route table: GitHub's path templates (`{owner}`, `{+path}`) as patterns, each with its Octokit operation name.
-import type { GitHubServerContext, Json } from './state.ts';
+import type { GitHubServerContext, Identity, Json } from './state.ts';
 
 export interface HandlerResult {
   status?: number;
@@ -9,7 +9,7 @@ export interface HandlerResult {
   raw?: Buffer;
 }
 
-export type Handler = (ctx: GitHubServerContext, params: string[], query: URLSearchParams, body: Json, user: string, accept: string) => Promise<HandlerResult>;
+export type Handler = (ctx: GitHubServerContext, params: string[], query: URLSearchParams, body: Json, caller: Identity, accept: string) => Promise<HandlerResult>;
 
 export interface Route {
   method: string;

@@ -6,22 +6,30 @@ export function repoMatches(ctx: GitHubServerContext, owner: string | undefined,
   if (owner?.toLowerCase() !== ctx.state.owner.toLowerCase() || repo?.toLowerCase() !== ctx.state.repo.toLowerCase()) throw notFound();
 }
 
-export function repoUrl(ctx: GitHubServerContext): string {
-  return `${ctx.baseUrl()}/repos/${ctx.state.owner}/${ctx.state.repo}`;
+/** The API address of the repository, or of `owner`'s fork of it. */
+export function repoUrl(ctx: GitHubServerContext, owner = ctx.state.owner): string {
+  return `${ctx.baseUrl()}/repos/${owner}/${ctx.state.repo}`;
 }
 
-export function htmlUrl(ctx: GitHubServerContext): string {
-  return `https://github.com/${ctx.state.owner}/${ctx.state.repo}`;
+export function htmlUrl(ctx: GitHubServerContext, owner = ctx.state.owner): string {
+  return `https://github.com/${owner}/${ctx.state.repo}`;
 }
 
+/** A stable numeric id per login (GitHub's ids are numbers; the rate-limit message names them). */
+export function userId(login: string): number {
+  return Math.abs(hashCode(login));
+}
+
+/** A person or a bot user; a bot's login (`slug[bot]`) is escaped in its URLs and its page is the App's. */
 export function userJson(login: string): Json {
-  const api = `https://api.github.com/users/${login}`;
+  const bot = /^(.+)\[bot\]$/.exec(login);
+  const api = `https://api.github.com/users/${encodeURIComponent(login)}`;
   return {
-    login, id: Math.abs(hashCode(login)), node_id: `U_${login}`, avatar_url: `https://avatars.githubusercontent.com/u/${Math.abs(hashCode(login))}`,
-    gravatar_id: '', url: api, html_url: `https://github.com/${login}`, followers_url: `${api}/followers`,
+    login, id: userId(login), node_id: `U_${login}`, avatar_url: `https://avatars.githubusercontent.com/u/${userId(login)}`,
+    gravatar_id: '', url: api, html_url: bot ? `https://github.com/apps/${bot[1]}` : `https://github.com/${login}`, followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`, gists_url: `${api}/gists{/gist_id}`, starred_url: `${api}/starred{/owner}{/repo}`,
     subscriptions_url: `${api}/subscriptions`, organizations_url: `${api}/orgs`, repos_url: `${api}/repos`, events_url: `${api}/events{/privacy}`,
-    received_events_url: `${api}/received_events`, type: login.endsWith('[bot]') ? 'Bot' : 'User', user_view_type: 'public', site_admin: false,
+    received_events_url: `${api}/received_events`, type: bot ? 'Bot' : 'User', user_view_type: 'public', site_admin: false,
   };
 }
 
@@ -42,22 +50,27 @@ const repositoryUrlTemplates: Record<string, string> = {
   statuses_url: '/statuses/{sha}', subscribers_url: '/subscribers', subscription_url: '/subscription', tags_url: '/tags', teams_url: '/teams', trees_url: '/git/trees{/sha}',
 };
 
-export function repositoryJson(ctx: GitHubServerContext): Json {
-  const { owner, repo, defaultBranch } = ctx.state;
-  const api = repoUrl(ctx);
+/** The repository, or (given a fork's owner) that owner's fork of it. */
+export function repositoryJson(ctx: GitHubServerContext, forkOwner?: string): Json {
+  const { repo, defaultBranch } = ctx.state;
+  const fork = forkOwner !== undefined && forkOwner.toLowerCase() !== ctx.state.owner.toLowerCase();
+  const owner = fork ? forkOwner : ctx.state.owner;
+  const id = fork ? 1 + userId(owner) : 1;
+  const api = repoUrl(ctx, owner);
+  const openPulls = fork ? 0 : ctx.state.pulls.filter((p) => p.state === 'open').length;
   return {
-    id: 1, node_id: 'R_1', name: repo, full_name: `${owner}/${repo}`, private: true, owner: userJson(owner), html_url: htmlUrl(ctx),
-    description: 'sandbox repository', fork: false, url: api,
+    id, node_id: `R_${id}`, name: repo, full_name: `${owner}/${repo}`, private: true, owner: userJson(owner), html_url: htmlUrl(ctx, owner),
+    description: 'sandbox repository', fork, url: api,
     ...Object.fromEntries(Object.entries(repositoryUrlTemplates).map(([key, suffix]) => [key, `${api}${suffix}`])),
     git_url: `git://github.com/${owner}/${repo}.git`, ssh_url: `git@github.com:${owner}/${repo}.git`, clone_url: `https://github.com/${owner}/${repo}.git`,
-    svn_url: `https://github.com/${owner}/${repo}`, mirror_url: null, homepage: null, language: 'YAML', forks_count: 0, forks: 0,
-    stargazers_count: 0, watchers_count: 0, watchers: 0, size: 1, default_branch: defaultBranch, open_issues_count: ctx.state.pulls.filter((p) => p.state === 'open').length,
-    open_issues: ctx.state.pulls.filter((p) => p.state === 'open').length, is_template: false, topics: [], has_issues: true, has_projects: false,
+    svn_url: `https://github.com/${owner}/${repo}`, mirror_url: null, homepage: null, language: 'YAML', forks_count: fork ? 0 : ctx.state.forks.length, forks: fork ? 0 : ctx.state.forks.length,
+    stargazers_count: 0, watchers_count: 0, watchers: 0, size: 1, default_branch: defaultBranch, open_issues_count: openPulls,
+    open_issues: openPulls, is_template: false, topics: [], has_issues: true, has_projects: false,
     has_wiki: false, has_pages: false, has_downloads: false, has_discussions: false, archived: false, disabled: false, visibility: 'private',
     pushed_at: '2026-01-01T00:00:00Z', created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
     permissions: { admin: false, maintain: false, push: true, triage: true, pull: true }, allow_rebase_merge: true, allow_squash_merge: true,
-    allow_merge_commit: true, allow_auto_merge: false, delete_branch_on_merge: false, allow_forking: false, web_commit_signoff_required: false,
-    license: null, subscribers_count: 1, network_count: 0,
+    allow_merge_commit: true, allow_auto_merge: false, delete_branch_on_merge: false, allow_forking: true, web_commit_signoff_required: false,
+    license: null, subscribers_count: 1, network_count: ctx.state.forks.length,
   };
 }
 
@@ -80,7 +93,7 @@ export async function commitJson(ctx: GitHubServerContext, sha: string, withFile
 }
 
 export function pullJson(ctx: GitHubServerContext, pr: PullRequest): Json {
-  const ref = (branch: string, sha: string): Json => ({ label: `${ctx.state.owner}:${branch}`, ref: branch, sha, user: userJson(ctx.state.owner), repo: repositoryJson(ctx) });
+  const ref = (owner: string, branch: string, sha: string): Json => ({ label: `${owner}:${branch}`, ref: branch, sha, user: userJson(owner), repo: repositoryJson(ctx, owner) });
   return {
     id: pr.number + 1000, node_id: `PR_${pr.number}`, number: pr.number, state: pr.state, locked: false, title: pr.title, body: pr.body,
     user: userJson(pr.user), labels: pr.labels.map((name, i) => ({ id: i + 1, node_id: `L_${name}`, name, color: 'ededed', default: false, description: '', url: `${repoUrl(ctx)}/labels/${encodeURIComponent(name)}` })),
@@ -93,7 +106,7 @@ export function pullJson(ctx: GitHubServerContext, pr: PullRequest): Json {
     mergeable_state: pr.state === 'open' ? 'clean' : 'unknown', merged_by: pr.mergedAt !== null ? userJson(pr.user) : null, draft: false,
     comments: ctx.state.comments.filter((c) => c.issue === pr.number).length, review_comments: 0, maintainer_can_modify: false,
     commits: 1, additions: 1, deletions: 1, changed_files: 1,
-    head: ref(pr.head, pr.headSha), base: ref(pr.base, pr.baseSha),
+    head: ref(pr.headOwner, pr.head, pr.headSha), base: ref(ctx.state.owner, pr.base, pr.baseSha),
     assignee: null, assignees: [], requested_reviewers: [], requested_teams: [], milestone: null, author_association: 'MEMBER', auto_merge: null, active_lock_reason: null,
     _links: Object.fromEntries(Object.entries({
       self: `${repoUrl(ctx)}/pulls/${pr.number}`, html: `${htmlUrl(ctx)}/pull/${pr.number}`, issue: `${repoUrl(ctx)}/issues/${pr.number}`,

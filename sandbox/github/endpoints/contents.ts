@@ -1,7 +1,10 @@
-// The contents API: a file as JSON (base64) or raw bytes, and a commit that writes one file.
+// The contents API: a file as JSON (base64, up to 1 MB) or raw bytes, and a commit that writes one file.
 import { GitHubError, notFound } from '../errors.ts';
 import { repoPath, routeInto, str, type Route } from '../routing.ts';
 import { htmlUrl, now, repoMatches, repoUrl } from '../shapes.ts';
+
+/** GitHub serves a file's bytes in the JSON contents answer up to 1 MB. */
+export const maxJsonContentBytes = 1024 * 1024;
 
 export const contentsRoutes: Route[] = [];
 const route = routeInto(contentsRoutes);
@@ -17,10 +20,13 @@ route('GET', `${repoPath}/contents/{+path}`, 'repos.getContent', async (ctx, [o,
   // The raw media type answers the file's bytes instead of the JSON description.
   if (/application\/vnd\.github(\.v3)?\.raw/.test(accept)) return { body: undefined, raw: content };
   const name = path.split('/').pop() ?? path;
-  return { body: { type: 'file', encoding: 'base64', size: content.length, name, path, content: content.toString('base64'), sha: entry.sha, url: `${repoUrl(ctx)}/contents/${path}?ref=${ref}`, git_url: `${repoUrl(ctx)}/git/blobs/${entry.sha}`, html_url: `${htmlUrl(ctx)}/blob/${ref}/${path}`, download_url: `https://raw.githubusercontent.com/${ctx.state.owner}/${ctx.state.repo}/${ref}/${path}`, _links: { self: `${repoUrl(ctx)}/contents/${path}?ref=${ref}`, git: `${repoUrl(ctx)}/git/blobs/${entry.sha}`, html: `${htmlUrl(ctx)}/blob/${ref}/${path}` } } };
+  // Over 1 MB the JSON answer describes the file without its bytes (GitHub: `content: ""`, `encoding: "none"`);
+  // only the raw media type (or the git blobs API) returns them.
+  const tooLarge = content.length > maxJsonContentBytes;
+  return { body: { type: 'file', encoding: tooLarge ? 'none' : 'base64', size: content.length, name, path, content: tooLarge ? '' : content.toString('base64'), sha: entry.sha, url: `${repoUrl(ctx)}/contents/${path}?ref=${ref}`, git_url: `${repoUrl(ctx)}/git/blobs/${entry.sha}`, html_url: `${htmlUrl(ctx)}/blob/${ref}/${path}`, download_url: `https://raw.githubusercontent.com/${ctx.state.owner}/${ctx.state.repo}/${ref}/${path}`, _links: { self: `${repoUrl(ctx)}/contents/${path}?ref=${ref}`, git: `${repoUrl(ctx)}/git/blobs/${entry.sha}`, html: `${htmlUrl(ctx)}/blob/${ref}/${path}` } } };
 });
 
-route('PUT', `${repoPath}/contents/{+path}`, 'repos.createOrUpdateFileContents', async (ctx, [o, r, path = ''], _q, body, user) => {
+route('PUT', `${repoPath}/contents/{+path}`, 'repos.createOrUpdateFileContents', async (ctx, [o, r, path = ''], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
   const branch = typeof body.branch === 'string' ? body.branch : ctx.state.defaultBranch;
   const head = await ctx.state.git.resolve(`refs/heads/${branch}`);

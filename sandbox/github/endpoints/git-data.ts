@@ -1,5 +1,6 @@
 // The git data API: refs, trees, blobs and commits as real git objects.
 import { notFound, validationFailed } from '../errors.ts';
+import { isForkRef } from '../forks.ts';
 import { repoPath, routeInto, str, type Route } from '../routing.ts';
 import { paginate } from '../paging.ts';
 import { htmlUrl, repoMatches, repoUrl } from '../shapes.ts';
@@ -10,7 +11,7 @@ const route = routeInto(gitDataRoutes);
 
 async function refsFor(ctx: GitHubServerContext, ref: string, exact: boolean): Promise<Json[]> {
   const all = await ctx.state.git.refs(`refs/${ref}`);
-  return all.filter((r) => !exact || r.ref === `refs/${ref}`).map((r) => ({
+  return all.filter((r) => !isForkRef(r.ref) && (!exact || r.ref === `refs/${ref}`)).map((r) => ({
     ref: r.ref, node_id: `REF_${r.ref}`, url: `${repoUrl(ctx)}/git/${r.ref}`, object: { type: 'commit', sha: r.sha, url: `${repoUrl(ctx)}/git/commits/${r.sha}` },
   }));
 }
@@ -119,7 +120,7 @@ route('GET', `${repoPath}/git/commits/{sha}`, 'git.getCommit', async (ctx, [o, r
   return { body: { sha: info.sha, node_id: `C_${info.sha}`, url: `${repoUrl(ctx)}/git/commits/${info.sha}`, html_url: `${htmlUrl(ctx)}/commit/${info.sha}`, author: person, committer: person, message: info.message, tree: { sha: info.tree, url: `${repoUrl(ctx)}/git/trees/${info.tree}` }, parents: info.parents.map((p) => ({ sha: p, url: `${repoUrl(ctx)}/git/commits/${p}`, html_url: `${htmlUrl(ctx)}/commit/${p}` })), verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null } } };
 });
 
-route('POST', `${repoPath}/git/commits`, 'git.createCommit', async (ctx, [o, r], _q, body, user) => {
+route('POST', `${repoPath}/git/commits`, 'git.createCommit', async (ctx, [o, r], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
   const tree = str(body.tree, '');
   if ((await ctx.state.git.objectType(tree)) !== 'tree') throw validationFailed([], 'Tree SHA does not exist');

@@ -1,5 +1,6 @@
-// Pull requests: list, get, create, update, merge, and their files and commits.
+// Pull requests (from a branch of the repository or of a fork): list, get, create, update, merge, files, commits.
 import { GitHubError, notFound, validationFailed } from '../errors.ts';
+import { findFork, headRefOf, parseHead } from '../forks.ts';
 import { paginate } from '../paging.ts';
 import { repoPath, routeInto, str, type Route } from '../routing.ts';
 import { commitJson, htmlUrl, now, pullJson, repoMatches, repoUrl } from '../shapes.ts';
@@ -15,7 +16,7 @@ route('GET', `${repoPath}/pulls`, 'pulls.list', async (ctx, [o, r], query) => {
   const baseBranch = query.get('base');
   for (const pr of ctx.state.pulls) await refreshPull(ctx, pr);
   let pulls = ctx.state.pulls.filter((p) => state === 'all' || p.state === state)
-    .filter((p) => !head || `${ctx.state.owner}:${p.head}` === head)
+    .filter((p) => !head || `${p.headOwner}:${p.head}`.toLowerCase() === head.toLowerCase())
     .filter((p) => !baseBranch || p.base === baseBranch);
   const sort = query.get('sort') ?? 'created';
   const direction = query.get('direction') ?? 'desc';
@@ -32,7 +33,7 @@ async function findPull(ctx: GitHubServerContext, number: string | undefined): P
 async function refreshPull(ctx: GitHubServerContext, pr: PullRequest): Promise<PullRequest> {
   // The head moves when someone pushes to the branch; a merged PR keeps the head it was merged with.
   if (pr.mergedAt === null) {
-    const head = await ctx.state.git.resolve(`refs/heads/${pr.head}`);
+    const head = await ctx.state.git.resolve(headRefOf(ctx.state, pr));
     if (head) pr.headSha = head;
     const baseSha = await ctx.state.git.resolve(`refs/heads/${pr.base}`);
     if (baseSha) pr.baseSha = baseSha;
@@ -45,23 +46,25 @@ route('GET', `${repoPath}/pulls/{number}`, 'pulls.get', async (ctx, [o, r, n]) =
   return { body: pullJson(ctx, await findPull(ctx, n)) };
 });
 
-route('POST', `${repoPath}/pulls`, 'pulls.create', async (ctx, [o, r], _q, body, user) => {
+route('POST', `${repoPath}/pulls`, 'pulls.create', async (ctx, [o, r], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
-  const head = str(body.head, '').replace(new RegExp(`^${ctx.state.owner}:`), '');
+  // `owner:branch` names a branch of owner's fork; a bare name (or the base owner's) one of this repository.
+  const { owner: requestedOwner, branch: head } = parseHead(ctx.state, str(body.head, ''));
+  const headOwner = requestedOwner.toLowerCase() === ctx.state.owner.toLowerCase() ? ctx.state.owner : findFork(ctx.state, requestedOwner, ctx.state.repo)?.owner;
   const baseBranch = str(body.base, '');
-  const headSha = await ctx.state.git.resolve(`refs/heads/${head}`);
+  const headSha = headOwner === undefined ? undefined : await ctx.state.git.resolve(headRefOf(ctx.state, { head, headOwner }));
   const baseSha = await ctx.state.git.resolve(`refs/heads/${baseBranch}`);
-  if (!headSha) throw validationFailed([{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
+  if (!headSha || headOwner === undefined) throw validationFailed([{ resource: 'PullRequest', field: 'head', code: 'invalid' }]);
   if (!baseSha) throw validationFailed([{ resource: 'PullRequest', field: 'base', code: 'invalid' }]);
   if (!body.title) throw validationFailed([{ resource: 'PullRequest', field: 'title', code: 'missing_field' }]);
-  if (ctx.state.pulls.some((p) => p.state === 'open' && p.head === head && p.base === baseBranch)) {
-    throw validationFailed([{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${ctx.state.owner}:${head}.` }]);
+  if (ctx.state.pulls.some((p) => p.state === 'open' && p.headOwner === headOwner && p.head === head && p.base === baseBranch)) {
+    throw validationFailed([{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${headOwner}:${head}.` }]);
   }
   if (headSha === baseSha || await ctx.state.git.isAncestor(headSha, baseSha)) {
     throw validationFailed([{ resource: 'PullRequest', code: 'custom', message: `No commits between ${baseBranch} and ${head}` }]);
   }
   const created = now();
-  const pr: PullRequest = { number: ctx.state.nextId++, title: str(body.title, ''), body: typeof body.body === 'string' ? body.body : null, state: 'open', head, base: baseBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user, labels: [] };
+  const pr: PullRequest = { number: ctx.state.nextId++, title: str(body.title, ''), body: typeof body.body === 'string' ? body.body : null, state: 'open', head, headOwner, base: baseBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user, labels: [] };
   ctx.state.pulls.push(pr);
   return { status: 201, body: pullJson(ctx, pr) };
 });
@@ -82,7 +85,7 @@ route('PATCH', `${repoPath}/pulls/{number}`, 'pulls.update', async (ctx, [o, r, 
   return { body: pullJson(ctx, pr) };
 });
 
-route('PUT', `${repoPath}/pulls/{number}/merge`, 'pulls.merge', async (ctx, [o, r, n], _q, body, user) => {
+route('PUT', `${repoPath}/pulls/{number}/merge`, 'pulls.merge', async (ctx, [o, r, n], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
   const pr = await findPull(ctx, n);
   if (pr.state !== 'open') throw new GitHubError(405, 'Pull Request is not mergeable');
@@ -90,7 +93,7 @@ route('PUT', `${repoPath}/pulls/{number}/merge`, 'pulls.merge', async (ctx, [o, 
   const tree = await ctx.state.git.mergeTrees(pr.baseSha, pr.headSha);
   if (!tree) throw new GitHubError(405, 'Pull Request is not mergeable');
   const method = body.merge_method === 'squash' ? 'squash' : 'merge';
-  const title = typeof body.commit_title === 'string' ? body.commit_title : method === 'squash' ? `${pr.title} (#${pr.number})` : `Merge pull request #${pr.number} from ${ctx.state.owner}/${pr.head}`;
+  const title = typeof body.commit_title === 'string' ? body.commit_title : method === 'squash' ? `${pr.title} (#${pr.number})` : `Merge pull request #${pr.number} from ${pr.headOwner}/${pr.head}`;
   const message = `${title}\n\n${typeof body.commit_message === 'string' ? body.commit_message : pr.title}`;
   const parents = method === 'squash' ? [pr.baseSha] : [pr.baseSha, pr.headSha];
   const sha = await ctx.state.git.commitTree(tree, parents, message, { name: user, email: `${user}@users.noreply.github.com` });

@@ -26,7 +26,7 @@ route('GET', `${repoPath}/commits/{ref}/status`, 'repos.getCombinedStatusForRef'
   return { body: { state, statuses: list.map((s) => statusJson(ctx, s)), sha, total_count: list.length, repository: repositoryJson(ctx), commit_url: `${repoUrl(ctx)}/commits/${sha}`, url: `${repoUrl(ctx)}/commits/${sha}/status` } };
 });
 
-route('POST', `${repoPath}/statuses/{sha}`, 'repos.createCommitStatus', async (ctx, [o, r, sha = ''], _q, body, user) => {
+route('POST', `${repoPath}/statuses/{sha}`, 'repos.createCommitStatus', async (ctx, [o, r, sha = ''], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
   if ((await ctx.state.git.objectType(sha)) !== 'commit') throw validationFailed([], `No commit found for SHA: ${sha}`);
   const state = body.state;
