@@ -6,8 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultInjector } from '../kube/faults.ts';
-import { createGitHubServer, type GitHubState } from './api-server.ts';
+import { createGitHubServer, type GitHubState, type RepositoryRole } from './api-server.ts';
+import { personIdentity } from './auth.ts';
+import { createFork, forkBranchRef, headRefOf, parseHead } from './forks.ts';
 import { GitRepo } from './git-repo.ts';
+import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { GitHubRequestLog } from './request-log.ts';
 
 export interface GitHubSandboxOptions {
@@ -17,20 +20,33 @@ export interface GitHubSandboxOptions {
   repo?: string;
   defaultBranch?: string;
   workDir?: string;
+  /** The primary rate limit (5000 requests an hour by default); `state.rateLimit.limit` can change it later. */
+  rateLimit?: RateLimitOptions;
 }
 
 export interface GitHubSandbox {
   url: string;
+  /** A token of `tokenLogin`, a person with write access. */
   token: string;
+  tokenLogin: string;
   owner: string;
   repo: string;
   defaultBranch: string;
-  app: { appId: number; installationId: number; privateKeyPem: string };
+  /** The GitHub App; its installation tokens act as the bot user `botLogin` (`slug[bot]`). */
+  app: { appId: number; installationId: number; privateKeyPem: string; slug: string; botLogin: string };
   state: GitHubState;
   faults: FaultInjector;
   requestLog: GitHubRequestLog;
-  commitFiles(options: { branch: string; message: string; files: Record<string, string | null>; baseBranch?: string; author?: string }): Promise<string>;
+  /** Commits to a branch of the repository, or of `fork`'s fork (see forkRepository). */
+  commitFiles(options: { branch: string; message: string; files: Record<string, string | Buffer | null>; baseBranch?: string; author?: string; fork?: string }): Promise<string>;
+  /** Opens a pull request as a person would; `head` is a branch, or `owner:branch` for a fork's branch. */
   openPullRequest(options: { head: string; base?: string; title: string; body?: string; author?: string }): Promise<number>;
+  /** A person (login) with a repository role, and a token of theirs for the API. */
+  addPerson(login: string, role?: RepositoryRole): string;
+  /** A comment a person wrote on a pull request, as if made on github.com. */
+  addComment(options: { pullNumber: number; body: string; author: string }): number;
+  /** `owner`'s fork of the repository, with all its branches. */
+  forkRepository(owner: string): Promise<void>;
   mergePullRequest(number: number, method?: 'merge' | 'squash'): Promise<string>;
   readFile(ref: string, path: string): Promise<string | undefined>;
   close(): Promise<void>;
@@ -46,9 +62,11 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
 
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const token = `ghp_${randomBytes(18).toString('hex')}`;
+  const tokenLogin = 'platform-bot';
   const state: GitHubState = {
-    owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [],
-    tokens: new Map([[token, 'platform-bot']]), appId: 4242, installationId: 777, appPublicKey: publicKey, nextId: 1,
+    owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], forks: [],
+    tokens: new Map([[token, personIdentity(tokenLogin)]]), rateLimit: new RateLimiter(options.rateLimit),
+    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, appPublicKey: publicKey, nextId: 1,
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();
@@ -59,28 +77,49 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
 
   const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
-    url, token, owner, repo, defaultBranch, state, faults, requestLog,
-    app: { appId: state.appId, installationId: state.installationId, privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() },
-    commitFiles: async ({ branch, message, files, baseBranch, author }) => {
-      const head = await git.resolve(`refs/heads/${branch}`) ?? await git.resolve(`refs/heads/${baseBranch ?? defaultBranch}`);
+    url, token, tokenLogin, owner, repo, defaultBranch, state, faults, requestLog,
+    app: {
+      appId: state.appId, installationId: state.installationId, privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+      slug: state.appSlug, botLogin: `${state.appSlug}[bot]`,
+    },
+    commitFiles: async ({ branch, message, files, baseBranch, author, fork }) => {
+      const refOf = (name: string): string => (fork === undefined ? `refs/heads/${name}` : forkBranchRef(fork, name));
+      if (fork !== undefined && !state.forks.some((f) => f.owner === fork)) throw new Error(`${fork} has no fork of ${owner}/${repo}`);
+      const head = await git.resolve(refOf(branch)) ?? await git.resolve(refOf(baseBranch ?? defaultBranch));
       const changes = new Map<string, { mode: string; sha: string } | null>();
       for (const [path, content] of Object.entries(files)) {
-        changes.set(path, content === null ? null : { mode: '100644', sha: await git.writeBlob(Buffer.from(content)) });
+        changes.set(path, content === null ? null : { mode: '100644', sha: await git.writeBlob(typeof content === 'string' ? Buffer.from(content) : content) });
       }
       const tree = await git.buildTree(head, changes);
       const name = author ?? 'Dana Developer';
       const sha = await git.commitTree(tree, head ? [head] : [], message, { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}@example.com` });
-      await git.updateRef(`refs/heads/${branch}`, sha);
+      await git.updateRef(refOf(branch), sha);
       return sha;
     },
-    openPullRequest: async ({ head, base, title, body, author }) => {
-      const headSha = await git.resolve(`refs/heads/${head}`);
+    openPullRequest: async ({ head: headSpec, base, title, body, author }) => {
+      const { owner: headOwner, branch: head } = parseHead(state, headSpec);
+      const headSha = await git.resolve(headRefOf(state, { head, headOwner }));
       const baseSha = await git.resolve(`refs/heads/${base ?? defaultBranch}`);
-      if (!headSha || !baseSha) throw new Error(`branch ${headSha ? base ?? defaultBranch : head} does not exist`);
+      if (!headSha || !baseSha) throw new Error(`branch ${headSha ? base ?? defaultBranch : headSpec} does not exist`);
       const created = now();
       const number = state.nextId++;
-      state.pulls.push({ number, title, body: body ?? null, state: 'open', head, base: base ?? defaultBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user: author ?? 'dana', labels: [] });
+      state.pulls.push({ number, title, body: body ?? null, state: 'open', head, headOwner, base: base ?? defaultBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user: author ?? (headOwner === owner ? 'dana' : headOwner), labels: [] });
       return number;
+    },
+    addPerson: (login, role = 'write') => {
+      const personToken = `ghp_${randomBytes(18).toString('hex')}`;
+      state.tokens.set(personToken, personIdentity(login, role));
+      return personToken;
+    },
+    addComment: ({ pullNumber, body, author }) => {
+      if (!state.pulls.some((p) => p.number === pullNumber)) throw new Error(`no pull request #${pullNumber}`);
+      const created = now();
+      const id = state.nextId++;
+      state.comments.push({ id, issue: pullNumber, body, user: author, createdAt: created, updatedAt: created });
+      return id;
+    },
+    forkRepository: async (forkOwner) => {
+      await createFork(state, forkOwner, now());
     },
     mergePullRequest: async (number, method = 'merge') => {
       const response = await fetch(`${url}/repos/${owner}/${repo}/pulls/${number}/merge`, {

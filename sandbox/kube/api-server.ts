@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
 import type { AccessControl } from './authorization.ts';
-import type { FaultInjector } from './faults.ts';
+import { dropReply, type FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { toTable, wantsTable } from './tables.ts';
 import { isWatch, WatchHub } from './watch.ts';
@@ -124,7 +124,8 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
       request.socket.destroy();
       return;
     }
-    if (fault.failure !== undefined) {
+    if (fault.failure === 'drop-reply') dropReply(request, response);
+    else if (fault.failure !== undefined) {
       const error = faultError(fault.failure);
       ctx.requestLog.record({ method, verb, resource: route.type.plural, subresource: route.subresource, namespace: route.namespace, name: route.name, dryRun, status: error.code });
       send(response, error.code, error.toStatus(), error.code === 429 ? { 'Retry-After': '1' } : {});

@@ -1,5 +1,14 @@
 // Fault injection per route (method + resource [+ subresource]): latency, error rates and one-shot failures,
-// deterministic through a seeded PRNG so tests and benchmarks repeat exactly.
+// deterministic through a seeded PRNG so tests and benchmarks repeat exactly. Shared by both sandboxes.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * An injected failure: an HTTP status answered instead of serving the request; 'reset' cuts the connection before
+ * the request is served; 'drop-reply' serves it (a write takes effect) and cuts the connection where the answer
+ * would go out, so the client sees a network error for a change that happened.
+ */
+export type InjectedFailure = number | 'reset' | 'drop-reply';
+
 export interface FaultRule {
   method?: string;
   resource?: string;
@@ -8,14 +17,14 @@ export interface FaultRule {
   /** Probability in [0, 1] that a matching request fails with `errorCode`. */
   errorRate?: number;
   errorCode?: number;
-  /** Fail the next N matching requests with `failWith` ('reset' destroys the connection). */
+  /** Fail the next N matching requests with `failWith`. */
   failNext?: number;
-  failWith?: number | 'reset';
+  failWith?: InjectedFailure;
 }
 
 export interface FaultDecision {
   latencyMs: number;
-  failure: number | 'reset' | undefined;
+  failure: InjectedFailure | undefined;
 }
 
 export class FaultInjector {
@@ -67,4 +76,21 @@ export class FaultInjector {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
+}
+
+/**
+ * Lets the request be served as usual, then destroys the connection instead of sending the answer: the effect of a
+ * reply lost on the way back ("it succeeded, but we never heard").
+ */
+export function dropReply(request: IncomingMessage, response: ServerResponse): void {
+  const cut = (): ServerResponse => {
+    request.socket.destroy();
+    return response;
+  };
+  response.writeHead = cut;
+  response.write = ((): boolean => {
+    request.socket.destroy();
+    return false;
+  }) as ServerResponse['write'];
+  response.end = cut as ServerResponse['end'];
 }

@@ -17,11 +17,17 @@ export interface GitHubClientOptions {
   auth: GitHubAuth;
   /** Retries after rate limits; the scheduled pass is better off stopping than waiting minutes. */
   maxRateLimitRetries?: number;
+  /**
+   * The longest wait for a rate limit to lift before a retry (60 s by default, a secondary limit's usual Retry-After).
+   * A spent primary limit lifts only when its hour window resets: the request then fails at once with GitHub's 403.
+   */
+  maxRateLimitWaitSeconds?: number;
   log?: { warn: (message: string) => void };
 }
 
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const maxRetries = options.maxRateLimitRetries ?? 2;
+  const maxWait = options.maxRateLimitWaitSeconds ?? 60;
   const warn = options.log?.warn ?? (() => undefined);
   const auth = options.auth.kind === 'token'
     ? { auth: options.auth.token }
@@ -29,6 +35,18 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
       authStrategy: createAppAuth,
       auth: { appId: options.auth.appId, privateKey: options.auth.privateKey, installationId: options.auth.installationId },
     };
+  const retryOrNot = (limit: string, retryAfter: number, request: { method: string; url: string }, retryCount: number): boolean => {
+    if (retryCount >= maxRetries) {
+      warn(`GitHub ${limit} on ${request.method} ${request.url}; giving up after ${retryCount} retries`);
+      return false;
+    }
+    if (retryAfter > maxWait) {
+      warn(`GitHub ${limit} on ${request.method} ${request.url}; it lifts in ${retryAfter}s, longer than the ${maxWait}s this pass waits`);
+      return false;
+    }
+    warn(`GitHub ${limit} on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
+    return true;
+  };
   return new GitHubClient({
     ...auth,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
@@ -36,14 +54,10 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     // Failed requests are thrown to the caller, which decides (a 404 is often an answer); no console noise.
     log: { debug: () => undefined, info: () => undefined, warn, error: () => undefined },
     throttle: {
-      onRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
-        warn(`GitHub rate limit on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
-        return retryCount < maxRetries;
-      },
-      onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
-        warn(`GitHub secondary rate limit on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
-        return retryCount < maxRetries;
-      },
+      onRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) =>
+        retryOrNot('rate limit', retryAfter, request, retryCount),
+      onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) =>
+        retryOrNot('secondary rate limit', retryAfter, request, retryCount),
     },
     retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 451] },
   });

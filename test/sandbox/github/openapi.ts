@@ -63,3 +63,19 @@ export function assertMatchesOpenApi(operationId: string, status: number, body: 
     throw new Error(`${operationId} ${status} does not match GitHub's OpenAPI description: ${validator.errorsText(validate.errors, { separator: '\n  ' })}`);
   }
 }
+
+/** Asserts that `body` is GitHub's component schema `name` (e.g. `basic-error`, the body of a 403 or 404). */
+export function assertMatchesComponent(name: string, body: unknown): void {
+  const { spec: openapi, ajv: validator } = load();
+  const key = `#component ${name}`;
+  let validate = cache.get(key);
+  if (!validate) {
+    const schema = ((openapi.components.schemas ?? {}) as Record<string, unknown>)[name];
+    if (schema === undefined) throw new Error(`no component schema ${name} in the OpenAPI description`);
+    validate = validator.compile(rewriteRefs(schema) as object);
+    cache.set(key, validate);
+  }
+  if (!validate(body)) {
+    throw new Error(`${name} does not match GitHub's OpenAPI description: ${validator.errorsText(validate.errors, { separator: '\n  ' })}`);
+  }
+}

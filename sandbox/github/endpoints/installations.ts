@@ -1,0 +1,30 @@
+// The App itself (authenticated by its JWT, see auth.ts): who it is, and installation access tokens that act as its
+// bot user `slug[bot]`.
+import { randomBytes } from 'node:crypto';
+import { installationIdentity } from '../auth.ts';
+import { notFound } from '../errors.ts';
+import { routeInto, type Route } from '../routing.ts';
+import { userJson } from '../shapes.ts';
+
+export const installationRoutes: Route[] = [];
+const route = routeInto(installationRoutes);
+
+const permissions = { contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', metadata: 'read' };
+
+route('GET', '/app', 'apps.getAuthenticated', async (ctx) => {
+  const { appId, appSlug, owner } = ctx.state;
+  return {
+    body: {
+      id: appId, slug: appSlug, node_id: `A_${appId}`, client_id: `Iv1.${appId}`, owner: userJson(owner), name: appSlug, description: 'sandbox GitHub App',
+      external_url: 'https://example.com', html_url: `https://github.com/apps/${appSlug}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+      permissions, events: [], installations_count: 1,
+    },
+  };
+});
+
+route('POST', '/app/installations/{id}/access_tokens', 'apps.createInstallationAccessToken', async (ctx, [id]) => {
+  if (Number(id) !== ctx.state.installationId) throw notFound();
+  const token = `ghs_${randomBytes(18).toString('hex')}`;
+  ctx.state.tokens.set(token, installationIdentity(ctx.state));
+  return { status: 201, body: { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions, repository_selection: 'all' } };
+});

@@ -1,0 +1,97 @@
+// The GitHub sandbox's state: one repository over a real git repo, its pull requests, comments, statuses and the
+// credentials it accepts; plus what every endpoint handler is given.
+import type { KeyObject } from 'node:crypto';
+import type { FaultInjector } from '../kube/faults.ts';
+import type { GitRepo } from './git-repo.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { GitHubRequestLog } from './request-log.ts';
+
+export type Json = Record<string, unknown>;
+
+/** A repository role, least to most access; editing someone else's comment needs `write`. */
+export type RepositoryRole = 'read' | 'triage' | 'write' | 'maintain' | 'admin';
+
+/** Who a credential belongs to. */
+export interface Identity {
+  login: string;
+  /** A person's account, or the bot user a GitHub App acts as (`slug[bot]`). */
+  type: 'User' | 'Bot';
+  /** How GitHub refuses this kind of credential a permission (`... by integration` for an App). */
+  credential: 'token' | 'installation' | 'app';
+  role: RepositoryRole;
+  /** What the primary rate limit is counted per (a user, an installation, an App) and how the 403 names it. */
+  rateLimitSubject: string;
+}
+
+export interface Fork {
+  owner: string;
+  createdAt: string;
+}
+
+export interface PullRequest {
+  number: number;
+  title: string;
+  body: string | null;
+  state: 'open' | 'closed';
+  /** The head branch's name, in the repository of `headOwner`. */
+  head: string;
+  /** Who owns the head repository: the base repository's owner, or the login of a fork's owner. */
+  headOwner: string;
+  base: string;
+  headSha: string;
+  baseSha: string;
+  mergedAt: string | null;
+  mergeCommitSha: string | null;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+  user: string;
+  labels: string[];
+}
+
+export interface IssueComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CommitStatus {
+  id: number;
+  sha: string;
+  state: 'error' | 'failure' | 'pending' | 'success';
+  description: string | null;
+  context: string;
+  targetUrl: string | null;
+  createdAt: string;
+  creator: string;
+}
+
+export interface GitHubState {
+  owner: string;
+  repo: string;
+  defaultBranch: string;
+  git: GitRepo;
+  pulls: PullRequest[];
+  comments: IssueComment[];
+  statuses: CommitStatus[];
+  /** Forks of the repository (same name, owned by `owner`); their branches live in the shared object store. */
+  forks: Fork[];
+  tokens: Map<string, Identity>;
+  rateLimit: RateLimiter;
+  appId: number;
+  /** The App's URL name: it comments and commits as `${appSlug}[bot]`. */
+  appSlug: string;
+  installationId: number;
+  appPublicKey: KeyObject;
+  nextId: number;
+}
+
+export interface GitHubServerContext {
+  state: GitHubState;
+  faults: FaultInjector;
+  requestLog: GitHubRequestLog;
+  baseUrl: () => string;
+}
