@@ -5,11 +5,13 @@ import type { GitHubClient } from '../adapters/github/octokit.ts';
 import type { ClusterPort } from '../engine/ports.ts';
 import type { PassReport, PassTarget } from '../engine/run-pass.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
-import { validatePullRequests, type PullRequestCheck } from './validate-pull-requests.ts';
+import { validatePullRequests, type FeedbackFailure, type PullRequestCheck } from './validate-pull-requests.ts';
 
 export interface FeedbackResult {
   checks: PullRequestCheck[];
   progress: ProgressReport[];
+  /** What could not be published (each isolated: everything else was). */
+  failures: FeedbackFailure[];
   /** Every write made to GitHub, in order. */
   writes: string[];
 }
@@ -23,11 +25,12 @@ export async function publishFeedback(input: {
 }): Promise<FeedbackResult> {
   const host = new FeedbackHost(input.client, { owner: input.owner, repo: input.repo });
   const links = { htmlBase: input.htmlBase ?? 'https://github.com', owner: input.owner, repo: input.repo };
+  const failures: FeedbackFailure[] = [];
   const progress = input.report.mode === 'apply'
-    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, failures, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links })
+    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links, failures })
     : [];
-  return { checks, progress, writes: host.writes };
+  return { checks, progress, failures, writes: host.writes };
 }

@@ -4,6 +4,7 @@ import { readDesiredState } from '../domain/manifests.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { renderProgressComment } from './render-progress.ts';
+import type { FeedbackFailure } from './validate-pull-requests.ts';
 
 export interface ProgressReport {
   statefulSet: string;
@@ -27,30 +28,42 @@ const introducedBy = new Map<string, string>();
 
 export async function reportProgress(input: {
   host: FeedbackHost; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
-  recoveryNotes?: ReadonlyMap<string, string>;
+  recoveryNotes?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
 }): Promise<ProgressReport[]> {
-  const { host, target, branch, report } = input;
   const results: ProgressReport[] = [];
-  for (const sts of report.statefulSets) {
+  for (const sts of input.report.statefulSets) {
     if (!reportable.has(sts.outcome) || sts.templates.length === 0) continue;
     if (sts.templates.every((t) => t.finished && !t.justFinished)) continue;
-    const path = sts.templates[0]?.storageLocation.path ?? '';
-    const commitSha = await introducingCommit(host, branch, path, sts, report.commitSha, target);
-    const pullRequest = await host.mergedPullRequestFor(commitSha);
-    const summary = renderProgressComment({
-      target: target.name, sts, commitSha,
-      ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}),
-    });
-    const comment = pullRequest === undefined ? undefined
-      : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
-    const recovery = sts.templates.map((t) => input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${t.templateName}`)).find((l) => l !== undefined);
-    const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
-    const status = await host.ensureCommitStatus(commitSha, {
-      context: progressContext(target.name, sts), state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
-    });
-    results.push({ statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome });
+    // One StatefulSet whose status or comment cannot be written must not cost the others theirs.
+    try {
+      results.push(await reportStatefulSet(input, sts));
+    } catch (error) {
+      input.failures.push({ item: `progress of ${sts.namespace}/${sts.name}`, error: error instanceof Error ? error.message : String(error) });
+    }
   }
   return results;
+}
+
+async function reportStatefulSet(
+  input: { host: FeedbackHost; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: ReadonlyMap<string, string> },
+  sts: StatefulSetReport,
+): Promise<ProgressReport> {
+  const { host, target, branch, report } = input;
+  const path = sts.templates[0]?.storageLocation.path ?? '';
+  const commitSha = await introducingCommit(host, branch, path, sts, report.commitSha, target);
+  const pullRequest = await host.mergedPullRequestFor(commitSha);
+  const summary = renderProgressComment({
+    target: target.name, sts, commitSha,
+    ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}),
+  });
+  const comment = pullRequest === undefined ? undefined
+    : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
+  const recovery = sts.templates.map((t) => input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${t.templateName}`)).find((l) => l !== undefined);
+  const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
+  const status = await host.ensureCommitStatus(commitSha, {
+    context: progressContext(target.name, sts), state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
+  });
+  return { statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome };
 }
 
 /** The newest commit on the branch touching the file where a storage value of this StatefulSet differs from its parent. */

@@ -21,27 +21,49 @@ export function validateContext(target: string): string {
   return `sts-volume-gitops/validate (${target})`;
 }
 
+/** Something that could not be published; the other pull requests and StatefulSets were still served. */
+export interface FeedbackFailure {
+  /** `pull request #12`, `progress of db/pg`. */
+  item: string;
+  error: string;
+}
+
 export async function validatePullRequests(input: {
   host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; branch: string; links: RepoLinks;
+  failures: FeedbackFailure[];
 }): Promise<PullRequestCheck[]> {
-  const { host, source, target, cluster, branch, links } = input;
+  const { host, branch } = input;
   const checks: PullRequestCheck[] = [];
   for (const pr of await host.openPullRequests(branch)) {
-    const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs)));
-    if (touched.size === 0) continue;
-    const head = await source.readCommit(pr.headSha);
-    const desired = readDesiredState(head.files, { globs: target.globs, defaultNamespace: target.defaultNamespace });
-    const sets = desired.statefulSets.filter((s) => touched.has(s.location.path));
-    const { plans } = await planWithDryRuns({ cluster, target }, sets);
-    const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha));
-    const summary = renderPlanComment({
-      target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),
-    });
-    const comment = await host.ensureComment(pr.number, `plan:${target.name}`, summary.markdown);
-    const status = await host.ensureCommitStatus(pr.headSha, {
-      context: validateContext(target.name), state: summary.state, description: summary.description, targetUrl: comment.url,
-    });
-    checks.push({ number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome });
+    // One pull request whose check cannot be written (a 403, a file it cannot read) must not cost the others theirs.
+    try {
+      const check = await validatePullRequest(input, pr);
+      if (check) checks.push(check);
+    } catch (error) {
+      input.failures.push({ item: `pull request #${pr.number}`, error: error instanceof Error ? error.message : String(error) });
+    }
   }
   return checks;
+}
+
+async function validatePullRequest(
+  input: { host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; links: RepoLinks },
+  pr: { number: number; headSha: string },
+): Promise<PullRequestCheck | undefined> {
+  const { host, source, target, cluster, links } = input;
+  const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs)));
+  if (touched.size === 0) return undefined;
+  const head = await source.readCommit(pr.headSha);
+  const desired = readDesiredState(head.files, { globs: target.globs, defaultNamespace: target.defaultNamespace });
+  const sets = desired.statefulSets.filter((s) => touched.has(s.location.path));
+  const { plans } = await planWithDryRuns({ cluster, target }, sets);
+  const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha));
+  const summary = renderPlanComment({
+    target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),
+  });
+  const comment = await host.ensureComment(pr.number, `plan:${target.name}`, summary.markdown);
+  const status = await host.ensureCommitStatus(pr.headSha, {
+    context: validateContext(target.name), state: summary.state, description: summary.description, targetUrl: comment.url,
+  });
+  return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
 }

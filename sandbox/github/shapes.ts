@@ -95,7 +95,7 @@ export async function commitJson(ctx: GitHubServerContext, sha: string, withFile
 export function pullJson(ctx: GitHubServerContext, pr: PullRequest): Json {
   const ref = (owner: string, branch: string, sha: string): Json => ({ label: `${owner}:${branch}`, ref: branch, sha, user: userJson(owner), repo: repositoryJson(ctx, owner) });
   return {
-    id: pr.number + 1000, node_id: `PR_${pr.number}`, number: pr.number, state: pr.state, locked: false, title: pr.title, body: pr.body,
+    id: pr.number + 1000, node_id: `PR_${pr.number}`, number: pr.number, state: pr.state, locked: pr.locked ?? false, title: pr.title, body: pr.body,
     user: userJson(pr.user), labels: pr.labels.map((name, i) => ({ id: i + 1, node_id: `L_${name}`, name, color: 'ededed', default: false, description: '', url: `${repoUrl(ctx)}/labels/${encodeURIComponent(name)}` })),
     url: `${repoUrl(ctx)}/pulls/${pr.number}`, html_url: `${htmlUrl(ctx)}/pull/${pr.number}`, diff_url: `${htmlUrl(ctx)}/pull/${pr.number}.diff`,
     patch_url: `${htmlUrl(ctx)}/pull/${pr.number}.patch`, issue_url: `${repoUrl(ctx)}/issues/${pr.number}`, commits_url: `${repoUrl(ctx)}/pulls/${pr.number}/commits`,

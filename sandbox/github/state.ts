@@ -47,6 +47,8 @@ export interface PullRequest {
   closedAt: string | null;
   user: string;
   labels: string[];
+  /** A locked conversation: only maintainers and admins may comment (bots and other collaborators get 403). */
+  locked?: boolean;
 }
 
 export interface IssueComment {

@@ -15,9 +15,13 @@ route('GET', `${repoPath}/issues/{number}/comments`, 'issues.listComments', asyn
   return paginate(comments.map((c) => commentJson(ctx, c)), query, `/repos/${ctx.state.owner}/${ctx.state.repo}/issues/${n}/comments`, ctx);
 });
 
-route('POST', `${repoPath}/issues/{number}/comments`, 'issues.createComment', async (ctx, [o, r, n], _q, body, { login: user }) => {
+route('POST', `${repoPath}/issues/{number}/comments`, 'issues.createComment', async (ctx, [o, r, n], _q, body, { login: user, role }) => {
   repoMatches(ctx, o, r);
-  if (!ctx.state.pulls.some((p) => p.number === Number(n))) throw notFound();
+  const pull = ctx.state.pulls.find((p) => p.number === Number(n));
+  if (!pull) throw notFound();
+  if (pull.locked && role !== 'maintain' && role !== 'admin') {
+    throw new GitHubError(403, 'Unable to create comment because issue is locked.', undefined, {}, 'https://docs.github.com/articles/locking-conversations/');
+  }
   if (typeof body.body !== 'string' || body.body === '') throw validationFailed([{ resource: 'IssueComment', code: 'missing_field', field: 'body' }]);
   if (body.body.length > 65536) throw validationFailed([{ resource: 'IssueComment', code: 'custom', field: 'body', message: 'body is too long (maximum is 65536 characters)' }]);
   const created = now();
