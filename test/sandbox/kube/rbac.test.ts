@@ -13,7 +13,7 @@ import { kubectlAvailable } from './fixtures.ts';
 
 const run = promisify(execFile);
 const manifestPath = new URL('../../../infra/k8s/rbac.yaml', import.meta.url);
-const seed = { namespaces: ['db', 'cache', 'analytics', 'platform'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }] };
+const seed = { namespaces: ['db', 'cache', 'analytics'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }] };
 
 async function shippedObjects(): Promise<Array<Record<string, unknown>>> {
   return loadAll(await readFile(manifestPath, 'utf8')) as Array<Record<string, unknown>>;
@@ -54,9 +54,9 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     assert.deepEqual(classes.items.map((c) => c.metadata?.name), ['standard']);
     const pvcs = await asTool.makeApiClient(CoreV1Api).listNamespacedPersistentVolumeClaim({ namespace: 'db' });
     assert.deepEqual(pvcs.items, []);
-    const lease = await asTool.makeApiClient(CoordinationV1Api).createNamespacedLease({ namespace: 'platform', body: { metadata: { name: 'sts-volume-gitops-prod-eu' } } });
+    const lease = await asTool.makeApiClient(CoordinationV1Api).createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'sts-volume-gitops-prod-eu' } } });
     assert.equal(lease.metadata?.name, 'sts-volume-gitops-prod-eu');
-    const read = await asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'platform', name: 'sts-volume-gitops-prod-eu' });
+    const read = await asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'default', name: 'sts-volume-gitops-prod-eu' });
     assert.equal(read.metadata?.uid, lease.metadata?.uid);
   });
 
@@ -73,8 +73,8 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     assert.deepEqual(get.status.details, { name: 'anything', kind: 'configmaps' });
     const elsewhere = await refusal(asTool.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'kube-system' }));
     assert.equal(elsewhere.status.message, 'pods is forbidden: User "lambda-role" cannot list resource "pods" in API group "" in the namespace "kube-system"');
-    const otherLease = await refusal(asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'platform', name: 'someone-else' }));
-    assert.equal(otherLease.status.message, 'leases.coordination.k8s.io "someone-else" is forbidden: User "lambda-role" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "platform"');
+    const otherLease = await refusal(asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'default', name: 'someone-else' }));
+    assert.equal(otherLease.status.message, 'leases.coordination.k8s.io "someone-else" is forbidden: User "lambda-role" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "default"');
     assert.deepEqual(otherLease.status.details, { name: 'someone-else', group: 'coordination.k8s.io', kind: 'leases' });
     const roles = await refusal(asTool.makeApiClient(RbacAuthorizationV1Api).listNamespacedRole({ namespace: 'db' }));
     assert.equal(roles.status.message, 'roles.rbac.authorization.k8s.io is forbidden: User "lambda-role" cannot list resource "roles" in API group "rbac.authorization.k8s.io" in the namespace "db"');
