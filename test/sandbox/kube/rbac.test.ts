@@ -2,13 +2,17 @@
 // impersonation, and serves the rbac.authorization.k8s.io objects so the shipped manifest applies with kubectl.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it, before, after } from 'node:test';
 import { promisify } from 'node:util';
 import { ApiException, CoordinationV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, StorageV1Api } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { applyObjects } from '../../../sandbox/kube/apply-objects.ts';
+import { rbacCommand } from '../../../functions/cli/rbac-command.ts';
 import { kubectlAvailable } from './fixtures.ts';
 
 const run = promisify(execFile);
@@ -156,6 +160,29 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
       assert.match(refused ?? '', /Error from server \(Forbidden\): persistentvolumeclaims is forbidden: User "someone" cannot list resource "persistentvolumeclaims" in API group "" in the namespace "kube-system"/);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe('Kubernetes sandbox: a manifest bound to a ServiceAccount', () => {
+  it('`rbac --service-account` binds it, and kubectl --as=system:serviceaccount:NS:NAME acts as it (when kubectl is installed)', async (t) => {
+    if (!await kubectlAvailable(t)) return;
+    const kube = await startKubeSandbox({ seed });
+    const dir = await mkdtemp(join(tmpdir(), 'sts-rbac-sa-'));
+    try {
+      let manifest = '';
+      const configPath = fileURLToPath(new URL('../../../infra/k8s/example-config.yaml', import.meta.url));
+      assert.equal(await rbacCommand(['--config', configPath, '--service-account', 'ops:gitops'], (text) => { manifest += text; }), 0);
+      await writeFile(join(dir, 'rbac.yaml'), manifest);
+      const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath };
+      await run('kubectl', ['apply', '-f', join(dir, 'rbac.yaml')], { env });
+      const allowed = await run('kubectl', ['get', 'pvc', '-n', 'db', '-o', 'name', '--as=system:serviceaccount:ops:gitops'], { env });
+      assert.match(allowed.stderr, /No resources found in db namespace/, 'kubectl exited 0: the list was authorized');
+      const refused = await run('kubectl', ['get', 'storageclasses', '--as=system:serviceaccount:ops:other'], { env }).then(() => '', (error: { stderr: string }) => error.stderr);
+      assert.match(refused, /Error from server \(Forbidden\): storageclasses\.storage\.k8s\.io is forbidden: User "system:serviceaccount:ops:other" cannot list resource "storageclasses" in API group "storage\.k8s\.io" at the cluster scope/);
+    } finally {
+      await kube.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
