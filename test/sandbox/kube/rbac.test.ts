@@ -176,7 +176,7 @@ describe('Kubernetes sandbox: a manifest bound to a ServiceAccount', () => {
       await writeFile(join(dir, 'rbac.yaml'), manifest);
       const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath };
       await run('kubectl', ['apply', '-f', join(dir, 'rbac.yaml')], { env });
-      const allowed = await run('kubectl', ['get', 'pvc', '-n', 'db', '-o', 'name', '--as=system:serviceaccount:ops:gitops'], { env });
+      const allowed = await run('kubectl', ['get', 'pvc', '-n', 'db', '--as=system:serviceaccount:ops:gitops'], { env });
       assert.match(allowed.stderr, /No resources found in db namespace/, 'kubectl exited 0: the list was authorized');
       const refused = await run('kubectl', ['get', 'storageclasses', '--as=system:serviceaccount:ops:other'], { env }).then(() => '', (error: { stderr: string }) => error.stderr);
       assert.match(refused, /Error from server \(Forbidden\): storageclasses\.storage\.k8s\.io is forbidden: User "system:serviceaccount:ops:other" cannot list resource "storageclasses" in API group "storage\.k8s\.io" at the cluster scope/);
