@@ -87,10 +87,7 @@ export class AccessControl {
     return forbidden(user, request, rbacErrors(errors));
   }
 
-  /**
-   * A SelfSubjectAccessReview answered for `user`, sent as JSON (client-node's AuthorizationV1Api). `kubectl auth can-i`
-   * sends protobuf, which the sandbox does not decode (415); `kubectl get ... --as=...` shows the same decisions.
-   */
+  /** A SelfSubjectAccessReview answered for `user` (`kubectl auth can-i VERB RESOURCE [-n NS] [--as ...]`). */
   review(user: UserInfo, body: unknown): Record<string, unknown> {
     const spec = (typeof body === 'object' && body !== null ? (body as { spec?: unknown }).spec : undefined) ?? {};
     const asked = (spec as { resourceAttributes?: Partial<RequestAttributes> & { subresource?: string } }).resourceAttributes;

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { ApiException, CoordinationV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, StorageV1Api } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { decodeAccessReview } from '../../../sandbox/kube/access-review-protobuf.ts';
 import { applyObjects } from '../../../sandbox/kube/apply-objects.ts';
 import { rbacCommand } from '../../../functions/cli/rbac-command.ts';
 import { kubectlAvailable } from './fixtures.ts';
@@ -213,5 +214,42 @@ describe('Kubernetes sandbox: what an identity may do', () => {
     } finally {
       await kube.close();
     }
+  });
+});
+
+describe('Kubernetes sandbox: kubectl auth can-i', () => {
+  it('answers kubectl\'s protobuf SelfSubjectAccessReviews: yes and no for the tool\'s identity (when kubectl is installed)', async (t) => {
+    if (!await kubectlAvailable(t)) return;
+    const kube = await startKubeSandbox({ seed });
+    try {
+      await applyObjects(kube, await shippedObjects());
+      const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath };
+      const canI = (...args: string[]): Promise<string> => run('kubectl', ['auth', 'can-i', ...args, '--as=someone', '--as-group=sts-volume-gitops'], { env })
+        .then((r) => r.stdout.trim(), (error: { stdout: string; stderr: string }) => `${error.stdout.trim()}${error.stderr.includes('Error') ? error.stderr : ''}`);
+      assert.equal(await canI('patch', 'pvc', '-n', 'db'), 'yes');
+      assert.equal(await canI('list', 'storageclasses'), 'yes');
+      assert.equal(await canI('delete', 'pvc', '-n', 'db'), 'no');
+      assert.equal(await canI('patch', 'pvc', '-n', 'kube-system'), 'no');
+      assert.equal(await canI('get', 'leases/sts-volume-gitops-prod-eu', '-n', 'default'), 'yes');
+      assert.equal(await canI('get', 'leases/another', '-n', 'default'), 'no');
+    } finally {
+      await kube.close();
+    }
+  });
+});
+
+describe('reading a protobuf SelfSubjectAccessReview', () => {
+  const field = (number: number, value: string | Buffer): Buffer => {
+    const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+    return Buffer.concat([Buffer.from([(number << 3) | 2, bytes.length]), bytes]);
+  };
+  it('takes the resource attributes out of the k8s envelope, and refuses what is not one', () => {
+    const attributes = Buffer.concat([field(1, 'db'), field(2, 'patch'), field(3, ''), field(4, 'v1'), field(5, 'persistentvolumeclaims')]);
+    const review = Buffer.concat([field(1, Buffer.alloc(0)), field(2, field(1, attributes))]);
+    const envelope = Buffer.concat([Buffer.from('k8s\0', 'latin1'), field(1, field(1, 'authorization.k8s.io/v1')), field(2, review)]);
+    assert.deepEqual(decodeAccessReview(envelope), {
+      spec: { resourceAttributes: { namespace: 'db', verb: 'patch', group: '', version: 'v1', resource: 'persistentvolumeclaims' } },
+    });
+    assert.throws(() => decodeAccessReview(Buffer.from('{"spec":{}}')), /not a Kubernetes protobuf envelope/);
   });
 });
