@@ -78,8 +78,10 @@ export class AccessControl {
   }
 
   /** undefined when RBAC allows the request, else the 403 the real server sends. */
-  authorize(user: UserInfo, request: RequestAttributes): ApiError | undefined {
+  authorize(user: UserInfo, asked: RequestAttributes): ApiError | undefined {
     if (user.groups.includes(mastersGroup)) return undefined;
+    // A request for one Namespace object is in that namespace, as the API server's RequestInfo reads the path.
+    const request = asked.group === '' && asked.resource === 'namespaces' && asked.namespace === undefined && asked.name ? { ...asked, namespace: asked.name } : asked;
     // system:basic-user, bound to every authenticated user: anyone may ask what they may do.
     if (request.group === 'authorization.k8s.io' && request.resource === 'selfsubjectaccessreviews' && request.verb === 'create') return undefined;
     const { allowed, errors } = this.decide(user, request);

@@ -81,6 +81,8 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     const otherLease = await refusal(asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'default', name: 'someone-else' }));
     assert.equal(otherLease.status.message, 'leases.coordination.k8s.io "someone-else" is forbidden: User "lambda-role" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "default"');
     assert.deepEqual(otherLease.status.details, { name: 'someone-else', group: 'coordination.k8s.io', kind: 'leases' });
+    const namespace = await refusal(asTool.makeApiClient(CoreV1Api).readNamespace({ name: 'db' }));
+    assert.equal(namespace.status.message, 'namespaces "db" is forbidden: User "lambda-role" cannot get resource "namespaces" in API group "" in the namespace "db"');
     const roles = await refusal(asTool.makeApiClient(RbacAuthorizationV1Api).listNamespacedRole({ namespace: 'db' }));
     assert.equal(roles.status.message, 'roles.rbac.authorization.k8s.io is forbidden: User "lambda-role" cannot list resource "roles" in API group "rbac.authorization.k8s.io" in the namespace "db"');
   });
