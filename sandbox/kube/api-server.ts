@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
+import { readAccessReview } from './access-review-protobuf.ts';
 import type { AccessControl } from './authorization.ts';
 import { dropReply, type FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
@@ -113,7 +114,7 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
   }
   if (route.type.group === 'authorization.k8s.io' && method === 'POST') {
     ctx.requestLog.record({ method, verb, resource: route.type.plural, dryRun, status: 201 });
-    send(response, 201, ctx.access.review(user, await readBody(request)));
+    send(response, 201, ctx.access.review(user, await readAccessReview(request)));
     return;
   }
   const fault = ctx.faults.match(method, route.type.plural, route.subresource);

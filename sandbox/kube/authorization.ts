@@ -78,8 +78,10 @@ export class AccessControl {
   }
 
   /** undefined when RBAC allows the request, else the 403 the real server sends. */
-  authorize(user: UserInfo, request: RequestAttributes): ApiError | undefined {
+  authorize(user: UserInfo, asked: RequestAttributes): ApiError | undefined {
     if (user.groups.includes(mastersGroup)) return undefined;
+    // A request for one Namespace object is in that namespace, as the API server's RequestInfo reads the path.
+    const request = asked.group === '' && asked.resource === 'namespaces' && asked.namespace === undefined && asked.name ? { ...asked, namespace: asked.name } : asked;
     // system:basic-user, bound to every authenticated user: anyone may ask what they may do.
     if (request.group === 'authorization.k8s.io' && request.resource === 'selfsubjectaccessreviews' && request.verb === 'create') return undefined;
     const { allowed, errors } = this.decide(user, request);
@@ -87,10 +89,7 @@ export class AccessControl {
     return forbidden(user, request, rbacErrors(errors));
   }
 
-  /**
-   * A SelfSubjectAccessReview answered for `user`, sent as JSON (client-node's AuthorizationV1Api). `kubectl auth can-i`
-   * sends protobuf, which the sandbox does not decode (415); `kubectl get ... --as=...` shows the same decisions.
-   */
+  /** A SelfSubjectAccessReview answered for `user` (`kubectl auth can-i VERB RESOURCE [-n NS] [--as ...]`). */
   review(user: UserInfo, body: unknown): Record<string, unknown> {
     const spec = (typeof body === 'object' && body !== null ? (body as { spec?: unknown }).spec : undefined) ?? {};
     const asked = (spec as { resourceAttributes?: Partial<RequestAttributes> & { subresource?: string } }).resourceAttributes;

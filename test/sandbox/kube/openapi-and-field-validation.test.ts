@@ -55,7 +55,10 @@ describe('Kubernetes sandbox OpenAPI v3 documents', () => {
 
   it('indexes one document per group/version under a content-hash URL, and serves it with that ETag', async () => {
     const index = await (await get('/openapi/v3')).json() as { paths: Record<string, { serverRelativeURL: string }> };
-    assert.deepEqual(Object.keys(index.paths).sort(), ['api/v1', 'apis/apps/v1', 'apis/authorization.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/events.k8s.io/v1', 'apis/rbac.authorization.k8s.io/v1', 'apis/storage.k8s.io/v1']);
+    assert.deepEqual(Object.keys(index.paths).sort(), [
+      'api/v1', 'apis/apps/v1', 'apis/authorization.k8s.io/v1', 'apis/coordination.k8s.io/v1', 'apis/events.k8s.io/v1',
+      'apis/rbac.authorization.k8s.io/v1', 'apis/storage.k8s.io/v1',
+    ]);
     for (const [key, { serverRelativeURL }] of Object.entries(index.paths)) {
       const match = /^\/openapi\/v3\/(.+)\?hash=([0-9A-F]{128})$/.exec(serverRelativeURL);
       assert.ok(match, serverRelativeURL);

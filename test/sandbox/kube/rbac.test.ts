@@ -2,18 +2,23 @@
 // impersonation, and serves the rbac.authorization.k8s.io objects so the shipped manifest applies with kubectl.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it, before, after } from 'node:test';
 import { promisify } from 'node:util';
 import { ApiException, CoordinationV1Api, CoreV1Api, KubeConfig, RbacAuthorizationV1Api, StorageV1Api } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { decodeAccessReview } from '../../../sandbox/kube/access-review-protobuf.ts';
 import { applyObjects } from '../../../sandbox/kube/apply-objects.ts';
+import { rbacCommand } from '../../../functions/cli/rbac-command.ts';
 import { kubectlAvailable } from './fixtures.ts';
 
 const run = promisify(execFile);
 const manifestPath = new URL('../../../infra/k8s/rbac.yaml', import.meta.url);
-const seed = { namespaces: ['db', 'cache', 'analytics', 'platform'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }] };
+const seed = { namespaces: ['db', 'cache', 'analytics'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }] };
 
 async function shippedObjects(): Promise<Array<Record<string, unknown>>> {
   return loadAll(await readFile(manifestPath, 'utf8')) as Array<Record<string, unknown>>;
@@ -54,9 +59,9 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     assert.deepEqual(classes.items.map((c) => c.metadata?.name), ['standard']);
     const pvcs = await asTool.makeApiClient(CoreV1Api).listNamespacedPersistentVolumeClaim({ namespace: 'db' });
     assert.deepEqual(pvcs.items, []);
-    const lease = await asTool.makeApiClient(CoordinationV1Api).createNamespacedLease({ namespace: 'platform', body: { metadata: { name: 'sts-volume-gitops-prod-eu' } } });
+    const lease = await asTool.makeApiClient(CoordinationV1Api).createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'sts-volume-gitops-prod-eu' } } });
     assert.equal(lease.metadata?.name, 'sts-volume-gitops-prod-eu');
-    const read = await asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'platform', name: 'sts-volume-gitops-prod-eu' });
+    const read = await asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'default', name: 'sts-volume-gitops-prod-eu' });
     assert.equal(read.metadata?.uid, lease.metadata?.uid);
   });
 
@@ -73,9 +78,11 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     assert.deepEqual(get.status.details, { name: 'anything', kind: 'configmaps' });
     const elsewhere = await refusal(asTool.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'kube-system' }));
     assert.equal(elsewhere.status.message, 'pods is forbidden: User "lambda-role" cannot list resource "pods" in API group "" in the namespace "kube-system"');
-    const otherLease = await refusal(asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'platform', name: 'someone-else' }));
-    assert.equal(otherLease.status.message, 'leases.coordination.k8s.io "someone-else" is forbidden: User "lambda-role" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "platform"');
+    const otherLease = await refusal(asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'default', name: 'someone-else' }));
+    assert.equal(otherLease.status.message, 'leases.coordination.k8s.io "someone-else" is forbidden: User "lambda-role" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "default"');
     assert.deepEqual(otherLease.status.details, { name: 'someone-else', group: 'coordination.k8s.io', kind: 'leases' });
+    const namespace = await refusal(asTool.makeApiClient(CoreV1Api).readNamespace({ name: 'db' }));
+    assert.equal(namespace.status.message, 'namespaces "db" is forbidden: User "lambda-role" cannot get resource "namespaces" in API group "" in the namespace "db"');
     const roles = await refusal(asTool.makeApiClient(RbacAuthorizationV1Api).listNamespacedRole({ namespace: 'db' }));
     assert.equal(roles.status.message, 'roles.rbac.authorization.k8s.io is forbidden: User "lambda-role" cannot list resource "roles" in API group "rbac.authorization.k8s.io" in the namespace "db"');
   });
@@ -160,6 +167,29 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
   });
 });
 
+describe('Kubernetes sandbox: a manifest bound to a ServiceAccount', () => {
+  it('`rbac --service-account` binds it, and kubectl --as=system:serviceaccount:NS:NAME acts as it (when kubectl is installed)', async (t) => {
+    if (!await kubectlAvailable(t)) return;
+    const kube = await startKubeSandbox({ seed });
+    const dir = await mkdtemp(join(tmpdir(), 'sts-rbac-sa-'));
+    try {
+      let manifest = '';
+      const configPath = fileURLToPath(new URL('../../../infra/k8s/example-config.yaml', import.meta.url));
+      assert.equal(await rbacCommand(['--config', configPath, '--service-account', 'ops:gitops'], (text) => { manifest += text; }), 0);
+      await writeFile(join(dir, 'rbac.yaml'), manifest);
+      const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath };
+      await run('kubectl', ['apply', '-f', join(dir, 'rbac.yaml')], { env });
+      const allowed = await run('kubectl', ['get', 'pvc', '-n', 'db', '--as=system:serviceaccount:ops:gitops'], { env });
+      assert.match(allowed.stderr, /No resources found in db namespace/, 'kubectl exited 0: the list was authorized');
+      const refused = await run('kubectl', ['get', 'storageclasses', '--as=system:serviceaccount:ops:other'], { env }).then(() => '', (error: { stderr: string }) => error.stderr);
+      assert.match(refused, /Error from server \(Forbidden\): storageclasses\.storage\.k8s\.io is forbidden: User "system:serviceaccount:ops:other" cannot list resource "storageclasses" in API group "storage\.k8s\.io" at the cluster scope/);
+    } finally {
+      await kube.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('Kubernetes sandbox: what an identity may do', () => {
   it('answers SelfSubjectAccessReviews with RBAC\'s reasons, for the requester or whom it impersonates', async () => {
     const kube = await startKubeSandbox({ seed });
@@ -186,5 +216,42 @@ describe('Kubernetes sandbox: what an identity may do', () => {
     } finally {
       await kube.close();
     }
+  });
+});
+
+describe('Kubernetes sandbox: kubectl auth can-i', () => {
+  it('answers kubectl\'s protobuf SelfSubjectAccessReviews: yes and no for the tool\'s identity (when kubectl is installed)', async (t) => {
+    if (!await kubectlAvailable(t)) return;
+    const kube = await startKubeSandbox({ seed });
+    try {
+      await applyObjects(kube, await shippedObjects());
+      const env = { ...process.env, KUBECONFIG: kube.kubeconfigPath };
+      const canI = (...args: string[]): Promise<string> => run('kubectl', ['auth', 'can-i', ...args, '--as=someone', '--as-group=sts-volume-gitops'], { env })
+        .then((r) => r.stdout.trim(), (error: { stdout: string; stderr: string }) => `${error.stdout.trim()}${error.stderr.includes('Error') ? error.stderr : ''}`);
+      assert.equal(await canI('patch', 'pvc', '-n', 'db'), 'yes');
+      assert.equal(await canI('list', 'storageclasses'), 'yes');
+      assert.equal(await canI('delete', 'pvc', '-n', 'db'), 'no');
+      assert.equal(await canI('patch', 'pvc', '-n', 'kube-system'), 'no');
+      assert.equal(await canI('get', 'leases/sts-volume-gitops-prod-eu', '-n', 'default'), 'yes');
+      assert.equal(await canI('get', 'leases/another', '-n', 'default'), 'no');
+    } finally {
+      await kube.close();
+    }
+  });
+});
+
+describe('reading a protobuf SelfSubjectAccessReview', () => {
+  const field = (number: number, value: string | Buffer): Buffer => {
+    const bytes = typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
+    return Buffer.concat([Buffer.from([(number << 3) | 2, bytes.length]), bytes]);
+  };
+  it('takes the resource attributes out of the k8s envelope, and refuses what is not one', () => {
+    const attributes = Buffer.concat([field(1, 'db'), field(2, 'patch'), field(3, ''), field(4, 'v1'), field(5, 'persistentvolumeclaims')]);
+    const review = Buffer.concat([field(1, Buffer.alloc(0)), field(2, field(1, attributes))]);
+    const envelope = Buffer.concat([Buffer.from('k8s\0', 'latin1'), field(1, field(1, 'authorization.k8s.io/v1')), field(2, review)]);
+    assert.deepEqual(decodeAccessReview(envelope), {
+      spec: { resourceAttributes: { namespace: 'db', verb: 'patch', group: '', version: 'v1', resource: 'persistentvolumeclaims' } },
+    });
+    assert.throws(() => decodeAccessReview(Buffer.from('{"spec":{}}')), /not a Kubernetes protobuf envelope/);
   });
 });
