@@ -96,11 +96,16 @@ export class FeedbackHost {
     return commits.data.map((c) => ({ sha: c.sha, parent: c.parents[0]?.sha }));
   }
 
+  /**
+   * A file's text at `ref`, or undefined when there is no such file. Read with the raw media type: the JSON form
+   * leaves a file over 1 MB without its content (`content: ""`, `encoding: "none"`).
+   */
   async fileAt(ref: string, path: string): Promise<string | undefined> {
     try {
-      const content = await this.octokit.rest.repos.getContent({ ...this.repo, path, ref });
-      if (Array.isArray(content.data) || content.data.type !== 'file') return undefined;
-      return Buffer.from(content.data.content, 'base64').toString('utf8');
+      const content = await this.octokit.rest.repos.getContent({ ...this.repo, path, ref, mediaType: { format: 'raw' } });
+      // A directory has no raw form: GitHub answers its JSON listing instead.
+      if (typeof content.data !== 'string') return undefined;
+      return content.data;
     } catch (error) {
       if ((error as { status?: number }).status === 404) return undefined;
       throw error;
