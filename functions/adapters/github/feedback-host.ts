@@ -21,6 +21,7 @@ export type WriteOutcome = 'created' | 'updated' | 'unchanged';
 export class FeedbackHost {
   /** Writes done through this host, for the report and the demo. */
   readonly writes: string[] = [];
+  private ourLogin: Promise<string> | undefined;
 
   constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef) {}
 
@@ -49,14 +50,17 @@ export class FeedbackHost {
 
   /**
    * One comment per `key` on a PR, found again by a hidden marker carrying a hash of its content: edited when the
-   * content changed, never duplicated, untouched when the same.
+   * content changed, never duplicated, untouched when the same. Only a comment we wrote is ours: anyone can paste the
+   * marker, and write access lets us edit their comment, so a marked comment by someone else is left alone.
    */
   async ensureComment(issueNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }> {
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
     const marker = `<!-- sts-volume-gitops:${key} -->`;
     const full = `${marker}\n<!-- sts-volume-gitops:hash:${hash} -->\n${body}`;
     const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, { ...this.repo, issue_number: issueNumber, per_page: 100 });
-    const existing = comments.find((c) => c.body?.startsWith(marker));
+    const marked = comments.filter((c) => c.body?.startsWith(marker));
+    const login = marked.length > 0 ? await this.authenticatedLogin() : undefined;
+    const existing = marked.find((c) => c.user?.login === login);
     if (existing) {
       if (existing.body?.includes(`<!-- sts-volume-gitops:hash:${hash} -->`)) return { outcome: 'unchanged', url: existing.html_url };
       const updated = await this.octokit.rest.issues.updateComment({ ...this.repo, comment_id: existing.id, body: full });
@@ -68,17 +72,40 @@ export class FeedbackHost {
     return { outcome: 'created', url: created.data.html_url };
   }
 
+  /**
+   * Who our comments are by: the token's user, or for a GitHub App installation (which has no user: GET /user is
+   * refused with 403) the App's bot user `slug[bot]`. Asked once per host, and only when a marked comment needs it.
+   */
+  private authenticatedLogin(): Promise<string> {
+    this.ourLogin ??= (async () => {
+      try {
+        return (await this.octokit.rest.users.getAuthenticated()).data.login;
+      } catch (error) {
+        if ((error as { status?: number }).status !== 403) throw error;
+        const app = (await this.octokit.rest.apps.getAuthenticated()).data;
+        if (!app?.slug) throw new Error('GitHub did not name the App this installation token belongs to (GET /app has no slug)', { cause: error });
+        return `${app.slug}[bot]`;
+      }
+    })();
+    return this.ourLogin;
+  }
+
   /** Commits on `branch` touching `path`, newest first (at most `limit`). */
   async commitsTouching(branch: string, path: string, limit = 20): Promise<Array<{ sha: string; parent: string | undefined }>> {
     const commits = await this.octokit.rest.repos.listCommits({ ...this.repo, sha: branch, path, per_page: limit });
     return commits.data.map((c) => ({ sha: c.sha, parent: c.parents[0]?.sha }));
   }
 
+  /**
+   * A file's text at `ref`, or undefined when there is no such file. Read with the raw media type: the JSON form
+   * leaves a file over 1 MB without its content (`content: ""`, `encoding: "none"`).
+   */
   async fileAt(ref: string, path: string): Promise<string | undefined> {
     try {
-      const content = await this.octokit.rest.repos.getContent({ ...this.repo, path, ref });
-      if (Array.isArray(content.data) || content.data.type !== 'file') return undefined;
-      return Buffer.from(content.data.content, 'base64').toString('utf8');
+      const content = await this.octokit.rest.repos.getContent({ ...this.repo, path, ref, mediaType: { format: 'raw' } });
+      // A directory has no raw form: GitHub answers its JSON listing instead.
+      if (typeof content.data !== 'string') return undefined;
+      return content.data;
     } catch (error) {
       if ((error as { status?: number }).status === 404) return undefined;
       throw error;

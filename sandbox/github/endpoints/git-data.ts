@@ -25,7 +25,7 @@ route('GET', `${repoPath}/git/ref/{+ref}`, 'git.getRef', async (ctx, [o, r, ref 
 
 route('GET', `${repoPath}/git/matching-refs/{+ref}`, 'git.listMatchingRefs', async (ctx, [o, r, ref = ''], query) => {
   repoMatches(ctx, o, r);
-  return paginate(await refsFor(ctx, ref, false), query, `${repoPath}/git/matching-refs/${ref}`, ctx);
+  return paginate(await refsFor(ctx, ref, false), query, `/repos/${ctx.state.owner}/${ctx.state.repo}/git/matching-refs/${ref}`, ctx);
 });
 
 route('POST', `${repoPath}/git/refs`, 'git.createRef', async (ctx, [o, r], _q, body) => {

@@ -157,6 +157,11 @@ describe('GitHub sandbox through Octokit', () => {
     assert.match(first.headers.link ?? '', /rel="next"/);
     const all = await octokit.paginate(octokit.rest.repos.listCommitStatusesForRef, { ...repo, ref: sha, per_page: 3 });
     assert.equal(all.length, 10);
+    for (const name of ['page-a', 'page-b']) await octokit.rest.git.createRef({ ...repo, ref: `refs/heads/${name}`, sha });
+    const branches = (await octokit.rest.git.listMatchingRefs({ ...repo, ref: 'heads/' })).data.map((r) => r.ref);
+    assert.ok(branches.length >= 3);
+    const paged = await octokit.paginate(octokit.rest.git.listMatchingRefs, { ...repo, ref: 'heads/', per_page: 1 });
+    assert.deepEqual(paged.map((r) => r.ref), branches);
   });
 
   it('answers 304 to a matching If-None-Match', async () => {
