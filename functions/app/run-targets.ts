@@ -68,7 +68,7 @@ export async function runTargets(config: Config, options: RunTargetsOptions): Pr
           .map((o) => [o.key, o.reason ?? o.action]));
         feedback = await publishFeedback({
           ...opened.github, target: opened.target, cluster: opened.cluster, report,
-          validatePullRequests: targetConfig.pullRequests.validate,
+          validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
           ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
         });
         for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);

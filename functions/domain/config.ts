@@ -36,7 +36,8 @@ export interface TargetConfig {
   source: { github: GitHubSource } | { local: LocalSource };
   cluster: { kubeconfig: KubeconfigCluster } | { eks: EksCluster };
   namespaces: { default: string; allow: string[] };
-  pullRequests: { validate: boolean; recovery: boolean };
+  /** `forks`: whether pull requests from forks are planned against the cluster (their authors see only a verdict). */
+  pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
 }
 
 export interface Config {
@@ -69,7 +70,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
   if (!validate(value)) {
     throw new ConfigError(sourceName, (validate.errors ?? []).map((e) => describe(e, value)));
   }
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests'> & { namespaces: { default?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests'> & { namespaces: { default?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.map((target, index): TargetConfig => {
@@ -95,7 +96,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       source,
       cluster,
       namespaces: { default: target.namespaces.default ?? 'default', allow: target.namespaces.allow },
-      pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true },
+      pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
     };
   });
   if (problems.length > 0) throw new ConfigError(sourceName, problems);

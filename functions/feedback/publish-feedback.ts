@@ -19,6 +19,8 @@ export interface FeedbackResult {
 export async function publishFeedback(input: {
   client: GitHubClient; owner: string; repo: string; branch: string; source: GitHubSource; target: PassTarget;
   cluster: ClusterPort; report: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
+  /** Pull requests from forks: not planned (default) or planned with a verdict only. */
+  forkPullRequests?: 'neutral' | 'validate';
   /** Why no recovery PR was opened, per `namespace/statefulset/template`. */
   recoveryNotes?: ReadonlyMap<string, string>;
   htmlBase?: string;
@@ -30,7 +32,7 @@ export async function publishFeedback(input: {
     ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, failures, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links, failures })
+    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links, failures, forks: input.forkPullRequests ?? 'neutral' })
     : [];
   return { checks, progress, failures, writes: host.writes };
 }

@@ -28,9 +28,14 @@ export interface FeedbackFailure {
   error: string;
 }
 
+/** What a status on a fork's pull request says: never capacities, quotas or API server messages. */
+export const forkNotValidated = 'not validated: pull requests from forks are checked against the cluster after merge';
+
 export async function validatePullRequests(input: {
   host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; branch: string; links: RepoLinks;
   failures: FeedbackFailure[];
+  /** `neutral`: a fork's pull request is not planned against the cluster; `validate`: it is, and told only a verdict. */
+  forks: 'neutral' | 'validate';
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
   const checks: PullRequestCheck[] = [];
@@ -47,12 +52,18 @@ export async function validatePullRequests(input: {
 }
 
 async function validatePullRequest(
-  input: { host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; links: RepoLinks },
-  pr: { number: number; headSha: string },
+  input: { host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
+  pr: { number: number; headSha: string; fromFork: boolean },
 ): Promise<PullRequestCheck | undefined> {
   const { host, source, target, cluster, links } = input;
   const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs)));
   if (touched.size === 0) return undefined;
+  // Whoever opens a fork's pull request reads its statuses and comments: by default it is not planned against the
+  // production cluster at all; when validated, it learns the verdict and nothing of the cluster.
+  if (pr.fromFork && input.forks === 'neutral') {
+    const status = await host.ensureCommitStatus(pr.headSha, { context: validateContext(target.name), state: 'success', description: forkNotValidated });
+    return { number: pr.number, headSha: pr.headSha, state: 'success', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
+  }
   const head = await source.readCommit(pr.headSha);
   const desired = readDesiredState(head.files, { globs: target.globs, defaultNamespace: target.defaultNamespace });
   const sets = desired.statefulSets.filter((s) => touched.has(s.location.path));
@@ -61,6 +72,12 @@ async function validatePullRequest(
   const summary = renderPlanComment({
     target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),
   });
+  if (pr.fromFork) {
+    const description = summary.state === 'success' ? 'validated against the cluster: this change can be applied'
+      : 'validated against the cluster: this change cannot be applied as it is; a maintainer can see why';
+    const status = await host.ensureCommitStatus(pr.headSha, { context: validateContext(target.name), state: summary.state, description });
+    return { number: pr.number, headSha: pr.headSha, state: summary.state, description, markdown: '', status, comment: 'unchanged' };
+  }
   const comment = await host.ensureComment(pr.number, `plan:${target.name}`, summary.markdown);
   const status = await host.ensureCommitStatus(pr.headSha, {
     context: validateContext(target.name), state: summary.state, description: summary.description, targetUrl: comment.url,

@@ -14,6 +14,8 @@ export interface OpenPullRequest {
   headRef: string;
   title: string;
   htmlUrl: string;
+  /** The head branch lives in another repository (a fork; a deleted fork's head repo is null). */
+  fromFork: boolean;
 }
 
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
@@ -27,7 +29,11 @@ export class FeedbackHost {
 
   async openPullRequests(base: string): Promise<OpenPullRequest[]> {
     const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', base, per_page: 100 });
-    return pulls.map((p) => ({ number: p.number, headSha: p.head.sha, headRef: p.head.ref, title: p.title, htmlUrl: p.html_url }));
+    const ours = `${this.repo.owner}/${this.repo.repo}`.toLowerCase();
+    return pulls.map((p) => ({
+      number: p.number, headSha: p.head.sha, headRef: p.head.ref, title: p.title, htmlUrl: p.html_url,
+      fromFork: p.head.repo?.full_name.toLowerCase() !== ours,
+    }));
   }
 
   async changedFiles(pullNumber: number): Promise<string[]> {

@@ -1,0 +1,91 @@
+// Pull requests from forks (issue 13 item 10): whoever opened one reads its statuses and comments, so by default it is
+// not planned against the cluster at all; when a target opts in, it gets a verdict and no cluster detail.
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { load } from 'js-yaml';
+import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
+import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { parseConfig } from '../../functions/domain/config.ts';
+import { forkNotValidated } from '../../functions/feedback/validate-pull-requests.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+
+const manifest = (storage: string): string => `apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: pg, namespace: db }
+spec:
+  serviceName: pg
+  replicas: 1
+  selector: { matchLabels: { app: pg } }
+  template:
+    metadata: { labels: { app: pg } }
+    spec: { containers: [{ name: main, image: "busybox:1.36" }] }
+  volumeClaimTemplates:
+    - metadata: { name: data }
+      spec:
+        accessModes: [ReadWriteOnce]
+        resources: { requests: { storage: ${storage} } }
+`;
+
+describe('pull requests from forks', () => {
+  let kube: KubeSandbox;
+  let github: GitHubSandbox;
+  let dir: string;
+  const env: Record<string, string> = {};
+  let forkHead = '';
+  let forkPr = 0;
+
+  async function pass(forks: 'neutral' | 'validate' | undefined): Promise<TargetRun> {
+    const base = sandboxConfig(kube.kubeconfigPath, github.url, 'FORK_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db]');
+    const text = forks === undefined ? base : base.replace('pullRequests: { validate: true, recovery: true }', `pullRequests: { validate: true, recovery: true, forks: ${forks} }`);
+    assert.ok(forks === undefined || text !== base, 'the configuration names the fork policy');
+    const [run] = await runTargets(parseConfig(text, 'f.yaml', dir), { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
+    assert.ok(run);
+    assert.equal(run.error, undefined, run.error);
+    return run;
+  }
+
+  const statuses = (sha: string): Array<{ state: string; description: string | null }> =>
+    github.state.statuses.filter((s) => s.sha === sha && s.context === 'sts-volume-gitops/validate (demo)').map((s) => ({ state: s.state, description: s.description }));
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sts-forks-'));
+    await mkdir(join(dir, 'repo', 'k8s'), { recursive: true });
+    await writeFile(join(dir, 'repo', 'k8s', 'pg.yaml'), manifest('10Gi'));
+    kube = await startKubeSandbox({
+      workDir: join(dir, 'kube'),
+      seed: { namespaces: ['db'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }], statefulSets: [load(manifest('10Gi'))] },
+    });
+    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
+    env.FORK_TOKEN = github.token;
+    await github.forkRepository('mallory');
+    forkHead = await github.commitFiles({ fork: 'mallory', branch: 'shrink', message: 'Shrink pg', files: { 'k8s/pg.yaml': manifest('5Gi') } });
+    forkPr = await github.openPullRequest({ head: 'mallory:shrink', title: 'Shrink pg', author: 'mallory' });
+  });
+  after(async () => {
+    await kube.close();
+    await github.close();
+  });
+
+  it('gives a fork\'s pull request a passing status saying it is not validated, with no dry run and no comment', async () => {
+    kube.requestLog.reset();
+    const run = await pass(undefined);
+    assert.deepEqual(statuses(forkHead), [{ state: 'success', description: forkNotValidated }]);
+    assert.deepEqual(github.state.comments.filter((c) => c.issue === forkPr), []);
+    assert.equal(kube.requestLog.countsByVerbAndResource()['patch persistentvolumeclaims (dryRun)'], undefined, 'not planned against the cluster');
+    assert.equal(run.feedback?.checks[0]?.number, forkPr);
+  });
+
+  it('validates it when the target opts in, telling only the verdict: no capacity, quota or server message', async () => {
+    const run = await pass('validate');
+    const [latest] = statuses(forkHead).slice(-1);
+    assert.equal(latest?.state, 'failure');
+    assert.doesNotMatch(latest?.description ?? '', /10Gi|5Gi|capacity|data-pg/);
+    assert.match(latest?.description ?? '', /cannot be applied as it is/);
+    assert.deepEqual(github.state.comments.filter((c) => c.issue === forkPr), [], 'no plan comment with cluster detail');
+    assert.equal(run.feedback?.checks[0]?.markdown, '');
+  });
+});
