@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { TargetConfig } from '../domain/config.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
+import { observedKubeConfig, type KubernetesRequestObserver } from '../adapters/kube/counted-kube-config.ts';
 import { GitHubSource } from '../adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubAuth, type GitHubClient } from '../adapters/github/octokit.ts';
 import { DirectorySource } from '../adapters/local/directory-source.ts';
@@ -24,6 +25,8 @@ export interface OpenOptions {
   readSecret?: (id: string) => Promise<string>;
   /** Builds a KubeConfig for an EKS cluster (Lambda); the CLI uses kubeconfig files. */
   eksKubeConfig?: (cluster: { name: string; region: string }) => Promise<KubeConfig>;
+  /** Sees every Kubernetes request (the API-call metrics). */
+  onKubernetesRequest?: KubernetesRequestObserver;
 }
 
 export class TargetSetupError extends Error {
@@ -42,7 +45,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     defaultNamespace: config.namespaces.default,
     allowedNamespaces: config.namespaces.allow,
   };
-  const cluster = new KubeCluster(await kubeConfigFor(config, options));
+  const kubeConfig = await kubeConfigFor(config, options);
+  const cluster = new KubeCluster(options.onKubernetesRequest ? observedKubeConfig(kubeConfig, options.onKubernetesRequest) : kubeConfig);
   if ('local' in config.source) {
     return { target, cluster, git: new DirectorySource(config.source.local.directory, paths), github: undefined };
   }

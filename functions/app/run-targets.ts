@@ -4,6 +4,8 @@ import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
+import { observeGitHubRequests } from '../adapters/github/octokit.ts';
+import { isPvcPatch } from '../adapters/kube/counted-kube-config.ts';
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
 import { manageRecoveryPullRequests, type RecoveryResult } from '../recovery/manage-recovery-pull-requests.ts';
 
@@ -15,6 +17,15 @@ export interface TargetRun {
   recovery: RecoveryResult | undefined;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
+  durationMs: number;
+  /** Requests sent by the clients during this run, retries included; `pvcPatches` are stored storage patches. */
+  apiCalls: ApiCalls;
+}
+
+export interface ApiCalls {
+  github: number;
+  kubernetes: number;
+  pvcPatches: number;
 }
 
 export interface RunTargetsOptions extends OpenOptions {
@@ -24,6 +35,9 @@ export interface RunTargetsOptions extends OpenOptions {
   remainingMs?: () => number;
   onEvent?: (target: string, line: string) => void;
   timing?: RecreationTiming;
+  /** Called as each target's run ends, before the next target starts (logs and metrics per pass). */
+  onRunFinished?: (run: TargetRun) => void;
+  now?: () => number;
 }
 
 export const defaultTiming: RecreationTiming = {
@@ -49,34 +63,51 @@ export function selectTargets(config: Config, targetName: string | undefined): C
 export async function runTargets(config: Config, options: RunTargetsOptions): Promise<TargetRun[]> {
   const runs: TargetRun[] = [];
   for (const targetConfig of selectTargets(config, options.targetName)) {
-    try {
-      const opened = await openTarget(targetConfig, options);
-      const report = await runPass({
-        target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode,
-        holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
-        ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
-        onEvent: (line) => options.onEvent?.(targetConfig.name, line),
-      });
-      let feedback: FeedbackResult | undefined;
-      let recovery: RecoveryResult | undefined;
-      if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
-        if (targetConfig.pullRequests.recovery) {
-          recovery = await manageRecoveryPullRequests({ ...opened.github, target: opened.target, report });
-          for (const write of recovery.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
-        }
-        const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before')
-          .map((o) => [o.key, o.reason ?? o.action]));
-        feedback = await publishFeedback({
-          ...opened.github, target: opened.target, cluster: opened.cluster, report,
-          validatePullRequests: targetConfig.pullRequests.validate,
-          ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        });
-        for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
-      }
-      runs.push({ target: targetConfig.name, report, feedback, recovery, error: undefined });
-    } catch (error) {
-      runs.push({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
-    }
+    const run = await runTarget(targetConfig, options);
+    runs.push(run);
+    options.onRunFinished?.(run);
   }
   return runs;
+}
+
+async function runTarget(targetConfig: Config['targets'][number], options: RunTargetsOptions): Promise<TargetRun> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const apiCalls: ApiCalls = { github: 0, kubernetes: 0, pvcPatches: 0 };
+  const finish = (run: Omit<TargetRun, 'durationMs' | 'apiCalls'>): TargetRun => ({ ...run, durationMs: now() - started, apiCalls });
+  try {
+    const opened = await openTarget(targetConfig, {
+      ...options,
+      onKubernetesRequest: (method, url) => {
+        apiCalls.kubernetes += 1;
+        if (isPvcPatch(method, url)) apiCalls.pvcPatches += 1;
+      },
+    });
+    if (opened.github) observeGitHubRequests(opened.github.client, () => { apiCalls.github += 1; });
+    const report = await runPass({
+      target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode,
+      holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
+      ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
+      onEvent: (line) => options.onEvent?.(targetConfig.name, line),
+    });
+    let feedback: FeedbackResult | undefined;
+    let recovery: RecoveryResult | undefined;
+    if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
+      if (targetConfig.pullRequests.recovery) {
+        recovery = await manageRecoveryPullRequests({ ...opened.github, target: opened.target, report });
+        for (const write of recovery.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
+      }
+      const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before')
+        .map((o) => [o.key, o.reason ?? o.action]));
+      feedback = await publishFeedback({
+        ...opened.github, target: opened.target, cluster: opened.cluster, report,
+        validatePullRequests: targetConfig.pullRequests.validate,
+        ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+      });
+      for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
+    }
+    return finish({ target: targetConfig.name, report, feedback, recovery, error: undefined });
+  } catch (error) {
+    return finish({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
+  }
 }

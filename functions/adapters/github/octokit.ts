@@ -48,3 +48,8 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 451] },
   });
 }
+
+/** Reports every request the client sends, retries included (for the API-call metrics). */
+export function observeGitHubRequests(client: GitHubClient, observe: (method: string, url: string) => void): void {
+  client.hook.before('request', (options) => { observe(options.method, options.url); });
+}
