@@ -10,12 +10,15 @@ const app = new App();
 const everyMinutes = number('STS_EVERY_MINUTES');
 const flexibleWindowMinutes = number('STS_FLEXIBLE_WINDOW_MINUTES');
 const logRetentionDays = number('STS_LOG_RETENTION_DAYS');
+if (logRetentionDays !== undefined && !(Object.values(logs.RetentionDays) as unknown[]).includes(logRetentionDays)) {
+  throw new Error(`STS_LOG_RETENTION_DAYS must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got ${logRetentionDays}`);
+}
 new StsVolumeGitopsStack(app, 'StsVolumeGitops', {
   env: { account: env.CDK_DEFAULT_ACCOUNT, region: env.CDK_DEFAULT_REGION },
   configFile: env.STS_VOLUME_GITOPS_CONFIG_FILE ?? 'config.yaml',
   ...(everyMinutes !== undefined ? { everyMinutes } : {}),
   ...(flexibleWindowMinutes !== undefined ? { flexibleWindowMinutes } : {}),
-  ...(logRetentionDays !== undefined ? { logRetention: logRetentionDays as logs.RetentionDays } : {}),
+  ...(logRetentionDays !== undefined ? { logRetention: logRetentionDays } : {}),
   ...(env.STS_GITHUB_SECRET_ARN ? { githubSecretArn: env.STS_GITHUB_SECRET_ARN } : {}),
   ...(env.STS_ALARM_EMAIL ? { alarmEmail: env.STS_ALARM_EMAIL } : {}),
   ...(env.STS_METRICS_NAMESPACE ? { metricsNamespace: env.STS_METRICS_NAMESPACE } : {}),
