@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import type { Context } from 'aws-lambda';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { handler } from '../../functions/lambda/handler.ts';
+import type { TargetRunJson } from '../../functions/app/report-json.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
@@ -84,6 +85,7 @@ describe('CLI and Lambda against the sandboxes', () => {
     const result = await handler({ source: 'schedule' }, lambdaContext(300_000));
     kube.stopTimer();
     assert.deepEqual(result.runs.map((r) => r.error), [undefined]);
+    assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'the result is plain JSON');
     const report = result.runs[0]?.report;
     assert.equal(report?.outcome, 'ok');
     assert.deepEqual(report?.statefulSets.map((s) => s.templateUpdate), ['recreated', 'recreated', 'recreated']);
@@ -107,5 +109,16 @@ describe('CLI and Lambda against the sandboxes', () => {
     assert.match(last.stdout, /x analytics\/clickhouse .*: failed/);
     assert.match(last.stdout, /exceeds maximum allowed 53687091200/);
     assert.equal(last.code, 1);
+  });
+
+  it('reconcile --json prints plain JSON once a recovery is decided: sizes as decimal strings, links as an object', async () => {
+    const result = await cli(['reconcile', '--config', configPath, '--json'], env);
+    assert.equal(result.code, 1, result.stderr);
+    const runs = JSON.parse(result.stdout) as TargetRunJson[];
+    const proposal = runs[0]?.recovery?.outcomes.find((o) => o.decision?.kind === 'propose');
+    assert.ok(proposal?.decision?.kind === 'propose', result.stdout.slice(0, 2000));
+    assert.match(proposal.decision.bytes, /^\d+$/);
+    assert.equal(typeof runs[0]?.recovery?.links, 'object');
+    assert.equal(runs[0]?.recovery?.links[proposal.key], proposal.pullRequestUrl);
   });
 });
