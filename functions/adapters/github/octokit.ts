@@ -20,6 +20,30 @@ export interface GitHubClientOptions {
   log?: { warn: (message: string) => void };
 }
 
+/**
+ * Installation tokens live an hour. They are kept here, at module level, so warm Lambda invocations (each with a new
+ * client) reuse them; one is reused only while at least 15 minutes of it remain, longer than any invocation runs.
+ * The store is keyed by GitHub host and App: installation ids are unique per host only.
+ */
+const tokenReuseMs = 45 * 60 * 1000;
+const installationTokens = new Map<string, Map<string, { value: string; reusableUntil: number }>>();
+
+/** The `cache` option of @octokit/auth-app, over the module-level store (the value is auth-app's own encoding). */
+export function installationTokenCache(scope: string, now: () => number = Date.now): { get(key: string): string | undefined; set(key: string, value: string): void } {
+  let store = installationTokens.get(scope);
+  if (!store) installationTokens.set(scope, store = new Map());
+  const entries = store;
+  return {
+    get: (key) => {
+      const entry = entries.get(key);
+      if (entry && entry.reusableUntil > now()) return entry.value;
+      entries.delete(key);
+      return undefined;
+    },
+    set: (key, value) => { entries.set(key, { value, reusableUntil: now() + tokenReuseMs }); },
+  };
+}
+
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
   const maxRetries = options.maxRateLimitRetries ?? 2;
   const warn = options.log?.warn ?? (() => undefined);
@@ -27,7 +51,10 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     ? { auth: options.auth.token }
     : {
       authStrategy: createAppAuth,
-      auth: { appId: options.auth.appId, privateKey: options.auth.privateKey, installationId: options.auth.installationId },
+      auth: {
+        appId: options.auth.appId, privateKey: options.auth.privateKey, installationId: options.auth.installationId,
+        cache: installationTokenCache(`${options.baseUrl ?? 'https://api.github.com'}|${options.auth.appId}`),
+      },
     };
   return new GitHubClient({
     ...auth,
