@@ -30,9 +30,8 @@ const installationTokens = new Map<string, Map<string, { value: string; reusable
 
 /** The `cache` option of @octokit/auth-app, over the module-level store (the value is auth-app's own encoding). */
 export function installationTokenCache(scope: string, now: () => number = Date.now): { get(key: string): string | undefined; set(key: string, value: string): void } {
-  let store = installationTokens.get(scope);
-  if (!store) installationTokens.set(scope, store = new Map());
-  const entries = store;
+  const entries = installationTokens.get(scope) ?? new Map<string, { value: string; reusableUntil: number }>();
+  installationTokens.set(scope, entries);
   return {
     get: (key) => {
       const entry = entries.get(key);
