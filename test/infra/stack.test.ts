@@ -1,7 +1,7 @@
 // The CDK stack synthesizes offline from the tool's configuration and holds what the function needs, with
 // least-privilege grants, alarms that notify someone, and logs that expire.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import { buildLambdaBundle, lambdaBundle } from '../../infra/lambda-bundle.ts';
 import { StsVolumeGitopsStack, type StsVolumeGitopsStackProps } from '../../infra/stack.ts';
 
 const eksConfig = `targets:
@@ -42,8 +43,8 @@ const fixtureEntry = fileURLToPath(new URL('fixtures/handler.ts', import.meta.ur
 type Props = Partial<StsVolumeGitopsStackProps>;
 const env = { account: '123456789012', region: 'eu-west-1' };
 
-async function synth(props: Props | ((app: App) => Props) = {}, configText = eksConfig): Promise<Template> {
-  const dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
+async function synth(props: Props | ((app: App) => Props) = {}, configText = eksConfig, outdir?: string): Promise<Template> {
+  const dir = outdir ?? await mkdtemp(join(tmpdir(), 'sts-infra-'));
   const configFile = join(dir, 'config.yaml');
   await writeFile(configFile, configText);
   const app = new App({ outdir: join(dir, 'cdk.out') });
@@ -61,10 +62,21 @@ function statements(template: Template): Statement[] {
 
 describe('StsVolumeGitopsStack', () => {
   let template: Template;
+  let dir: string;
 
   before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
     // The real handler: synth bundles it with the shared definition (infra/lambda-bundle.ts).
-    template = await synth({ entry: fileURLToPath(new URL('../../functions/lambda/handler.ts', import.meta.url)), alarmEmail: 'oncall@example.com' });
+    template = await synth({ entry: lambdaBundle.entry, alarmEmail: 'oncall@example.com' }, eksConfig, dir);
+  });
+
+  it('ships exactly the bundle the tests build and run (one esbuild definition), with the config beside it', async () => {
+    const assets = (await readdir(join(dir, 'cdk.out'))).filter((name) => name.startsWith('asset.'));
+    assert.equal(assets.length, 1);
+    const asset = join(dir, 'cdk.out', assets[0] ?? '');
+    const built = await buildLambdaBundle({ outdir: join(dir, 'built'), configFile: join(dir, 'config.yaml') });
+    assert.ok((await readFile(join(asset, lambdaBundle.outfileName))).equals(await readFile(built.file)), 'the same bytes');
+    assert.equal(await readFile(join(asset, lambdaBundle.configFileName), 'utf8'), eksConfig);
   });
 
   it('runs the handler on Node.js 22 arm64, one at a time, with its bundled config, Powertools settings and no layers', () => {
