@@ -4,7 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { TargetConfig } from '../domain/config.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
-import { observedKubeConfig, type KubernetesRequestObserver } from '../adapters/kube/counted-kube-config.ts';
+import { instrumentedKubeConfig, type KubernetesRequestObserver } from '../adapters/kube/instrumented-kube-config.ts';
+import { canWait, requestTimeoutMs, type RemainingMs } from './deadline.ts';
 import { GitHubSource } from '../adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubAuth, type GitHubClient } from '../adapters/github/octokit.ts';
 import { DirectorySource } from '../adapters/local/directory-source.ts';
@@ -27,6 +28,8 @@ export interface OpenOptions {
   eksKubeConfig?: (cluster: { name: string; region: string }) => Promise<KubeConfig>;
   /** Sees every Kubernetes request (the API-call metrics). */
   onKubernetesRequest?: KubernetesRequestObserver;
+  /** The invocation's time left: bounds every request and every rate-limit wait. */
+  remainingMs?: RemainingMs;
 }
 
 export class TargetSetupError extends Error {
@@ -46,7 +49,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     allowedNamespaces: config.namespaces.allow,
   };
   const kubeConfig = await kubeConfigFor(config, options);
-  const cluster = new KubeCluster(options.onKubernetesRequest ? observedKubeConfig(kubeConfig, options.onKubernetesRequest) : kubeConfig);
+  const timeoutMs = () => requestTimeoutMs(options.remainingMs);
+  const cluster = new KubeCluster(instrumentedKubeConfig(kubeConfig, { timeoutMs, ...(options.onKubernetesRequest ? { observe: options.onKubernetesRequest } : {}) }));
   if ('local' in config.source) {
     return { target, cluster, git: new DirectorySource(config.source.local.directory, paths), github: undefined };
   }
@@ -54,6 +58,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
   const client = createGitHubClient({
     ...(source.apiUrl ? { baseUrl: source.apiUrl } : {}),
     auth: await gitHubAuth(config.name, source, env, options),
+    requestTimeoutMs: timeoutMs,
+    canWait: (waitMs) => canWait(options.remainingMs, waitMs),
   });
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths);
   return { target, cluster, git, github: { client, owner: source.owner, repo: source.repo, branch: source.branch, source: git } };

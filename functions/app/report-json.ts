@@ -27,6 +27,7 @@ export interface TargetRunJson {
   feedback: FeedbackResult | undefined;
   recovery: RecoveryResultJson | undefined;
   error: string | undefined;
+  deferred: string[];
   durationMs: number;
   apiCalls: { github: number; kubernetes: number };
 }
@@ -57,6 +58,7 @@ export function targetRunJson(run: TargetRun): TargetRunJson {
       writes: run.recovery.writes,
     },
     error: run.error,
+    deferred: run.deferred,
     durationMs: run.durationMs,
     apiCalls: { ...run.apiCalls },
   });

@@ -5,7 +5,8 @@ import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
 import { observeGitHubRequests } from '../adapters/github/octokit.ts';
-import { isPvcPatch } from '../adapters/kube/counted-kube-config.ts';
+import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
+import { hasTimeFor } from './deadline.ts';
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
 import { manageRecoveryPullRequests, type RecoveryResult } from '../recovery/manage-recovery-pull-requests.ts';
 
@@ -17,6 +18,8 @@ export interface TargetRun {
   recovery: RecoveryResult | undefined;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
+  /** Steps left for the next pass because the invocation was running out of time. */
+  deferred: string[];
   durationMs: number;
   /** Requests sent by the clients during this run, retries included; `pvcPatches` are stored storage patches. */
   apiCalls: ApiCalls;
@@ -32,7 +35,6 @@ export interface RunTargetsOptions extends OpenOptions {
   mode: PassMode;
   targetName?: string;
   holderIdentity: string;
-  remainingMs?: () => number;
   onEvent?: (target: string, line: string) => void;
   timing?: RecreationTiming;
   /** Called as each target's run ends, before the next target starts (logs and metrics per pass). */
@@ -74,7 +76,15 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
   const now = options.now ?? Date.now;
   const started = now();
   const apiCalls: ApiCalls = { github: 0, kubernetes: 0, pvcPatches: 0 };
-  const finish = (run: Omit<TargetRun, 'durationMs' | 'apiCalls'>): TargetRun => ({ ...run, durationMs: now() - started, apiCalls });
+  const deferred: string[] = [];
+  const finish = (run: Omit<TargetRun, 'durationMs' | 'apiCalls' | 'deferred'>): TargetRun => ({ ...run, deferred, durationMs: now() - started, apiCalls });
+  // Recovery and feedback only start with enough time left to finish; what is skipped is said and done next pass.
+  const timeFor = (step: string): boolean => {
+    if (hasTimeFor(options.remainingMs)) return true;
+    deferred.push(step);
+    options.onEvent?.(targetConfig.name, `${step}: left for the next pass, ${Math.round((options.remainingMs?.() ?? 0) / 1000)}s of this invocation left`);
+    return false;
+  };
   try {
     const opened = await openTarget(targetConfig, {
       ...options,
@@ -93,18 +103,20 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
     if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
-      if (targetConfig.pullRequests.recovery) {
+      if (targetConfig.pullRequests.recovery && timeFor('recovery pull requests')) {
         recovery = await manageRecoveryPullRequests({ ...opened.github, target: opened.target, report });
         for (const write of recovery.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
       }
       const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before')
         .map((o) => [o.key, o.reason ?? o.action]));
-      feedback = await publishFeedback({
-        ...opened.github, target: opened.target, cluster: opened.cluster, report,
-        validatePullRequests: targetConfig.pullRequests.validate,
-        ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-      });
-      for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
+      if (timeFor('pull request checks and progress')) {
+        feedback = await publishFeedback({
+          ...opened.github, target: opened.target, cluster: opened.cluster, report,
+          validatePullRequests: targetConfig.pullRequests.validate,
+          ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+        });
+        for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
+      }
     }
     return finish({ target: targetConfig.name, report, feedback, recovery, error: undefined });
   } catch (error) {

@@ -70,6 +70,7 @@ function logRun(run: TargetRun): void {
     target: run.target, outcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
     recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl })),
+    ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
   });
   logger.debug('pass report', { target: run.target, run: json });
 }

@@ -97,6 +97,7 @@ describe('CLI and Lambda against the sandboxes', () => {
     assert.equal(result.runs[0]?.report?.outcome, 'incomplete');
     assert.ok(result.runs[0]?.report?.statefulSets.every((s) => s.outcome === 'not-started'));
     assert.match(result.runs[0]?.report?.notes.join(' ') ?? '', /running out of time/);
+    assert.deepEqual(result.runs[0]?.deferred, ['recovery pull requests', 'pull request checks and progress'], 'GitHub steps are left for the next pass');
   });
 
   it('reconcile converges over passes and exits 1 while the infeasible resize stays failed', async () => {

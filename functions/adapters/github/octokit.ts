@@ -18,6 +18,18 @@ export interface GitHubClientOptions {
   /** Retries after rate limits; the scheduled pass is better off stopping than waiting minutes. */
   maxRateLimitRetries?: number;
   log?: { warn: (message: string) => void };
+  /** Milliseconds the next request may take (asked per request: it shrinks with the invocation's time left). */
+  requestTimeoutMs?: () => number;
+  /** Whether a rate limit's wait still leaves time to finish; a wait that does not is not taken (the request fails). */
+  canWait?: (waitMs: number) => boolean;
+}
+
+/** Every request, the installation token's included, aborts after its timeout. */
+function fetchWithTimeout(timeoutMs: () => number): typeof fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs());
+    return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+  };
 }
 
 /**
@@ -55,23 +67,30 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
         cache: installationTokenCache(`${options.baseUrl ?? 'https://api.github.com'}|${options.auth.appId}`),
       },
     };
+  const retryAfterRateLimit = (kind: string, retryAfter: number, request: { method: string; url: string }, retryCount: number): boolean => {
+    if (retryCount >= maxRetries) return false;
+    if (options.canWait && !options.canWait(retryAfter * 1000)) {
+      warn(`GitHub ${kind} on ${request.method} ${request.url}; not waiting ${retryAfter}s, past this invocation's time`);
+      return false;
+    }
+    warn(`GitHub ${kind} on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
+    return true;
+  };
   return new GitHubClient({
     ...auth,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.requestTimeoutMs ? { request: { fetch: fetchWithTimeout(options.requestTimeoutMs) } } : {}),
     userAgent: 'sts-volume-gitops',
     // Failed requests are thrown to the caller, which decides (a 404 is often an answer); no console noise.
     log: { debug: () => undefined, info: () => undefined, warn, error: () => undefined },
     throttle: {
-      onRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
-        warn(`GitHub rate limit on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
-        return retryCount < maxRetries;
-      },
-      onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) => {
-        warn(`GitHub secondary rate limit on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
-        return retryCount < maxRetries;
-      },
+      onRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) =>
+        retryAfterRateLimit('rate limit', retryAfter, request, retryCount),
+      onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) =>
+        retryAfterRateLimit('secondary rate limit', retryAfter, request, retryCount),
     },
-    retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 451] },
+    // 429 is plugin-throttling's (it honours Retry-After and the deadline); plugin-retry would retry it blindly.
+    retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 429, 451] },
   });
 }
 
