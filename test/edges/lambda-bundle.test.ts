@@ -83,10 +83,14 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
   it('reconciles, opens a recovery pull request for the capped class, and returns a result that survives JSON', async () => {
     let last: HandlerResult | undefined;
     let invocations = 0;
+    const totals = new Map<string, number>();
     kube.startTimer(20); // the garbage collector finishes orphan deletes while a pass waits, as on a real cluster
     try {
       for (; invocations < 12; invocations++) {
-        const { outcome, code, stderr } = await invoke({ source: 'schedule' });
+        const { outcome, code, stderr, lines } = await invoke({ source: 'schedule' });
+        for (const blob of emf(lines)) {
+          for (const metric of blob._aws.CloudWatchMetrics.flatMap((m) => m.Metrics)) totals.set(metric.Name, (totals.get(metric.Name) ?? 0) + Number(blob[metric.Name]));
+        }
         assert.equal(code, 0, stderr);
         assert.ok(outcome.ok, JSON.stringify(outcome));
         assert.equal(outcome.roundTripEqual, true, 'JSON.parse(JSON.stringify(result)) deep-equals the result');
@@ -106,6 +110,14 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
     assert.ok(opened.decision?.kind === 'propose' && typeof opened.decision.bytes === 'string' && /^\d+$/.test(opened.decision.bytes), 'bytes travel as a decimal string');
     assert.equal(run?.recovery?.links[opened.key], opened.pullRequestUrl, 'links travel as an object');
     assert.ok((run?.apiCalls.github ?? 0) > 0 && (run?.apiCalls.kubernetes ?? 0) > 0, 'API calls are counted at the clients');
+    // What the passes did, as the metrics tell it: three StatefulSets recreated with four resized templates (redis has
+    // two), PVCs patched, one recovery PR.
+    assert.equal(totals.get('Passes'), invocations + 1);
+    assert.equal(totals.get('Recreations'), 3);
+    assert.equal(totals.get('ResizesApplied'), 4);
+    assert.ok((totals.get('PvcPatches') ?? 0) >= 3, `PVC patches: ${totals.get('PvcPatches')}`);
+    assert.equal(totals.get('RecoveryPullRequestsOpened'), 1);
+    assert.equal(totals.get('TargetsFailed'), 0);
   });
 
   it('logs each pass and publishes its metrics as EMF on stdout', async () => {
