@@ -22,7 +22,7 @@ export interface OpenedTarget {
 
 export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
-  /** Reads a secret by id (Lambda: the Parameters and Secrets extension); used for `privateKey: { secret }`. */
+  /** Reads the App private key from the secret the config names (Lambda: Secrets Manager via Powertools Parameters). */
   readSecret?: (id: string) => Promise<string>;
   /** Builds a KubeConfig for an EKS cluster (Lambda); the CLI uses kubeconfig files. */
   eksKubeConfig?: (cluster: { name: string; region: string }) => Promise<KubeConfig>;
