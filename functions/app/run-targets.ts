@@ -4,7 +4,7 @@ import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
-import { observeGitHubRequests } from '../adapters/github/octokit.ts';
+import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
@@ -78,12 +78,25 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
   const apiCalls: ApiCalls = { github: 0, kubernetes: 0, pvcPatches: 0 };
   const deferred: string[] = [];
   const finish = (run: Omit<TargetRun, 'durationMs' | 'apiCalls' | 'deferred'>): TargetRun => ({ ...run, deferred, durationMs: now() - started, apiCalls });
-  // Recovery and feedback only start with enough time left to finish; what is skipped is said and done next pass.
-  const timeFor = (step: string): boolean => {
-    if (hasTimeFor(options.remainingMs)) return true;
-    deferred.push(step);
-    options.onEvent?.(targetConfig.name, `${step}: left for the next pass, ${Math.round((options.remainingMs?.() ?? 0) / 1000)}s of this invocation left`);
-    return false;
+  const defer = (step: string, reason: string): void => {
+    deferred.push(`${step}: ${reason}`);
+    options.onEvent?.(targetConfig.name, `${step}: left for the next pass (${reason})`);
+  };
+  // Recovery and feedback only start with enough time left to finish, and a GitHub rate limit not waited out (see
+  // createGitHubClient) defers them rather than failing the target: the cluster side of the pass is done.
+  const githubStep = async <T>(step: string, work: () => Promise<T>): Promise<T | undefined> => {
+    if (!hasTimeFor(options.remainingMs)) {
+      defer(step, `${Math.round((options.remainingMs?.() ?? 0) / 1000)}s of this invocation left`);
+      return undefined;
+    }
+    try {
+      return await work();
+    } catch (error) {
+      const limit = gitHubRateLimitOf(error);
+      if (limit === undefined) throw error;
+      defer(step, limit);
+      return undefined;
+    }
   };
   try {
     const opened = await openTarget(targetConfig, {
@@ -103,20 +116,19 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
     if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
-      if (targetConfig.pullRequests.recovery && timeFor('recovery pull requests')) {
-        recovery = await manageRecoveryPullRequests({ ...opened.github, target: opened.target, report });
-        for (const write of recovery.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
+      const github = opened.github;
+      if (targetConfig.pullRequests.recovery) {
+        recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({ ...github, target: opened.target, report }));
+        for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       }
       const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before')
         .map((o) => [o.key, o.reason ?? o.action]));
-      if (timeFor('pull request checks and progress')) {
-        feedback = await publishFeedback({
-          ...opened.github, target: opened.target, cluster: opened.cluster, report,
-          validatePullRequests: targetConfig.pullRequests.validate,
-          ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        });
-        for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
-      }
+      feedback = await githubStep('pull request checks and progress', () => publishFeedback({
+        ...github, target: opened.target, cluster: opened.cluster, report,
+        validatePullRequests: targetConfig.pullRequests.validate,
+        ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+      }));
+      for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
     }
     return finish({ target: targetConfig.name, report, feedback, recovery, error: undefined });
   } catch (error) {
