@@ -17,6 +17,8 @@ export interface PassMetrics {
     RecoveryPullRequestsClosed: number;
     GitHubApiCalls: number;
     KubernetesApiCalls: number;
+    /** GitHub steps left for the next pass (time or a rate limit). */
+    DeferredSteps: number;
   };
 }
 
@@ -42,6 +44,7 @@ export function passMetrics(run: TargetRun): PassMetrics {
       RecoveryPullRequestsClosed: recoveryActions.filter((a) => a === 'closed').length,
       GitHubApiCalls: run.apiCalls.github,
       KubernetesApiCalls: run.apiCalls.kubernetes,
+      DeferredSteps: run.deferred.length,
     },
   };
 }

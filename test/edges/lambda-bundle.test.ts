@@ -138,6 +138,7 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
     assert.ok((counts.KubernetesApiCalls as number) > 0);
     assert.ok((counts.GitHubApiCalls as number) > 0);
     assert.equal(counts.PvcPatches, 0, 'plan mode patches nothing');
+    assert.equal(counts.DeferredSteps, 0);
     assert.equal(typeof counts.PassDuration, 'number');
   });
 
