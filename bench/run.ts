@@ -12,6 +12,7 @@ import { DirectorySource } from '../functions/adapters/local/directory-source.ts
 import { runPass, type PassReport } from '../functions/engine/run-pass.ts';
 import { startGitHubSandbox } from '../sandbox/github/index.ts';
 import { startKubeSandbox } from '../sandbox/kube/index.ts';
+import { benchLambdaBundle } from './lambda-bundle.ts';
 
 const namespaces = ['team-a', 'team-b'];
 const setsPerNamespace = Number(process.env.BENCH_SETS ?? 15);
@@ -110,6 +111,8 @@ async function main(): Promise<void> {
     ['next read (blobs cached by SHA): ms / API calls', `${warm.ms.toFixed(1)} / ${warm.calls}`],
   ]);
   await github.close();
+
+  await benchLambdaBundle(table);
 }
 
 await main();

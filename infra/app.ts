@@ -1,15 +1,25 @@
-// `npx cdk synth` / `npx cdk deploy` entry. Configure with environment variables (see infra/README.md).
+// `npx cdk synth` / `npx cdk deploy` entry. Configure with environment variables (see infra/README.md); the clusters
+// and secrets come from the tool's configuration file.
 import { App } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import { StsVolumeGitopsStack } from './stack.ts';
 
+const env = process.env;
+const number = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
 const app = new App();
-const clusters = (process.env.STS_EKS_CLUSTERS ?? '').split(',').filter((c) => c !== '').map((entry) => {
-  const [name = '', namespaces = ''] = entry.split(':');
-  return { name, namespaces: namespaces.split('+').filter((n) => n !== '') };
-});
+const everyMinutes = number('STS_EVERY_MINUTES');
+const flexibleWindowMinutes = number('STS_FLEXIBLE_WINDOW_MINUTES');
+const logRetentionDays = number('STS_LOG_RETENTION_DAYS');
+if (logRetentionDays !== undefined && !(Object.values(logs.RetentionDays) as unknown[]).includes(logRetentionDays)) {
+  throw new Error(`STS_LOG_RETENTION_DAYS must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got ${logRetentionDays}`);
+}
 new StsVolumeGitopsStack(app, 'StsVolumeGitops', {
-  configFile: process.env.STS_VOLUME_GITOPS_CONFIG_FILE ?? 'config.yaml',
-  eksClusters: clusters,
-  ...(process.env.STS_EVERY_MINUTES ? { everyMinutes: Number(process.env.STS_EVERY_MINUTES) } : {}),
-  ...(process.env.STS_SECRETS_EXTENSION_ARN ? { secretsExtensionLayerArn: process.env.STS_SECRETS_EXTENSION_ARN } : {}),
+  env: { account: env.CDK_DEFAULT_ACCOUNT, region: env.CDK_DEFAULT_REGION },
+  configFile: env.STS_VOLUME_GITOPS_CONFIG_FILE ?? 'config.yaml',
+  ...(everyMinutes !== undefined ? { everyMinutes } : {}),
+  ...(flexibleWindowMinutes !== undefined ? { flexibleWindowMinutes } : {}),
+  ...(logRetentionDays !== undefined ? { logRetention: logRetentionDays } : {}),
+  ...(env.STS_GITHUB_SECRET_ARN ? { githubSecretArn: env.STS_GITHUB_SECRET_ARN } : {}),
+  ...(env.STS_ALARM_EMAIL ? { alarmEmail: env.STS_ALARM_EMAIL } : {}),
+  ...(env.STS_METRICS_NAMESPACE ? { metricsNamespace: env.STS_METRICS_NAMESPACE } : {}),
 });

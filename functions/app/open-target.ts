@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { TargetConfig } from '../domain/config.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
+import { instrumentedKubeConfig, type KubernetesRequestObserver } from '../adapters/kube/instrumented-kube-config.ts';
+import { canWait, requestTimeoutMs, type RemainingMs } from './deadline.ts';
 import { GitHubSource } from '../adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubAuth, type GitHubClient } from '../adapters/github/octokit.ts';
 import { DirectorySource } from '../adapters/local/directory-source.ts';
@@ -20,10 +22,14 @@ export interface OpenedTarget {
 
 export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
-  /** Reads a secret by id (Lambda: the Parameters and Secrets extension); used for `privateKey: { secret }`. */
+  /** Reads the App private key from the secret the config names (Lambda: Secrets Manager via Powertools Parameters). */
   readSecret?: (id: string) => Promise<string>;
   /** Builds a KubeConfig for an EKS cluster (Lambda); the CLI uses kubeconfig files. */
   eksKubeConfig?: (cluster: { name: string; region: string }) => Promise<KubeConfig>;
+  /** Sees every Kubernetes request (the API-call metrics). */
+  onKubernetesRequest?: KubernetesRequestObserver;
+  /** The invocation's time left: bounds every request and every rate-limit wait. */
+  remainingMs?: RemainingMs;
 }
 
 export class TargetSetupError extends Error {
@@ -42,7 +48,9 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     defaultNamespace: config.namespaces.default,
     allowedNamespaces: config.namespaces.allow,
   };
-  const cluster = new KubeCluster(await kubeConfigFor(config, options));
+  const kubeConfig = await kubeConfigFor(config, options);
+  const timeoutMs = () => requestTimeoutMs(options.remainingMs);
+  const cluster = new KubeCluster(instrumentedKubeConfig(kubeConfig, { timeoutMs, ...(options.onKubernetesRequest ? { observe: options.onKubernetesRequest } : {}) }));
   if ('local' in config.source) {
     return { target, cluster, git: new DirectorySource(config.source.local.directory, paths), github: undefined };
   }
@@ -50,6 +58,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
   const client = createGitHubClient({
     ...(source.apiUrl ? { baseUrl: source.apiUrl } : {}),
     auth: await gitHubAuth(config.name, source, env, options),
+    requestTimeoutMs: timeoutMs,
+    canWait: (waitMs) => canWait(options.remainingMs, waitMs),
   });
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths);
   return { target, cluster, git, github: { client, owner: source.owner, repo: source.repo, branch: source.branch, source: git } };

@@ -4,6 +4,9 @@ import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
+import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
+import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
+import { hasTimeFor } from './deadline.ts';
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
 import { manageRecoveryPullRequests, type RecoveryResult } from '../recovery/manage-recovery-pull-requests.ts';
 
@@ -15,15 +18,28 @@ export interface TargetRun {
   recovery: RecoveryResult | undefined;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
+  /** Steps left for the next pass because the invocation was running out of time. */
+  deferred: string[];
+  durationMs: number;
+  /** Requests sent by the clients during this run, retries included; `pvcPatches` are stored storage patches. */
+  apiCalls: ApiCalls;
+}
+
+export interface ApiCalls {
+  github: number;
+  kubernetes: number;
+  pvcPatches: number;
 }
 
 export interface RunTargetsOptions extends OpenOptions {
   mode: PassMode;
   targetName?: string;
   holderIdentity: string;
-  remainingMs?: () => number;
   onEvent?: (target: string, line: string) => void;
   timing?: RecreationTiming;
+  /** Called as each target's run ends, before the next target starts (logs and metrics per pass). */
+  onRunFinished?: (run: TargetRun) => void;
+  now?: () => number;
 }
 
 export const defaultTiming: RecreationTiming = {
@@ -49,34 +65,83 @@ export function selectTargets(config: Config, targetName: string | undefined): C
 export async function runTargets(config: Config, options: RunTargetsOptions): Promise<TargetRun[]> {
   const runs: TargetRun[] = [];
   for (const targetConfig of selectTargets(config, options.targetName)) {
-    try {
-      const opened = await openTarget(targetConfig, options);
-      const report = await runPass({
-        target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode,
-        holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
-        ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
-        onEvent: (line) => options.onEvent?.(targetConfig.name, line),
-      });
-      let feedback: FeedbackResult | undefined;
-      let recovery: RecoveryResult | undefined;
-      if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
-        if (targetConfig.pullRequests.recovery) {
-          recovery = await manageRecoveryPullRequests({ ...opened.github, target: opened.target, report });
-          for (const write of recovery.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
-        }
-        const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before')
-          .map((o) => [o.key, o.reason ?? o.action]));
-        feedback = await publishFeedback({
-          ...opened.github, target: opened.target, cluster: opened.cluster, report,
-          validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
-          ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        });
-        for (const write of feedback.writes) options.onEvent?.(targetConfig.name, `github: ${write}`);
-      }
-      runs.push({ target: targetConfig.name, report, feedback, recovery, error: undefined });
-    } catch (error) {
-      runs.push({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
-    }
+    const run = await runTarget(targetConfig, options);
+    runs.push(run);
+    options.onRunFinished?.(run);
   }
   return runs;
+}
+
+async function runTarget(targetConfig: Config['targets'][number], options: RunTargetsOptions): Promise<TargetRun> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const apiCalls: ApiCalls = { github: 0, kubernetes: 0, pvcPatches: 0 };
+  const deferred: string[] = [];
+  const githubFailures: string[] = [];
+  const finish = (run: Omit<TargetRun, 'durationMs' | 'apiCalls' | 'deferred'>): TargetRun => ({ ...run, deferred, durationMs: now() - started, apiCalls });
+  const defer = (step: string, reason: string): void => {
+    deferred.push(`${step}: ${reason}`);
+    options.onEvent?.(targetConfig.name, `${step}: left for the next pass (${reason})`);
+  };
+  // Recovery and feedback only start with enough time left to finish, and a GitHub rate limit not waited out (see
+  // createGitHubClient) defers them rather than failing the target: the cluster side of the pass is done.
+  const githubStep = async <T>(step: string, work: () => Promise<T>): Promise<T | undefined> => {
+    if (!hasTimeFor(options.remainingMs)) {
+      defer(step, `${Math.round((options.remainingMs?.() ?? 0) / 1000)}s of this invocation left`);
+      return undefined;
+    }
+    try {
+      return await work();
+    } catch (error) {
+      const limit = gitHubRateLimitOf(error);
+      if (limit !== undefined) {
+        defer(step, limit);
+        return undefined;
+      }
+      // Any other GitHub failure fails the target loudly, but keeps the finished cluster report and lets the next
+      // GitHub step run (a recovery that failed does not cost the pull requests their checks).
+      const message = error instanceof Error ? error.message : String(error);
+      githubFailures.push(`${step}: ${message}`);
+      options.onEvent?.(targetConfig.name, `${step} failed: ${message}`);
+      return undefined;
+    }
+  };
+  try {
+    const opened = await openTarget(targetConfig, {
+      ...options,
+      onKubernetesRequest: (method, url) => {
+        apiCalls.kubernetes += 1;
+        if (isPvcPatch(method, url)) apiCalls.pvcPatches += 1;
+      },
+    });
+    if (opened.github) observeGitHubRequests(opened.github.client, () => { apiCalls.github += 1; });
+    const report = await runPass({
+      target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode,
+      holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
+      ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
+      onEvent: (line) => options.onEvent?.(targetConfig.name, line),
+    });
+    let feedback: FeedbackResult | undefined;
+    let recovery: RecoveryResult | undefined;
+    if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
+      const github = opened.github;
+      if (targetConfig.pullRequests.recovery) {
+        recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({ ...github, target: opened.target, report }));
+        for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
+      }
+      const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')
+        .map((o) => [o.key, o.reason ?? o.action]));
+      feedback = await githubStep('pull request checks and progress', () => publishFeedback({
+        ...github, target: opened.target, cluster: opened.cluster, report,
+        validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
+        ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+      }));
+      for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
+      for (const failure of feedback?.failures ?? []) options.onEvent?.(targetConfig.name, `github: could not publish ${failure.item}: ${failure.error}`);
+    }
+    const error = githubFailures.length > 0 ? `GitHub: ${githubFailures.join('; ')}` : undefined;
+    return finish({ target: targetConfig.name, report, feedback, recovery, error });
+  } catch (error) {
+    return finish({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
+  }
 }

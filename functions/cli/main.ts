@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../domain/config.ts';
 import { runTargets, UnknownTargetError } from '../app/run-targets.ts';
+import { targetRunJson } from '../app/report-json.ts';
 import { exitCodeOf, renderPassReport } from './render-report.ts';
 
 const usage = `Usage:
@@ -58,10 +59,11 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
       onEvent: values.json ? undefined : (target, line) => process.stderr.write(`[${target}] ${line}\n`),
     });
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(runs.map(targetRunJson), null, 2)}\n`);
     } else {
       for (const run of runs) {
-        process.stdout.write(run.report ? `${renderPassReport(run.report)}\n` : `target ${run.target}: error: ${run.error}\n`);
+        if (run.report) process.stdout.write(`${renderPassReport(run.report)}\n`);
+        if (run.error !== undefined) process.stdout.write(`target ${run.target}: error: ${run.error}\n`);
       }
     }
     const reports = runs.flatMap((r) => (r.report ? [r.report] : []));

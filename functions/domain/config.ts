@@ -1,10 +1,11 @@
 // The tool's configuration: a list of targets (a Git source + a cluster + a namespace allowlist). Validated with
 // ajv against schemas/config.schema.json; every problem is turned into a sentence a person can act on.
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
+// Imported, not read from disk: the Lambda bundle carries it (esbuild inlines JSON modules).
+import schema from '../../schemas/config.schema.json' with { type: 'json' };
 
 export interface GitHubSource {
   owner: string;
@@ -53,8 +54,7 @@ export class ConfigError extends Error {
   }
 }
 
-const schema: unknown = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8'));
-const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema as object);
+const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 
 /** Parses and validates a YAML or JSON configuration; relative paths resolve against `baseDir`. */
 export function parseConfig(text: string, sourceName: string, baseDir: string): Config {

@@ -1,7 +1,6 @@
 // Desired state from Git text: the apps/v1 StatefulSets in a set of YAML files, validated and located.
 // js-yaml reads the values; the `yaml` package supplies what js-yaml cannot: where each node sits in the file (for
 // file:line in errors and links) and the byte range of each storage scalar (for byte-exact edits).
-import { readFileSync } from 'node:fs';
 import { matchesGlob } from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
@@ -10,6 +9,8 @@ import type {
   DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation,
 } from './desired-state.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
+// Imported, not read from disk: the Lambda bundle carries it (esbuild inlines JSON modules).
+import statefulSetSchema from '../../schemas/statefulset.schema.json' with { type: 'json' };
 
 export interface ManifestLimits {
   maxFileBytes: number;
@@ -27,11 +28,8 @@ export interface ReadOptions {
   limits?: Partial<ManifestLimits>;
 }
 
-const statefulSetSchema: unknown = JSON.parse(
-  readFileSync(new URL('../../schemas/statefulset.schema.json', import.meta.url), 'utf8'),
-);
 const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateStatefulSet = ajv.compile(statefulSetSchema as object);
+const validateStatefulSet = ajv.compile(statefulSetSchema);
 
 export function matchesManifestGlobs(path: string, globs: readonly string[]): boolean {
   if (!/\.ya?ml$/i.test(path)) return false;

@@ -89,4 +89,31 @@ describe('eksKubeConfig', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it('re-mints a cached token that would expire before the invocation ends, and refuses a time no token covers', async () => {
+    let describes = 0;
+    const server = createServer((_request, response) => {
+      describes += 1;
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ cluster: { name: 'deadline', endpoint: 'https://deadline.example', status: 'ACTIVE', certificateAuthority: { data: 'Q0E=' } } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      let clock = new Date('2026-11-23T10:00:00Z');
+      const options = { clusterName: 'deadline', region: 'eu-west-1', credentials, now: () => clock, eksClient: new EKSClient({ region: 'eu-west-1', endpoint, credentials }) };
+      const first = (await eksKubeConfig({ ...options, validForMs: 300_000 })).getCurrentUser()?.token;
+      clock = new Date('2026-11-23T10:08:00Z'); // 6 minutes of the token left, 5 asked for: reused
+      assert.equal((await eksKubeConfig({ ...options, validForMs: 300_000 })).getCurrentUser()?.token, first);
+      clock = new Date('2026-11-23T10:10:00Z'); // 4 minutes left, 5 asked for: a new one
+      const renewed = (await eksKubeConfig({ ...options, validForMs: 300_000 })).getCurrentUser()?.token;
+      assert.notEqual(renewed, first);
+      assert.equal(decode(renewed ?? '').searchParams.get('X-Amz-Date'), '20261123T101000Z');
+      assert.equal(describes, 2);
+      await assert.rejects(eksKubeConfig({ ...options, validForMs: 15 * 60_000 }), /an EKS token lives 14 minutes, less than the 15 asked for/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });

@@ -1,37 +1,67 @@
+// The GitHub App key through Powertools Parameters and the real Secrets Manager client, over HTTP against a local
+// endpoint that answers GetSecretValue in the service's JSON protocol (awsJson1.1).
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, it } from 'node:test';
-import { readSecretString } from '../../functions/adapters/github/secrets.ts';
+import { after, before, describe, it } from 'node:test';
+import { privateKeyFromSecret, SecretReader } from '../../functions/adapters/github/secrets.ts';
 
-describe('readSecretString over the Parameters and Secrets extension endpoint', () => {
-  it('sends the session token header and returns SecretString; reports errors with the secret id', async () => {
-    const server = createServer((request, response) => {
-      const url = new URL(request.url ?? '/', 'http://x');
-      if (request.headers['x-aws-parameters-secrets-token'] !== 'session') {
-        response.writeHead(401).end('missing token');
-        return;
-      }
-      if (url.searchParams.get('secretId') === 'not-json') {
-        response.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>proxy</html>');
-        return;
-      }
-      if (url.searchParams.get('secretId') === 'github/app-key') {
-        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ Name: 'github/app-key', SecretString: '-----BEGIN KEY-----' }));
-        return;
-      }
-      response.writeHead(400).end('ResourceNotFoundException: Secrets Manager can\'t find the specified secret.');
+const pem = '-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n';
+const secrets: Record<string, string> = {
+  'github/sts-volume-gitops': JSON.stringify({ privateKey: pem }),
+  'github/bare-pem': pem,
+  'github/wrong-shape': JSON.stringify({ key: pem }),
+};
+
+describe('SecretReader (Powertools Parameters over Secrets Manager)', () => {
+  const requests: Array<{ target: string; secretId: string }> = [];
+  let server: ReturnType<typeof createServer>;
+  let reader: SecretReader;
+
+  before(async () => {
+    server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
+      request.on('end', () => {
+        const target = String(request.headers['x-amz-target'] ?? '');
+        const secretId = (JSON.parse(body) as { SecretId: string }).SecretId;
+        requests.push({ target, secretId });
+        const value = secrets[secretId];
+        response.setHeader('Content-Type', 'application/x-amz-json-1.1');
+        if (value === undefined) {
+          response.writeHead(400).end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'Secrets Manager can\'t find the specified secret.' }));
+          return;
+        }
+        response.writeHead(200).end(JSON.stringify({ ARN: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${secretId}-AbCdEf`, Name: secretId, SecretString: value, VersionId: 'v1' }));
+      });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    try {
-      assert.equal(await readSecretString('github/app-key', { port, host: '127.0.0.1', sessionToken: 'session' }), '-----BEGIN KEY-----');
-      await assert.rejects(readSecretString('missing', { port, host: '127.0.0.1', sessionToken: 'session' }), /cannot read secret missing: the extension answered 400: ResourceNotFoundException/);
-      await assert.rejects(readSecretString('not-json', { port, host: '127.0.0.1', sessionToken: 'session' }), /cannot read secret not-json: the extension answered with something other than JSON: <html>proxy/);
-      await assert.rejects(readSecretString('x', { port, host: '127.0.0.1', sessionToken: '' }), /AWS_SESSION_TOKEN is not set/);
-    } finally {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
+    reader = new SecretReader({
+      clientConfig: {
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, region: 'eu-west-1',
+        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+      },
+    });
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('reads the documented JSON shape once and answers warm invocations from its cache', async () => {
+    assert.equal(await reader.readGitHubPrivateKey('github/sts-volume-gitops'), pem);
+    assert.equal(await reader.readGitHubPrivateKey('github/sts-volume-gitops'), pem);
+    assert.deepEqual(requests.filter((r) => r.secretId === 'github/sts-volume-gitops'), [{ target: 'secretsmanager.GetSecretValue', secretId: 'github/sts-volume-gitops' }]);
+  });
+
+  it('accepts a bare PEM and refuses other shapes with the secret id and the expected shape', async () => {
+    assert.equal(await reader.readGitHubPrivateKey('github/bare-pem'), pem.trim());
+    await assert.rejects(reader.readGitHubPrivateKey('github/wrong-shape'), /cannot read secret github\/wrong-shape: the JSON has no "privateKey"/);
+    assert.throws(() => privateKeyFromSecret('s', '{"privateKey": '), /cannot read secret s: the value starts like JSON but does not parse/);
+    assert.throws(() => privateKeyFromSecret('s', 'hunter2'), /expected \{"privateKey": "<PEM>"\} or a PEM private key/);
+  });
+
+  it('names the secret and the service\'s reason when it cannot be read', async () => {
+    await assert.rejects(reader.readString('github/missing'), /cannot read secret github\/missing: Secrets Manager can't find the specified secret/);
   });
 });

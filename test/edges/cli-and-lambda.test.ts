@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import type { Context } from 'aws-lambda';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { handler } from '../../functions/lambda/handler.ts';
+import type { TargetRunJson } from '../../functions/app/report-json.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
@@ -83,7 +84,8 @@ describe('CLI and Lambda against the sandboxes', () => {
     kube.startTimer(20); // the garbage collector finishes orphan deletes while the pass waits, as on a real cluster
     const result = await handler({ source: 'schedule' }, lambdaContext(300_000));
     kube.stopTimer();
-    assert.equal(result.ok, true);
+    assert.deepEqual(result.runs.map((r) => r.error), [undefined]);
+    assert.deepEqual(JSON.parse(JSON.stringify(result)), result, 'the result is plain JSON');
     const report = result.runs[0]?.report;
     assert.equal(report?.outcome, 'ok');
     assert.deepEqual(report?.statefulSets.map((s) => s.templateUpdate), ['recreated', 'recreated', 'recreated']);
@@ -95,6 +97,8 @@ describe('CLI and Lambda against the sandboxes', () => {
     assert.equal(result.runs[0]?.report?.outcome, 'incomplete');
     assert.ok(result.runs[0]?.report?.statefulSets.every((s) => s.outcome === 'not-started'));
     assert.match(result.runs[0]?.report?.notes.join(' ') ?? '', /running out of time/);
+    assert.deepEqual(result.runs[0]?.deferred.map((d) => d.replace(/\d+s/, 'Ns')),
+      ['recovery pull requests: Ns of this invocation left', 'pull request checks and progress: Ns of this invocation left'], 'GitHub steps are left for the next pass');
   });
 
   it('reconcile converges over passes and exits 1 while the infeasible resize stays failed', async () => {
@@ -107,5 +111,16 @@ describe('CLI and Lambda against the sandboxes', () => {
     assert.match(last.stdout, /x analytics\/clickhouse .*: failed/);
     assert.match(last.stdout, /exceeds maximum allowed 53687091200/);
     assert.equal(last.code, 1);
+  });
+
+  it('reconcile --json prints plain JSON once a recovery is decided: sizes as decimal strings, links as an object', async () => {
+    const result = await cli(['reconcile', '--config', configPath, '--json'], env);
+    assert.equal(result.code, 1, result.stderr);
+    const runs = JSON.parse(result.stdout) as TargetRunJson[];
+    const proposal = runs[0]?.recovery?.outcomes.find((o) => o.decision?.kind === 'propose');
+    assert.ok(proposal?.decision?.kind === 'propose', result.stdout.slice(0, 2000));
+    assert.match(proposal.decision.bytes, /^\d+$/);
+    assert.equal(typeof runs[0]?.recovery?.links, 'object');
+    assert.equal(runs[0]?.recovery?.links[proposal.key], proposal.pullRequestUrl);
   });
 });

@@ -1,120 +1,190 @@
-// The CDK stack synthesizes offline and holds what the function needs, with least-privilege grants.
+// The CDK stack synthesizes offline from the tool's configuration and holds what the function needs, with
+// least-privilege grants, alarms that notify someone, and logs that expire.
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
-import { App } from 'aws-cdk-lib';
+import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { StsVolumeGitopsStack } from '../../infra/stack.ts';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { buildLambdaBundle, lambdaBundle } from '../../infra/lambda-bundle.ts';
+import { StsVolumeGitopsStack, type StsVolumeGitopsStackProps } from '../../infra/stack.ts';
+
+const eksConfig = `targets:
+  - name: prod-eu
+    source:
+      github:
+        owner: acme
+        repo: platform-gitops
+        branch: main
+        paths: ["k8s/**/*.yaml"]
+        app: { appId: 123, installationId: 456, privateKey: { secret: github/sts-volume-gitops } }
+    cluster:
+      eks: { name: prod-eu, region: eu-west-1 }
+    namespaces: { default: platform, allow: [db, cache] }
+  - name: prod-eu-analytics
+    source:
+      github:
+        owner: acme
+        repo: analytics-gitops
+        branch: main
+        paths: ["**/*.yaml"]
+        app: { appId: 123, installationId: 789, privateKey: { secret: github/sts-volume-gitops } }
+    cluster:
+      eks: { name: prod-eu, region: eu-west-1 }
+    namespaces: { default: analytics, allow: [analytics] }
+`;
+
+const fixtureEntry = fileURLToPath(new URL('fixtures/handler.ts', import.meta.url));
+
+type Props = Partial<StsVolumeGitopsStackProps>;
+const env = { account: '123456789012', region: 'eu-west-1' };
+
+async function synth(props: Props | ((app: App) => Props) = {}, configText = eksConfig, outdir?: string): Promise<Template> {
+  const dir = outdir ?? await mkdtemp(join(tmpdir(), 'sts-infra-'));
+  const configFile = join(dir, 'config.yaml');
+  await writeFile(configFile, configText);
+  const app = new App({ outdir: join(dir, 'cdk.out') });
+  const stack = new StsVolumeGitopsStack(app, 'Test', {
+    env, configFile, entry: fixtureEntry, ...(typeof props === 'function' ? props(app) : props),
+  });
+  return Template.fromStack(stack);
+}
+
+type Statement = { Action: unknown; Resource: unknown; Effect: string };
+function statements(template: Template): Statement[] {
+  return Object.values(template.findResources('AWS::IAM::Policy'))
+    .flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement);
+}
 
 describe('StsVolumeGitopsStack', () => {
   let template: Template;
+  let dir: string;
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
-    const configFile = join(dir, 'config.yaml');
-    await writeFile(configFile, 'targets: []\n');
-    const app = new App({ outdir: join(dir, 'cdk.out') });
-    const stack = new StsVolumeGitopsStack(app, 'Test', {
-      env: { account: '123456789012', region: 'eu-west-1' },
-      configFile,
-      eksClusters: [{ name: 'prod-eu', namespaces: ['db', 'cache'] }],
-      secretsExtensionLayerArn: 'arn:aws:lambda:eu-west-1:015030872274:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12',
-    });
-    template = Template.fromStack(stack);
+    dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
+    // The real handler: synth bundles it with the shared definition (infra/lambda-bundle.ts).
+    template = await synth({ entry: lambdaBundle.entry, alarmEmail: 'oncall@example.com' }, eksConfig, dir);
   });
 
-  it('runs the handler on Node.js 22 arm64, one at a time, with its config and Powertools settings', () => {
+  it('ships exactly the bundle the tests build and run (one esbuild definition), with the config beside it', async () => {
+    const assets = (await readdir(join(dir, 'cdk.out'))).filter((name) => name.startsWith('asset.'));
+    assert.equal(assets.length, 1);
+    const asset = join(dir, 'cdk.out', assets[0] ?? '');
+    const built = await buildLambdaBundle({ outdir: join(dir, 'built'), configFile: join(dir, 'config.yaml') });
+    assert.ok((await readFile(join(asset, lambdaBundle.outfileName))).equals(await readFile(built.file)), 'the same bytes');
+    assert.equal(await readFile(join(asset, lambdaBundle.configFileName), 'utf8'), eksConfig);
+  });
+
+  it('runs the handler on Node.js 22 arm64, one at a time, with its bundled config, Powertools settings and no layers', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: 300, MemorySize: 512,
       ReservedConcurrentExecutions: 1,
-      Environment: { Variables: Match.objectLike({ STS_VOLUME_GITOPS_CONFIG: '/var/task/config.yaml', POWERTOOLS_SERVICE_NAME: 'sts-volume-gitops' }) },
-      Layers: ['arn:aws:lambda:eu-west-1:015030872274:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:12'],
+      Environment: { Variables: Match.objectLike({ STS_VOLUME_GITOPS_CONFIG: '/var/task/config.yaml', POWERTOOLS_SERVICE_NAME: 'sts-volume-gitops', POWERTOOLS_METRICS_NAMESPACE: 'StsVolumeGitops' }) },
+      Layers: Match.absent(),
       DeadLetterConfig: Match.anyValue(),
     });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 600 });
   });
 
-  it('invokes it from EventBridge Scheduler with the schedule input and a dedicated role', () => {
+  it('keeps the logs 30 days by default', () => {
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it('invokes it from EventBridge Scheduler with a role that may only invoke this function', () => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(5 minutes)', FlexibleTimeWindow: { Mode: 'OFF' },
-      Target: Match.objectLike({ Input: '{"source":"schedule"}' }),
+      Target: Match.objectLike({ Input: '{"source":"schedule"}', RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 } }),
     });
-    template.hasResourceProperties('AWS::IAM::Role', { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] }) });
+    const roles = template.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] }) } });
+    const [roleId] = Object.keys(roles);
+    assert.ok(roleId, 'a scheduler role exists');
+    const schedulerPolicies = Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify((p as { Properties: { Roles: unknown } }).Properties.Roles) === JSON.stringify([{ Ref: roleId }]));
+    const granted = schedulerPolicies.flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement);
+    assert.deepEqual(granted.map((s) => s.Action), ['lambda:InvokeFunction']);
+    assert.equal(JSON.stringify(granted[0]?.Resource).includes(':*'), false, 'the function itself, not its versions');
   });
 
-  it('grants eks:DescribeCluster on the configured cluster only and maps the role with a namespace-scoped access entry', () => {
-    const policies = template.findResources('AWS::IAM::Policy');
-    const statements = Object.values(policies).flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: Array<{ Action: unknown; Resource: unknown }> } } }).Properties.PolicyDocument.Statement);
-    const describe = statements.find((s) => s.Action === 'eks:DescribeCluster');
-    assert.ok(describe, 'eks:DescribeCluster is granted');
-    assert.match(JSON.stringify(describe.Resource), /cluster\/prod-eu/);
+  it('maps the function role to the sts-volume-gitops Kubernetes group on the cluster the config names, once', () => {
+    template.resourceCountIs('AWS::EKS::AccessEntry', 1);
     template.hasResourceProperties('AWS::EKS::AccessEntry', {
-      ClusterName: 'prod-eu', Type: 'STANDARD',
-      AccessPolicies: [{ PolicyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSEditPolicy', AccessScope: { Type: 'namespace', Namespaces: ['db', 'cache'] } }],
+      ClusterName: 'prod-eu', Type: 'STANDARD', KubernetesGroups: ['sts-volume-gitops'], AccessPolicies: Match.absent(),
     });
+    const describe = statements(template).find((s) => s.Action === 'eks:DescribeCluster');
+    assert.ok(describe, 'eks:DescribeCluster is granted');
+    assert.match(JSON.stringify(describe.Resource), /:eks:eu-west-1:123456789012:cluster\/prod-eu/);
   });
 
-  it('keeps the GitHub key in Secrets Manager, readable by the function', () => {
+  it('creates the secret under the name the config gives it and lets the function read exactly that secret', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
-    const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
-    assert.match(policies, /secretsmanager:GetSecretValue/);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'github/sts-volume-gitops' });
+    const [secretId] = Object.keys(template.findResources('AWS::SecretsManager::Secret'));
+    const read = statements(template).find((s) => Array.isArray(s.Action) && s.Action.includes('secretsmanager:GetSecretValue'));
+    assert.ok(read, 'the function may read the secret');
+    assert.deepEqual(read.Resource, { Ref: secretId });
   });
 
-  it('catches failed invocations in a queue and alarms on errors', () => {
-    template.resourceCountIs('AWS::SQS::Queue', 1);
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'Errors', Threshold: 1 });
-  });
-
-  it('lets the scheduler role invoke the function and dead-letter to the queue, and nothing more', () => {
-    template.hasResourceProperties('AWS::Scheduler::Schedule', {
-      Target: Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 0 }, DeadLetterConfig: { Arn: Match.anyValue() } }),
+  it('grants no wildcard resources in its own policies (only the managed basic execution policy has them)', () => {
+    for (const statement of statements(template)) {
+      const resources = [statement.Resource].flat();
+      for (const resource of resources) assert.ok(resource !== '*' && !JSON.stringify(resource).includes('*'), `wildcard in ${JSON.stringify(statement)}`);
+    }
+    template.hasResourceProperties('AWS::IAM::Role', {
+      ManagedPolicyArns: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole']] }],
     });
-    const statements = Object.values(template.findResources('AWS::IAM::Policy'))
-      .flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: Array<{ Action: unknown }> } } }).Properties.PolicyDocument.Statement)
-      .map((s) => s.Action);
-    assert.ok(statements.some((a) => a === 'lambda:InvokeFunction'), 'the scheduler may invoke the function');
-    assert.ok(statements.some((a) => Array.isArray(a) && a.includes('sqs:SendMessage')), 'failed deliveries reach the queue');
+  });
+
+  it('alarms on errors, throttles, duration near the timeout and dead letters, each notifying the topic, which mails on-call', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{ Properties: { MetricName: string; Threshold: number; AlarmActions: unknown[] } }>;
+    assert.deepEqual(alarms.map((a) => a.Properties.MetricName).sort(), ['ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Throttles']);
+    const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
+    for (const alarm of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
+    assert.equal(alarms.find((a) => a.Properties.MetricName === 'Duration')?.Properties.Threshold, 240_000);
+    template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
   });
 });
 
 describe('StsVolumeGitopsStack options', () => {
-  async function synth(props: Partial<ConstructorParameters<typeof StsVolumeGitopsStack>[2]>): Promise<Template> {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
-    const configFile = join(dir, 'config.yaml');
-    await writeFile(configFile, 'targets: []\n');
-    const app = new App({ outdir: join(dir, 'cdk.out') });
-    const stack = new StsVolumeGitopsStack(app, 'Options', {
-      env: { account: '123456789012', region: 'eu-west-1' },
-      configFile,
-      eksClusters: [],
-      entry: fileURLToPath(new URL('fixtures/handler.ts', import.meta.url)),
-      ...props,
+  it('takes a flexible window, scheduler retries, retention, a metrics namespace and a VPC', async () => {
+    const template = await synth((app) => ({
+      everyMinutes: 1, flexibleWindowMinutes: 3, scheduleRetryAttempts: 2, scheduleMaximumEventAgeSeconds: 120,
+      logRetention: logs.RetentionDays.ONE_WEEK, metricsNamespace: 'Platform/Volumes', maximumEventAge: Duration.minutes(2),
+      vpc: ec2.Vpc.fromVpcAttributes(new Stack(app, 'Network', { env }), 'Vpc', { vpcId: 'vpc-0123456789abcdef0', availabilityZones: ['eu-west-1a'], privateSubnetIds: ['subnet-0123456789abcdef0'] }),
+    }));
+    template.hasResourceProperties('AWS::Lambda::Function', { VpcConfig: { SubnetIds: ['subnet-0123456789abcdef0'], SecurityGroupIds: Match.anyValue() } });
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(1 minute)', FlexibleTimeWindow: { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 3 },
+      Target: Match.objectLike({ RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 120 } }),
     });
-    return Template.fromStack(stack);
-  }
-
-  it('runs every minute when asked, with a singular rate unit, and takes a cluster-scoped access policy', async () => {
-    const template = await synth({
-      everyMinutes: 1,
-      eksClusters: [{ name: 'ops', namespaces: [], accessPolicy: { policyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy', scope: 'cluster' } }],
-    });
-    template.hasResourceProperties('AWS::Scheduler::Schedule', { ScheduleExpression: 'rate(1 minute)' });
-    template.hasResourceProperties('AWS::EKS::AccessEntry', {
-      ClusterName: 'ops', AccessPolicies: [{ PolicyArn: 'arn:aws:eks::aws:cluster-access-policy/AmazonEKSAdminPolicy', AccessScope: { Type: 'cluster' } }],
-    });
-    template.resourceCountIs('AWS::EKS::AccessEntry', 1);
+    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumEventAgeInSeconds: 120 });
+    template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'Platform/Volumes' }) } });
   });
 
-  const badOptions: Array<[string, Partial<ConstructorParameters<typeof StsVolumeGitopsStack>[2]>, RegExp]> = [
-    ['a schedule of zero minutes', { everyMinutes: 0 }, /everyMinutes must be a whole number/],
-    ['a fractional schedule', { everyMinutes: 2.5 }, /everyMinutes must be a whole number/],
-    ['a namespace-scoped policy without namespaces', { eksClusters: [{ name: 'empty', namespaces: [] }] }, /empty: a namespace-scoped access policy needs at least one namespace/],
+  it('uses an existing secret and topic instead of creating them', async () => {
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:github/sts-volume-gitops-AbCdEf';
+    const template = await synth({ githubSecretArn: arn });
+    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    const read = statements(template).find((s) => Array.isArray(s.Action) && s.Action.includes('secretsmanager:GetSecretValue'));
+    assert.equal(read?.Resource, arn);
+  });
+
+  const badOptions: Array<[string, Props, string, RegExp]> = [
+    ['a schedule of zero minutes', { everyMinutes: 0 }, eksConfig, /everyMinutes must be a whole number/],
+    ['a fractional schedule', { everyMinutes: 2.5 }, eksConfig, /everyMinutes must be a whole number/],
+    ['a timeout no EKS token outlives', { timeout: Duration.minutes(15) }, eksConfig, /timeout must be at most 14 minutes/],
+    ['a config that fails the schema, with the schema\'s message', {}, 'targets:\n  - name: x\n', /invalid configuration .*config\.yaml: targets\[0\]/],
+    ['a cluster in another region', {}, eksConfig.replaceAll('eu-west-1', 'us-east-1'), /EKS cluster prod-eu is in us-east-1, but this stack deploys to eu-west-1/],
+    ['an existing secret the config does not name', { githubSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:other-AbCdEf' }, eksConfig, /the config names secret github\/sts-volume-gitops, but githubSecretArn is/],
+    ['a flexible window of zero', { flexibleWindowMinutes: 0 }, eksConfig, /flexibleWindowMinutes must be a whole number from 1 to 1440/],
   ];
-  for (const [name, props, message] of badOptions) {
+  for (const [name, props, config, message] of badOptions) {
     it(`refuses ${name} with a clear error`, async () => {
-      await assert.rejects(synth(props), message);
+      await assert.rejects(synth(props, config), message);
     });
   }
 });

@@ -23,6 +23,41 @@ export interface GitHubClientOptions {
    */
   maxRateLimitWaitSeconds?: number;
   log?: { warn: (message: string) => void };
+  /** Milliseconds the next request may take (asked per request: it shrinks with the invocation's time left). */
+  requestTimeoutMs?: () => number;
+  /** Whether a rate limit's wait still leaves time to finish; a wait that does not is not taken (the request fails). */
+  canWait?: (waitMs: number) => boolean;
+}
+
+/** Every request, the installation token's included, aborts after its timeout. */
+function fetchWithTimeout(timeoutMs: () => number): typeof fetch {
+  return (input, init) => {
+    const timeout = AbortSignal.timeout(timeoutMs());
+    return fetch(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+  };
+}
+
+/**
+ * Installation tokens live an hour. They are kept here, at module level, so warm Lambda invocations (each with a new
+ * client) reuse them; one is reused only while at least 15 minutes of it remain, longer than any invocation runs.
+ * The store is keyed by GitHub host and App: installation ids are unique per host only.
+ */
+const tokenReuseMs = 45 * 60 * 1000;
+const installationTokens = new Map<string, Map<string, { value: string; reusableUntil: number }>>();
+
+/** The `cache` option of @octokit/auth-app, over the module-level store (the value is auth-app's own encoding). */
+export function installationTokenCache(scope: string, now: () => number = Date.now): { get(key: string): string | undefined; set(key: string, value: string): void } {
+  const entries = installationTokens.get(scope) ?? new Map<string, { value: string; reusableUntil: number }>();
+  installationTokens.set(scope, entries);
+  return {
+    get: (key) => {
+      const entry = entries.get(key);
+      if (entry && entry.reusableUntil > now()) return entry.value;
+      entries.delete(key);
+      return undefined;
+    },
+    set: (key, value) => { entries.set(key, { value, reusableUntil: now() + tokenReuseMs }); },
+  };
 }
 
 export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
@@ -33,32 +68,54 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     ? { auth: options.auth.token }
     : {
       authStrategy: createAppAuth,
-      auth: { appId: options.auth.appId, privateKey: options.auth.privateKey, installationId: options.auth.installationId },
+      auth: {
+        appId: options.auth.appId, privateKey: options.auth.privateKey, installationId: options.auth.installationId,
+        cache: installationTokenCache(`${options.baseUrl ?? 'https://api.github.com'}|${options.auth.appId}`),
+      },
     };
-  const retryOrNot = (limit: string, retryAfter: number, request: { method: string; url: string }, retryCount: number): boolean => {
+  const retryAfterRateLimit = (kind: string, retryAfter: number, request: { method: string; url: string }, retryCount: number): boolean => {
     if (retryCount >= maxRetries) {
-      warn(`GitHub ${limit} on ${request.method} ${request.url}; giving up after ${retryCount} retries`);
+      warn(`GitHub ${kind} on ${request.method} ${request.url}; giving up after ${retryCount} retries`);
       return false;
     }
     if (retryAfter > maxWait) {
-      warn(`GitHub ${limit} on ${request.method} ${request.url}; it lifts in ${retryAfter}s, longer than the ${maxWait}s this pass waits`);
+      warn(`GitHub ${kind} on ${request.method} ${request.url}; it lifts in ${retryAfter}s, longer than the ${maxWait}s this pass waits`);
       return false;
     }
-    warn(`GitHub ${limit} on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
+    if (options.canWait && !options.canWait(retryAfter * 1000)) {
+      warn(`GitHub ${kind} on ${request.method} ${request.url}; not waiting ${retryAfter}s, past this invocation's time`);
+      return false;
+    }
+    warn(`GitHub ${kind} on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
     return true;
   };
   return new GitHubClient({
     ...auth,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.requestTimeoutMs ? { request: { fetch: fetchWithTimeout(options.requestTimeoutMs) } } : {}),
     userAgent: 'sts-volume-gitops',
     // Failed requests are thrown to the caller, which decides (a 404 is often an answer); no console noise.
     log: { debug: () => undefined, info: () => undefined, warn, error: () => undefined },
     throttle: {
       onRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) =>
-        retryOrNot('rate limit', retryAfter, request, retryCount),
+        retryAfterRateLimit('rate limit', retryAfter, request, retryCount),
       onSecondaryRateLimit: (retryAfter: number, request: { method: string; url: string }, _octokit: unknown, retryCount: number) =>
-        retryOrNot('secondary rate limit', retryAfter, request, retryCount),
+        retryAfterRateLimit('secondary rate limit', retryAfter, request, retryCount),
     },
-    retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 451] },
+    // 429 is plugin-throttling's (it honours Retry-After and the deadline); plugin-retry would retry it blindly.
+    retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 429, 451] },
   });
+}
+
+/** Reports every request the client sends, retries included (for the API-call metrics). */
+export function observeGitHubRequests(client: GitHubClient, observe: (method: string, url: string) => void): void {
+  client.hook.before('request', (options) => { observe(options.method, options.url); });
+}
+
+/** `GitHub rate limit: <message>` when `error` is a primary or secondary rate-limit refusal, else undefined. */
+export function gitHubRateLimitOf(error: unknown): string | undefined {
+  const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
+  if (typeof message !== 'string') return undefined;
+  if (status === 429 || (status === 403 && /rate limit/i.test(message))) return `GitHub rate limit (${status}): ${message}`;
+  return undefined;
 }

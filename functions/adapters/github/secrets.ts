@@ -1,12 +1,8 @@
-// Secrets for the Lambda (the GitHub App key or token) through the AWS Parameters and Secrets Lambda Extension's
-// local HTTP endpoint: no SDK client in the bundle, and the extension caches values between invocations.
-export interface SecretReaderOptions {
-  /** The extension's port (PARAMETERS_SECRETS_EXTENSION_HTTP_PORT, 2773 by default). */
-  port?: number;
-  /** AWS_SESSION_TOKEN of the function, which the extension requires as a header. */
-  sessionToken?: string;
-  host?: string;
-}
+// The GitHub App private key for the Lambda, from Secrets Manager through Powertools Parameters (cached across warm
+// invocations; no extension layer to find per region). The secret the config names (`privateKey.secret`) holds
+// `{"privateKey": "-----BEGIN RSA PRIVATE KEY-----\n..."}`; a bare PEM string is accepted too.
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import type { SecretsManagerClientConfig } from '@aws-sdk/client-secrets-manager';
 
 export class SecretReadError extends Error {
   constructor(secretId: string, reason: string) {
@@ -15,25 +11,60 @@ export class SecretReadError extends Error {
   }
 }
 
-export async function readSecretString(secretId: string, options: SecretReaderOptions = {}): Promise<string> {
-  const port = options.port ?? Number(process.env.PARAMETERS_SECRETS_EXTENSION_HTTP_PORT ?? 2773);
-  const token = options.sessionToken ?? process.env.AWS_SESSION_TOKEN;
-  if (!token) throw new SecretReadError(secretId, 'AWS_SESSION_TOKEN is not set (not running in Lambda?)');
-  const url = `http://${options.host ?? 'localhost'}:${port}/secretsmanager/get?secretId=${encodeURIComponent(secretId)}`;
-  let response: Response;
+export interface SecretReaderOptions {
+  /** Seconds a value is reused before Secrets Manager is asked again; 5 minutes by default. */
+  maxAgeSeconds?: number;
+  /** Endpoint, region and credentials overrides (tests). */
+  clientConfig?: SecretsManagerClientConfig;
+}
+
+/** The JSON shape of the secret the stack creates; documented in infra/README.md. */
+export interface GitHubAppSecret {
+  privateKey: string;
+}
+
+export function privateKeyFromSecret(secretId: string, text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) {
+    if (!trimmed.startsWith('-----BEGIN')) throw new SecretReadError(secretId, 'expected {"privateKey": "<PEM>"} or a PEM private key');
+    return trimmed;
+  }
+  let value: unknown;
   try {
-    response = await fetch(url, { headers: { 'X-Aws-Parameters-Secrets-Token': token } });
+    value = JSON.parse(trimmed);
   } catch (error) {
-    throw new SecretReadError(secretId, `the Parameters and Secrets extension is not reachable on port ${port}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new SecretReadError(secretId, `the value starts like JSON but does not parse: ${(error as Error).message}`);
   }
-  const text = await response.text();
-  if (!response.ok) throw new SecretReadError(secretId, `the extension answered ${response.status}: ${text.slice(0, 200)}`);
-  let body: { SecretString?: unknown };
-  try {
-    body = JSON.parse(text) as { SecretString?: unknown };
-  } catch {
-    throw new SecretReadError(secretId, `the extension answered with something other than JSON: ${text.slice(0, 200)}`);
+  const privateKey = (value as Partial<GitHubAppSecret> | null)?.privateKey;
+  if (typeof privateKey !== 'string' || !privateKey.includes('-----BEGIN')) {
+    throw new SecretReadError(secretId, 'the JSON has no "privateKey" holding a PEM private key (see infra/README.md for the shape)');
   }
-  if (typeof body.SecretString !== 'string') throw new SecretReadError(secretId, 'the secret has no SecretString (binary secrets are not supported)');
-  return body.SecretString;
+  return privateKey;
+}
+
+export class SecretReader {
+  private readonly provider: SecretsProvider;
+  private readonly maxAge: number;
+
+  constructor(options: SecretReaderOptions = {}) {
+    this.provider = new SecretsProvider(options.clientConfig ? { clientConfig: options.clientConfig } : {});
+    this.maxAge = options.maxAgeSeconds ?? 300;
+  }
+
+  async readString(secretId: string): Promise<string> {
+    let value: unknown;
+    try {
+      value = await this.provider.get(secretId, { maxAge: this.maxAge });
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      const reason = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+      throw new SecretReadError(secretId, reason);
+    }
+    if (typeof value !== 'string') throw new SecretReadError(secretId, 'the secret has no SecretString (binary secrets are not supported)');
+    return value;
+  }
+
+  async readGitHubPrivateKey(secretId: string): Promise<string> {
+    return privateKeyFromSecret(secretId, await this.readString(secretId));
+  }
 }

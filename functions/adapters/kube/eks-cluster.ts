@@ -15,7 +15,7 @@ export interface EksTokenOptions {
   now?: () => Date;
 }
 
-/** Tokens are valid for 15 minutes; renew a minute early. */
+/** EKS accepts a token for 15 minutes from its signing time; count a minute less for clock skew. */
 const tokenLifetimeMs = 14 * 60 * 1000;
 
 export async function eksToken(options: EksTokenOptions): Promise<string> {
@@ -41,6 +41,8 @@ export interface EksKubeConfigOptions {
   credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider;
   eksClient?: EKSClient;
   now?: () => Date;
+  /** How long the token must still be valid (the invocation's remaining time): a cached one that expires sooner is re-minted. */
+  validForMs?: number;
 }
 
 const cache = new Map<string, { config: KubeConfig; expires: number }>();
@@ -49,7 +51,10 @@ export async function eksKubeConfig(options: EksKubeConfigOptions): Promise<Kube
   const now = options.now ?? (() => new Date());
   const key = `${options.region}/${options.clusterName}`;
   const cached = cache.get(key);
-  if (cached && cached.expires > now().getTime()) return cached.config;
+  if (cached && cached.expires > now().getTime() + (options.validForMs ?? 0)) return cached.config;
+  if ((options.validForMs ?? 0) > tokenLifetimeMs) {
+    throw new Error(`an EKS token lives ${tokenLifetimeMs / 60_000} minutes, less than the ${Math.ceil((options.validForMs ?? 0) / 60_000)} asked for; keep the function timeout under 14 minutes`);
+  }
   const credentials = options.credentials ?? defaultProvider();
   const client = options.eksClient ?? new EKSClient({ region: options.region, credentials });
   const { cluster } = await client.send(new DescribeClusterCommand({ name: options.clusterName }));

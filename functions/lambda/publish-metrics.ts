@@ -1,0 +1,24 @@
+// Publishes one pass's metrics as CloudWatch embedded metric format (Powertools Metrics) the moment the pass ends:
+// `Passes` with an `outcome` dimension, the counts and the duration under the service dimension. The namespace comes
+// from POWERTOOLS_METRICS_NAMESPACE (set by the stack) or the option.
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { TargetRun } from '../app/run-targets.ts';
+import { passMetrics } from './pass-metrics.ts';
+
+export const defaultMetricsNamespace = 'StsVolumeGitops';
+
+export function createPassMetricsPublisher(options: { serviceName: string; namespace?: string }): (run: TargetRun) => void {
+  const metrics = new Metrics({
+    namespace: options.namespace ?? process.env.POWERTOOLS_METRICS_NAMESPACE ?? defaultMetricsNamespace,
+    serviceName: options.serviceName,
+  });
+  return (run) => {
+    const pass = passMetrics(run);
+    const byOutcome = metrics.singleMetric();
+    byOutcome.addDimension('outcome', pass.outcome);
+    byOutcome.addMetric('Passes', MetricUnit.Count, 1);
+    for (const [name, value] of Object.entries(pass.counts)) metrics.addMetric(name, MetricUnit.Count, value);
+    metrics.addMetric('PassDuration', MetricUnit.Milliseconds, pass.durationMs);
+    metrics.publishStoredMetrics();
+  };
+}

@@ -1,0 +1,55 @@
+// A pass whose GitHub steps meet a rate limit it has no time to wait out: the cluster work stands, the GitHub steps are
+// reported as left for the next pass, and the target does not fail.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { runTargets } from '../../functions/app/run-targets.ts';
+import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { parseConfig } from '../../functions/domain/config.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+
+const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
+
+describe('runTargets under a GitHub rate limit near the deadline', () => {
+  let dir: string;
+  let kube: KubeSandbox;
+  let github: GitHubSandbox;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sts-deferred-'));
+    kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(dir, 'kube') });
+    github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), workDir: join(dir, 'github') });
+  });
+  after(async () => {
+    await kube.close();
+    await github.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the pass, defers feedback with the reason, and writes nothing to GitHub', async () => {
+    const config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'DEFERRED_TOKEN'), 'config.yaml', dir);
+    github.faults.add({ method: 'POST', failNext: 1000, failWith: 429 });
+    const events: string[] = [];
+    try {
+      const [run] = await runTargets(config, {
+        mode: 'apply', holderIdentity: 'deferred-test', env: { DEFERRED_TOKEN: github.token },
+        // 30 s left: enough to start the GitHub steps, not to wait out a rate limit (1 s + a request + the closing reserve).
+        remainingMs: () => 30_000,
+        timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
+        onEvent: (_target, line) => events.push(line),
+      });
+      assert.equal(run?.error, undefined);
+      assert.equal(run?.report?.outcome, 'ok');
+      assert.ok(run?.report?.statefulSets.every((s) => s.templateUpdate !== undefined), 'the cluster side of the pass was done');
+      assert.equal(run?.feedback, undefined);
+      assert.match(run?.deferred.join('\n') ?? '', /^pull request checks and progress: GitHub rate limit \(429\): You have exceeded a secondary rate limit/m);
+      assert.ok(events.some((e) => e.startsWith('pull request checks and progress: left for the next pass (GitHub rate limit')));
+      assert.deepEqual(github.requestLog.writes().filter((w) => w.status < 400), []);
+    } finally {
+      github.faults.clear();
+    }
+  });
+});
