@@ -73,9 +73,29 @@ export class FeedbackHost {
       this.writes.push(`comment ${key} on #${issueNumber}: edited`);
       return { outcome: 'updated', url: updated.data.html_url };
     }
-    const created = await this.octokit.rest.issues.createComment({ ...this.repo, issue_number: issueNumber, body: full });
+    const created = await this.createCommentOnce(issueNumber, full);
     this.writes.push(`comment ${key} on #${issueNumber}: created`);
-    return { outcome: 'created', url: created.data.html_url };
+    return { outcome: 'created', url: created.html_url };
+  }
+
+  /**
+   * Posts a comment once. A create whose answer was lost (no HTTP reply, or a 5xx) may have been made: resending it
+   * blindly, as the retry plugin would, can post it twice. So the comments are read back first, and the create is
+   * sent again only when ours is not there.
+   */
+  private async createCommentOnce(issueNumber: number, body: string): Promise<{ html_url: string }> {
+    const create = { ...this.repo, issue_number: issueNumber, body };
+    try {
+      return (await this.octokit.rest.issues.createComment({ ...create, request: { retries: 0 } })).data;
+    } catch (error) {
+      const { status, response } = error as { status?: number; response?: unknown };
+      if (response !== undefined && status !== undefined && status < 500) throw error;
+      const login = await this.authenticatedLogin();
+      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, { ...this.repo, issue_number: issueNumber, per_page: 100 });
+      const made = comments.find((c) => c.body === body && c.user?.login === login);
+      if (made) return made;
+      return (await this.octokit.rest.issues.createComment(create)).data;
+    }
   }
 
   /**

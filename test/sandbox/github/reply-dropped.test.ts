@@ -41,7 +41,8 @@ describe('GitHub sandbox: a write applied whose reply is dropped', () => {
   });
 
   it('with the tool\'s retries, resends the POST after the network error: the comment is created twice', async () => {
-    // plugin-retry treats a network error like a 5xx and resends it, non-idempotent or not.
+    // plugin-retry treats a network error like a 5xx and resends it, non-idempotent or not. FeedbackHost.ensureComment
+    // reads back before resending (test/feedback/comment-reply-lost.test.ts).
     gh.faults.failNext('POST', 'issues.createComment', 1, 'drop-reply');
     gh.requestLog.reset();
     const answered = await octokit.rest.issues.createComment({ ...repo, issue_number: pullNumber, body: 'feedback once' });

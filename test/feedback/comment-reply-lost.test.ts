@@ -1,0 +1,55 @@
+// A feedback comment whose create succeeded but whose answer was lost is not posted twice: the host reads the
+// comments back before sending the create again.
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { FeedbackHost } from '../../functions/adapters/github/feedback-host.ts';
+import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+
+const seedDir = fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url));
+
+describe('FeedbackHost.ensureComment when the answer to the create is lost', () => {
+  let gh: GitHubSandbox;
+  let octokit: GitHubClient;
+  let pullNumber: number;
+
+  before(async () => {
+    gh = await startGitHubSandbox({ seedDir });
+    octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+    await gh.commitFiles({ branch: 'grow', message: 'Grow pg', files: { 'k8s/db/pg.yaml': 'grown\n' } });
+    pullNumber = await gh.openPullRequest({ head: 'grow', title: 'Grow pg' });
+  });
+  after(() => gh.close());
+
+  function bodiesWith(key: string): string[] {
+    return gh.state.comments.filter((c) => c.issue === pullNumber && c.body.startsWith(`<!-- sts-volume-gitops:${key} -->`)).map((c) => c.body);
+  }
+
+  it('counts a comment made before the connection dropped as created, and does not post it again', async () => {
+    const host = new FeedbackHost(octokit, { owner: gh.owner, repo: gh.repo });
+    gh.faults.failNext('POST', 'issues.createComment', 1, 'drop-reply');
+    gh.requestLog.reset();
+    const first = await host.ensureComment(pullNumber, 'plan:lost', 'the plan');
+    assert.equal(first.outcome, 'created');
+    assert.match(first.url, new RegExp(`/pull/${pullNumber}#issuecomment-\\d+$`));
+    assert.equal(bodiesWith('plan:lost').length, 1);
+    assert.equal(gh.requestLog.countsByOperation()['issues.createComment'], 1, 'the create was sent once');
+    assert.equal((await host.ensureComment(pullNumber, 'plan:lost', 'the plan')).outcome, 'unchanged');
+  });
+
+  it('sends the create again when the server failed before making it', async () => {
+    const host = new FeedbackHost(octokit, { owner: gh.owner, repo: gh.repo });
+    gh.faults.failNext('POST', 'issues.createComment', 1, 503);
+    gh.requestLog.reset();
+    assert.equal((await host.ensureComment(pullNumber, 'plan:failed', 'another plan')).outcome, 'created');
+    assert.equal(bodiesWith('plan:failed').length, 1);
+    assert.equal(gh.requestLog.countsByOperation()['issues.createComment'], 2);
+  });
+
+  it('still fails plainly on a refusal (4xx), without reading back', async () => {
+    const host = new FeedbackHost(octokit, { owner: gh.owner, repo: gh.repo });
+    await assert.rejects(host.ensureComment(pullNumber, 'plan:huge', 'x'.repeat(70_000)), (e: { status?: number }) => e.status === 422);
+    assert.equal(bodiesWith('plan:huge').length, 0);
+  });
+});
