@@ -148,6 +148,16 @@ describe('recovery pull requests', () => {
     assert.deepEqual(github.requestLog.writes(), []);
   });
 
+  it('never takes a fork\'s pull request for one of its recovery PRs, even with our branch name and marker', async () => {
+    await github.forkRepository('mallory');
+    const branch = 'sts-volume-gitops/recover/demo/analytics/gone/data';
+    await github.commitFiles({ fork: 'mallory', branch, message: 'Look like a recovery', files: { 'k8s/gone.yaml': '# nothing\n' } });
+    const number = await github.openPullRequest({ head: `mallory:${branch}`, title: 'Recover', author: 'mallory', body: '<!-- sts-volume-gitops:recovery key=analytics/gone/data failed=100Gi proposed=50Gi -->' });
+    await passes(1);
+    assert.equal(github.state.pulls.find((p) => p.number === number)?.state, 'open');
+    assert.equal(github.state.comments.filter((c) => c.issue === number).length, 0);
+  });
+
   it('leaves a branch a person pushed to alone and says so in a comment', async () => {
     const wh2 = openRecoveries().find((p) => p.head.endsWith('/wh2/data'));
     assert.ok(wh2);

@@ -39,7 +39,10 @@ export class RecoveryHost {
 
   async openRecoveryPullRequests(prefix: string): Promise<RecoveryPullRequest[]> {
     const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 });
-    return pulls.filter((p) => p.head.ref.startsWith(prefix)).map(toRecoveryPullRequest);
+    // Only branches of this repository: a fork's pull request may carry the same branch name and our marker, and
+    // closing it would delete our own branch of that name.
+    const ours = `${this.repo.owner}/${this.repo.repo}`.toLowerCase();
+    return pulls.filter((p) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === ours).map(toRecoveryPullRequest);
   }
 
   async branchHead(branch: string): Promise<string | undefined> {
@@ -63,20 +66,35 @@ export class RecoveryHost {
     const blob = await this.octokit.rest.git.createBlob({ ...this.repo, content, encoding: 'utf-8' });
     const tree = await this.octokit.rest.git.createTree({ ...this.repo, base_tree: base.data.tree.sha, tree: [{ path, mode: '100644', type: 'blob', sha: blob.data.sha }] });
     const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message, tree: tree.data.sha, parents: [baseSha], author: botAuthor });
+    const moveBranch = (): Promise<unknown> => this.octokit.rest.git.updateRef({ ...this.repo, ref: `heads/${branch}`, sha: commit.data.sha, force: true });
     if (await this.branchHead(branch)) {
-      await this.octokit.rest.git.updateRef({ ...this.repo, ref: `heads/${branch}`, sha: commit.data.sha, force: true });
+      await moveBranch();
     } else {
-      await this.octokit.rest.git.createRef({ ...this.repo, ref: `refs/heads/${branch}`, sha: commit.data.sha });
+      // A create whose reply was lost is resent by the retry plugin and answered "Reference already exists".
+      try {
+        await this.octokit.rest.git.createRef({ ...this.repo, ref: `refs/heads/${branch}`, sha: commit.data.sha });
+      } catch (error) {
+        if (!isAlreadyThere(error)) throw error;
+        await moveBranch();
+      }
     }
     this.writes.push(`branch ${branch} -> ${commit.data.sha.slice(0, 7)}`);
     return commit.data.sha;
   }
 
   async createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest> {
-    const created = await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title, body });
-    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.data.number, labels: ['sts-volume-gitops', 'volume-recovery'] });
-    this.writes.push(`recovery PR #${created.data.number} opened`);
-    return { number: created.data.number, state: 'open', merged: false, title, body, htmlUrl: created.data.html_url, headRef: branch, labels: ['sts-volume-gitops', 'volume-recovery'] };
+    let created: { number: number; html_url: string };
+    try {
+      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title, body })).data;
+    } catch (error) {
+      // The create went through but its reply was lost and the retry was refused: the open one is ours.
+      const open = isAlreadyThere(error) ? (await this.pullRequestsFor(branch)).find((p) => p.state === 'open') : undefined;
+      if (!open) throw error;
+      created = { number: open.number, html_url: open.htmlUrl };
+    }
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.number, labels: ['sts-volume-gitops', 'volume-recovery'] });
+    this.writes.push(`recovery PR #${created.number} opened`);
+    return { number: created.number, state: 'open', merged: false, title, body, htmlUrl: created.html_url, headRef: branch, labels: ['sts-volume-gitops', 'volume-recovery'] };
   }
 
   async updatePullRequest(number: number, title: string, body: string): Promise<void> {
@@ -93,4 +111,10 @@ export class RecoveryHost {
     });
     this.writes.push(`recovery PR #${number} closed`);
   }
+}
+
+/** GitHub's 422 for a create of something that exists (a ref, an open pull request for the same head). */
+function isAlreadyThere(error: unknown): boolean {
+  const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
+  return status === 422 && typeof message === 'string' && /already exists/i.test(message);
 }
