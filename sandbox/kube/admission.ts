@@ -1,14 +1,16 @@
 // Defaulting, validation and admission the sandbox runs on every write, with the real server's codes and texts:
 // StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790), the resize admission plugin, ResourceQuota.
 import { isDeepStrictEqual } from 'node:util';
-import { compareQuantities, parseQuantity, quantityFromBytes, type Quantity } from '../../functions/domain/quantity.ts';
+import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
 import { forbidden, invalid } from './api-errors.ts';
+import { pvcProtectionFinalizer, pvProtectionFinalizer } from './controllers/volume-protection.ts';
 import { mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
 
 type Json = Record<string, unknown>;
 
-const statefulSetMutableFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
-export const statefulSetForbiddenMessage = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+// As kube-apiserver v1.26 (the recorded server) has them; v1.27 added 'revisionHistoryLimit' to the list and the text.
+const statefulSetMutableFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+export const statefulSetForbiddenMessage = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
@@ -106,6 +108,7 @@ function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject
 
 /** The PersistentVolumeClaimResize admission plugin and ResourceQuota, on PVC create and update. */
 export function admit(t: ResourceType, old: KubeObject | undefined, updated: KubeObject, store: ObjectStore): void {
+  if (!old && (t.kind === 'PersistentVolumeClaim' || t.kind === 'PersistentVolume')) protectOnCreate(t, updated);
   if (t.kind !== 'PersistentVolumeClaim') return;
   const before = old ? storageRequest(old) : undefined;
   const after = storageRequest(updated);
@@ -120,10 +123,21 @@ export function admit(t: ResourceType, old: KubeObject | undefined, updated: Kub
   checkQuota(t, old, updated, store);
 }
 
+function quantityValue(quantity: Quantity | undefined): bigint {
+  return quantity === undefined ? 0n : sandboxQuantityValue(quantity);
+}
+
+/** StorageObjectInUseProtection: every new PVC and PV carries its protection finalizer. */
+function protectOnCreate(t: ResourceType, object: KubeObject): void {
+  const finalizer = t.kind === 'PersistentVolumeClaim' ? pvcProtectionFinalizer : pvProtectionFinalizer;
+  const finalizers = object.metadata.finalizers ?? [];
+  if (!finalizers.includes(finalizer)) object.metadata.finalizers = [...finalizers, finalizer];
+}
+
 /** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
 export function pvcQuotaUsage(pvc: KubeObject): bigint {
-  const request = storageRequest(pvc)?.bytes ?? 0n;
-  const allocated = statusQuantity(pvc, 'allocatedResources')?.bytes ?? 0n;
+  const request = quantityValue(storageRequest(pvc));
+  const allocated = quantityValue(statusQuantity(pvc, 'allocatedResources'));
   return request > allocated ? request : allocated;
 }
 
@@ -163,11 +177,11 @@ function checkQuota(t: ResourceType, old: KubeObject | undefined, updated: KubeO
       const delta = requested.get(key);
       if (delta === undefined || delta <= 0n) continue;
       const usedBefore = (others.get(key) ?? 0n) + (old ? previous : 0n);
-      const limit = parseQuantity(limitText).bytes;
+      const limit = sandboxQuantityValue(parseQuantity(limitText));
       if (usedBefore + delta > limit) exceeded.push(key);
     }
     if (exceeded.length === 0) continue;
-    const format = (key: string, value: bigint): string => `${key}=${key === 'persistentvolumeclaims' ? String(value) : quantityFromBytes(value).text}`;
+    const format = (key: string, value: bigint): string => `${key}=${key === 'persistentvolumeclaims' ? String(value) : quantityOfBytes(value)}`;
     const usedOf = (key: string): bigint => (others.get(key) ?? 0n) + (old ? previous : 0n);
     throw forbidden(t, updated.metadata.name,
       `exceeded quota: ${quota.metadata.name}, requested: ${exceeded.map((k) => format(k, requested.get(k) ?? 0n)).join(',')}, `
@@ -181,7 +195,7 @@ export function refreshQuotaUsage(store: ObjectStore): void {
     const hard = (quota.spec?.hard ?? {}) as Record<string, string>;
     const usage = namespaceUsage(store, quota.metadata.namespace ?? '');
     const used = Object.fromEntries(Object.keys(hard).map((key) => [key, key === 'persistentvolumeclaims'
-      ? String(usage.get(key) ?? 0n) : quantityFromBytes(usage.get(key) ?? 0n).text]));
+      ? String(usage.get(key) ?? 0n) : quantityOfBytes(usage.get(key) ?? 0n)]));
     const status = { hard, used };
     if (!isDeepStrictEqual(quota.status, status)) store.replace(quotaType, { ...quota, status });
   }

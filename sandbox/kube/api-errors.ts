@@ -64,6 +64,18 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BadRequest', message);
 }
 
-export function unsupportedMediaType(contentType: string): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
+/** A PATCH whose content type is not a patch type (plain `application/json` included). */
+export function unsupportedMediaType(): ApiError {
+  return new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type');
+}
+
+/** A body sent whole (create, update) that does not decode into the kind's Go type. */
+export function cannotBeHandled(t: ResourceType, why: string): ApiError {
+  return badRequest(`${t.kind} in version ${JSON.stringify(t.version)} cannot be handled as a ${t.kind}: ${why}`);
+}
+
+/** A patched object that does not decode: 422 quoting the whole patched object, as the real server words it. */
+export function invalidPatch(patchedJson: string, why: string): ApiError {
+  const message = `Invalid value: ${JSON.stringify(patchedJson)}: ${why}`;
+  return new ApiError(422, 'Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
 }

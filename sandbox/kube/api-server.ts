@@ -3,7 +3,8 @@
 // an ObjectStore. Every error is a v1 Status like the real server's.
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
-import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
+import { ApiError, alreadyExists, badRequest, beingDeleted, cannotBeHandled, conflict, invalidPatch, notFound, staleObject } from './api-errors.ts';
+import { DecodeError, decodeObject } from './decode.ts';
 import type { FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { toTable, wantsTable } from './tables.ts';
@@ -72,8 +73,16 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    if (request.method === 'PATCH') throw badRequest(`error decoding patch: ${goJsonError(text)}`);
     throw badRequest(`the server could not read the request body: invalid JSON`);
   }
+}
+
+/** encoding/json's words for the first problem in `text` (the two cases a truncated or garbled body shows). */
+function goJsonError(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed !== '' && !/^[[{"\-0-9tfn]/.test(trimmed)) return `invalid character '${trimmed[0] ?? ''}' looking for beginning of value`;
+  return 'unexpected end of JSON input';
 }
 
 async function handle(ctx: ApiServerContext, watches: WatchHub, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -214,19 +223,26 @@ function fieldValidationOf(query: URLSearchParams, method: string): FieldValidat
 }
 
 /**
- * Decodes a written object as a real server decodes it into the typed struct: unknown fields are dropped, and either
- * rejected (Strict, 400), reported as warnings (Warn) or ignored. A body sent whole (create, update) is worded
- * `Kind in version "v" cannot be handled as a Kind: ...`; a patched object only `strict decoding error: ...`.
+ * Decodes a written object as a real server decodes it into the typed struct: times and quantities as stored (or
+ * refused), unknown fields dropped and either rejected (Strict), reported as warnings (Warn) or ignored. A body sent
+ * whole (create, update) that cannot be decoded is a 400 `Kind in version "v" cannot be handled as a Kind: ...`; a
+ * patched object a 422 quoting the object.
  */
 function decodeFields(ctx: ApiServerContext, type: ResourceType, object: KubeObject, validation: FieldValidation, patched: boolean, warnings: string[]): void {
-  const unknown = dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`);
-  if (unknown.length === 0 || validation === 'Ignore') return;
-  if (validation === 'Warn') {
-    warnings.push(...unknown);
-    return;
+  const asSent = JSON.stringify(object);
+  try {
+    decodeObject(type, object);
+    const unknown = dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`);
+    if (unknown.length === 0 || validation === 'Ignore') return;
+    if (validation === 'Warn') {
+      warnings.push(...unknown);
+      return;
+    }
+    throw new DecodeError(`strict decoding error: ${unknown.join(', ')}`);
+  } catch (error) {
+    if (!(error instanceof DecodeError)) throw error;
+    throw patched ? invalidPatch(asSent, error.message) : cannotBeHandled(type, error.message);
   }
-  const strict = `strict decoding error: ${unknown.join(', ')}`;
-  throw badRequest(patched ? strict : `${type.kind} in version ${JSON.stringify(type.version)} cannot be handled as a ${type.kind}: ${strict}`);
 }
 
 function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSearchParams, body: unknown, contentType: string, dryRun: boolean): Result {
@@ -390,7 +406,7 @@ function remove(store: ObjectStore, type: ResourceType, existing: KubeObject, qu
 function discoveryDocument(pathname: string): unknown {
   const path = pathname.replace(/\/+$/, '');
   if (path === '/version') {
-    return { major: '1', minor: '34', gitVersion: 'v1.34.0-sts-volume-gitops-sandbox', gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24', compiler: 'gc', platform: 'linux/amd64' };
+    return { major: '1', minor: '26', gitVersion: 'v1.26.5-sts-volume-gitops-sandbox', gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24', compiler: 'gc', platform: 'linux/amd64' };
   }
   if (path === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] };
   if (path === '/apis') {

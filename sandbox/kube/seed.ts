@@ -2,7 +2,7 @@
 // the controllers run until the world is settled, so a seeded sandbox starts like a running cluster.
 import { readFileSync } from 'node:fs';
 import * as jsYaml from 'js-yaml';
-import { parseQuantity } from '../../functions/domain/quantity.ts';
+import { parseSandboxQuantity, sandboxQuantityValue } from './quantity.ts';
 import { applyDefaults } from './admission.ts';
 import { runControllers } from './controllers/index.ts';
 import { isRunningAndReady } from './controllers/statefulset.ts';
@@ -68,7 +68,7 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
   return {
     name: typeof raw.name === 'string' ? raw.name : `${name}.csi.sandbox`,
     expansion, nodeExpansion,
-    maxVolumeBytes: raw.maxVolumeSize === undefined ? undefined : parseQuantity(raw.maxVolumeSize as string).bytes,
+    maxVolumeBytes: raw.maxVolumeSize === undefined ? undefined : sandboxQuantityValue(parseSandboxQuantity(raw.maxVolumeSize as string)),
     transientErrorRate: typeof raw.transientErrorRate === 'number' ? raw.transientErrorRate : 0,
     ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
   };

@@ -6,15 +6,17 @@ import { startPods } from './kubelet.ts';
 import { provisionVolumes } from './provisioner.ts';
 import { resizeVolumes } from './resizer.ts';
 import { reconcileStatefulSets } from './statefulset.ts';
+import { protectVolumes } from './volume-protection.ts';
 import type { World } from './world.ts';
 
 export type { World } from './world.ts';
 
-export const controllerNames = ['garbage-collector', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
+export const controllerNames = ['garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
 export type ControllerName = typeof controllerNames[number];
 
 const controllers: Record<ControllerName, (world: World) => void> = {
   'garbage-collector': collectGarbage,
+  'volume-protection': protectVolumes,
   statefulset: reconcileStatefulSets,
   provisioner: provisionVolumes,
   kubelet: startPods,

@@ -97,7 +97,7 @@ describe('Kubernetes sandbox API through client-node', () => {
       const result = await failure(apps.patchNamespacedStatefulSet({ namespace: 'db', name: 'pg', body, ...(dryRun ? { dryRun } : {}) }, jsonPatch));
       assert.equal(result.code, 422);
       assert.equal(result.status.reason, 'Invalid');
-      assert.match(result.status.message ?? '', /^StatefulSet\.apps "pg" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden$/);
+      assert.match(result.status.message ?? '', /^StatefulSet\.apps "pg" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden$/);
     }
   });
 
@@ -243,9 +243,9 @@ describe('Kubernetes sandbox: more of the surface', () => {
       const pvs = await core.listPersistentVolume();
       assert.equal(pvs.items.length, 3);
       assert.ok(pvs.items.every((pv) => pv.spec?.claimRef?.namespace === 'db'));
-      const { EventsV1Api } = await import('@kubernetes/client-node');
+      const { EventsV1Api, V1MicroTime } = await import('@kubernetes/client-node');
       const events = config.makeApiClient(EventsV1Api);
-      const created = await events.createNamespacedEvent({ namespace: 'db', body: { metadata: { name: 'e1' }, eventTime: new Date(), reason: 'Tested', action: 'Test', reportingController: 'test', reportingInstance: 'test', type: 'Normal', note: 'hello' } });
+      const created = await events.createNamespacedEvent({ namespace: 'db', body: { metadata: { name: 'e1' }, eventTime: new V1MicroTime(), reason: 'Tested', action: 'Test', reportingController: 'test', reportingInstance: 'test', type: 'Normal', note: 'hello' } });
       assert.equal(created.note, 'hello');
       assert.equal((await events.listNamespacedEvent({ namespace: 'db' })).items.length, 1);
 
