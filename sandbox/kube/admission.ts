@@ -28,6 +28,7 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
     const template = (spec.template ??= {}) as Json;
     const templateMetadata = (template.metadata ??= {}) as Json;
     if (!('creationTimestamp' in templateMetadata)) templateMetadata.creationTimestamp = null;
+    defaultPodSpec((template.spec ??= {}) as Json);
     for (const claim of (spec.volumeClaimTemplates ?? []) as Json[]) {
       claim.apiVersion ??= 'v1';
       claim.kind ??= 'PersistentVolumeClaim';
@@ -35,6 +36,13 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
       claimSpec.volumeMode ??= 'Filesystem';
       claim.status ??= { phase: 'Pending' };
     }
+  }
+  if (t.kind === 'Pod') defaultPodSpec((object.spec ??= {}));
+  if (t.kind === 'Event' && t.group === '') {
+    // core/v1 Event: eventTime is a MicroTime struct (null when unset), the reporting fields plain strings.
+    if (!('eventTime' in object)) object.eventTime = null;
+    object.reportingComponent ??= '';
+    object.reportingInstance ??= '';
   }
   if (t.kind === 'PersistentVolumeClaim') {
     const spec = (object.spec ??= {});
@@ -45,6 +53,26 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
       if (defaultClass) spec.storageClassName = defaultClass.metadata.name;
     }
     object.status ??= { phase: 'Pending' };
+  }
+}
+
+/** SetDefaults_PodSpec and SetDefaults_Container, for the fields a pod template in this project meets. */
+function defaultPodSpec(spec: Json): void {
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.securityContext ??= {};
+  spec.schedulerName ??= 'default-scheduler';
+  for (const key of ['initContainers', 'containers']) {
+    for (const container of (Array.isArray(spec[key]) ? spec[key] : []) as Json[]) {
+      container.resources ??= {};
+      container.terminationMessagePath ??= '/dev/termination-log';
+      container.terminationMessagePolicy ??= 'File';
+      // An image without a tag, or tagged latest, is pulled every time.
+      const image = typeof container.image === 'string' ? container.image : '';
+      const tag = /:([^/:@]+)$/.exec(image.split('@')[0] ?? '')?.[1];
+      container.imagePullPolicy ??= image.includes('@') || (tag !== undefined && tag !== 'latest') ? 'IfNotPresent' : 'Always';
+    }
   }
 }
 
