@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
 import { forbidden, invalid } from './api-errors.ts';
+import { pvcSpecDiff } from './pvc-spec-diff.ts';
 import { pvcProtectionFinalizer, pvProtectionFinalizer } from './controllers/volume-protection.ts';
 import { mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
 
@@ -37,7 +38,16 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
       claim.status ??= { phase: 'Pending' };
     }
   }
-  if (t.kind === 'Pod') defaultPodSpec((object.spec ??= {}));
+  if (t.kind === 'Pod') {
+    defaultPodSpec((object.spec ??= {}));
+    object.status ??= { phase: 'Pending' };
+  }
+  if (t.kind === 'Namespace') {
+    object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name };
+    object.spec = { finalizers: ['kubernetes'], ...object.spec };
+    object.status ??= { phase: 'Active' };
+  }
+  if (t.kind === 'PersistentVolume') object.status ??= { phase: 'Pending' };
   if (t.kind === 'Event' && t.group === '') {
     // core/v1 Event: eventTime is a MicroTime struct (null when unset), the reporting fields plain strings.
     if (!('eventTime' in object)) object.eventTime = null;
@@ -107,21 +117,24 @@ function statusQuantity(object: KubeObject, field: 'capacity' | 'allocatedResour
   return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
 }
 
+/**
+ * ValidatePersistentVolumeClaimUpdate (v1.26): the spec is immutable except the storage request of a *bound* claim
+ * (status.phase Bound) and a volumeName set once by the binder; the refusal quotes the Go diff of the two specs.
+ */
 function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
-  const withoutRequests = (spec: Json | undefined): Json => {
-    const copy = structuredClone(spec ?? {});
-    const resources = (copy.resources ?? {}) as Json;
-    delete resources.requests;
-    copy.resources = resources;
-    delete copy.volumeAttributesClassName;
-    // volumeName is set once by the binder; the rest is immutable after creation.
-    if (!old.spec?.volumeName) delete copy.volumeName;
-    return copy;
-  };
-  if (!isDeepStrictEqual(withoutRequests(old.spec), withoutRequests(updated.spec))) {
+  const oldSpec = structuredClone(old.spec ?? {});
+  const newSpec = structuredClone(updated.spec ?? {});
+  if (!oldSpec.volumeName) oldSpec.volumeName = newSpec.volumeName;
+  const newRequests = (newSpec.resources as Json | undefined)?.requests as Json | undefined;
+  if (updated.status?.phase === 'Bound' && newRequests) {
+    const oldStorage = ((oldSpec.resources as Json | undefined)?.requests as Json | undefined)?.storage;
+    if (oldStorage === undefined) delete newRequests.storage;
+    else newRequests.storage = oldStorage;
+  }
+  if (!isDeepStrictEqual(pruneUndefined(oldSpec), pruneUndefined(newSpec))) {
     throw invalid(t, updated.metadata.name, [{
       reason: 'FieldValueForbidden', field: 'spec',
-      message: 'Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+      message: `Forbidden: spec is immutable after creation except resources.requests for bound claims\n${pvcSpecDiff(old.spec, updated.spec)}`,
     }]);
   }
   const before = storageRequest(old);
@@ -134,8 +147,13 @@ function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject
   }
 }
 
+function pruneUndefined(value: Json): Json {
+  return JSON.parse(JSON.stringify(value)) as Json;
+}
+
 /** The PersistentVolumeClaimResize admission plugin and ResourceQuota, on PVC create and update. */
 export function admit(t: ResourceType, old: KubeObject | undefined, updated: KubeObject, store: ObjectStore): void {
+  if (t.kind === 'Event' && t.group === '') validateCoreEvent(t, updated);
   if (!old && (t.kind === 'PersistentVolumeClaim' || t.kind === 'PersistentVolume')) protectOnCreate(t, updated);
   if (t.kind !== 'PersistentVolumeClaim') return;
   const before = old ? storageRequest(old) : undefined;
@@ -153,6 +171,28 @@ export function admit(t: ResourceType, old: KubeObject | undefined, updated: Kub
 
 function quantityValue(quantity: Quantity | undefined): bigint {
   return quantity === undefined ? 0n : sandboxQuantityValue(quantity);
+}
+
+const nameRegex = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const nameRules = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${nameRegex}')`;
+
+/** ValidateEvent (core/v1): the involved object lives in the Event's namespace; a new-style Event (eventTime set) names its reporter and action. */
+function validateCoreEvent(t: ResourceType, event: KubeObject): void {
+  const involvedNamespace = (event.involvedObject as Json | undefined)?.namespace;
+  if (typeof involvedNamespace === 'string' && involvedNamespace !== '' && involvedNamespace !== event.metadata.namespace) {
+    throw invalid(t, event.metadata.name, [{ reason: 'FieldValueInvalid', field: 'involvedObject.namespace', message: `Invalid value: ${JSON.stringify(involvedNamespace)}: does not match event.namespace` }]);
+  }
+  if (event.eventTime === null || event.eventTime === undefined) return;
+  const causes: Array<{ reason: string; field: string; message: string }> = [];
+  const component = typeof event.reportingComponent === 'string' ? event.reportingComponent : '';
+  if (component === '') {
+    causes.push({ reason: 'FieldValueRequired', field: 'reportingComponent', message: 'Required value' });
+    causes.push({ reason: 'FieldValueInvalid', field: 'reportingComponent', message: 'Invalid value: "": name part must be non-empty' });
+    causes.push({ reason: 'FieldValueInvalid', field: 'reportingComponent', message: `Invalid value: "": ${nameRules}` });
+  }
+  if (typeof event.reportingInstance !== 'string' || event.reportingInstance === '') causes.push({ reason: 'FieldValueRequired', field: 'reportingInstance', message: 'Required value' });
+  if (typeof event.action !== 'string' || event.action === '') causes.push({ reason: 'FieldValueRequired', field: 'action', message: 'Required value' });
+  if (causes.length > 0) throw invalid(t, event.metadata.name, causes);
 }
 
 /** StorageObjectInUseProtection: every new PVC and PV carries its protection finalizer. */

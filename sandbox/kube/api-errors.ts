@@ -19,7 +19,9 @@ export class ApiError extends Error {
 
   toStatus(): Record<string, unknown> {
     return {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason,
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message,
+      // An internal error the server did not classify carries no reason (a non-numeric resourceVersion's 500).
+      ...(this.reason === '' ? {} : { reason: this.reason }),
       details: this.details, code: this.code,
     };
   }
@@ -44,6 +46,13 @@ export function beingDeleted(t: ResourceType, name: string): ApiError {
 
 export function conflict(t: ResourceType, name: string, why: string): ApiError {
   return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": ${why}`, { name, group: t.group, kind: t.plural });
+}
+
+/** A DELETE precondition that does not hold: worded with the Kind (`StatefulSet.apps`), unlike other conflicts. */
+export function preconditionFailed(t: ResourceType, name: string, field: 'UID' | 'ResourceVersion', expected: string, actual: string): ApiError {
+  const kind = t.group === '' ? t.kind : `${t.kind}.${t.group}`;
+  const why = field === 'UID' ? 'The object might have been deleted and then recreated' : 'The object might have been modified';
+  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${kind} "${name}": the ${field} in the precondition (${expected}) does not match the ${field} in record (${actual}). ${why}`, { name, group: t.group, kind: t.kind });
 }
 
 export const staleObject = 'the object has been modified; please apply your changes to the latest version and try again';

@@ -3,12 +3,13 @@
 // an ObjectStore. Every error is a v1 Status like the real server's.
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
-import { ApiError, alreadyExists, badRequest, beingDeleted, cannotBeHandled, conflict, invalidPatch, notFound, staleObject } from './api-errors.ts';
+import { ApiError, alreadyExists, badRequest, beingDeleted, cannotBeHandled, conflict, invalidPatch, notFound, preconditionFailed, staleObject } from './api-errors.ts';
 import { DecodeError, decodeObject } from './decode.ts';
 import type { FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { toTable, wantsTable } from './tables.ts';
 import { isWatch, WatchHub } from './watch.ts';
+import { page } from './list-paging.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
 import { selectorsOf } from './selectors.ts';
@@ -288,22 +289,9 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
 
 function list(store: ObjectStore, type: ResourceType, namespace: string | undefined, query: URLSearchParams): unknown {
   const all = store.list(type, namespace).filter(selectorsOf(query));
-  const limit = Number(query.get('limit') ?? '0');
-  const token = query.get('continue');
-  let start = 0;
-  if (token) {
-    const decoded = Number(Buffer.from(token, 'base64url').toString('utf8'));
-    if (!Number.isInteger(decoded) || decoded < 0) throw new ApiError(400, 'BadRequest', 'continue key is not valid: invalid continue token');
-    start = decoded;
-  }
-  const end = limit > 0 ? start + limit : all.length;
-  const items = all.slice(start, end);
-  const metadata: Record<string, unknown> = { resourceVersion: store.currentResourceVersion };
-  if (end < all.length) {
-    metadata.continue = Buffer.from(String(end), 'utf8').toString('base64url');
-    metadata.remainingItemCount = all.length - end;
-  }
-  return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items };
+  const filtered = (query.get('labelSelector') ?? '') !== '' || (query.get('fieldSelector') ?? '') !== '';
+  const { items, ...paging } = page(all, query, store.currentResourceVersion, namespace !== undefined || !type.namespaced, filtered);
+  return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.currentResourceVersion, ...paging }, items };
 }
 
 function create(store: ObjectStore, type: ResourceType, namespace: string | undefined, body: unknown, dryRun: boolean): KubeObject {
@@ -337,6 +325,8 @@ function create(store: ObjectStore, type: ResourceType, namespace: string | unde
 function update(store: ObjectStore, type: ResourceType, existing: KubeObject, input: KubeObject, statusOnly: boolean, dryRun: boolean, featureGates: ReadonlySet<string>): KubeObject {
   const name = existing.metadata.name;
   const requested = input.metadata?.resourceVersion;
+  // etcd's storage parses the resourceVersion before comparing it; a non-number fails there, unclassified.
+  if (requested !== undefined && requested !== '' && !/^\d+$/.test(requested)) throw new ApiError(500, '', `strconv.ParseUint: parsing ${JSON.stringify(requested)}: invalid syntax`);
   if (requested !== undefined && requested !== '' && requested !== existing.metadata.resourceVersion) throw conflict(type, name, staleObject);
   if (input.metadata?.name !== undefined && input.metadata.name !== name) throw badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`);
   if (input.metadata?.uid !== undefined && input.metadata.uid !== existing.metadata.uid) {
@@ -358,12 +348,16 @@ function update(store: ObjectStore, type: ResourceType, existing: KubeObject, in
     admit(type, existing, next, store);
   }
   next.metadata.resourceVersion = existing.metadata.resourceVersion;
+  if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
   if (dryRun) return next;
   const stored = store.replace(type, next);
   // Removing the last finalizer of an object being deleted completes its deletion.
   if (stored.metadata.deletionTimestamp && (stored.metadata.finalizers ?? []).length === 0) store.remove(type, stored.metadata.namespace, name);
   return stored;
 }
+
+/** Kinds whose DELETE answers the deleted object rather than a Status (ReturnDeletedObject in their registries). */
+const returnsDeletedObject = new Set(['StorageClass', 'PersistentVolume', 'Namespace']);
 
 interface DeleteOptions {
   propagationPolicy?: string;
@@ -378,10 +372,10 @@ function remove(store: ObjectStore, type: ResourceType, existing: KubeObject, qu
   const policy = options.propagationPolicy ?? query.get('propagationPolicy') ?? undefined;
   const preconditions = options.preconditions ?? {};
   if (preconditions.uid !== undefined && preconditions.uid !== existing.metadata.uid) {
-    throw conflict(type, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`);
+    throw preconditionFailed(type, name, 'UID', preconditions.uid, existing.metadata.uid ?? '');
   }
   if (preconditions.resourceVersion !== undefined && preconditions.resourceVersion !== existing.metadata.resourceVersion) {
-    throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${existing.metadata.resourceVersion ?? ''}`);
+    throw preconditionFailed(type, name, 'ResourceVersion', preconditions.resourceVersion, existing.metadata.resourceVersion ?? '');
   }
   if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
     throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
@@ -389,9 +383,16 @@ function remove(store: ObjectStore, type: ResourceType, existing: KubeObject, qu
   const finalizers = new Set(existing.metadata.finalizers ?? []);
   if (policy === 'Orphan') finalizers.add('orphan');
   if (policy === 'Foreground') finalizers.add('foregroundDeletion');
+  // A namespace is finalized by the namespace controller (spec.finalizers), Terminating until its contents are gone.
+  if (type === namespaceType) {
+    const terminating: KubeObject = { ...existing, metadata: { ...existing.metadata, deletionTimestamp: existing.metadata.deletionTimestamp ?? store.timestamp() }, status: { ...existing.status, phase: 'Terminating' } };
+    return dryRun ? terminating : store.replace(type, terminating);
+  }
   if (finalizers.size === 0) {
     if (dryRun) return existing;
     store.remove(type, existing.metadata.namespace, name);
+    // Some registries answer with the deleted object, the rest with a Status.
+    if (returnsDeletedObject.has(type.kind)) return existing;
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: type.group, kind: type.plural, uid: existing.metadata.uid } };
   }
   // With finalizers the object stays, marked for deletion, until controllers (the garbage collector) remove them.

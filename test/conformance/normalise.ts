@@ -32,11 +32,15 @@ export function normaliseMessage(message: string): string {
 
 /**
  * Names the server generated from `generateName` (a 5-character random suffix: `pg.x7k2p`) compare as
- * `pg.<generated>`. A StatefulSet's pods carry `generateName: pg-` too, but their names (`pg-0`) are chosen.
+ * `pg.<generated>`, and so do a recorder's `pg.<16 hex digits>`. A StatefulSet's pods carry `generateName: pg-`
+ * too, but their names (`pg-0`) are chosen.
  */
 export function normaliseName(name: string, generateName: unknown): string {
   if (typeof generateName === 'string' && name.startsWith(generateName) && /^[a-z0-9]{5}$/.test(name.slice(generateName.length))) {
     return `${normaliseText(generateName)}<generated>`;
   }
+  // Events a controller's recorder writes are named `<object>.<UnixNano in hex>`.
+  const recorded = /^(.+)\.[0-9a-f]{16}$/.exec(name);
+  if (recorded) return `${normaliseText(recorded[1] ?? '')}.<generated>`;
   return normaliseText(name);
 }

@@ -3,6 +3,7 @@
 import { refreshQuotaUsage } from '../admission.ts';
 import { collectGarbage } from './garbage-collector.ts';
 import { startPods } from './kubelet.ts';
+import { finalizeNamespaces } from './namespace.ts';
 import { provisionVolumes } from './provisioner.ts';
 import { resizeVolumes } from './resizer.ts';
 import { reconcileStatefulSets } from './statefulset.ts';
@@ -11,10 +12,11 @@ import type { World } from './world.ts';
 
 export type { World } from './world.ts';
 
-export const controllerNames = ['garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
+export const controllerNames = ['namespace', 'garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
 export type ControllerName = typeof controllerNames[number];
 
 const controllers: Record<ControllerName, (world: World) => void> = {
+  namespace: finalizeNamespaces,
   'garbage-collector': collectGarbage,
   'volume-protection': protectVolumes,
   statefulset: reconcileStatefulSets,

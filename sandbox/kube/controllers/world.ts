@@ -50,7 +50,13 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { store, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt: new Map() };
+  const deletionsSeenAt = new Map<string, number>();
+  // The collector's informer sees a deletion when it is written, whenever the next tick comes.
+  store.onChange((change) => {
+    const uid = change.object.metadata.uid;
+    if (uid !== undefined && change.object.metadata.deletionTimestamp && !deletionsSeenAt.has(uid)) deletionsSeenAt.set(uid, now().getTime());
+  });
+  return { store, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
 export function driverFor(world: World, storageClassName: unknown): DriverProfile {
