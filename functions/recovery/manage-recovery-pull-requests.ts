@@ -6,7 +6,7 @@ import type { GitHubClient } from '../adapters/github/octokit.ts';
 import { botAuthor, RecoveryHost } from '../adapters/github/recovery-host.ts';
 import type { DesiredTemplate } from '../domain/desired-state.ts';
 import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
-import { parseQuantity, type Quantity } from '../domain/quantity.ts';
+import { parseQuantity, sameSize, type Quantity } from '../domain/quantity.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
@@ -199,7 +199,7 @@ async function closeResolved(args: {
     const template = sts?.templates.find((t) => t.templateName === templateName);
     let reason: string;
     if (!template) reason = `${parsed.key} is no longer in Git`;
-    else if (template.desiredSize !== parsed.failed) reason = `the template changed in Git (now ${template.desiredSize}, was ${parsed.failed})`;
+    else if (!sameSize(template.desiredSize, parsed.failed)) reason = `the template changed in Git (now ${template.desiredSize}, was ${parsed.failed})`;
     else if (template.finished) reason = `the expansion to ${template.desiredSize} completed`;
     else continue; // still in flight without a terminal failure (e.g. retrying): keep the proposal open
     await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
