@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, cannotBeHandled, conflict, invalidPatch, notFound, preconditionFailed, staleObject } from './api-errors.ts';
 import { DecodeError, decodeObject } from './decode.ts';
+import { duplicateFieldsOf, recordDuplicateFields } from './duplicate-fields.ts';
 import type { FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { toTable, wantsTable } from './tables.ts';
@@ -72,7 +73,9 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    const body = JSON.parse(text) as unknown;
+    recordDuplicateFields(body, text);
+    return body;
   } catch {
     if (request.method === 'PATCH') throw badRequest(`error decoding patch: ${goJsonError(text)}`);
     throw badRequest(`the server could not read the request body: invalid JSON`);
@@ -233,7 +236,10 @@ function decodeFields(ctx: ApiServerContext, type: ResourceType, object: KubeObj
   const asSent = JSON.stringify(object);
   try {
     decodeObject(type, object);
-    const unknown = dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`);
+    const unknown = [
+      ...dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`),
+      ...duplicateFieldsOf(object).map((field) => `duplicate field ${JSON.stringify(field)}`),
+    ];
     if (unknown.length === 0 || validation === 'Ignore') return;
     if (validation === 'Warn') {
       warnings.push(...unknown);

@@ -1,8 +1,9 @@
 // The sandbox's own decoding of quantities and times, against the canonical forms and error texts a real
 // kube-apiserver v1.26.5 gave (/work/shared/conformance, edge notes pvc-size-* and lease-*).
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { decodeMicroTime, decodeTime, DecodeError } from '../../../sandbox/kube/decode.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { canonicalQuantity, compareSandboxQuantities, parseSandboxQuantity, quantityFormatError } from '../../../sandbox/kube/quantity.ts';
 
 describe('sandbox quantities', () => {
@@ -47,5 +48,35 @@ describe('sandbox times', () => {
     assert.equal(decodeTime('2026-01-01T00:00:00.123Z'), '2026-01-01T00:00:00Z');
     assert.equal(decodeTime('2026-01-01T00:00:01.456Z'), '2026-01-01T00:00:01Z');
     assert.equal(decodeTime('2026-01-01T02:00:00+02:00'), '2026-01-01T00:00:00Z');
+  });
+});
+
+describe('sandbox strict decoding of duplicate fields', () => {
+  let kube: KubeSandbox;
+  before(async () => {
+    kube = await startKubeSandbox({ seed: { namespaces: ['edge'] } });
+  });
+  after(() => kube.close());
+
+  const post = (query: string): Promise<Response> => fetch(`${kube.url}/api/v1/namespaces/edge/configmaps${query}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${kube.kubeConfig().getCurrentUser()?.token ?? ''}`, 'Content-Type': 'application/json' },
+    // A body with "data" twice: JSON.parse would keep the second silently.
+    body: '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"dup"},"data":{"a":"b"},"data":{"c":"d"}}',
+  });
+
+  it('refuses a duplicate field under Strict with the recorded words', async () => {
+    const response = await post('?fieldValidation=Strict');
+    assert.equal(response.status, 400);
+    const status = await response.json() as { reason: string; message: string };
+    assert.equal(status.reason, 'BadRequest');
+    assert.equal(status.message, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data"');
+  });
+
+  it('warns about it by default and keeps the last value', async () => {
+    const response = await post('');
+    assert.equal(response.status, 201);
+    assert.equal(response.headers.get('warning'), '299 - "duplicate field \\"data\\""');
+    assert.deepEqual((await response.json() as { data: unknown }).data, { c: 'd' });
   });
 });
