@@ -1,6 +1,6 @@
 // Replays one recorded transcript against a fresh Kubernetes sandbox: the same requests in `seq` order, the sandbox's
 // clock set to each request's recorded time, and between requests only the controllers the recorded cluster ran
-// (namespace, StatefulSet, garbage collector, pvc/pv protection, ResourceQuota; no provisioner, kubelet or resizer) advanced until nothing changes.
+// (namespace, serviceaccount, StatefulSet, garbage collector, pvc/pv protection, ResourceQuota; no provisioner, kubelet or resizer) advanced until nothing changes.
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType, resourceTypeOf, type KubeObject } from '../../sandbox/kube/store.ts';
 import { compareExchange, type Replayed } from './compare.ts';
@@ -13,7 +13,7 @@ export interface ExchangeOutcome {
 }
 
 /** The recorded cluster's controllers; its garbage collector noticed an orphan delete some 15-45 ms later. */
-const recordedControllers = ['namespace', 'statefulset', 'garbage-collector', 'volume-protection', 'resourcequota'] as const;
+const recordedControllers = ['namespace', 'serviceaccount', 'statefulset', 'garbage-collector', 'volume-protection', 'resourcequota'] as const;
 const garbageCollectorDelayMs = 30;
 /** Any fixed instant: only differences of the recorded `t` matter. */
 const clockBase = Date.parse('2026-11-23T13:00:00Z');

@@ -6,17 +6,19 @@ import { startPods } from './kubelet.ts';
 import { finalizeNamespaces } from './namespace.ts';
 import { provisionVolumes } from './provisioner.ts';
 import { resizeVolumes } from './resizer.ts';
+import { ensureDefaultServiceAccounts } from './service-accounts.ts';
 import { reconcileStatefulSets } from './statefulset.ts';
 import { protectVolumes } from './volume-protection.ts';
 import type { World } from './world.ts';
 
 export type { World } from './world.ts';
 
-export const controllerNames = ['namespace', 'garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
+export const controllerNames = ['namespace', 'serviceaccount', 'garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
 export type ControllerName = typeof controllerNames[number];
 
 const controllers: Record<ControllerName, (world: World) => void> = {
   namespace: finalizeNamespaces,
+  serviceaccount: ensureDefaultServiceAccounts,
   'garbage-collector': collectGarbage,
   'volume-protection': protectVolumes,
   statefulset: reconcileStatefulSets,
