@@ -216,7 +216,7 @@ interface Result {
 
 type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-/** The `fieldValidation` directive of a write; Warn when absent, as on a real server since 1.27. */
+/** The `fieldValidation` directive of a write; Warn when absent, as the recorded v1.26 server does. */
 function fieldValidationOf(query: URLSearchParams, method: string): FieldValidation {
   const value = query.get('fieldValidation') ?? '';
   if (value === '') return 'Warn';
