@@ -39,13 +39,14 @@ export async function replayTranscript(exchanges: Exchange[]): Promise<ExchangeO
       await finishWatches(exchange.t);
       nowMs = clockBase + exchange.t;
       settle(sandbox);
-      const answer = send(sandbox, token, exchange, identities);
+      const response = await send(sandbox, token, exchange, identities);
       if (exchange.watch === true) {
-        // A watch stays open while later requests run (the recorder wrote it when it ended).
-        watches.push({ exchange, endsAt: exchange.t + exchange.durationMs, answer });
+        // A watch stays open while later requests run (the recorder wrote it when it ended). Its headers are sent
+        // once it is registered, so the requests that follow are seen by it.
+        watches.push({ exchange, endsAt: exchange.t + exchange.durationMs, answer: readAnswer(response, true) });
         continue;
       }
-      const replayed = await answer;
+      const replayed = await readAnswer(response, false);
       outcomes.push({ exchange, differences: compareExchange(exchange, replayed) });
       if (!isSummary(exchange.responseBody)) identities.learn(exchange.responseBody, replayed.body);
     }
@@ -95,7 +96,8 @@ function apiVersionOfPath(path: string): string {
   return match?.[1] ?? 'v1';
 }
 
-async function send(sandbox: KubeSandbox, token: string, exchange: Exchange, identities: IdentityMap): Promise<Replayed> {
+/** Sends the recorded request, translated; resolves when the answer's headers arrive. */
+async function send(sandbox: KubeSandbox, token: string, exchange: Exchange, identities: IdentityMap): Promise<Response> {
   const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
   const recordedKind = (exchange.responseBody as { kind?: unknown } | null)?.kind;
   headers.Accept = recordedKind === 'Table' ? tableAccept : 'application/json';
@@ -105,9 +107,12 @@ async function send(sandbox: KubeSandbox, token: string, exchange: Exchange, ide
     body = typeof rewritten === 'string' ? rewritten : JSON.stringify(rewritten);
   }
   if (exchange.requestContentType !== null) headers['Content-Type'] = exchange.requestContentType;
-  const response = await fetch(`${sandbox.url}${identities.rewritePath(exchange.path)}`, { method: exchange.method, headers, body });
+  return fetch(`${sandbox.url}${identities.rewritePath(exchange.path)}`, { method: exchange.method, headers, body });
+}
+
+async function readAnswer(response: Response, watch: boolean): Promise<Replayed> {
   const text = await response.text();
-  return { status: response.status, warning: response.headers.get('warning') ?? undefined, body: parseAnswer(text, exchange.watch === true) };
+  return { status: response.status, warning: response.headers.get('warning') ?? undefined, body: parseAnswer(text, watch) };
 }
 
 function parseAnswer(text: string, watch: boolean): unknown {
