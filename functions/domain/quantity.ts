@@ -154,3 +154,22 @@ export function largestStepBelowOrEqual(bytes: bigint, like: Quantity): bigint {
 function ceilDiv(a: bigint, b: bigint): bigint {
   return (a + b - 1n) / b;
 }
+
+/**
+ * Whether two size texts name the same size. The API server stores quantities in canonical form (`1.5Ti` comes back
+ * as `1536Gi`, `2e11` as `200e9`), so sizes are compared by value; text that is no quantity compares as text.
+ */
+export function sameSize(a: string, b: string): boolean {
+  try {
+    return quantityEquals(parseQuantity(a), parseQuantity(b));
+  } catch (error) {
+    if (error instanceof QuantityError) return a === b;
+    throw error;
+  }
+}
+
+/** A size as people wrote it: the preferred (Git) spelling when it is the same size, else the quantity's own text. */
+export function spelledLike(quantity: Quantity | undefined, preferred: Quantity): string | undefined {
+  if (quantity === undefined) return undefined;
+  return quantityEquals(quantity, preferred) ? preferred.text : quantity.text;
+}

@@ -3,7 +3,7 @@
 // Transient errors stop the set for this pass; non-transient ones stop an OrderedReady set at this replica and let a
 // Parallel set carry on.
 import type { LivePod, LiveStatefulSet } from '../domain/live-state.ts';
-import { compareQuantities } from '../domain/quantity.ts';
+import { compareQuantities, spelledLike } from '../domain/quantity.ts';
 import type { TemplatePlan } from './plan.ts';
 import { pvcName } from './plan.ts';
 import { ClusterError, type ClusterPort } from './ports.ts';
@@ -58,7 +58,7 @@ export async function reconcileVolumes(
           progress = { ...progress, state: 'waiting-for-pod', message: waitingReason(pod, updateRevision) };
         } else if (pvc.capacity && compareQuantities(template.to, pvc.capacity) <= 0) {
           // Never request a size at or below capacity: the API server would refuse it anyway (KEP-1790).
-          progress = { ...progress, state: 'failed', message: `${template.desired.storageText} is not above capacity ${pvc.capacity.text}` };
+          progress = { ...progress, state: 'failed', message: `${template.desired.storageText} is not above capacity ${spelledLike(pvc.capacity, template.desired.storage) ?? ''}` };
         } else {
           try {
             await cluster.patchPvcStorage(sts.namespace, name, template.desired.storageText, pvc.resourceVersion);

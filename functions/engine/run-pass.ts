@@ -4,7 +4,7 @@
 import type { DesiredStatefulSet, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { readDesiredState } from '../domain/manifests.ts';
-import { formatBytesLike } from '../domain/quantity.ts';
+import { formatBytesLike, sameSize, spelledLike } from '../domain/quantity.ts';
 import { planTarget, pvcKey, pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
@@ -330,7 +330,7 @@ async function finishReport(
   for (const [index, template] of plan.templates.entries()) {
     const status = statuses[index];
     const before = previous.find((p) => p.templateName === template.templateName);
-    const finishedBefore = before !== undefined && before.desiredSize === status?.desiredSize && before.readyReplicas === before.replicas
+    const finishedBefore = before !== undefined && status !== undefined && sameSize(before.desiredSize, status.desiredSize) && before.readyReplicas === before.replicas
       && before.finishedReconciliationGeneration !== undefined;
     // Without an earlier annotation of ours the set was already at size: nothing finished because of us.
     if (status && isFinished(status, template) && before !== undefined && !finishedBefore) {
@@ -372,14 +372,15 @@ function templateReport(
   return {
     ...status,
     action: template.action,
-    from: template.from?.text,
+    // Sizes the server holds are in its canonical spelling; the same size is shown as Git spells it.
+    from: spelledLike(template.from, template.to),
     storageClassName: template.storageClassName,
     storageClassExpandable: template.storageClassExpandable,
     finished: isFinished(status, template),
     justFinished: false,
     reasons: template.reasons.map((r) => r.message),
     pvcs: progress.map((p) => ({
-      name: p.name, ordinal: p.ordinal, state: p.state, request: p.request?.text, capacity: p.capacity?.text,
+      name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
       message: p.message, terminal: p.terminal, since: p.since,
     })),
     storageLocation: template.desired.storageLocation,

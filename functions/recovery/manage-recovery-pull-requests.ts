@@ -6,7 +6,7 @@ import type { GitHubClient } from '../adapters/github/octokit.ts';
 import { botAuthor, closedByToolLabel, RecoveryHost } from '../adapters/github/recovery-host.ts';
 import type { DesiredTemplate } from '../domain/desired-state.ts';
 import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
-import { parseQuantity, type Quantity } from '../domain/quantity.ts';
+import { parseQuantity, sameSize, type Quantity } from '../domain/quantity.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
@@ -218,10 +218,7 @@ export function resolution(report: PassReport, proposal: { key: string; failed: 
   const sts = report.statefulSets.find((s) => s.namespace === namespace && s.name === name);
   const template = sts?.templates.find((t) => t.templateName === templateName);
   if (template) {
-    const failed = tryParseQuantity(proposal.failed);
-    const desired = tryParseQuantity(template.desiredSize);
-    const sameSize = failed && desired ? failed.bytes === desired.bytes : template.desiredSize === proposal.failed;
-    if (!sameSize) return `the template changed in Git (now ${template.desiredSize}, was ${proposal.failed})`;
+    if (!sameSize(template.desiredSize, proposal.failed)) return `the template changed in Git (now ${template.desiredSize}, was ${proposal.failed})`;
     if (template.finished) return `the expansion to ${template.desiredSize} completed`;
     return undefined; // still in flight without a terminal failure (e.g. retrying): keep the proposal open
   }
@@ -230,12 +227,4 @@ export function resolution(report: PassReport, proposal: { key: string; failed: 
   const evaluated = sts === undefined || (sts.outcome !== 'not-started' && sts.outcome !== 'missing-in-cluster');
   if (everythingRead && evaluated) return `${proposal.key} is no longer in Git`;
   return undefined;
-}
-
-function tryParseQuantity(text: string): Quantity | undefined {
-  try {
-    return parseQuantity(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,14 +1,17 @@
 // Defaulting, validation and admission the sandbox runs on every write, with the real server's codes and texts:
 // StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790), the resize admission plugin, ResourceQuota.
 import { isDeepStrictEqual } from 'node:util';
-import { compareQuantities, parseQuantity, quantityFromBytes, type Quantity } from '../../functions/domain/quantity.ts';
+import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
 import { forbidden, invalid } from './api-errors.ts';
+import { pvcSpecDiff } from './pvc-spec-diff.ts';
+import { pvcProtectionFinalizer, pvProtectionFinalizer } from './controllers/volume-protection.ts';
 import { mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
 
 type Json = Record<string, unknown>;
 
-const statefulSetMutableFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
-export const statefulSetForbiddenMessage = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
+// As kube-apiserver v1.26 (the recorded server) has them; v1.27 added 'revisionHistoryLimit' to the list and the text.
+const statefulSetMutableFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
+export const statefulSetForbiddenMessage = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
@@ -26,6 +29,7 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
     const template = (spec.template ??= {}) as Json;
     const templateMetadata = (template.metadata ??= {}) as Json;
     if (!('creationTimestamp' in templateMetadata)) templateMetadata.creationTimestamp = null;
+    defaultPodSpec((template.spec ??= {}) as Json);
     for (const claim of (spec.volumeClaimTemplates ?? []) as Json[]) {
       claim.apiVersion ??= 'v1';
       claim.kind ??= 'PersistentVolumeClaim';
@@ -33,6 +37,22 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
       claimSpec.volumeMode ??= 'Filesystem';
       claim.status ??= { phase: 'Pending' };
     }
+  }
+  if (t.kind === 'Pod') {
+    defaultPodSpec((object.spec ??= {}));
+    object.status ??= { phase: 'Pending' };
+  }
+  if (t.kind === 'Namespace') {
+    object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name };
+    object.spec = { finalizers: ['kubernetes'], ...object.spec };
+    object.status ??= { phase: 'Active' };
+  }
+  if (t.kind === 'PersistentVolume') object.status ??= { phase: 'Pending' };
+  if (t.kind === 'Event' && t.group === '') {
+    // core/v1 Event: eventTime is a MicroTime struct (null when unset), the reporting fields plain strings.
+    if (!('eventTime' in object)) object.eventTime = null;
+    object.reportingComponent ??= '';
+    object.reportingInstance ??= '';
   }
   if (t.kind === 'PersistentVolumeClaim') {
     const spec = (object.spec ??= {});
@@ -43,6 +63,26 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
       if (defaultClass) spec.storageClassName = defaultClass.metadata.name;
     }
     object.status ??= { phase: 'Pending' };
+  }
+}
+
+/** SetDefaults_PodSpec and SetDefaults_Container, for the fields a pod template in this project meets. */
+function defaultPodSpec(spec: Json): void {
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.securityContext ??= {};
+  spec.schedulerName ??= 'default-scheduler';
+  for (const key of ['initContainers', 'containers']) {
+    for (const container of (Array.isArray(spec[key]) ? spec[key] : []) as Json[]) {
+      container.resources ??= {};
+      container.terminationMessagePath ??= '/dev/termination-log';
+      container.terminationMessagePolicy ??= 'File';
+      // An image without a tag, or tagged latest, is pulled every time.
+      const image = typeof container.image === 'string' ? container.image : '';
+      const tag = /:([^/:@]+)$/.exec(image.split('@')[0] ?? '')?.[1];
+      container.imagePullPolicy ??= image.includes('@') || (tag !== undefined && tag !== 'latest') ? 'IfNotPresent' : 'Always';
+    }
   }
 }
 
@@ -77,21 +117,24 @@ function statusQuantity(object: KubeObject, field: 'capacity' | 'allocatedResour
   return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
 }
 
+/**
+ * ValidatePersistentVolumeClaimUpdate (v1.26): the spec is immutable except the storage request of a *bound* claim
+ * (status.phase Bound) and a volumeName set once by the binder; the refusal quotes the Go diff of the two specs.
+ */
 function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
-  const withoutRequests = (spec: Json | undefined): Json => {
-    const copy = structuredClone(spec ?? {});
-    const resources = (copy.resources ?? {}) as Json;
-    delete resources.requests;
-    copy.resources = resources;
-    delete copy.volumeAttributesClassName;
-    // volumeName is set once by the binder; the rest is immutable after creation.
-    if (!old.spec?.volumeName) delete copy.volumeName;
-    return copy;
-  };
-  if (!isDeepStrictEqual(withoutRequests(old.spec), withoutRequests(updated.spec))) {
+  const oldSpec = structuredClone(old.spec ?? {});
+  const newSpec = structuredClone(updated.spec ?? {});
+  if (!oldSpec.volumeName) oldSpec.volumeName = newSpec.volumeName;
+  const newRequests = (newSpec.resources as Json | undefined)?.requests as Json | undefined;
+  if (updated.status?.phase === 'Bound' && newRequests) {
+    const oldStorage = ((oldSpec.resources as Json | undefined)?.requests as Json | undefined)?.storage;
+    if (oldStorage === undefined) delete newRequests.storage;
+    else newRequests.storage = oldStorage;
+  }
+  if (!isDeepStrictEqual(pruneUndefined(oldSpec), pruneUndefined(newSpec))) {
     throw invalid(t, updated.metadata.name, [{
       reason: 'FieldValueForbidden', field: 'spec',
-      message: 'Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+      message: `Forbidden: spec is immutable after creation except resources.requests for bound claims\n${pvcSpecDiff(old.spec, updated.spec)}`,
     }]);
   }
   const before = storageRequest(old);
@@ -104,8 +147,14 @@ function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject
   }
 }
 
+function pruneUndefined(value: Json): Json {
+  return JSON.parse(JSON.stringify(value)) as Json;
+}
+
 /** The PersistentVolumeClaimResize admission plugin and ResourceQuota, on PVC create and update. */
 export function admit(t: ResourceType, old: KubeObject | undefined, updated: KubeObject, store: ObjectStore): void {
+  if (t.kind === 'Event' && t.group === '') validateCoreEvent(t, updated);
+  if (!old && (t.kind === 'PersistentVolumeClaim' || t.kind === 'PersistentVolume')) protectOnCreate(t, updated);
   if (t.kind !== 'PersistentVolumeClaim') return;
   const before = old ? storageRequest(old) : undefined;
   const after = storageRequest(updated);
@@ -120,10 +169,43 @@ export function admit(t: ResourceType, old: KubeObject | undefined, updated: Kub
   checkQuota(t, old, updated, store);
 }
 
+function quantityValue(quantity: Quantity | undefined): bigint {
+  return quantity === undefined ? 0n : sandboxQuantityValue(quantity);
+}
+
+const nameRegex = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+const nameRules = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${nameRegex}')`;
+
+/** ValidateEvent (core/v1): the involved object lives in the Event's namespace; a new-style Event (eventTime set) names its reporter and action. */
+function validateCoreEvent(t: ResourceType, event: KubeObject): void {
+  const involvedNamespace = (event.involvedObject as Json | undefined)?.namespace;
+  if (typeof involvedNamespace === 'string' && involvedNamespace !== '' && involvedNamespace !== event.metadata.namespace) {
+    throw invalid(t, event.metadata.name, [{ reason: 'FieldValueInvalid', field: 'involvedObject.namespace', message: `Invalid value: ${JSON.stringify(involvedNamespace)}: does not match event.namespace` }]);
+  }
+  if (event.eventTime === null || event.eventTime === undefined) return;
+  const causes: Array<{ reason: string; field: string; message: string }> = [];
+  const component = typeof event.reportingComponent === 'string' ? event.reportingComponent : '';
+  if (component === '') {
+    causes.push({ reason: 'FieldValueRequired', field: 'reportingComponent', message: 'Required value' });
+    causes.push({ reason: 'FieldValueInvalid', field: 'reportingComponent', message: 'Invalid value: "": name part must be non-empty' });
+    causes.push({ reason: 'FieldValueInvalid', field: 'reportingComponent', message: `Invalid value: "": ${nameRules}` });
+  }
+  if (typeof event.reportingInstance !== 'string' || event.reportingInstance === '') causes.push({ reason: 'FieldValueRequired', field: 'reportingInstance', message: 'Required value' });
+  if (typeof event.action !== 'string' || event.action === '') causes.push({ reason: 'FieldValueRequired', field: 'action', message: 'Required value' });
+  if (causes.length > 0) throw invalid(t, event.metadata.name, causes);
+}
+
+/** StorageObjectInUseProtection: every new PVC and PV carries its protection finalizer. */
+function protectOnCreate(t: ResourceType, object: KubeObject): void {
+  const finalizer = t.kind === 'PersistentVolumeClaim' ? pvcProtectionFinalizer : pvProtectionFinalizer;
+  const finalizers = object.metadata.finalizers ?? [];
+  if (!finalizers.includes(finalizer)) object.metadata.finalizers = [...finalizers, finalizer];
+}
+
 /** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
 export function pvcQuotaUsage(pvc: KubeObject): bigint {
-  const request = storageRequest(pvc)?.bytes ?? 0n;
-  const allocated = statusQuantity(pvc, 'allocatedResources')?.bytes ?? 0n;
+  const request = quantityValue(storageRequest(pvc));
+  const allocated = quantityValue(statusQuantity(pvc, 'allocatedResources'));
   return request > allocated ? request : allocated;
 }
 
@@ -163,11 +245,11 @@ function checkQuota(t: ResourceType, old: KubeObject | undefined, updated: KubeO
       const delta = requested.get(key);
       if (delta === undefined || delta <= 0n) continue;
       const usedBefore = (others.get(key) ?? 0n) + (old ? previous : 0n);
-      const limit = parseQuantity(limitText).bytes;
+      const limit = sandboxQuantityValue(parseQuantity(limitText));
       if (usedBefore + delta > limit) exceeded.push(key);
     }
     if (exceeded.length === 0) continue;
-    const format = (key: string, value: bigint): string => `${key}=${key === 'persistentvolumeclaims' ? String(value) : quantityFromBytes(value).text}`;
+    const format = (key: string, value: bigint): string => `${key}=${key === 'persistentvolumeclaims' ? String(value) : quantityOfBytes(value)}`;
     const usedOf = (key: string): bigint => (others.get(key) ?? 0n) + (old ? previous : 0n);
     throw forbidden(t, updated.metadata.name,
       `exceeded quota: ${quota.metadata.name}, requested: ${exceeded.map((k) => format(k, requested.get(k) ?? 0n)).join(',')}, `
@@ -181,7 +263,7 @@ export function refreshQuotaUsage(store: ObjectStore): void {
     const hard = (quota.spec?.hard ?? {}) as Record<string, string>;
     const usage = namespaceUsage(store, quota.metadata.namespace ?? '');
     const used = Object.fromEntries(Object.keys(hard).map((key) => [key, key === 'persistentvolumeclaims'
-      ? String(usage.get(key) ?? 0n) : quantityFromBytes(usage.get(key) ?? 0n).text]));
+      ? String(usage.get(key) ?? 0n) : quantityOfBytes(usage.get(key) ?? 0n)]));
     const status = { hard, used };
     if (!isDeepStrictEqual(quota.status, status)) store.replace(quotaType, { ...quota, status });
   }

@@ -19,7 +19,9 @@ export class ApiError extends Error {
 
   toStatus(): Record<string, unknown> {
     return {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason,
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message,
+      // An internal error the server did not classify carries no reason (a non-numeric resourceVersion's 500).
+      ...(this.reason === '' ? {} : { reason: this.reason }),
       details: this.details, code: this.code,
     };
   }
@@ -46,6 +48,13 @@ export function conflict(t: ResourceType, name: string, why: string): ApiError {
   return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(t)} "${name}": ${why}`, { name, group: t.group, kind: t.plural });
 }
 
+/** A DELETE precondition that does not hold: worded with the Kind (`StatefulSet.apps`), unlike other conflicts. */
+export function preconditionFailed(t: ResourceType, name: string, field: 'UID' | 'ResourceVersion', expected: string, actual: string): ApiError {
+  const kind = t.group === '' ? t.kind : `${t.kind}.${t.group}`;
+  const why = field === 'UID' ? 'The object might have been deleted and then recreated' : 'The object might have been modified';
+  return new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${kind} "${name}": the ${field} in the precondition (${expected}) does not match the ${field} in record (${actual}). ${why}`, { name, group: t.group, kind: t.kind });
+}
+
 export const staleObject = 'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 422 Invalid: `Kind.group "name" is invalid: field: Reason: detail`. */
@@ -64,6 +73,18 @@ export function badRequest(message: string): ApiError {
   return new ApiError(400, 'BadRequest', message);
 }
 
-export function unsupportedMediaType(contentType: string): ApiError {
-  return new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json (got ${contentType})`);
+/** A PATCH whose content type is not a patch type (plain `application/json` included). */
+export function unsupportedMediaType(): ApiError {
+  return new ApiError(415, 'UnsupportedMediaType', '415: Unsupported Media Type');
+}
+
+/** A body sent whole (create, update) that does not decode into the kind's Go type. */
+export function cannotBeHandled(t: ResourceType, why: string): ApiError {
+  return badRequest(`${t.kind} in version ${JSON.stringify(t.version)} cannot be handled as a ${t.kind}: ${why}`);
+}
+
+/** A patched object that does not decode: 422 quoting the whole patched object, as the real server words it. */
+export function invalidPatch(patchedJson: string, why: string): ApiError {
+  const message = `Invalid value: ${JSON.stringify(patchedJson)}: ${why}`;
+  return new ApiError(422, 'Invalid', ` "" is invalid: patch: ${message}`, { causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }] });
 }

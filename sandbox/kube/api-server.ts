@@ -3,13 +3,16 @@
 // an ObjectStore. Every error is a v1 Status like the real server's.
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { admit, applyDefaults, validateUpdate } from './admission.ts';
-import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, staleObject } from './api-errors.ts';
+import { ApiError, alreadyExists, badRequest, beingDeleted, cannotBeHandled, conflict, invalidPatch, notFound, preconditionFailed, staleObject } from './api-errors.ts';
 import { readAccessReview } from './access-review-protobuf.ts';
 import type { AccessControl } from './authorization.ts';
+import { DecodeError, decodeObject } from './decode.ts';
+import { duplicateFieldsOf, recordDuplicateFields } from './duplicate-fields.ts';
 import { dropReply, type FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { toTable, wantsTable } from './tables.ts';
 import { isWatch, WatchHub } from './watch.ts';
+import { page } from './list-paging.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
 import { selectorsOf } from './selectors.ts';
@@ -73,10 +76,20 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    const body = JSON.parse(text) as unknown;
+    recordDuplicateFields(body, text);
+    return body;
   } catch {
+    if (request.method === 'PATCH') throw badRequest(`error decoding patch: ${goJsonError(text)}`);
     throw badRequest(`the server could not read the request body: invalid JSON`);
   }
+}
+
+/** encoding/json's words for the first problem in `text` (the two cases a truncated or garbled body shows). */
+function goJsonError(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed !== '' && !/^[[{"\-0-9tfn]/.test(trimmed)) return `invalid character '${trimmed[0] ?? ''}' looking for beginning of value`;
+  return 'unexpected end of JSON input';
 }
 
 async function handle(ctx: ApiServerContext, watches: WatchHub, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -216,7 +229,7 @@ interface Result {
 
 type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
-/** The `fieldValidation` directive of a write; Warn when absent, as on a real server since 1.27. */
+/** The `fieldValidation` directive of a write; Warn when absent, as the recorded v1.26 server does. */
 function fieldValidationOf(query: URLSearchParams, method: string): FieldValidation {
   const value = query.get('fieldValidation') ?? '';
   if (value === '') return 'Warn';
@@ -227,19 +240,29 @@ function fieldValidationOf(query: URLSearchParams, method: string): FieldValidat
 }
 
 /**
- * Decodes a written object as a real server decodes it into the typed struct: unknown fields are dropped, and either
- * rejected (Strict, 400), reported as warnings (Warn) or ignored. A body sent whole (create, update) is worded
- * `Kind in version "v" cannot be handled as a Kind: ...`; a patched object only `strict decoding error: ...`.
+ * Decodes a written object as a real server decodes it into the typed struct: times and quantities as stored (or
+ * refused), unknown fields dropped and either rejected (Strict), reported as warnings (Warn) or ignored. A body sent
+ * whole (create, update) that cannot be decoded is a 400 `Kind in version "v" cannot be handled as a Kind: ...`; a
+ * patched object a 422 quoting the object.
  */
 function decodeFields(ctx: ApiServerContext, type: ResourceType, object: KubeObject, validation: FieldValidation, patched: boolean, warnings: string[]): void {
-  const unknown = dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`);
-  if (unknown.length === 0 || validation === 'Ignore') return;
-  if (validation === 'Warn') {
-    warnings.push(...unknown);
-    return;
+  const asSent = JSON.stringify(object);
+  try {
+    decodeObject(type, object);
+    const unknown = [
+      ...dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`),
+      ...duplicateFieldsOf(object).map((field) => `duplicate field ${JSON.stringify(field)}`),
+    ];
+    if (unknown.length === 0 || validation === 'Ignore') return;
+    if (validation === 'Warn') {
+      warnings.push(...unknown);
+      return;
+    }
+    throw new DecodeError(`strict decoding error: ${unknown.join(', ')}`);
+  } catch (error) {
+    if (!(error instanceof DecodeError)) throw error;
+    throw patched ? invalidPatch(asSent, error.message) : cannotBeHandled(type, error.message);
   }
-  const strict = `strict decoding error: ${unknown.join(', ')}`;
-  throw badRequest(patched ? strict : `${type.kind} in version ${JSON.stringify(type.version)} cannot be handled as a ${type.kind}: ${strict}`);
 }
 
 function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSearchParams, body: unknown, contentType: string, dryRun: boolean): Result {
@@ -285,22 +308,9 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
 
 function list(store: ObjectStore, type: ResourceType, namespace: string | undefined, query: URLSearchParams): unknown {
   const all = store.list(type, namespace).filter(selectorsOf(query));
-  const limit = Number(query.get('limit') ?? '0');
-  const token = query.get('continue');
-  let start = 0;
-  if (token) {
-    const decoded = Number(Buffer.from(token, 'base64url').toString('utf8'));
-    if (!Number.isInteger(decoded) || decoded < 0) throw new ApiError(400, 'BadRequest', 'continue key is not valid: invalid continue token');
-    start = decoded;
-  }
-  const end = limit > 0 ? start + limit : all.length;
-  const items = all.slice(start, end);
-  const metadata: Record<string, unknown> = { resourceVersion: store.currentResourceVersion };
-  if (end < all.length) {
-    metadata.continue = Buffer.from(String(end), 'utf8').toString('base64url');
-    metadata.remainingItemCount = all.length - end;
-  }
-  return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata, items };
+  const filtered = (query.get('labelSelector') ?? '') !== '' || (query.get('fieldSelector') ?? '') !== '';
+  const { items, ...paging } = page(all, query, store.currentResourceVersion, namespace !== undefined || !type.namespaced, filtered);
+  return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.currentResourceVersion, ...paging }, items };
 }
 
 function create(store: ObjectStore, type: ResourceType, namespace: string | undefined, body: unknown, dryRun: boolean): KubeObject {
@@ -334,6 +344,8 @@ function create(store: ObjectStore, type: ResourceType, namespace: string | unde
 function update(store: ObjectStore, type: ResourceType, existing: KubeObject, input: KubeObject, statusOnly: boolean, dryRun: boolean, featureGates: ReadonlySet<string>): KubeObject {
   const name = existing.metadata.name;
   const requested = input.metadata?.resourceVersion;
+  // etcd's storage parses the resourceVersion before comparing it; a non-number fails there, unclassified.
+  if (requested !== undefined && requested !== '' && !/^\d+$/.test(requested)) throw new ApiError(500, '', `strconv.ParseUint: parsing ${JSON.stringify(requested)}: invalid syntax`);
   if (requested !== undefined && requested !== '' && requested !== existing.metadata.resourceVersion) throw conflict(type, name, staleObject);
   if (input.metadata?.name !== undefined && input.metadata.name !== name) throw badRequest(`the name of the object (${input.metadata.name}) does not match the name on the URL (${name})`);
   if (input.metadata?.uid !== undefined && input.metadata.uid !== existing.metadata.uid) {
@@ -355,12 +367,16 @@ function update(store: ObjectStore, type: ResourceType, existing: KubeObject, in
     admit(type, existing, next, store);
   }
   next.metadata.resourceVersion = existing.metadata.resourceVersion;
+  if (next.metadata.finalizers?.length === 0) delete next.metadata.finalizers;
   if (dryRun) return next;
   const stored = store.replace(type, next);
   // Removing the last finalizer of an object being deleted completes its deletion.
   if (stored.metadata.deletionTimestamp && (stored.metadata.finalizers ?? []).length === 0) store.remove(type, stored.metadata.namespace, name);
   return stored;
 }
+
+/** Kinds whose DELETE answers the deleted object rather than a Status (ReturnDeletedObject in their registries). */
+const returnsDeletedObject = new Set(['StorageClass', 'PersistentVolume', 'Namespace']);
 
 interface DeleteOptions {
   propagationPolicy?: string;
@@ -375,10 +391,10 @@ function remove(store: ObjectStore, type: ResourceType, existing: KubeObject, qu
   const policy = options.propagationPolicy ?? query.get('propagationPolicy') ?? undefined;
   const preconditions = options.preconditions ?? {};
   if (preconditions.uid !== undefined && preconditions.uid !== existing.metadata.uid) {
-    throw conflict(type, name, `Precondition failed: UID in precondition: ${preconditions.uid}, UID in object meta: ${existing.metadata.uid ?? ''}`);
+    throw preconditionFailed(type, name, 'UID', preconditions.uid, existing.metadata.uid ?? '');
   }
   if (preconditions.resourceVersion !== undefined && preconditions.resourceVersion !== existing.metadata.resourceVersion) {
-    throw conflict(type, name, `Precondition failed: ResourceVersion in precondition: ${preconditions.resourceVersion}, ResourceVersion in object meta: ${existing.metadata.resourceVersion ?? ''}`);
+    throw preconditionFailed(type, name, 'ResourceVersion', preconditions.resourceVersion, existing.metadata.resourceVersion ?? '');
   }
   if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
     throw new ApiError(422, 'Invalid', `DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan", "nil"`);
@@ -386,9 +402,16 @@ function remove(store: ObjectStore, type: ResourceType, existing: KubeObject, qu
   const finalizers = new Set(existing.metadata.finalizers ?? []);
   if (policy === 'Orphan') finalizers.add('orphan');
   if (policy === 'Foreground') finalizers.add('foregroundDeletion');
+  // A namespace is finalized by the namespace controller (spec.finalizers), Terminating until its contents are gone.
+  if (type === namespaceType) {
+    const terminating: KubeObject = { ...existing, metadata: { ...existing.metadata, deletionTimestamp: existing.metadata.deletionTimestamp ?? store.timestamp() }, status: { ...existing.status, phase: 'Terminating' } };
+    return dryRun ? terminating : store.replace(type, terminating);
+  }
   if (finalizers.size === 0) {
     if (dryRun) return existing;
     store.remove(type, existing.metadata.namespace, name);
+    // Some registries answer with the deleted object, the rest with a Status.
+    if (returnsDeletedObject.has(type.kind)) return existing;
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: type.group, kind: type.plural, uid: existing.metadata.uid } };
   }
   // With finalizers the object stays, marked for deletion, until controllers (the garbage collector) remove them.
@@ -403,7 +426,7 @@ function remove(store: ObjectStore, type: ResourceType, existing: KubeObject, qu
 function discoveryDocument(pathname: string): unknown {
   const path = pathname.replace(/\/+$/, '');
   if (path === '/version') {
-    return { major: '1', minor: '34', gitVersion: 'v1.34.0-sts-volume-gitops-sandbox', gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24', compiler: 'gc', platform: 'linux/amd64' };
+    return { major: '1', minor: '26', gitVersion: 'v1.26.5-sts-volume-gitops-sandbox', gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24', compiler: 'gc', platform: 'linux/amd64' };
   }
   if (path === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] };
   if (path === '/apis') {

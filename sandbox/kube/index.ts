@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createApiServer } from './api-server.ts';
 import { AccessControl, type UserInfo } from './authorization.ts';
-import { runControllers } from './controllers/index.ts';
+import { controllerNames, runControllers, type ControllerName } from './controllers/index.ts';
 import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
 import type { NewerServerFields } from './openapi.ts';
@@ -30,6 +30,10 @@ export interface KubeSandboxOptions {
    * plays a cluster newer than the installed client, whose objects carry fields the client cannot describe.
    */
   newerServerFields?: NewerServerFields;
+  /** The controllers `tick()` runs; all by default. A cluster without a CSI driver has no provisioner, kubelet or resizer. */
+  controllers?: readonly ControllerName[];
+  /** Latency of the garbage collector on orphan deletes, in ms of the sandbox clock (see World.garbageCollectorDelayMs). */
+  garbageCollectorDelayMs?: number;
 }
 
 export interface KubeSandbox {
@@ -56,6 +60,8 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const now = options.now ?? (() => new Date());
   const store = new ObjectStore(now);
   const world = createWorld(store, now);
+  world.garbageCollectorDelayMs = options.garbageCollectorDelayMs ?? 0;
+  const running = new Set<ControllerName>(options.controllers ?? controllerNames);
   createSystemNamespaces(world);
   applySeed(world, options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : undefined), options.newerServerFields);
 
@@ -74,7 +80,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
 
   let timer: NodeJS.Timeout | undefined;
   const tick = (count = 1): void => {
-    for (let i = 0; i < count; i++) runControllers(world);
+    for (let i = 0; i < count; i++) runControllers(world, running);
   };
   const addIdentity = async (user: UserInfo): Promise<{ token: string; kubeconfigPath: string }> => {
     const userToken = randomBytes(16).toString('hex');

@@ -238,7 +238,7 @@ function openApiDocuments(): OpenApiDocuments {
     }
     const document = {
       openapi: '3.0.0',
-      info: { title: 'Kubernetes', version: 'v1.34.0-sts-volume-gitops-sandbox' },
+      info: { title: 'Kubernetes', version: 'v1.26.5-sts-volume-gitops-sandbox' },
       paths: Object.assign({}, ...types.map(operations)) as Record<string, OpenApiSchema>,
       components: { schemas, securitySchemes: { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header' } } },
       security: [{ BearerToken: [] }],

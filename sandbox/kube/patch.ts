@@ -2,7 +2,7 @@
 // patch (for the fields this project uses: lists of named items merge by name, `$patch: delete` removes one), and
 // JSON patch (RFC 6902).
 import { isDeepStrictEqual } from 'node:util';
-import { badRequest, unsupportedMediaType } from './api-errors.ts';
+import { ApiError, badRequest, unsupportedMediaType } from './api-errors.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonMap = { [key: string]: Json };
@@ -126,7 +126,8 @@ export function jsonPatch(target: unknown, operations: unknown): unknown {
       case 'remove': document = write(document, raw.path, undefined, 'remove'); break;
       case 'test':
         if (!isDeepStrictEqual(read(document, raw.path), raw.value)) {
-          throw badRequest(`the server rejected our request due to an error in our request: testing value ${raw.path} failed`);
+          // The real server gives no detail for a failed test.
+          throw new ApiError(422, 'Invalid', 'the server rejected our request due to an error in our request');
         }
         break;
       case 'move': {
@@ -147,5 +148,5 @@ export function applyPatch(contentType: string, target: unknown, patch: unknown)
   if (type === 'application/merge-patch+json') return mergePatch(target, patch);
   if (type === 'application/strategic-merge-patch+json') return strategicMergePatch(target, patch);
   if (type === 'application/json-patch+json') return jsonPatch(target, patch);
-  throw unsupportedMediaType(type);
+  throw unsupportedMediaType();
 }

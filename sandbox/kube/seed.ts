@@ -2,13 +2,14 @@
 // the controllers run until the world is settled, so a seeded sandbox starts like a running cluster.
 import { readFileSync } from 'node:fs';
 import * as jsYaml from 'js-yaml';
-import { parseQuantity } from '../../functions/domain/quantity.ts';
+import { parseSandboxQuantity, sandboxQuantityValue } from './quantity.ts';
 import { applyDefaults } from './admission.ts';
 import { runControllers } from './controllers/index.ts';
 import { isRunningAndReady } from './controllers/statefulset.ts';
 import { defaultDriver, type DriverProfile, type World } from './controllers/world.ts';
 import { dropUnknownFields, type NewerServerFields } from './openapi.ts';
-import { mustResourceType, type KubeObject } from './store.ts';
+import { DecodeError, decodeObject } from './decode.ts';
+import { mustResourceType, type KubeObject, type ResourceType } from './store.ts';
 
 type Json = Record<string, unknown>;
 
@@ -68,7 +69,7 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
   return {
     name: typeof raw.name === 'string' ? raw.name : `${name}.csi.sandbox`,
     expansion, nodeExpansion,
-    maxVolumeBytes: raw.maxVolumeSize === undefined ? undefined : parseQuantity(raw.maxVolumeSize as string).bytes,
+    maxVolumeBytes: raw.maxVolumeSize === undefined ? undefined : sandboxQuantityValue(parseSandboxQuantity(raw.maxVolumeSize as string)),
     transientErrorRate: typeof raw.transientErrorRate === 'number' ? raw.transientErrorRate : 0,
     ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
   };
@@ -96,7 +97,9 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
       throw new SeedError('each resourceQuota needs name, namespace and hard');
     }
     ensureNamespace(world, raw.namespace);
-    world.store.create(quotaType, { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: raw.name, namespace: raw.namespace }, spec: { hard: raw.hard } });
+    const quota: KubeObject = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: raw.name, namespace: raw.namespace }, spec: { hard: raw.hard } };
+    decodeSeeded(quotaType, quota);
+    world.store.create(quotaType, quota);
   }
   for (const raw of list(seed, 'statefulSets')) {
     if (!isObject(raw) || raw.kind !== 'StatefulSet' || !isObject(raw.metadata) || typeof raw.metadata.name !== 'string') {
@@ -107,10 +110,21 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
     if (unknown.length > 0) throw new SeedError(`statefulSets[${raw.metadata.name}]: unknown field ${unknown.map((f) => `"${f}"`).join(', ')}`);
     object.metadata.namespace ??= 'default';
     ensureNamespace(world, object.metadata.namespace);
+    decodeSeeded(statefulSetType, object);
     applyDefaults(statefulSetType, object, world.store);
     world.store.create(statefulSetType, object);
   }
   settle(world);
+}
+
+/** A seeded object is stored as the server would store it: quantities canonical, bad values refused. */
+function decodeSeeded(type: ResourceType, object: KubeObject): void {
+  try {
+    decodeObject(type, object);
+  } catch (error) {
+    if (error instanceof DecodeError) throw new SeedError(`${type.kind} ${object.metadata.name}: ${error.message}`);
+    throw error;
+  }
 }
 
 /** Runs the controllers until every set has its pods Running and Ready and every PVC is Bound. */

@@ -78,6 +78,7 @@ export const resourceTypes: readonly ResourceType[] = [
   type('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, { hasStatus: true, shortNames: ['pvc'] }),
   type('', 'v1', 'PersistentVolume', 'persistentvolumes', false, { hasStatus: true, shortNames: ['pv'] }),
   type('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
+  type('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
   type('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
   type('', 'v1', 'ResourceQuota', 'resourcequotas', true, { hasStatus: true, shortNames: ['quota'] }),
   type('apps', 'v1', 'StatefulSet', 'statefulsets', true, { hasStatus: true, tracksGeneration: true, shortNames: ['sts'] }),

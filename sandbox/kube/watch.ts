@@ -77,7 +77,16 @@ export class WatchHub {
     }
     const stop = this.store.onChange((change) => forward(change, after));
     const timeoutSeconds = Number(query.get('timeoutSeconds') ?? '0');
-    const timer = timeoutSeconds > 0 ? setTimeout(() => response.end(), timeoutSeconds * 1000) : undefined;
+    // Asked for bookmarks, a watch the server is about to close tells the client where it stands.
+    const bookmarks = query.get('allowWatchBookmarks') === 'true';
+    const close = (): void => {
+      if (bookmarks && !response.destroyed) {
+        const bookmark = { kind: type.kind, apiVersion: type.group === '' ? type.version : `${type.group}/${type.version}`, metadata: { resourceVersion: this.store.currentResourceVersion, creationTimestamp: null } };
+        response.write(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
+      }
+      response.end();
+    };
+    const timer = timeoutSeconds > 0 ? setTimeout(close, timeoutSeconds * 1000) : undefined;
     timer?.unref();
     const finish = (): void => {
       stop();

@@ -1,9 +1,12 @@
 // The Lease through the client-node adapter against the sandbox: release clears only our own hold.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CoordinationV1Api } from '@kubernetes/client-node';
+import { ApiException, CoordinationV1Api, V1MicroTime } from '@kubernetes/client-node';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { mustResourceType, type ResourceType } from '../../sandbox/kube/store.ts';
+
+const leaseType = (): ResourceType => mustResourceType('coordination.k8s.io/v1', 'Lease');
 
 describe('KubeCluster lease', () => {
   let kube: KubeSandbox;
@@ -31,6 +34,31 @@ describe('KubeCluster lease', () => {
     await cluster.writeLease('db', 'shared', 'next-pass', 60, seenByOther);
     await cluster.releaseLease('db', 'shared', held);
     assert.equal((await cluster.readLease('db', 'shared'))?.holder, 'next-pass');
+  });
+
+  it('writes acquireTime and renewTime as MicroTime: six fractional digits, as a real server demands', async () => {
+    await cluster.writeLease('db', 'micro', 'pass-1', 60, undefined);
+    const stored = await kube.kubeConfig().makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'db', name: 'micro' });
+    // client-node parses the answer into Dates; the stored wire text is what the server kept.
+    const wire = kube.store.list(leaseType(), 'db').find((l) => l.metadata.name === 'micro')?.spec;
+    assert.match(String(wire?.renewTime), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    assert.match(String(wire?.acquireTime), /\.\d{6}Z$/);
+    assert.equal(stored.spec?.holderIdentity, 'pass-1');
+  });
+
+  it('a Lease written with a plain Date (three digits) is refused with the real server\'s words', async () => {
+    const api = kube.kubeConfig().makeApiClient(CoordinationV1Api);
+    const when = new Date('2026-01-01T00:00:00.123Z');
+    const refused = await api.createNamespacedLease({ namespace: 'db', body: { metadata: { name: 'three-digits' }, spec: { holderIdentity: 'x', renewTime: when } } })
+      .then(() => undefined, (error: unknown) => error);
+    assert.ok(refused instanceof ApiException);
+    assert.equal(refused.code, 400);
+    const status = JSON.parse(String(refused.body)) as { reason: string; message: string };
+    assert.equal(status.reason, 'BadRequest');
+    assert.equal(status.message, 'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-01T00:00:00.123Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".123Z" as ".000000"');
+    // The same instant as V1MicroTime is accepted and kept to the microsecond.
+    await api.createNamespacedLease({ namespace: 'db', body: { metadata: { name: 'six-digits' }, spec: { holderIdentity: 'x', renewTime: new V1MicroTime(when) } } });
+    assert.equal(kube.store.list(leaseType(), 'db').find((l) => l.metadata.name === 'six-digits')?.spec?.renewTime, '2026-01-01T00:00:00.123000Z');
   });
 
   it('needs nothing when the lease is gone', async () => {

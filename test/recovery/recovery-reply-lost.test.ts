@@ -22,6 +22,7 @@ describe('RecoveryHost when a create\'s reply is lost', () => {
   it('creates the branch and the pull request once, and returns the pull request that exists', async () => {
     const host = new RecoveryHost(octokit, { owner: gh.owner, repo: gh.repo });
     const base = await gh.state.git.resolve('main');
+    assert.ok(base);
     const branch = 'sts-volume-gitops/recover/demo/db/pg/data';
     gh.faults.failNext('POST', 'git.createRef', 1, 'drop-reply');
     const sha = await host.commitFile(branch, base, 'k8s/db/pg.yaml', 'recovered\n', 'Recover');

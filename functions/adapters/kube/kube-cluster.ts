@@ -2,7 +2,7 @@
 // to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
 import {
   ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, setHeaderOptions,
-  Observable, SelfDecodingBody, type ConfigurationOptions, type KubeConfig, type ObservableMiddleware, type V1Status,
+  Observable, SelfDecodingBody, V1MicroTime, type ConfigurationOptions, type KubeConfig, type ObservableMiddleware, type V1Status,
 } from '@kubernetes/client-node';
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState } from '../../engine/ports.ts';
@@ -170,14 +170,16 @@ export class KubeCluster implements ClusterPort {
   }
 
   async writeLease(namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined): Promise<LeaseState> {
-    const renewTime = new Date();
+    // acquireTime/renewTime are MicroTime: the server refuses anything but six fractional digits, which V1MicroTime
+    // gives (a Date serialises with three).
+    const renewTime = new V1MicroTime();
     const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime: renewTime, renewTime };
     const lease = seen
       ? await call(() => this.coordination.replaceNamespacedLease({
         namespace, name, body: { metadata: { name, namespace, resourceVersion: seen.resourceVersion }, spec },
       }))
       : await call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec } }));
-    return { holder, renewTime: renewTime.toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion };
+    return { holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion };
   }
 
   async releaseLease(namespace: string, name: string, held: LeaseState): Promise<void> {

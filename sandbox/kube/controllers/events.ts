@@ -18,12 +18,18 @@ export function recordEvent(world: World, object: KubeObject, type: 'Normal' | '
   }
   world.store.create(eventType, {
     apiVersion: 'v1', kind: 'Event',
-    metadata: { name: `${object.metadata.name}.${Date.now().toString(16)}${Math.floor(world.random() * 0xffff).toString(16)}`, namespace },
+    // client-go's recorder names an Event `<object>.<UnixNano in hex>` (16 hex digits).
+    metadata: { name: `${object.metadata.name}.${eventNameSuffix(world)}`, namespace },
     involvedObject: {
       apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name, namespace, uid: object.metadata.uid,
       resourceVersion: object.metadata.resourceVersion,
     },
-    reason, message, type, count: 1, firstTimestamp: timestamp, lastTimestamp: timestamp,
+    reason, message, type, count: 1, firstTimestamp: timestamp, lastTimestamp: timestamp, eventTime: null,
     source: { component }, reportingComponent: component, reportingInstance: component,
   });
+}
+
+function eventNameSuffix(world: World): string {
+  const nanos = BigInt(world.now().getTime()) * 1_000_000n + BigInt(Math.floor(world.random() * 1_000_000));
+  return nanos.toString(16).padStart(16, '0');
 }

@@ -9,6 +9,7 @@ export function collectGarbage(world: World): void {
   const liveUids = new Set(all.map(({ object }) => object.metadata.uid));
   for (const { type, object } of all) {
     if (!object.metadata.deletionTimestamp) continue;
+    if (!noticed(world, object)) continue;
     const finalizers = object.metadata.finalizers ?? [];
     if (finalizers.includes('orphan')) {
       for (const dependent of all) {
@@ -28,6 +29,7 @@ export function collectGarbage(world: World): void {
     if (remaining.length === 0) store.remove(type, object.metadata.namespace, object.metadata.name);
     else if (remaining.length !== finalizers.length) store.replace(type, { ...current, metadata: { ...current.metadata, finalizers: remaining } });
   }
+  for (const uid of world.deletionsSeenAt.keys()) if (!liveUids.has(uid)) world.deletionsSeenAt.delete(uid);
   // Background propagation: dependents of owners that no longer exist go too.
   for (const { type, object } of all) {
     const refs = object.metadata.ownerReferences ?? [];
@@ -37,4 +39,13 @@ export function collectGarbage(world: World): void {
     if (owner) continue;
     store.remove(type, object.metadata.namespace, object.metadata.name);
   }
+}
+
+/** Whether the collector has had the time to notice this deletion (see World.garbageCollectorDelayMs). */
+function noticed(world: World, object: KubeObject): boolean {
+  const uid = object.metadata.uid ?? '';
+  const now = world.now().getTime();
+  const seenAt = world.deletionsSeenAt.get(uid) ?? now;
+  world.deletionsSeenAt.set(uid, seenAt);
+  return now - seenAt >= world.garbageCollectorDelayMs;
 }

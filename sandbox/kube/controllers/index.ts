@@ -1,19 +1,33 @@
-// One deterministic tick of every simulated controller, in a fixed order.
+// One deterministic tick of the simulated controllers, in a fixed order. A sandbox may run only some of them: a real
+// cluster without a CSI driver has no provisioner or resizer, and the conformance replay plays exactly such a cluster.
 import { refreshQuotaUsage } from '../admission.ts';
 import { collectGarbage } from './garbage-collector.ts';
 import { startPods } from './kubelet.ts';
+import { finalizeNamespaces } from './namespace.ts';
 import { provisionVolumes } from './provisioner.ts';
 import { resizeVolumes } from './resizer.ts';
+import { ensureDefaultServiceAccounts } from './service-accounts.ts';
 import { reconcileStatefulSets } from './statefulset.ts';
+import { protectVolumes } from './volume-protection.ts';
 import type { World } from './world.ts';
 
 export type { World } from './world.ts';
 
-export function runControllers(world: World): void {
-  collectGarbage(world);
-  reconcileStatefulSets(world);
-  provisionVolumes(world);
-  startPods(world);
-  resizeVolumes(world);
-  refreshQuotaUsage(world.store);
+export const controllerNames = ['namespace', 'serviceaccount', 'garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
+export type ControllerName = typeof controllerNames[number];
+
+const controllers: Record<ControllerName, (world: World) => void> = {
+  namespace: finalizeNamespaces,
+  serviceaccount: ensureDefaultServiceAccounts,
+  'garbage-collector': collectGarbage,
+  'volume-protection': protectVolumes,
+  statefulset: reconcileStatefulSets,
+  provisioner: provisionVolumes,
+  kubelet: startPods,
+  resizer: resizeVolumes,
+  resourcequota: (world) => refreshQuotaUsage(world.store),
+};
+
+export function runControllers(world: World, only: ReadonlySet<ControllerName> = new Set(controllerNames)): void {
+  for (const name of controllerNames) if (only.has(name)) controllers[name](world);
 }

@@ -1,6 +1,7 @@
 // Dynamic provisioning: a Pending PVC gets a new PV of the requested size and is bound to it.
 import { mustResourceType } from '../store.ts';
 import { recordEvent } from './events.ts';
+import { pvProtectionFinalizer } from './volume-protection.ts';
 import { driverFor, type World } from './world.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
@@ -18,7 +19,7 @@ export function provisionVolumes(world: World): void {
     const volumeName = `pvc-${pvc.metadata.uid ?? ''}`;
     world.store.create(pvType, {
       apiVersion: 'v1', kind: 'PersistentVolume',
-      metadata: { name: volumeName, annotations: { 'pv.kubernetes.io/provisioned-by': driver.name } },
+      metadata: { name: volumeName, annotations: { 'pv.kubernetes.io/provisioned-by': driver.name }, finalizers: [pvProtectionFinalizer] },
       spec: {
         capacity: { storage }, accessModes: spec.accessModes ?? ['ReadWriteOnce'], storageClassName: spec.storageClassName,
         persistentVolumeReclaimPolicy: 'Delete', volumeMode: spec.volumeMode ?? 'Filesystem',

@@ -2,7 +2,7 @@
 // allocatedResourceStatuses move ControllerResizeInProgress -> NodeResizePending -> NodeResizeInProgress -> done;
 // terminal failures (*Infeasible) stop until the user lowers the request; transient ones (*ResizeError) retry; an
 // expansion in progress keeps working towards allocatedResources whatever the request says meanwhile.
-import { parseQuantity, quantityFromBytes } from '../../../functions/domain/quantity.ts';
+import { parseSandboxQuantity, quantityOfBytes, sandboxQuantityValue } from '../quantity.ts';
 import { mustResourceType, type KubeObject } from '../store.ts';
 import { recordEvent } from './events.ts';
 import { isRunningAndReady } from './statefulset.ts';
@@ -19,7 +19,7 @@ interface Condition { type: string; status: string; reason?: string; message?: s
 const terminal = new Set(['ControllerResizeInfeasible', 'NodeResizeInfeasible', 'ControllerResizeFailed', 'NodeResizeFailed']);
 
 function bytesOf(value: unknown): bigint | undefined {
-  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value).bytes : undefined;
+  return typeof value === 'string' || typeof value === 'number' ? sandboxQuantityValue(parseSandboxQuantity(value)) : undefined;
 }
 
 export function resizeVolumes(world: World): void {
@@ -103,7 +103,7 @@ function stepPvc(world: World, pvc: KubeObject, driver: DriverProfile): void {
   if (phase !== undefined && terminal.has(phase) && allocated === request) return;
   world.resizeTicks.delete(uid);
   write(world, pvc, {
-    allocatedResources: { storage: quantityFromBytes(request).text },
+    allocatedResources: { storage: quantityOfBytes(request) },
     allocatedResourceStatuses: { storage: 'ControllerResizeInProgress' },
     conditions: upsertCondition(withoutConditions(status, ['ControllerResizeError', 'NodeResizeError', 'FileSystemResizePending']), { type: 'Resizing', status: 'True' }),
   });
@@ -131,7 +131,7 @@ function finish(world: World, pvc: KubeObject, allocated: bigint, driver: Driver
   delete rest.allocatedResourceStatuses;
   world.store.replace(pvcType, {
     ...pvc,
-    status: { ...rest, capacity: { storage: quantityFromBytes(allocated).text }, conditions: [] },
+    status: { ...rest, capacity: { storage: quantityOfBytes(allocated) }, conditions: [] },
   });
   world.resizeTicks.delete(pvc.metadata.uid ?? '');
   recordEvent(world, pvc, 'Normal', reason, message, reason === 'FileSystemResizeSuccessful' ? 'kubelet' : `external-resizer ${driver.name}`);
@@ -155,7 +155,7 @@ function upsertCondition(status: Json, condition: Condition): Condition[] {
 function setPvCapacity(world: World, pvc: KubeObject, bytes: bigint): void {
   const pv = world.store.get(pvType, undefined, volumeName(pvc));
   if (!pv) return;
-  world.store.replace(pvType, { ...pv, spec: { ...(pv.spec ?? {}), capacity: { storage: quantityFromBytes(bytes).text } } });
+  world.store.replace(pvType, { ...pv, spec: { ...(pv.spec ?? {}), capacity: { storage: quantityOfBytes(bytes) } } });
 }
 
 function volumeName(pvc: KubeObject): string {

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { mustResourceType, type KubeObject, type OwnerReference } from '../store.ts';
 import { recordEvent } from './events.ts';
+import { pvcProtectionFinalizer } from './volume-protection.ts';
 import type { World } from './world.ts';
 
 const statefulSetType = mustResourceType('apps/v1', 'StatefulSet');
@@ -163,7 +164,7 @@ function ensurePvcs(world: World, sts: KubeObject, ordinal: number): void {
     }
     world.store.create(pvcType, {
       apiVersion: 'v1', kind: 'PersistentVolumeClaim',
-      metadata: { name, namespace, labels: { ...((claimMetadata.labels ?? {}) as Record<string, string>), ...matchLabels } },
+      metadata: { name, namespace, labels: { ...((claimMetadata.labels ?? {}) as Record<string, string>), ...matchLabels }, finalizers: [pvcProtectionFinalizer] },
       spec: claimSpec, status: { phase: 'Pending' },
     });
     recordEvent(world, sts, 'Normal', 'SuccessfulCreate', `create Claim ${name} Pod ${sts.metadata.name}-${ordinal} in StatefulSet ${sts.metadata.name} success`, 'statefulset-controller');
@@ -186,7 +187,7 @@ function createPod(world: World, sts: KubeObject, ordinal: number, revision: str
   return world.store.create(podType, {
     apiVersion: 'v1', kind: 'Pod',
     metadata: {
-      name, namespace,
+      name, namespace, generateName: `${sts.metadata.name}-`,
       labels: {
         ...((templateMetadata.labels ?? {}) as Record<string, string>),
         'controller-revision-hash': revision,

@@ -31,6 +31,14 @@ export interface World {
   /** For offline node expansion: the pod (uid) that was running when the node step became pending, per PVC uid. */
   podsAtNodePending: Map<string, string>;
   random: () => number;
+  /**
+   * How long (sandbox clock, ms) the garbage collector takes to notice an orphan delete. A real collector acts through
+   * informers some tens of ms later, so a GET right after the DELETE still sees the object with its `orphan`
+   * finalizer. 0 (the default) finishes it on the next tick.
+   */
+  garbageCollectorDelayMs: number;
+  /** When the garbage collector first saw each object (uid) marked for deletion, in sandbox-clock ms. */
+  deletionsSeenAt: Map<string, number>;
 }
 
 export function createWorld(store: ObjectStore, now: () => Date, drivers = new Map<string, DriverProfile>(), seed = 7): World {
@@ -42,7 +50,13 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { store, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random };
+  const deletionsSeenAt = new Map<string, number>();
+  // The collector's informer sees a deletion when it is written, whenever the next tick comes.
+  store.onChange((change) => {
+    const uid = change.object.metadata.uid;
+    if (uid !== undefined && change.object.metadata.deletionTimestamp && !deletionsSeenAt.has(uid)) deletionsSeenAt.set(uid, now().getTime());
+  });
+  return { store, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
 export function driverFor(world: World, storageClassName: unknown): DriverProfile {

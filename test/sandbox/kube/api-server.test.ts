@@ -97,7 +97,7 @@ describe('Kubernetes sandbox API through client-node', () => {
       const result = await failure(apps.patchNamespacedStatefulSet({ namespace: 'db', name: 'pg', body, ...(dryRun ? { dryRun } : {}) }, jsonPatch));
       assert.equal(result.code, 422);
       assert.equal(result.status.reason, 'Invalid');
-      assert.match(result.status.message ?? '', /^StatefulSet\.apps "pg" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden$/);
+      assert.match(result.status.message ?? '', /^StatefulSet\.apps "pg" is invalid: spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden$/);
     }
   });
 
@@ -119,11 +119,14 @@ describe('Kubernetes sandbox API through client-node', () => {
     assert.equal(down.spec?.resources?.requests?.storage, '30Gi');
   });
 
-  it('refuses expanding an unbound PVC or one whose class does not allow expansion (403, admission texts)', async () => {
+  it('refuses expanding an unbound PVC (422, validation first) or one whose class does not allow expansion (403, admission)', async () => {
     await core.createNamespacedPersistentVolumeClaim({ namespace: 'db', body: { metadata: { name: 'fixed-1' }, spec: { storageClassName: 'fixed', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } });
     const unbound = await failure(core.patchNamespacedPersistentVolumeClaim({ namespace: 'db', name: 'fixed-1', body: { spec: { resources: { requests: { storage: '2Gi' } } } } }, mergePatch));
-    assert.equal(unbound.code, 403);
-    assert.equal(unbound.status.message, 'persistentvolumeclaims "fixed-1" is forbidden: Only bound persistent volume claims can be expanded');
+    assert.equal(unbound.code, 422);
+    // kube-apiserver v1.26's words, then the Go diff of the two specs (lines marked with U+00A0).
+    assert.match(unbound.status.message ?? '', /^PersistentVolumeClaim "fixed-1" is invalid: spec: Forbidden: spec is immutable after creation except resources.requests for bound claims\n\u00a0\u00a0core.PersistentVolumeClaimSpec\{\n/);
+    assert.match(unbound.status.message ?? '', /\n-\u00a0\t\t\ts"storage": \{i: resource.int64Amount\{value: 1073741824\}, s: "1Gi", Format: "BinarySI"\},\n/);
+    assert.match(unbound.status.message ?? '', /\n\+\u00a0\t\t\ts"storage": \{i: resource.int64Amount\{value: 2147483648\}, s: "2Gi", Format: "BinarySI"\},\n/);
     kube.tick();
     const fixed = await failure(core.patchNamespacedPersistentVolumeClaim({ namespace: 'db', name: 'fixed-1', body: { spec: { resources: { requests: { storage: '2Gi' } } } } }, mergePatch));
     assert.equal(fixed.status.message, 'persistentvolumeclaims "fixed-1" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize');
@@ -164,7 +167,7 @@ describe('Kubernetes sandbox API through client-node', () => {
     const podsBefore = (await core.listNamespacedPod({ namespace: 'db' })).items.map((p) => p.metadata?.uid).sort();
     const wrongUid = await failure(apps.deleteNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { propagationPolicy: 'Orphan', preconditions: { uid: 'not-it' } } }));
     assert.equal(wrongUid.code, 409);
-    assert.match(wrongUid.status.message ?? '', /Precondition failed: UID in precondition: not-it, UID in object meta: /);
+    assert.match(wrongUid.status.message ?? '', /^Operation cannot be fulfilled on StatefulSet.apps "pg": the UID in the precondition \(not-it\) does not match the UID in record \([0-9a-f-]{36}\). The object might have been deleted and then recreated$/);
     await apps.deleteNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { propagationPolicy: 'Orphan', preconditions: { uid: sts.metadata?.uid ?? '' } } });
     const lingering = await apps.readNamespacedStatefulSet({ namespace: 'db', name: 'pg' });
     assert.deepEqual(lingering.metadata?.finalizers, ['orphan']);
@@ -243,9 +246,9 @@ describe('Kubernetes sandbox: more of the surface', () => {
       const pvs = await core.listPersistentVolume();
       assert.equal(pvs.items.length, 3);
       assert.ok(pvs.items.every((pv) => pv.spec?.claimRef?.namespace === 'db'));
-      const { EventsV1Api } = await import('@kubernetes/client-node');
+      const { EventsV1Api, V1MicroTime } = await import('@kubernetes/client-node');
       const events = config.makeApiClient(EventsV1Api);
-      const created = await events.createNamespacedEvent({ namespace: 'db', body: { metadata: { name: 'e1' }, eventTime: new Date(), reason: 'Tested', action: 'Test', reportingController: 'test', reportingInstance: 'test', type: 'Normal', note: 'hello' } });
+      const created = await events.createNamespacedEvent({ namespace: 'db', body: { metadata: { name: 'e1' }, eventTime: new V1MicroTime(), reason: 'Tested', action: 'Test', reportingController: 'test', reportingInstance: 'test', type: 'Normal', note: 'hello' } });
       assert.equal(created.note, 'hello');
       assert.equal((await events.listNamespacedEvent({ namespace: 'db' })).items.length, 1);
 
