@@ -1,6 +1,7 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
 // set a status on it and upsert a progress comment on the pull request that merged it.
 import { readDesiredState } from '../domain/manifests.ts';
+import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { renderProgressComment } from './render-progress.ts';
@@ -38,6 +39,7 @@ export async function reportProgress(input: {
     try {
       results.push(await reportStatefulSet(input, sts));
     } catch (error) {
+      if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
       input.failures.push({ item: `progress of ${sts.namespace}/${sts.name}`, error: error instanceof Error ? error.message : String(error) });
     }
   }

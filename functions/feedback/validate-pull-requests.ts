@@ -2,6 +2,7 @@
 // against the live cluster (reads and dry runs only) and report it as a commit status and an upserted plan comment.
 import { matchesManifestGlobs, readDesiredState } from '../domain/manifests.ts';
 import type { GitHubSource } from '../adapters/github/github-source.ts';
+import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
 import type { ClusterPort } from '../engine/ports.ts';
 import { planWithDryRuns, reportFromPlan, type PassTarget } from '../engine/run-pass.ts';
@@ -45,6 +46,7 @@ export async function validatePullRequests(input: {
       const check = await validatePullRequest(input, pr);
       if (check) checks.push(check);
     } catch (error) {
+      if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
       input.failures.push({ item: `pull request #${pr.number}`, error: error instanceof Error ? error.message : String(error) });
     }
   }

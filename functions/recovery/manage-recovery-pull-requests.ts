@@ -2,7 +2,7 @@
 // commit that changes only the storage value's bytes; updated only when the proposal changes; never over a person's
 // push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
 import { FeedbackHost } from '../adapters/github/feedback-host.ts';
-import type { GitHubClient } from '../adapters/github/octokit.ts';
+import { gitHubRateLimitOf, type GitHubClient } from '../adapters/github/octokit.ts';
 import { botAuthor, closedByToolLabel, RecoveryHost } from '../adapters/github/recovery-host.ts';
 import type { DesiredTemplate } from '../domain/desired-state.ts';
 import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
@@ -66,7 +66,10 @@ export async function manageRecoveryPullRequests(input: {
     // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
     // as failed; the other templates' recoveries and the rest of the pass go on.
     const outcome = await proposeRecovery({ host, files, key, sts, template, input })
-      .catch((error: unknown): RecoveryOutcome => ({ key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${messageOf(error)}` }));
+      .catch((error: unknown): RecoveryOutcome => {
+        if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
+        return { key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${messageOf(error)}` };
+      });
     result.outcomes.push(outcome);
     if (outcome.pullRequestUrl) result.links.set(key, outcome.pullRequestUrl);
   }
