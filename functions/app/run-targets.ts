@@ -7,6 +7,9 @@ import { openTarget, type OpenOptions } from './open-target.ts';
 import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
+
+/** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
+const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
 import { manageRecoveryPullRequests, type RecoveryResult } from '../recovery/manage-recovery-pull-requests.ts';
 
@@ -134,10 +137,12 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
         ...github, target: opened.target, cluster: opened.cluster, report,
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
+        hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
       }));
       for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       for (const failure of feedback?.failures ?? []) options.onEvent?.(targetConfig.name, `github: could not publish ${failure.item}: ${failure.error}`);
+      for (const item of feedback?.deferred ?? []) defer(item, 'the invocation is running out of time');
     }
     const error = githubFailures.length > 0 ? `GitHub: ${githubFailures.join('; ')}` : undefined;
     return finish({ target: targetConfig.name, report, feedback, recovery, error });

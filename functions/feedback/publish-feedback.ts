@@ -12,6 +12,8 @@ export interface FeedbackResult {
   progress: ProgressReport[];
   /** What could not be published (each isolated: everything else was). */
   failures: FeedbackFailure[];
+  /** Items left for the next pass because the invocation ran short of time. */
+  deferred: string[];
   /** Every write made to GitHub, in order. */
   writes: string[];
 }
@@ -21,6 +23,8 @@ export async function publishFeedback(input: {
   cluster: ClusterPort; report: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
   /** Pull requests from forks: not planned (default) or planned with a verdict only. */
   forkPullRequests?: 'neutral' | 'validate';
+  /** Whether there is time for one more pull request or StatefulSet. */
+  hasTime?: () => boolean;
   /** Why no recovery PR was opened, per `namespace/statefulset/template`. */
   recoveryNotes?: ReadonlyMap<string, string>;
   htmlBase?: string;
@@ -28,11 +32,13 @@ export async function publishFeedback(input: {
   const host = new FeedbackHost(input.client, { owner: input.owner, repo: input.repo });
   const links = { htmlBase: input.htmlBase ?? 'https://github.com', owner: input.owner, repo: input.repo };
   const failures: FeedbackFailure[] = [];
+  const deferred: string[] = [];
+  const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
   const progress = input.report.mode === 'apply'
-    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, failures, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links, failures, forks: input.forkPullRequests ?? 'neutral' })
+    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral' })
     : [];
-  return { checks, progress, failures, writes: host.writes };
+  return { checks, progress, failures, deferred, writes: host.writes };
 }

@@ -30,11 +30,16 @@ const introducedBy = new Map<string, string>();
 export async function reportProgress(input: {
   host: FeedbackHost; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
   recoveryNotes?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
+  hasTime?: () => boolean; deferred?: string[];
 }): Promise<ProgressReport[]> {
   const results: ProgressReport[] = [];
   for (const sts of input.report.statefulSets) {
     if (!reportable.has(sts.outcome) || sts.templates.length === 0) continue;
     if (sts.templates.every((t) => t.finished && !t.justFinished)) continue;
+    if (input.hasTime && !input.hasTime()) {
+      input.deferred?.push(`progress of ${sts.namespace}/${sts.name}`);
+      continue;
+    }
     // One StatefulSet whose status or comment cannot be written must not cost the others theirs.
     try {
       results.push(await reportStatefulSet(input, sts));

@@ -35,12 +35,18 @@ export const forkNotValidated = 'not validated: pull requests from forks are che
 export async function validatePullRequests(input: {
   host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; branch: string; links: RepoLinks;
   failures: FeedbackFailure[];
+  /** Whether there is time for one more item; the items left are listed in `deferred` for the next pass. */
+  hasTime?: () => boolean; deferred?: string[];
   /** `neutral`: a fork's pull request is not planned against the cluster; `validate`: it is, and told only a verdict. */
   forks: 'neutral' | 'validate';
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
   const checks: PullRequestCheck[] = [];
   for (const pr of await host.openPullRequests(branch)) {
+    if (input.hasTime && !input.hasTime()) {
+      input.deferred?.push(`check of pull request #${pr.number}`);
+      continue;
+    }
     // One pull request whose check cannot be written (a 403, a file it cannot read) must not cost the others theirs.
     try {
       const check = await validatePullRequest(input, pr);

@@ -52,4 +52,21 @@ describe('runTargets under a GitHub rate limit near the deadline', () => {
       github.faults.clear();
     }
   });
+
+  it('publishes progress item by item while time lasts and lists the rest as left for the next pass', async () => {
+    const config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'DEFERRED_TOKEN'), 'config.yaml', dir);
+    // Time runs short once the first status has been written: one more item needs 10 s and the closing reserve 5 s.
+    const remainingMs = (): number => (github.requestLog.entries.some((e) => e.operation === 'repos.createCommitStatus') ? 12_000 : 60_000);
+    github.requestLog.reset();
+    const [run] = await runTargets(config, {
+      mode: 'apply', holderIdentity: 'deferred-test', env: { DEFERRED_TOKEN: github.token }, remainingMs,
+      timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
+    });
+    assert.equal(run?.error, undefined);
+    assert.equal(run?.feedback?.progress.length, 1, 'one StatefulSet reported before time ran short');
+    const left = run?.feedback?.deferred ?? [];
+    assert.ok(left.length >= 1, 'the others are left for the next pass');
+    assert.ok(left.every((item) => /^progress of [a-z]+\/[a-z]+$/.test(item)), JSON.stringify(left));
+    assert.ok(left.every((item) => run?.deferred.includes(`${item}: the invocation is running out of time`)));
+  });
 });
