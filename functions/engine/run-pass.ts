@@ -127,7 +127,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   let incomplete = false;
   try {
     const dryRuns = new Map<string, string | undefined>();
-    let { plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns);
+    let { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns);
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     const waiting = new Set<string>();
     // A StatefulSet recreated moments ago has no status yet; its pods are still at the revision the record kept.
@@ -148,7 +148,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
           waiting.add(`${record.namespace}/${record.statefulSetName}`);
         }
       }
-      if (records.length > 0) ({ plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns));
+      if (records.length > 0) ({ plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns));
     }
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
     for (const plan of plans) {
@@ -156,7 +156,8 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
         reports.push({ ...reportFromPlan(plan, head.commitSha), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] });
         continue;
       }
-      if (ctx.mode === 'apply' && ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
+      const notDryRun = plan.templates.some((t) => t.pvcsToPatch.some((name) => unchecked.has(`${plan.namespace}/${name}`)));
+      if (notDryRun || (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs)) {
         incomplete = true;
         reports.push(notStartedReport(plan));
         continue;
@@ -206,10 +207,11 @@ function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boo
 
 /** Plans, then dry-runs every PVC patch the plan wants (validation, admission and quota on the real server). */
 export async function planWithDryRuns(
-  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>, desired: readonly DesiredStatefulSet[],
+  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs'>, desired: readonly DesiredStatefulSet[],
   /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
   answered: Map<string, string | undefined> = new Map(),
-): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot }> {
+): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string> }> {
+  const unchecked = new Set<string>();
   const namespaces = [...new Set(desired.map((s) => s.namespace))]
     .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
   const snapshot = await ctx.cluster.readSnapshot(namespaces);
@@ -218,15 +220,20 @@ export async function planWithDryRuns(
   const patches = first.flatMap((sts) => sts.templates
     .filter((t) => t.action === 'resize')
     .flatMap((t) => t.pvcsToPatch.map((name) => ({ namespace: sts.namespace, name, storage: t.desired.storageText }))));
-  if (patches.length === 0) return { plans: first, snapshot };
+  if (patches.length === 0) return { plans: first, snapshot, unchecked };
   const rejections = new Map<string, string>();
   await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
     const key = `${pvcKey(patch.namespace, patch.name)}=${patch.storage}`;
+    // Out of time: the StatefulSets whose PVCs were not dry-run are reported as not started (plan mode included).
+    if (!answered.has(key) && ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
+      unchecked.add(`${patch.namespace}/${patch.name}`);
+      return;
+    }
     const rejection = answered.has(key) ? answered.get(key) : await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
     answered.set(key, rejection);
     if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
   });
-  return { plans: planTarget(desired, snapshot, { ...options, dryRunRejections: rejections }), snapshot };
+  return { plans: planTarget(desired, snapshot, { ...options, dryRunRejections: rejections }), snapshot, unchecked };
 }
 
 /** Takes the target's Lease just before the first write, so a pass over an unchanged world writes nothing at all. */

@@ -101,6 +101,15 @@ describe('CLI and Lambda against the sandboxes', () => {
       ['recovery pull requests: Ns of this invocation left', 'pull request checks and progress: Ns of this invocation left'], 'GitHub steps are left for the next pass');
   });
 
+  it('a plan invocation about to time out sends no dry run and reports its StatefulSets as not started', async () => {
+    kube.requestLog.reset();
+    const result = await handler({ source: 'manual', mode: 'plan' }, lambdaContext(5_000));
+    assert.equal(result.runs[0]?.report?.mode, 'plan');
+    assert.equal(result.runs[0]?.report?.outcome, 'incomplete');
+    assert.ok(result.runs[0]?.report?.statefulSets.some((s) => s.outcome === 'not-started'));
+    assert.equal(kube.requestLog.countsByVerbAndResource()['patch persistentvolumeclaims (dryRun)'], undefined);
+  });
+
   it('reconcile converges over passes and exits 1 while the infeasible resize stays failed', async () => {
     let last = { code: -1, stdout: '', stderr: '' };
     for (let i = 0; i < 8; i++) {
