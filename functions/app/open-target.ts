@@ -41,17 +41,19 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     globs: paths,
     defaultNamespace: config.namespaces.default,
     allowedNamespaces: config.namespaces.allow,
+    sizeSources: config.sizeSources,
   };
+  const mappedFiles = [...new Set(config.sizeSources.map((s) => s.file))];
   const cluster = new KubeCluster(await kubeConfigFor(config, options));
   if ('local' in config.source) {
-    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths), github: undefined };
+    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths, mappedFiles), github: undefined };
   }
   const source = config.source.github;
   const client = createGitHubClient({
     ...(source.apiUrl ? { baseUrl: source.apiUrl } : {}),
     auth: await gitHubAuth(config.name, source, env, options),
   });
-  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths);
+  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles);
   return { target, cluster, git, github: { client, owner: source.owner, repo: source.repo, branch: source.branch, source: git } };
 }
 

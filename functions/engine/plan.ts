@@ -109,7 +109,8 @@ function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, opt
     ?? namespace?.statefulSets.find((s) => s.name === sts.name);
   if (!namespace || !live) return { ...base, live: undefined, outcome: 'missing-in-cluster', templates: [] };
   const templates = sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options));
-  const listChange = templateListChange(sts, live);
+  // A set sized by size sources names only its mapped templates; the others stay as they live.
+  const listChange = sts.sizedBy ? undefined : templateListChange(sts, live);
   if (listChange) {
     // The set can never be applied as written: resizing the templates that do match would recreate it for nothing.
     for (const plan of templates) {

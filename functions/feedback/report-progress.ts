@@ -1,6 +1,7 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
 // set a status on it and upsert a progress comment on the pull request that merged it.
 import { readDesiredState } from '../domain/manifests.ts';
+import { readSizeSources } from '../domain/size-sources.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { renderProgressComment } from './render-progress.ts';
@@ -53,7 +54,7 @@ export async function reportProgress(input: {
   return results;
 }
 
-/** The newest commit on the branch touching the file where a storage value of this StatefulSet differs from its parent. */
+/** The newest commit on the branch touching the file where a storage value of this StatefulSet (or its mapped value) differs from its parent. */
 async function introducingCommit(
   host: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, headSha: string, target: PassTarget,
 ): Promise<string> {
@@ -64,6 +65,12 @@ async function introducingCommit(
     if (!ref) return undefined;
     const text = await host.fileAt(ref, path);
     if (text === undefined) return undefined;
+    // A set sized by size sources changed where its mapped value changed.
+    const mapped = (target.sizeSources ?? []).filter((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.file === path);
+    if (mapped.length > 0) {
+      const values = readSizeSources(new Map([[path, text]]), mapped).values;
+      return values.length > 0 ? values.map((v) => `${v.template}=${v.storage.bytes}`).join(',') : undefined;
+    }
     const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
     const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name);
     return found ? found.templates.map((t) => `${t.name}=${t.storage.bytes}`).join(',') : undefined;

@@ -1,6 +1,8 @@
-// Before merge: for each open PR against the target branch that touches the target's manifests, plan the PR head
-// against the live cluster (reads and dry runs only) and report it as a commit status and an upserted plan comment.
-import { matchesManifestGlobs, readDesiredState } from '../domain/manifests.ts';
+// Before merge: for each open PR against the target branch that touches the target's manifests or a file its size
+// sources map, plan the PR head against the live cluster (reads and dry runs only) and report it as a commit status
+// and an upserted plan comment.
+import { matchesManifestGlobs } from '../domain/manifests.ts';
+import { readTargetDesired } from '../engine/desired-input.ts';
 import type { GitHubSource } from '../adapters/github/github-source.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
 import type { ClusterPort } from '../engine/ports.ts';
@@ -27,12 +29,15 @@ export async function validatePullRequests(input: {
   const { host, source, target, cluster, branch, links } = input;
   const checks: PullRequestCheck[] = [];
   for (const pr of await host.openPullRequests(branch)) {
-    const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs)));
+    const mappedFiles = new Set((target.sizeSources ?? []).map((s) => s.file));
+    const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs) || mappedFiles.has(f)));
     if (touched.size === 0) continue;
     const head = await source.readCommit(pr.headSha);
-    const desired = readDesiredState(head.files, { globs: target.globs, defaultNamespace: target.defaultNamespace });
-    const sets = desired.statefulSets.filter((s) => touched.has(s.location.path));
-    const { plans } = await planWithDryRuns({ cluster, target }, sets);
+    const desired = readTargetDesired(head.files, target);
+    const { plans } = await planWithDryRuns({ cluster, target }, {
+      statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
+      sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),
+    });
     const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha));
     const summary = renderPlanComment({
       target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),

@@ -42,6 +42,7 @@ describe('parseConfig', () => {
       cluster: { eks: { name: 'prod-eu', region: 'eu-west-1' } },
       namespaces: { default: 'apps', allow: ['db', 'cache'] },
       pullRequests: { validate: true, recovery: true },
+      sizeSources: [],
     });
     assert.deepEqual(local?.source, { local: { directory: '/etc/sts/repo', paths: ['**/*.yaml'] } });
     assert.deepEqual(local?.cluster, { kubeconfig: { path: '/etc/sts/kubeconfig', context: 'sandbox' } });
