@@ -84,25 +84,29 @@ function readOne(source: SizeSource, documents: ReturnType<typeof loadYamlDocume
 
   let node: unknown = loaded.document.contents;
   let value: unknown = loaded.value;
+  // Where the node being walked is named: its key's line (a mapping's own range starts at its first key).
+  let named: SourceLocation = isMap(node) || isSeq(node) || isScalar(node) || isAlias(node) ? nodeAt(node) : loaded.start;
   for (const [index, segment] of segments.entries()) {
     const walked = formatYamlPath(segments.slice(0, index));
     const here = walked === '' ? 'the document' : walked;
-    if (isAlias(node)) return fail(nodeAt(node), `${here} is the YAML alias *${node.source}; point the mapping at the anchored value itself`);
+    if (isAlias(node)) return fail(named, `${here} is the YAML alias *${node.source}; point the mapping at the anchored value itself`);
     if (typeof segment === 'string') {
-      if (!isMap(node)) return fail(isScalar(node) || isSeq(node) ? nodeAt(node) : loaded.start, `${here} is not a mapping, so it has no key ${JSON.stringify(segment)}`);
+      if (!isMap(node)) return fail(named, `${here} is not a mapping, so it has no key ${JSON.stringify(segment)}`);
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment);
-      if (!pair) return fail(nodeAt(node), `${here} has no key ${JSON.stringify(segment)} (the path ${source.path} is missing)`);
+      if (!pair) return fail(named, `${here} has no key ${JSON.stringify(segment)} (the path ${source.path} is missing)`);
+      if (isScalar(pair.key)) named = nodeAt(pair.key);
       node = pair.value;
       value = isRecord(value) ? value[segment] : undefined;
     } else {
-      if (!isSeq(node)) return fail(isScalar(node) || isMap(node) ? nodeAt(node) : loaded.start, `${here} is not a sequence, so it has no item [${segment}]`);
-      if (segment >= node.items.length) return fail(nodeAt(node), `${here} has ${node.items.length} item(s), no [${segment}] (the path ${source.path} is missing)`);
+      if (!isSeq(node)) return fail(named, `${here} is not a sequence, so it has no item [${segment}]`);
+      if (segment >= node.items.length) return fail(named, `${here} has ${node.items.length} item(s), no [${segment}] (the path ${source.path} is missing)`);
       node = node.items[segment];
+      if (isMap(node) || isSeq(node) || isScalar(node) || isAlias(node)) named = nodeAt(node);
       value = Array.isArray(value) ? (value as unknown[])[segment] : undefined;
     }
   }
-  if (isAlias(node)) return fail(nodeAt(node), `the value is the YAML alias *${node.source}; point the mapping at the anchored value itself`);
-  if (!isScalar(node) || !node.range) return fail(isMap(node) || isSeq(node) ? nodeAt(node) : loaded.start, 'the value is not a single size (found a mapping, a sequence or nothing)');
+  if (isAlias(node)) return fail(named, `the value is the YAML alias *${node.source}; point the mapping at the anchored value itself`);
+  if (!isScalar(node) || !node.range) return fail(named, 'the value is not a single size (found a mapping, a sequence or nothing)');
   const location = nodeAt(node);
   if (typeof value !== 'string' && typeof value !== 'number') {
     return fail(location, `the value ${JSON.stringify(value) ?? '(absent)'} is not a size; write a quantity such as 10Gi`);

@@ -65,14 +65,14 @@ describe('readSizeSources', () => {
     assert.deepEqual(found.map((v) => `${v.name}=${v.storage.text}@${v.location.line}`), ['b=3Gi@12', 'c=4Gi@14', 'a1=2Gi@10', 'a2=2Gi@10']);
   });
 
-  it('locates a missing path at the deepest node that exists, and a missing file at the file', () => {
+  it('locates a missing path at the key of the deepest node that exists, and a missing file at the file', () => {
     const { errors } = readSizeSources(new Map([['apps/victoria/values.yaml', values]]), [
       source('server.persistentVolume.sizes'),
       source('extraSets[5].volume.size'),
       source('server.replicaCount.size'),
       source('x', { file: 'apps/gone.yaml' }),
     ]);
-    assert.deepEqual(errors.map((e) => `${e.path}:${e.line}`), ['apps/gone.yaml:1', 'apps/victoria/values.yaml:3', 'apps/victoria/values.yaml:5', 'apps/victoria/values.yaml:9']);
+    assert.deepEqual(errors.map((e) => `${e.path}:${e.line}`), ['apps/gone.yaml:1', 'apps/victoria/values.yaml:3', 'apps/victoria/values.yaml:4', 'apps/victoria/values.yaml:8']);
     assert.match(errors[0]?.message ?? '', /size source logs\/victoria-logs server-volume \(apps\/gone\.yaml x\): the file does not exist at this commit/);
     assert.match(errors[1]?.message ?? '', /server\.replicaCount is not a mapping, so it has no key "size"/);
     assert.match(errors[2]?.message ?? '', /server\.persistentVolume has no key "sizes" \(the path server\.persistentVolume\.sizes is missing\)/);
@@ -82,7 +82,7 @@ describe('readSizeSources', () => {
   it('refuses values that are not sizes, aliases and mappings, each at its line', () => {
     const { values: found, errors } = read(source('flag'), source('aliased'), source('server.persistentVolume'), source('server.persistentVolume.storageClassName'));
     assert.deepEqual(found, []);
-    assert.deepEqual(errors.map((e) => e.line), [5, 7, 16, 17]);
+    assert.deepEqual(errors.map((e) => e.line), [4, 7, 16, 17]);
     assert.match(errors[0]?.message ?? '', /not a single size/);
     assert.match(errors[1]?.message ?? '', /"standard".*quantity|quantity.*standard/i);
     assert.match(errors[2]?.message ?? '', /the value is the YAML alias \*common/);
