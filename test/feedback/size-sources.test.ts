@@ -212,7 +212,7 @@ describe('sizes in Helm values files (size sources)', () => {
     const statuses = github.state.statuses.filter((s) => s.context === 'sts-volume-gitops/demo/logs/victoria-logs');
     assert.ok(statuses.length > 0 && statuses.every((s) => s.sha === introducing), `on the commit that changed the value: ${JSON.stringify(statuses)}`);
     assert.equal(statuses.at(-1)?.description, '2/2 replicas at 20Gi');
-    const labels = (live?.metadata.labels ?? {}) as Record<string, string>;
+    const labels = live?.metadata.labels ?? {};
     assert.equal(labels['app.kubernetes.io/managed-by'], 'Helm', 'the rendered object is kept as the chart made it');
   });
 
