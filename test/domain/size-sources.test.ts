@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findSizeValue, readSizeSources, replaceSizeValue, type SizeSource } from '../../functions/domain/size-sources.ts';
 import { readTargetDesired, assembleDesired } from '../../functions/engine/desired-input.ts';
-import { liveSet, snapshot } from '../engine/builders.ts';
+import { planTarget } from '../../functions/engine/plan.ts';
+import { livePvc, liveSet, snapshot } from '../engine/builders.ts';
 
 const values = `# values for victoria-logs-single
 server:
@@ -140,5 +141,29 @@ describe('readTargetDesired and assembleDesired', () => {
     assert.deepEqual(desired.sizeValues, []);
     assert.deepEqual(desired.errors.map((e) => `${e.path}:${e.line}`), ['apps/victoria/values.yaml:6', 'k8s/pg.yaml:1']);
     assert.match(desired.errors[1]?.message ?? '', /StatefulSet logs\/victoria-logs is defined by this manifest and sized by the size source at apps\/victoria\/values\.yaml:6/);
+  });
+
+  it('plans a mapped set like a manifest: resize from the live size, and only the mapped templates', () => {
+    const desired = readTargetDesired(new Map([['apps/victoria/values.yaml', values]]), {
+      globs: ['k8s/**'], defaultNamespace: 'default', sizeSources: [source('server.persistentVolume.size')],
+    });
+    const live = liveSet({ namespace: 'logs', name: 'victoria-logs', templateNames: ['server-volume', 'cache'], replicas: 1, size: '5Gi' });
+    const world = snapshot([{ namespace: 'logs', statefulSets: [live], pvcs: [livePvc('server-volume-victoria-logs-0', { namespace: 'logs', request: '5Gi' })] }]);
+    const [plan] = planTarget(assembleDesired(desired, world), world, { allowedNamespaces: ['*'] });
+    assert.equal(plan?.outcome, 'planned');
+    assert.deepEqual(plan?.templates.map((t) => `${t.templateName} ${t.action} ${t.from?.text ?? '?'} -> ${t.to.text}`), ['server-volume resize 5Gi -> 10Gi']);
+    assert.deepEqual(plan?.templates[0]?.pvcsToPatch, ['server-volume-victoria-logs-0']);
+  });
+
+  it('blocks a mapping whose template the live set does not have, saying which templates it has', () => {
+    const desired = readTargetDesired(new Map([['apps/victoria/values.yaml', values]]), {
+      globs: ['k8s/**'], defaultNamespace: 'default', sizeSources: [source('server.persistentVolume.size', { template: 'data' })],
+    });
+    const live = liveSet({ namespace: 'logs', name: 'victoria-logs', templateNames: ['server-volume'] });
+    const world = snapshot([{ namespace: 'logs', statefulSets: [live] }]);
+    const [plan] = planTarget(assembleDesired(desired, world), world, { allowedNamespaces: ['*'] });
+    assert.equal(plan?.templates[0]?.action, 'blocked');
+    assert.equal(plan?.templates[0]?.reasons[0]?.message,
+      'the size source apps/victoria/values.yaml:6 names volumeClaimTemplate data, which the live StatefulSet logs/victoria-logs does not have (it has server-volume); fix the mapping\'s template');
   });
 });
