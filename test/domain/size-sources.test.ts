@@ -100,6 +100,31 @@ describe('readSizeSources', () => {
   });
 });
 
+describe('size sources in Kustomize patches', () => {
+  it('reads and edits the value of a JSON 6902 patch and of a strategic-merge patch', () => {
+    const jsonPatch = `# kustomize/overlays/prod/pg-storage.yaml
+- op: replace
+  path: /spec/volumeClaimTemplates/0/spec/resources/requests/storage
+  value: 40Gi
+`;
+    const mergePatch = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: { name: pg }
+spec:
+  volumeClaimTemplates:
+    - metadata: { name: data }
+      spec: { resources: { requests: { storage: '25Gi' } } }
+`;
+    const op = findSizeValue(jsonPatch, source('[0].value', { file: 'p.yaml' }));
+    assert.equal(op?.storage.text, '40Gi');
+    assert.equal(op?.location.line, 4);
+    assert.equal(op && replaceSizeValue(jsonPatch, op, '50Gi'), jsonPatch.replace('value: 40Gi', 'value: 50Gi'));
+    const merged = findSizeValue(mergePatch, source('spec.volumeClaimTemplates[0].spec.resources.requests.storage', { file: 'm.yaml' }));
+    assert.equal(merged?.storage.text, '25Gi');
+    assert.equal(merged && replaceSizeValue(mergePatch, merged, '30Gi'), mergePatch.replace("storage: '25Gi'", "storage: '30Gi'"));
+  });
+});
+
 describe('replaceSizeValue', () => {
   it('changes only the bytes of the value, keeping quotes and comments', () => {
     const value = findSizeValue(values, source('server.persistentVolume.size'));
