@@ -43,18 +43,22 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     allowedNamespaces: config.namespaces.allow,
     sizeSources: config.sizeSources,
   };
-  const mappedFiles = [...new Set(config.sizeSources.map((s) => s.file))];
   const cluster = new KubeCluster(await kubeConfigFor(config, options));
   if ('local' in config.source) {
-    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths, mappedFiles), github: undefined };
+    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths, mappedFiles(config)), github: undefined };
   }
   const source = config.source.github;
   const client = createGitHubClient({
     ...(source.apiUrl ? { baseUrl: source.apiUrl } : {}),
     auth: await gitHubAuth(config.name, source, env, options),
   });
-  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles);
+  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config));
   return { target, cluster, git, github: { client, owner: source.owner, repo: source.repo, branch: source.branch, source: git } };
+}
+
+/** The files the target's size sources read, wherever they are (the Git sources read them besides the globs). */
+function mappedFiles(config: TargetConfig): string[] {
+  return [...new Set(config.sizeSources.map((s) => s.file))];
 }
 
 async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {

@@ -47,9 +47,9 @@ export interface TargetConfig {
   name: string;
   source: { github: GitHubSource } | { local: LocalSource };
   cluster: { kubeconfig: KubeconfigCluster } | { eks: EksCluster };
+  sizeSources: SizeSourceConfig[];
   namespaces: { default: string; allow: string[] };
   pullRequests: { validate: boolean; recovery: boolean };
-  sizeSources: SizeSourceConfig[];
 }
 
 export interface Config {
@@ -82,7 +82,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
   if (!validate(value)) {
     throw new ConfigError(sourceName, (validate.errors ?? []).map((e) => describe(e, value)));
   }
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'sizeSources'> & { namespaces: { default?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean }; sizeSources?: SizeSourceConfig[] }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests'> & { namespaces: { default?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.map((target, index): TargetConfig => {
@@ -103,14 +103,16 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     if ('github' in source && source.github.app && source.github.token) {
       problems.push(`targets[${index}].source.github has both token and app; choose one way to authenticate`);
     }
-    problems.push(...sizeSourceProblems(target.sizeSources ?? [], `targets[${index}]`));
+    // Optional in the file (the schema says so), always a list here.
+    const sizeSources = (target.sizeSources as SizeSourceConfig[] | undefined) ?? [];
+    problems.push(...sizeSourceProblems(sizeSources, `targets[${index}]`));
     return {
       name: target.name,
       source,
       cluster,
+      sizeSources,
       namespaces: { default: target.namespaces.default ?? 'default', allow: target.namespaces.allow },
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true },
-      sizeSources: target.sizeSources ?? [],
     };
   });
   if (problems.length > 0) throw new ConfigError(sourceName, problems);

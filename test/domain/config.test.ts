@@ -40,9 +40,9 @@ describe('parseConfig', () => {
       name: 'prod-eu',
       source: { github: { owner: 'acme', repo: 'platform-gitops', branch: 'main', paths: ['k8s/**/*.yaml'], token: { env: 'GH_TOKEN' } } },
       cluster: { eks: { name: 'prod-eu', region: 'eu-west-1' } },
+      sizeSources: [],
       namespaces: { default: 'apps', allow: ['db', 'cache'] },
       pullRequests: { validate: true, recovery: true },
-      sizeSources: [],
     });
     assert.deepEqual(local?.source, { local: { directory: '/etc/sts/repo', paths: ['**/*.yaml'] } });
     assert.deepEqual(local?.cluster, { kubeconfig: { path: '/etc/sts/kubeconfig', context: 'sandbox' } });
