@@ -54,7 +54,7 @@ export async function reportProgress(input: {
   return results;
 }
 
-/** The newest commit on the branch touching the file where a storage value of this StatefulSet (or its mapped value) differs from its parent. */
+/** The newest commit on the branch touching the file where a storage value of this StatefulSet differs from its parent. */
 async function introducingCommit(
   host: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, headSha: string, target: PassTarget,
 ): Promise<string> {

@@ -5,11 +5,11 @@ import { FeedbackHost } from '../adapters/github/feedback-host.ts';
 import type { GitHubClient } from '../adapters/github/octokit.ts';
 import { botAuthor, closedByToolLabel, RecoveryHost } from '../adapters/github/recovery-host.ts';
 import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
-import { findSizeValue, replaceSizeValue } from '../domain/size-sources.ts';
 import { parseQuantity, type Quantity } from '../domain/quantity.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
+import { findSizeValue, replaceSizeValue } from '../domain/size-sources.ts';
 
 export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed';
 
