@@ -1,9 +1,9 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
 // set a status on it and upsert a progress comment on the pull request that merged it.
 import { readDesiredState } from '../domain/manifests.ts';
-import { readSizeSources } from '../domain/size-sources.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
+import { readSizeSources } from '../domain/size-sources.ts';
 import { renderProgressComment } from './render-progress.ts';
 
 export interface ProgressReport {
