@@ -47,12 +47,13 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     globs: paths,
     defaultNamespace: config.namespaces.default,
     allowedNamespaces: config.namespaces.allow,
+    sizeSources: config.sizeSources,
   };
   const kubeConfig = await kubeConfigFor(config, options);
   const timeoutMs = () => requestTimeoutMs(options.remainingMs);
   const cluster = new KubeCluster(instrumentedKubeConfig(kubeConfig, { timeoutMs, ...(options.onKubernetesRequest ? { observe: options.onKubernetesRequest } : {}) }));
   if ('local' in config.source) {
-    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths), github: undefined };
+    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths, mappedFiles(config)), github: undefined };
   }
   const source = config.source.github;
   const client = createGitHubClient({
@@ -61,8 +62,13 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     requestTimeoutMs: timeoutMs,
     canWait: (waitMs) => canWait(options.remainingMs, waitMs),
   });
-  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths);
+  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config));
   return { target, cluster, git, github: { client, owner: source.owner, repo: source.repo, branch: source.branch, source: git } };
+}
+
+/** The files the target's size sources read, wherever they are (the Git sources read them besides the globs). */
+function mappedFiles(config: TargetConfig): string[] {
+  return [...new Set(config.sizeSources.map((s) => s.file))];
 }
 
 async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {

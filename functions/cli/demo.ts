@@ -1,6 +1,7 @@
 // `npm start`: the whole story on the embedded sandboxes, seeded from examples/. Passes run (advancing the simulated
 // cluster between them) and print a timeline: the plan, template updates, PVC patches, per-replica progress, the
-// terminal failure and its recovery pull request, and a reviewer's pull request with its check and comments.
+// terminal failure and its recovery pull request, a reviewer's pull request with its check and comments, and a size
+// that lives in a Helm chart's values file (a size source) going through the same check, merge and resize.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,14 +9,16 @@ import { fileURLToPath } from 'node:url';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
+import { mustResourceType } from '../../sandbox/kube/store.ts';
 import { parseConfig, type Config } from '../domain/config.ts';
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderPassReport } from './render-report.ts';
-import { sandboxConfig } from './sandbox-command.ts';
+import { exampleSizeSources, sandboxConfig } from './sandbox-command.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
+const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const demoUser = 'sts-volume-gitops-demo';
 
 type Print = (text: string) => void;
@@ -37,7 +40,7 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     const configPath = join(workDir, 'config.yaml');
     // The tool runs as it would on a real cluster: a user in the group its RBAC manifest binds, with only those grants.
     const identity = await kube.addIdentity({ name: demoUser, groups: [defaultRbacGroup] });
-    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN');
+    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources);
     await writeFile(configPath, configText);
     const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env: { DEMO_GITHUB_TOKEN: github.token }, print, passNumber: 0 };
     const rbac = rbacObjects(demo.config.targets);
@@ -93,7 +96,10 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     print('\nProgress comment on the merged pull request:\n');
     print(indent(progress?.markdown ?? ''));
 
-    heading(print, '5. Converged: one more pass changes nothing');
+    heading(print, '5. A size in a Helm chart\'s values file (Argo CD or Flux renders the StatefulSet)');
+    await chartValuesStory(demo);
+
+    heading(print, '6. Converged: one more pass changes nothing');
     github.requestLog.reset();
     kube.requestLog.reset();
     run = await pass(demo);
@@ -105,6 +111,29 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     await github.close();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/** A PR that edits a chart's values file: the mapped value is checked, merged and resized like a manifest's size. */
+async function chartValuesStory(demo: Demo): Promise<void> {
+  const { github, print } = demo;
+  const [mapping] = exampleSizeSources;
+  if (!mapping) return;
+  print(`sizeSources: ${mapping.file} ${mapping.path} -> ${mapping.statefulSet} template ${mapping.template}`);
+  const values = await github.readFile('main', mapping.file) ?? '';
+  await github.commitFiles({ branch: 'grow-vlogs-20', message: 'Grow victoria-logs to 20Gi', files: { [mapping.file]: values.replace('size: 10Gi', 'size: 20Gi') } });
+  const pr = await github.openPullRequest({ head: 'grow-vlogs-20', title: 'Grow victoria-logs storage to 20Gi' });
+  print(`Opened pull request #${pr} (${mapping.file}: ${mapping.path} 10Gi -> 20Gi)`);
+  const run = await pass(demo);
+  const check = run.feedback?.checks.find((c) => c.number === pr);
+  print(`\nCheck sts-volume-gitops/validate (demo): ${check?.state ?? '?'} - ${check?.description ?? ''}`);
+  print('\nPlan comment:\n');
+  print(indent(check?.markdown ?? ''));
+  print(`\nMerging #${pr}...`);
+  await github.mergePullRequest(pr);
+  await passUntil(demo, (r) => r.feedback?.progress.some((p) => p.statefulSet === mapping.statefulSet && p.state === 'success') === true);
+  printStatuses(demo, `sts-volume-gitops/demo/${mapping.statefulSet}`);
+  const pvcs = demo.kube.store.list(pvcType, 'analytics').filter((p) => p.metadata.name.startsWith(`${mapping.template}-`));
+  print(`\nPVCs: ${pvcs.map((p) => `${p.metadata.name} ${String((p.status as { capacity?: { storage?: string } } | undefined)?.capacity?.storage)}`).join(', ')}`);
 }
 
 async function pass(demo: Demo): Promise<TargetRun> {

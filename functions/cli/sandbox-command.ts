@@ -7,10 +7,19 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startGitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox } from '../../sandbox/kube/index.ts';
+import type { SizeSourceConfig } from '../domain/config.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 
-export function sandboxConfig(kubeconfigPath: string, githubUrl: string, tokenVariable: string): string {
+/** The example repository's chart values (examples/gitops-repo/apps/victoria-logs) mapped to the StatefulSet it renders. */
+export const exampleSizeSources: readonly SizeSourceConfig[] = [{
+  file: 'apps/victoria-logs/values-prod.yaml', path: 'server.persistentVolume.size',
+  statefulSet: 'analytics/vlogs-victoria-logs-single-server', template: 'server-volume',
+}];
+
+export function sandboxConfig(kubeconfigPath: string, githubUrl: string, tokenVariable: string, sizeSources: readonly SizeSourceConfig[] = []): string {
+  const mappings = sizeSources.length === 0 ? ''
+    : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template} }\n`).join('')}`;
   return `targets:
   - name: demo
     source:
@@ -25,7 +34,7 @@ export function sandboxConfig(kubeconfigPath: string, githubUrl: string, tokenVa
       kubeconfig: { path: ${JSON.stringify(kubeconfigPath)} }
     namespaces: { default: default, allow: [db, cache, analytics] }
     pullRequests: { validate: true, recovery: true }
-`;
+${mappings}`;
 }
 
 export async function sandboxCommand(argv: string[]): Promise<number> {
@@ -73,7 +82,8 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
   }
   if (info.kubeconfig && info.githubUrl) {
     info.config = join(workDir, 'config.yaml');
-    await writeFile(info.config, sandboxConfig(info.kubeconfig, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN'));
+    // The example mapping belongs to the example repository: a repository seeded from elsewhere does not get it.
+    await writeFile(info.config, sandboxConfig(info.kubeconfig, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', values.seed === undefined ? exampleSizeSources : []));
   }
   if (values.json) {
     process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);

@@ -32,10 +32,23 @@ export interface EksCluster {
   region: string;
 }
 
+/** A size that lives outside a StatefulSet manifest (a chart's values, a Kustomize patch); see domain/size-sources.ts. */
+export interface SizeSourceConfig {
+  /** Repository path of the file, e.g. `apps/victoria/values-prod.yaml`. */
+  file: string;
+  /** YAML path inside it (domain/yaml-path.ts), e.g. `server.persistentVolume.size`. */
+  path: string;
+  /** `namespace/name` of the StatefulSet the chart renders. */
+  statefulSet: string;
+  /** The volumeClaimTemplate's name in that StatefulSet. */
+  template: string;
+}
+
 export interface TargetConfig {
   name: string;
   source: { github: GitHubSource } | { local: LocalSource };
   cluster: { kubeconfig: KubeconfigCluster } | { eks: EksCluster };
+  sizeSources: SizeSourceConfig[];
   namespaces: { default: string; allow: string[] };
   /** `forks`: whether pull requests from forks are planned against the cluster (their authors see only a verdict). */
   pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
@@ -91,16 +104,33 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     if ('github' in source && source.github.app && source.github.token) {
       problems.push(`targets[${index}].source.github has both token and app; choose one way to authenticate`);
     }
+    // Optional in the file (the schema says so), always a list here.
+    const sizeSources = (target.sizeSources as SizeSourceConfig[] | undefined) ?? [];
+    problems.push(...sizeSourceProblems(sizeSources, `targets[${index}]`));
     return {
       name: target.name,
       source,
       cluster,
+      sizeSources,
       namespaces: { default: target.namespaces.default ?? 'default', allow: target.namespaces.allow },
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
     };
   });
   if (problems.length > 0) throw new ConfigError(sourceName, problems);
   return { targets };
+}
+
+/** One template sized by two mappings is ambiguous (a set named by a manifest and a mapping is found in Git, per pass). */
+function sizeSourceProblems(sources: readonly SizeSourceConfig[], where: string): string[] {
+  const problems: string[] = [];
+  const first = new Map<string, number>();
+  for (const [index, source] of sources.entries()) {
+    const key = `${source.statefulSet} ${source.template}`;
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, index);
+    else problems.push(`${where}.sizeSources[${index}] maps ${source.statefulSet} template ${source.template}, which sizeSources[${earlier}] maps already; one template takes its size from one place`);
+  }
+  return problems;
 }
 
 /** The fields that name an environment variable or secret, with their values. */
@@ -145,6 +175,9 @@ function describe(error: ErrorObject, root: unknown): string {
     case 'type':
       return `${where} must be ${String(params.type)}, not ${typeName(valueAt(root, error.instancePath))}`;
     case 'pattern':
+      if (/\.sizeSources\[\d+\]\.path$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a YAML path like server.persistentVolume.size or a.b[0].c (quote keys that contain dots: a."b.c")`;
+      if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
+      if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;
       return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
     case 'minItems':
       return `${where} must list at least ${String(params.limit)} item(s)`;

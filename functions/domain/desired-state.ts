@@ -1,4 +1,5 @@
 // Plain-data types for the desired state read from Git: what the engine plans from. No I/O here.
+import type { SizeSourceConfig } from './config.ts';
 import type { Quantity } from './quantity.ts';
 
 /** A place in a file, 1-based, as editors and GitHub line links count. */
@@ -38,8 +39,13 @@ export interface DesiredStatefulSet {
   replicas: number;
   podManagementPolicy: PodManagementPolicy;
   templates: DesiredTemplate[];
-  /** Where the StatefulSet document starts. */
+  /** Where the StatefulSet document starts (for a set sized by size sources: where its first mapped value is). */
   location: SourceLocation;
+  /**
+   * Set when the sizes come from size sources (values files) instead of a manifest: the set is the live object, and
+   * `templates` lists only the mapped templates, so the plan compares sizes and nothing else.
+   */
+  sizedBy?: SizeSourceConfig[];
 }
 
 export interface DesiredState {

@@ -75,22 +75,49 @@ function readFile(
   path: string, text: string, defaultNamespace: string, limits: ManifestLimits,
   found: ParsedStatefulSet[], errors: LocatedError[],
 ): void {
+  for (const { document, value, at, start } of loadYamlDocuments(path, text, limits, errors)) {
+    if (!isObject(value) || value.kind !== 'StatefulSet') continue;
+    if (value.apiVersion !== 'apps/v1') {
+      errors.push({ ...start, message: `StatefulSet with apiVersion ${JSON.stringify(value.apiVersion)} is not read: only apps/v1 is served by current Kubernetes (apps/v1beta1 and v1beta2 were removed in 1.16); change apiVersion to apps/v1` });
+      continue;
+    }
+    const sts = readStatefulSet(value, document, at, start, defaultNamespace, errors);
+    if (sts) found.push({ sts });
+  }
+}
+
+/** One YAML document of a file: its value as js-yaml reads it, its `yaml` node tree for positions. */
+export interface LoadedDocument {
+  document: Document.Parsed;
+  value: unknown;
+  /** Where the document starts. */
+  start: SourceLocation;
+  /** The file:line:column of a character offset. */
+  at: (offset: number) => SourceLocation;
+}
+
+/**
+ * The non-empty documents of a file within the limits (size, documents, aliases and what they expand to); every
+ * problem becomes a located error and the documents that read cleanly are still returned.
+ */
+export function loadYamlDocuments(path: string, text: string, limits: ManifestLimits, errors: LocatedError[]): LoadedDocument[] {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxFileBytes) {
     errors.push({ path, line: 1, column: 1, message: `file is ${bytes} bytes, over the limit of ${limits.maxFileBytes}; it was not read` });
-    return;
+    return [];
   }
   const lineCounter = new LineCounter();
   const documents = parseAllDocuments(text, { lineCounter, uniqueKeys: true });
-  if (!Array.isArray(documents)) return; // an empty stream
+  if (!Array.isArray(documents)) return []; // an empty stream
   if (documents.length > limits.maxDocuments) {
     errors.push({ path, line: 1, column: 1, message: `file has ${documents.length} YAML documents, over the limit of ${limits.maxDocuments}; it was not read` });
-    return;
+    return [];
   }
   const at = (offset: number): SourceLocation => {
     const position = lineCounter.linePos(offset);
     return { path, line: position.line, column: position.col };
   };
+  const loaded: LoadedDocument[] = [];
   for (const document of documents) {
     const start = at(document.range[0]);
     if (document.errors.length > 0) {
@@ -120,14 +147,9 @@ function readFile(
       errors.push({ ...start, message: `document expands through its ${aliases} YAML aliases to more than ${limits.maxExpandedNodes} values; it was not read` });
       continue;
     }
-    if (!isObject(value) || value.kind !== 'StatefulSet') continue;
-    if (value.apiVersion !== 'apps/v1') {
-      errors.push({ ...start, message: `StatefulSet with apiVersion ${JSON.stringify(value.apiVersion)} is not read: only apps/v1 is served by current Kubernetes (apps/v1beta1 and v1beta2 were removed in 1.16); change apiVersion to apps/v1` });
-      continue;
-    }
-    const sts = readStatefulSet(value, document, at, start, defaultNamespace, errors);
-    if (sts) found.push({ sts });
+    loaded.push({ document, value, start, at });
   }
+  return loaded;
 }
 
 /** Walks the value as a consumer would see it (aliases expanded), stopping as soon as it passes `limit` nodes. */
@@ -240,9 +262,25 @@ function isObject(value: unknown): value is JsonObject {
  * reads the new value there and is otherwise unchanged. Throws when that cannot be guaranteed.
  */
 export function replaceStorageValue(fileText: string, template: DesiredTemplate, newValue: string): string {
+  return replaceScalarBytes(fileText, template.storageRange, newValue,
+    { what: `the storage value of ${template.name}`, where: template.storageLocation, nothingRecorded: `no storage value recorded for template ${template.name} in ${template.storageLocation.path}` },
+    (document) => setStorage(document, template.name, newValue));
+}
+
+/**
+ * Replaces the scalar whose source text spans `range` with `newValue` (a quantity), keeping its quoting, and proves by
+ * re-parsing every document that the file now reads exactly as `expected` says (the one value changed, nothing else:
+ * an anchor aliased elsewhere, for one, fails this). Throws when that cannot be guaranteed.
+ */
+export function replaceScalarBytes(
+  fileText: string, range: readonly [number, number], newValue: string,
+  describe: { what: string; where: SourceLocation; nothingRecorded: string },
+  /** The document containing the scalar as it must read afterwards (given a copy of it as it reads now). */
+  expected: (document: unknown) => unknown,
+): string {
   parseQuantity(newValue);
-  const [start, end] = template.storageRange;
-  if (end <= start || end > fileText.length) throw new Error(`no storage value recorded for template ${template.name} in ${template.storageLocation.path}`);
+  const [start, end] = range;
+  if (end <= start || end > fileText.length) throw new Error(describe.nothingRecorded);
   const original = fileText.slice(start, end);
   // An unquoted scalar keeps its plain style unless YAML would read the new value as something else than that text
   // (`1800e9` is a float in YAML): then it is double-quoted, still a one-scalar edit.
@@ -251,23 +289,23 @@ export function replaceStorageValue(fileText: string, template: DesiredTemplate,
 
   const before = jsYaml.loadAll(fileText);
   const after = jsYaml.loadAll(updated);
-  const expected = setStorageAt(before, fileText, start, template.name, newValue);
-  if (JSON.stringify(after) !== JSON.stringify(expected)) {
-    throw new Error(`rewriting ${template.storageLocation.path}:${template.storageLocation.line} would change more than the storage value of ${template.name}`);
+  const parsed = parseAllDocuments(fileText);
+  const index = Array.isArray(parsed) ? parsed.findIndex((d) => d.range[0] <= start && start < d.range[2]) : -1;
+  if (index < 0 || index >= before.length) throw new Error(`${describe.what} is not inside a YAML document`);
+  const wanted = structuredClone(before);
+  wanted[index] = expected(wanted[index]);
+  if (JSON.stringify(after) !== JSON.stringify(wanted)) {
+    throw new Error(`rewriting ${describe.where.path}:${describe.where.line} would change more than ${describe.what}`);
   }
   return updated;
 }
 
-function setStorageAt(documents: unknown[], fileText: string, offset: number, templateName: string, value: string): unknown[] {
-  const copy = structuredClone(documents);
-  const parsed = parseAllDocuments(fileText);
-  const index = Array.isArray(parsed) ? parsed.findIndex((d) => d.range[0] <= offset && offset < d.range[2]) : -1;
-  const document = copy[index];
+function setStorage(document: unknown, templateName: string, value: string): unknown {
   if (!isObject(document)) throw new Error('storage value is not inside a YAML document');
   const templates = ((document.spec as JsonObject | undefined)?.volumeClaimTemplates ?? []) as JsonObject[];
   const template = templates.find((t) => (t.metadata as JsonObject | undefined)?.name === templateName);
   const requests = ((template?.spec as JsonObject | undefined)?.resources as JsonObject | undefined)?.requests as JsonObject | undefined;
   if (!requests) throw new Error(`template ${templateName} has no storage request to change`);
   requests.storage = value;
-  return copy;
+  return document;
 }

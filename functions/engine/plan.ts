@@ -108,8 +108,9 @@ function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, opt
   const live = namespace?.statefulSets.find((s) => s.name === sts.name && !s.deleting)
     ?? namespace?.statefulSets.find((s) => s.name === sts.name);
   if (!namespace || !live) return { ...base, live: undefined, outcome: 'missing-in-cluster', templates: [] };
-  const templates = sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options));
-  const listChange = templateListChange(sts, live);
+  const templates = sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options, sts.sizedBy !== undefined));
+  // A set sized by size sources names only its mapped templates; the others stay as they live.
+  const listChange = sts.sizedBy ? undefined : templateListChange(sts, live);
   if (listChange) {
     // The set can never be applied as written: resizing the templates that do match would recreate it for nothing.
     for (const plan of templates) {
@@ -144,9 +145,16 @@ function blockedWithoutLive(desired: DesiredTemplate, reasons: BlockReason[]): T
 
 function planTemplate(
   desired: DesiredTemplate, live: LiveStatefulSet, namespace: NamespaceSnapshot,
-  storageClasses: readonly LiveStorageClass[], options: PlanOptions,
+  storageClasses: readonly LiveStorageClass[], options: PlanOptions, sizedBy = false,
 ): TemplatePlan {
   const liveTemplate = live.templates.find((t) => t.name === desired.name);
+  if (!liveTemplate && sizedBy) {
+    return blockedWithoutLive(desired, [{
+      code: 'template-not-in-cluster',
+      message: `the size source ${desired.storageLocation.path}:${desired.storageLocation.line} names volumeClaimTemplate ${desired.name}, which the live StatefulSet `
+        + `${live.namespace}/${live.name} does not have (it has ${live.templates.map((t) => t.name).join(', ') || 'none'}); fix the mapping's template`,
+    }]);
+  }
   if (!liveTemplate) {
     return blockedWithoutLive(desired, [{
       code: 'template-not-in-cluster',

@@ -65,7 +65,7 @@ export interface ClusterPort {
   releaseLease(namespace: string, name: string, held: LeaseState): Promise<void>;
 }
 
-/** The manifests of one commit, already restricted to the target's globs. */
+/** The files of one commit the target reads: those its globs match and those its size sources map. */
 export interface GitSnapshot {
   commitSha: string;
   files: Map<string, string>;

@@ -1,9 +1,9 @@
 // One reconcile pass for one target: read all state (Git head, cluster), plan, then — only if there is something to
 // write — take the target's Lease and apply: resume or start template updates, patch PVCs (reconcile-volumes.ts),
 // and record the KEP's feedback as an annotation and Events on the StatefulSet.
-import type { DesiredStatefulSet, LocatedError } from '../domain/desired-state.ts';
+import type { LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
-import { readDesiredState } from '../domain/manifests.ts';
+import type { SizeSource } from '../domain/size-sources.ts';
 import { formatBytesLike, sameSize, spelledLike } from '../domain/quantity.ts';
 import { planTarget, pvcKey, pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
@@ -14,12 +14,15 @@ import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
+import { assembleDesired, desiredNamespaces, readTargetDesired, type DesiredInput } from './desired-input.ts';
 
 export interface PassTarget {
   name: string;
   globs: readonly string[];
   defaultNamespace: string;
   allowedNamespaces: readonly string[];
+  /** Sizes mapped from values files (Helm values, Kustomize patches) to StatefulSet templates. */
+  sizeSources?: readonly SizeSource[];
 }
 
 export type PassMode = 'apply' | 'plan';
@@ -114,10 +117,10 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   const base: Omit<PassReport, 'outcome' | 'statefulSets'> = {
     target: ctx.target.name, mode: ctx.mode, commitSha: head.commitSha, manifestErrors: [], notes: [],
   };
-  const desired = readDesiredState(head.files, { globs: ctx.target.globs, defaultNamespace: ctx.target.defaultNamespace });
+  const desired = readTargetDesired(head.files, ctx.target);
   if (isHeldByOther(seenLease, ctx.holderIdentity, now(ctx))) {
     const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`];
-    if (ctx.mode === 'apply') notes.push(...await recreateAbsentStatefulSets(ctx, desired.statefulSets));
+    if (ctx.mode === 'apply') notes.push(...await recreateAbsentStatefulSets(ctx, desiredNamespaces(desired)));
     return { ...base, outcome: 'busy', statefulSets: [], notes };
   }
 
@@ -127,7 +130,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   let incomplete = false;
   try {
     const dryRuns = new Map<string, string | undefined>();
-    let { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns);
+    let { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired, dryRuns);
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     const waiting = new Set<string>();
     // A StatefulSet recreated moments ago has no status yet; its pods are still at the revision the record kept.
@@ -148,7 +151,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
           waiting.add(`${record.namespace}/${record.statefulSetName}`);
         }
       }
-      if (records.length > 0) ({ plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns));
+      if (records.length > 0) ({ plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired, dryRuns));
     }
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
     for (const plan of plans) {
@@ -179,9 +182,8 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
  * delete, AlreadyExists on create), so this is safe without the Lease, and it keeps the set from staying absent until
  * the dead holder's Lease expires. Nothing else is touched.
  */
-async function recreateAbsentStatefulSets(ctx: PassContext, desired: readonly DesiredStatefulSet[]): Promise<string[]> {
-  const namespaces = [...new Set(desired.map((s) => s.namespace))]
-    .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
+async function recreateAbsentStatefulSets(ctx: PassContext, desiredNamespaceNames: readonly string[]): Promise<string[]> {
+  const namespaces = desiredNamespaceNames.filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
   if (namespaces.length === 0) return [];
   const snapshot = await ctx.cluster.readSnapshot(namespaces);
   const notes: string[] = [];
@@ -207,14 +209,16 @@ function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boo
 
 /** Plans, then dry-runs every PVC patch the plan wants (validation, admission and quota on the real server). */
 export async function planWithDryRuns(
-  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs'>, desired: readonly DesiredStatefulSet[],
+  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs'>, input: DesiredInput,
   /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
   answered: Map<string, string | undefined> = new Map(),
 ): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string> }> {
   const unchecked = new Set<string>();
-  const namespaces = [...new Set(desired.map((s) => s.namespace))]
+  const namespaces = desiredNamespaces(input)
     .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
   const snapshot = await ctx.cluster.readSnapshot(namespaces);
+  // Sets sized by size sources are built from the live objects just read.
+  const desired = assembleDesired(input, snapshot);
   const options = { allowedNamespaces: ctx.target.allowedNamespaces };
   const first = planTarget(desired, snapshot, options);
   const patches = first.flatMap((sts) => sts.templates

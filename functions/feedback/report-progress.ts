@@ -4,6 +4,7 @@ import { readDesiredState } from '../domain/manifests.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
+import { readSizeSources } from '../domain/size-sources.ts';
 import { renderProgressComment } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
 
@@ -84,6 +85,12 @@ async function introducingCommit(
     if (!ref) return undefined;
     const text = await host.fileAt(ref, path);
     if (text === undefined) return undefined;
+    // A set sized by size sources changed where its mapped value changed.
+    const mapped = (target.sizeSources ?? []).filter((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.file === path);
+    if (mapped.length > 0) {
+      const values = readSizeSources(new Map([[path, text]]), mapped).values;
+      return values.length > 0 ? values.map((v) => `${v.template}=${v.storage.bytes}`).join(',') : undefined;
+    }
     const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
     const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name);
     return found ? found.templates.map((t) => `${t.name}=${t.storage.bytes}`).join(',') : undefined;

@@ -1,6 +1,8 @@
-// Before merge: for each open PR against the target branch that touches the target's manifests, plan the PR head
-// against the live cluster (reads and dry runs only) and report it as a commit status and an upserted plan comment.
-import { matchesManifestGlobs, readDesiredState } from '../domain/manifests.ts';
+// Before merge: for each open PR against the target branch that touches the target's manifests or a file its size
+// sources map, plan the PR head against the live cluster (reads and dry runs only) and report it as a commit status
+// and an upserted plan comment.
+import { matchesManifestGlobs } from '../domain/manifests.ts';
+import { readTargetDesired } from '../engine/desired-input.ts';
 import type { GitHubSource } from '../adapters/github/github-source.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
@@ -64,7 +66,8 @@ async function validatePullRequest(
   pr: { number: number; headSha: string; fromFork: boolean },
 ): Promise<PullRequestCheck | undefined> {
   const { host, source, target, cluster, links } = input;
-  const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs)));
+  const mappedFiles = new Set((target.sizeSources ?? []).map((s) => s.file));
+  const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs) || mappedFiles.has(f)));
   if (touched.size === 0) return undefined;
   // Whoever opens a fork's pull request reads its statuses and comments: by default it is not planned against the
   // production cluster at all; when validated, it learns the verdict and nothing of the cluster.
@@ -73,9 +76,11 @@ async function validatePullRequest(
     return { number: pr.number, headSha: pr.headSha, state: 'success', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
   }
   const head = await source.readCommit(pr.headSha);
-  const desired = readDesiredState(head.files, { globs: target.globs, defaultNamespace: target.defaultNamespace });
-  const sets = desired.statefulSets.filter((s) => touched.has(s.location.path));
-  const { plans } = await planWithDryRuns({ cluster, target }, sets);
+  const desired = readTargetDesired(head.files, target);
+  const { plans } = await planWithDryRuns({ cluster, target }, {
+    statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
+    sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),
+  });
   const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha));
   const summary = renderPlanComment({
     target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),

@@ -1,15 +1,15 @@
 // Recovery pull requests for terminal expansion failures (KEP-1790): one deterministic branch per template with one
-// commit that changes only the storage value's bytes; updated only when the proposal changes; never over a person's
+// commit that changes only the storage value's bytes (in the manifest, or in the values file a size source maps); updated only when the proposal changes; never over a person's
 // push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
 import { FeedbackHost } from '../adapters/github/feedback-host.ts';
 import { gitHubRateLimitOf, type GitHubClient } from '../adapters/github/octokit.ts';
 import { botAuthor, closedByToolLabel, RecoveryHost } from '../adapters/github/recovery-host.ts';
-import type { DesiredTemplate } from '../domain/desired-state.ts';
 import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
 import { parseQuantity, sameSize, type Quantity } from '../domain/quantity.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
+import { findSizeValue, replaceSizeValue } from '../domain/size-sources.ts';
 
 export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed';
 
@@ -85,10 +85,10 @@ async function proposeRecovery(args: {
   const path = template.storageLocation.path;
   const headSha = input.report.commitSha;
   const text = await files.fileAt(headSha, path);
-  const desired = text === undefined ? undefined : findTemplate(text, path, sts, template.templateName, input.target.defaultNamespace);
+  const desired = text === undefined ? undefined : sizeIn(text, path, sts, template.templateName, input.target);
   if (text === undefined || !desired) return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer defines ${key} at ${headSha.slice(0, 7)}` };
 
-  const previous = await previousGitSize(files, input.branch, path, sts, template.templateName, input.target.defaultNamespace);
+  const previous = await previousGitSize(files, input.branch, path, sts, template.templateName, input.target);
   const messages = [...template.pvcs.flatMap((p) => (p.message ? [p.message] : [])), ...template.failureEvents.map((e) => e.message)];
   const decision = chooseRecoverySize({
     failedSize: desired.storage,
@@ -106,10 +106,10 @@ async function proposeRecovery(args: {
   if (existing.some((p) => p.state === 'closed' && !p.merged && !p.labels.includes(closedByToolLabel) && p.body.includes(proposalMarker))) {
     return { key, action: 'declined-before', decision, pullRequestUrl: undefined, reason: `a recovery to ${decision.size} was closed without merging; it is not proposed again` };
   }
-  const updated = replaceStorageValue(text, desired, decision.size);
+  const updated = desired.replace(text, decision.size);
   const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${desired.storageText} → ${decision.size} (expansion failed)`;
   const body = renderBody({ key, sts, template, failed: desired.storageText, decision, proposalMarker, headSha });
-  const line = desired.storageLocation.line;
+  const line = desired.line;
   const diff = `--- a/${path}\n+++ b/${path}\n@@ line ${line} @@\n-${text.split('\n')[line - 1] ?? ''}\n+${updated.split('\n')[line - 1] ?? ''}`;
   const open = existing.find((p) => p.state === 'open');
   if (open) {
@@ -135,19 +135,34 @@ function commitMessage(sts: StatefulSetReport, template: TemplateReport, failed:
   return `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${failed} -> ${size}\n\nThe expansion to ${failed} failed terminally; ${size} is a size Kubernetes accepts (KEP-1790).`;
 }
 
-function findTemplate(text: string, path: string, sts: StatefulSetReport, name: string, defaultNamespace: string): DesiredTemplate | undefined {
-  const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace });
-  return state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name)?.templates.find((t) => t.name === name);
+/** A template's size as written in one file, and how to rewrite only its bytes. */
+interface EditableSize {
+  storage: Quantity;
+  storageText: string;
+  line: number;
+  replace(text: string, size: string): string;
+}
+
+/** The size in `text`: the mapped value when a size source sizes the template, else the manifest's storage request. */
+function sizeIn(text: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget): EditableSize | undefined {
+  const mapping = (target.sizeSources ?? []).find((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.template === name);
+  if (mapping) {
+    const value = mapping.file === path ? findSizeValue(text, mapping) : undefined;
+    return value && { storage: value.storage, storageText: value.storage.text, line: value.location.line, replace: (t, size) => replaceSizeValue(t, value, size) };
+  }
+  const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
+  const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name)?.templates.find((t) => t.name === name);
+  return found && { storage: found.storage, storageText: found.storageText, line: found.storageLocation.line, replace: (t, size) => replaceStorageValue(t, found, size) };
 }
 
 /** The template's size before the commit that introduced the current one. */
 async function previousGitSize(
-  files: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, name: string, defaultNamespace: string,
+  files: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget,
 ): Promise<Quantity | undefined> {
   const sizeAt = async (ref: string | undefined): Promise<Quantity | undefined> => {
     if (!ref) return undefined;
     const text = await files.fileAt(ref, path);
-    return text === undefined ? undefined : findTemplate(text, path, sts, name, defaultNamespace)?.storage;
+    return text === undefined ? undefined : sizeIn(text, path, sts, name, target)?.storage;
   };
   for (const commit of await files.commitsTouching(branch, path, 10)) {
     const [now, before] = [await sizeAt(commit.sha), await sizeAt(commit.parent)];

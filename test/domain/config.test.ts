@@ -40,6 +40,7 @@ describe('parseConfig', () => {
       name: 'prod-eu',
       source: { github: { owner: 'acme', repo: 'platform-gitops', branch: 'main', paths: ['k8s/**/*.yaml'], token: { env: 'GH_TOKEN' } } },
       cluster: { eks: { name: 'prod-eu', region: 'eu-west-1' } },
+      sizeSources: [],
       namespaces: { default: 'apps', allow: ['db', 'cache'] },
       pullRequests: { validate: true, recovery: true, forks: 'neutral' },
     });

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { runDemo } from '../../functions/cli/demo.ts';
 
 describe('the npm start demo', () => {
-  it('converges, recovers the infeasible resize through its PR, follows a reviewer\'s PR, and ends with zero writes', async () => {
+  it('converges, recovers the infeasible resize through its PR, follows a reviewer\'s PR and a chart values PR, and ends with zero writes', async () => {
     const lines: string[] = [];
     const code = await runDemo((text) => lines.push(text));
     const output = lines.join('\n');
@@ -15,7 +15,10 @@ describe('the npm start demo', () => {
     assert.match(output, /-\s+storage: 100Gi\n\s+\+\s+storage: 50Gi/);
     assert.match(output, /Check sts-volume-gitops\/validate \(demo\): success - db\/pg: 3 PVCs grow 20Gi -> 30Gi/);
     assert.match(output, /success 3\/3 replicas at 30Gi/);
-    assert.match(output, /3 converged, 0 in progress, 0 blocked or failed/);
+    assert.match(output, /Check sts-volume-gitops\/validate \(demo\): success - analytics\/vlogs-victoria-logs-single-server: 1 PVCs grow 10Gi -> 20Gi/);
+    assert.match(output, /success 1\/1 replicas at 20Gi/);
+    assert.match(output, /server-volume: 20Gi \[standard\] 1\/1 ready {2}\(apps\/victoria-logs\/values-prod\.yaml:11\)/);
+    assert.match(output, /4 converged, 0 in progress, 0 blocked or failed, 0 missing, 0 manifest error\(s\)/);
     assert.match(output, /Writes in that pass: Kubernetes 0, GitHub 0\./);
   });
 });

@@ -1,5 +1,5 @@
 // Desired state from GitHub: the branch head, one recursive tree call, then blobs only for paths the target's globs
-// match. Blobs are immutable, so they are cached by SHA for the life of the process (warm Lambda containers reuse it).
+// match and the files its size sources map (wherever they are). Blobs are immutable, so they are cached by SHA for the life of the process (warm Lambda containers reuse it).
 import { matchesManifestGlobs } from '../../domain/manifests.ts';
 import type { GitSnapshot, GitSourcePort } from '../../engine/ports.ts';
 import type { GitHubClient } from './octokit.ts';
@@ -17,6 +17,8 @@ export class GitHubSource implements GitSourcePort {
     private readonly repo: GitHubRepoRef,
     private readonly branch: string,
     private readonly globs: readonly string[],
+    /** Files read whether or not the globs match them: the values files of size sources. */
+    private readonly mappedFiles: readonly string[] = [],
   ) {}
 
   async readBranchHead(): Promise<GitSnapshot> {
@@ -31,7 +33,7 @@ export class GitHubSource implements GitSourcePort {
       throw new Error(`the tree of ${this.repo.owner}/${this.repo.repo}@${commitSha} is too large for one recursive call (truncated); narrow the repository or the paths`);
     }
     const wanted = tree.data.tree.filter((entry) => entry.type === 'blob' && entry.path !== undefined && entry.sha !== undefined
-      && matchesManifestGlobs(entry.path, this.globs));
+      && (matchesManifestGlobs(entry.path, this.globs) || this.mappedFiles.includes(entry.path)));
     const files = new Map<string, string>();
     for (const entry of wanted) {
       const sha = entry.sha;

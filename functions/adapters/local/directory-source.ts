@@ -11,13 +11,18 @@ import type { GitSnapshot, GitSourcePort } from '../../engine/ports.ts';
 const run = promisify(execFile);
 
 export class DirectorySource implements GitSourcePort {
-  constructor(private readonly directory: string, private readonly globs: readonly string[]) {}
+  constructor(
+    private readonly directory: string,
+    private readonly globs: readonly string[],
+    /** Files read whether or not the globs match them: the values files of size sources. */
+    private readonly mappedFiles: readonly string[] = [],
+  ) {}
 
   async readBranchHead(): Promise<GitSnapshot> {
     const files = new Map<string, string>();
     for (const path of await listFiles(this.directory)) {
       const relativePath = relative(this.directory, path).split(sep).join('/');
-      if (matchesManifestGlobs(relativePath, this.globs)) files.set(relativePath, await readFile(path, 'utf8'));
+      if (matchesManifestGlobs(relativePath, this.globs) || this.mappedFiles.includes(relativePath)) files.set(relativePath, await readFile(path, 'utf8'));
     }
     return { commitSha: await headCommit(this.directory) ?? contentHash(files), files };
   }

@@ -1,0 +1,98 @@
+// What a target asks for at one commit: StatefulSets from raw manifests plus sizes mapped from values files (size
+// sources). A mapped StatefulSet is the live object with the mapped sizes: assembled once the cluster has been read,
+// so planning, dry runs, apply and feedback treat both kinds alike. Pure.
+import type { DesiredStatefulSet, DesiredTemplate, LocatedError } from '../domain/desired-state.ts';
+import type { ClusterSnapshot } from '../domain/live-state.ts';
+import { readDesiredState } from '../domain/manifests.ts';
+import { readSizeSources, type SizeSource, type SizeValue } from '../domain/size-sources.ts';
+
+export interface DesiredInput {
+  /** StatefulSets read from raw manifests. */
+  statefulSets: readonly DesiredStatefulSet[];
+  /** Sizes read through the target's size sources. */
+  sizeValues: readonly SizeValue[];
+}
+
+export interface TargetDesired extends DesiredInput {
+  errors: LocatedError[];
+}
+
+export interface DesiredSourceOptions {
+  globs: readonly string[];
+  defaultNamespace: string;
+  sizeSources?: readonly SizeSource[];
+}
+
+export function readTargetDesired(files: ReadonlyMap<string, string>, options: DesiredSourceOptions): TargetDesired {
+  const manifests = readDesiredState(files, { globs: options.globs, defaultNamespace: options.defaultNamespace });
+  const sized = readSizeSources(files, options.sizeSources ?? []);
+  const errors = [...manifests.errors, ...sized.errors];
+  // A set named by a manifest and by a mapping has two truths: an error at both places, and neither is acted on.
+  const mappedKeys = new Set(sized.values.map((v) => `${v.namespace}/${v.name}`));
+  const conflicting = new Set(manifests.statefulSets.map((s) => `${s.namespace}/${s.name}`).filter((key) => mappedKeys.has(key)));
+  for (const key of conflicting) {
+    const manifest = manifests.statefulSets.find((s) => `${s.namespace}/${s.name}` === key);
+    const values = sized.values.filter((v) => `${v.namespace}/${v.name}` === key);
+    if (!manifest) continue;
+    const mappedAt = values.map((v) => `${v.location.path}:${v.location.line} (${v.source.path})`).join(', ');
+    errors.push({ ...manifest.location, message: `StatefulSet ${key} is defined by this manifest and sized by the size source at ${mappedAt}; name it in one place only (remove the mapping or stop reading this manifest)` });
+    for (const value of values) {
+      errors.push({ ...value.location, message: `StatefulSet ${key} is sized by this value (${value.source.path}) and defined by the manifest at ${manifest.location.path}:${manifest.location.line}; name it in one place only` });
+    }
+  }
+  errors.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
+  return {
+    statefulSets: manifests.statefulSets.filter((s) => !conflicting.has(`${s.namespace}/${s.name}`)),
+    sizeValues: sized.values.filter((v) => !conflicting.has(`${v.namespace}/${v.name}`)),
+    errors,
+  };
+}
+
+/** Namespaces the desired state touches (the cluster is read in these). */
+export function desiredNamespaces(desired: DesiredInput): string[] {
+  return [...new Set([...desired.statefulSets.map((s) => s.namespace), ...desired.sizeValues.map((v) => v.namespace)])];
+}
+
+/**
+ * Every desired StatefulSet: the manifests' as read, then one per mapped StatefulSet built from the live object
+ * (replicas, policy, templates, classes) with the mapped sizes. A mapped set absent from the cluster keeps only its
+ * sizes: the plan reports it missing, as it does for a manifest.
+ */
+export function assembleDesired(desired: DesiredInput, snapshot: ClusterSnapshot): DesiredStatefulSet[] {
+  const byKey = new Map<string, SizeValue[]>();
+  for (const value of desired.sizeValues) {
+    const key = `${value.namespace}/${value.name}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), value]);
+  }
+  const mapped: DesiredStatefulSet[] = [];
+  for (const values of byKey.values()) {
+    const [first] = values;
+    if (!first) continue;
+    const namespace = snapshot.namespaces.get(first.namespace);
+    const live = namespace?.statefulSets.find((s) => s.name === first.name && !s.deleting)
+      ?? namespace?.statefulSets.find((s) => s.name === first.name);
+    const templates = values.map((value): DesiredTemplate => {
+      const liveTemplate = live?.templates.find((t) => t.name === value.template);
+      return {
+        name: value.template,
+        storageClassName: liveTemplate?.storageClassName,
+        storage: value.storage,
+        storageText: value.storage.text,
+        storageLocation: value.location,
+        storageRange: value.range,
+        // Everything but the size is the live template's: a chart's other template fields are its own business.
+        templateWithoutStorage: liveTemplate?.templateWithoutStorage ?? {},
+      };
+    });
+    mapped.push({
+      namespace: first.namespace,
+      name: first.name,
+      replicas: live?.replicas ?? 0,
+      podManagementPolicy: live?.podManagementPolicy ?? 'OrderedReady',
+      templates,
+      location: first.location,
+      sizedBy: values.map((v) => v.source),
+    });
+  }
+  return [...desired.statefulSets, ...mapped];
+}
