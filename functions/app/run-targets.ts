@@ -129,7 +129,10 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
       const github = opened.github;
       if (targetConfig.pullRequests.recovery) {
-        recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({ ...github, target: opened.target, report }));
+        recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
+          ...github, target: opened.target, report, hasTime: () => hasTimeFor(options.remainingMs, itemMs),
+        }));
+        for (const item of recovery?.deferred ?? []) defer(item, 'the invocation is running out of time');
         for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       }
       const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')

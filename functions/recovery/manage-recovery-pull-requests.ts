@@ -30,6 +30,8 @@ export interface RecoveryResult {
   links: Map<string, string>;
   outcomes: RecoveryOutcome[];
   writes: string[];
+  /** Recoveries left for the next pass because the invocation ran short of time. */
+  deferred: string[];
 }
 
 export function recoveryBranch(target: string, namespace: string, statefulSet: string, template: string): string {
@@ -51,11 +53,14 @@ function hasTerminalFailure(template: TemplateReport): boolean {
 
 export async function manageRecoveryPullRequests(input: {
   client: GitHubClient; owner: string; repo: string; branch: string; target: PassTarget; report: PassReport;
+  /** Whether there is time for one more template (a proposal makes up to six GitHub calls). */
+  hasTime?: () => boolean;
 }): Promise<RecoveryResult> {
   const repo = { owner: input.owner, repo: input.repo };
   const host = new RecoveryHost(input.client, repo);
   const files = new FeedbackHost(input.client, repo);
-  const result: RecoveryResult = { links: new Map(), outcomes: [], writes: host.writes };
+  const result: RecoveryResult = { links: new Map(), outcomes: [], writes: host.writes, deferred: [] };
+  const timeLeft = (): boolean => input.hasTime?.() ?? true;
   const failing = new Map<string, { sts: StatefulSetReport; template: TemplateReport }>();
   for (const sts of input.report.statefulSets) {
     for (const template of sts.templates) {
@@ -63,6 +68,10 @@ export async function manageRecoveryPullRequests(input: {
     }
   }
   for (const [key, { sts, template }] of failing) {
+    if (!timeLeft()) {
+      result.deferred.push(`recovery of ${key}`);
+      continue;
+    }
     // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
     // as failed; the other templates' recoveries and the rest of the pass go on.
     const outcome = await proposeRecovery({ host, files, key, sts, template, input })
@@ -73,7 +82,8 @@ export async function manageRecoveryPullRequests(input: {
     result.outcomes.push(outcome);
     if (outcome.pullRequestUrl) result.links.set(key, outcome.pullRequestUrl);
   }
-  await closeResolved({ host, input, failing, result });
+  if (timeLeft()) await closeResolved({ host, input, failing, result });
+  else result.deferred.push('closing recovery pull requests that are no longer needed');
   return result;
 }
 

@@ -1,9 +1,12 @@
 // When a recovery PR may be closed (issue 13 item 1): only on positive evidence, never because a StatefulSet was not
-// evaluated in this pass. Pure.
+// evaluated in this pass (pure); and what is left when the invocation runs short of time (against the GitHub sandbox).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import type { PassReport, StatefulSetReport, TemplateReport } from '../../functions/engine/run-pass.ts';
-import { resolution } from '../../functions/recovery/manage-recovery-pull-requests.ts';
+import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
+import { manageRecoveryPullRequests, resolution } from '../../functions/recovery/manage-recovery-pull-requests.ts';
+import { startGitHubSandbox } from '../../sandbox/github/index.ts';
 
 const proposal = { key: 'analytics/wh1/data', failed: '100Gi' };
 
@@ -41,4 +44,25 @@ describe('resolution of a recovery pull request', () => {
   for (const [name, input, expected] of cases) {
     it(name, () => assert.equal(resolution(input, proposal), expected));
   }
+});
+
+describe('recovery pull requests when the invocation runs short of time', () => {
+  it('leaves every proposal and the closing round for the next pass, without a GitHub call', async () => {
+    const gh = await startGitHubSandbox({ seedDir: fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url)) });
+    try {
+      const failed = template('100Gi');
+      failed.pvcs = [{ name: 'data-wh1-0', ordinal: 0, state: 'failed', request: '100Gi', capacity: '10Gi', message: 'exceeds maximum allowed 53687091200', terminal: true, since: undefined }];
+      gh.requestLog.reset();
+      const result = await manageRecoveryPullRequests({
+        client: createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } }), owner: gh.owner, repo: gh.repo, branch: 'main',
+        target: { name: 'demo', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: ['analytics'] },
+        report: report([sts('failed', [failed])]), hasTime: () => false,
+      });
+      assert.deepEqual(result.deferred, ['recovery of analytics/wh1/data', 'closing recovery pull requests that are no longer needed']);
+      assert.deepEqual(result.outcomes, []);
+      assert.deepEqual(gh.requestLog.entries, []);
+    } finally {
+      await gh.close();
+    }
+  });
 });
