@@ -47,7 +47,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     warn(`GitHub ${limit} on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
     return true;
   };
-  return new GitHubClient({
+  const client = new GitHubClient({
     ...auth,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     userAgent: 'sts-volume-gitops',
@@ -61,4 +61,11 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     },
     retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 451] },
   });
+  // plugin-retry resends a request after a 5xx or a network error. A POST whose reply was lost may have created what
+  // it asked for (a comment, a status, a pull request): resending it creates a second one. POSTs are not resent; the
+  // next pass reads first and finishes the job. Edits (PATCH, PUT) and reads are retried as before.
+  client.hook.before('request', (options) => {
+    if (options.method === 'POST') options.request = { ...options.request, retries: 0 };
+  });
+  return client;
 }
