@@ -16,6 +16,7 @@ export interface CampaignFigures {
   kills: number;
   leaseExpiriesPlayed: number;
   pvcPatchesChecked: number;
+  absentAfterFaults: number;
   passesToConverge: { median: number; max: number };
   violations: Array<{ run: number; schedule: Schedule; violations: string[] }>;
   seconds: number;
@@ -46,7 +47,7 @@ export async function runCampaign(options: {
       try {
         result = await runSchedule(schedule, children);
       } catch (error) {
-        result = { violations: [`the schedule crashed the campaign: ${(error as Error).stack ?? String(error)}`], injected: { faults: {}, kills: 0 }, passesToConverge: undefined, leaseExpiriesPlayed: 0, pvcPatchesSeen: 0 };
+        result = { violations: [`the schedule crashed the campaign: ${(error as Error).stack ?? String(error)}`], injected: { faults: {}, kills: 0 }, passesToConverge: undefined, leaseExpiriesPlayed: 0, absentAfterFaults: 0, pvcPatchesSeen: 0 };
       }
       results[index] = result;
       if (result.violations.length > 0) {
@@ -75,6 +76,7 @@ function figuresOf(seed: number, results: ReadonlyArray<ScheduleResult | undefin
     kills: finished.reduce((sum, r) => sum + r.injected.kills, 0),
     leaseExpiriesPlayed: finished.reduce((sum, r) => sum + r.leaseExpiriesPlayed, 0),
     pvcPatchesChecked: finished.reduce((sum, r) => sum + r.pvcPatchesSeen, 0),
+    absentAfterFaults: finished.reduce((sum, r) => sum + r.absentAfterFaults, 0),
     passesToConverge: { median: passes[Math.floor(passes.length / 2)] ?? 0, max: passes.at(-1) ?? 0 },
     violations: [...failures],
     seconds: Math.round((Date.now() - started) / 1000),
@@ -87,6 +89,7 @@ export function describeFigures(figures: CampaignFigures): string {
     `seed ${figures.seed}: ${figures.runs} schedules in ${figures.seconds} s`,
     `faults injected: ${faultTotal} (${Object.entries(figures.faults).sort().map(([k, n]) => `${k} ${n ?? 0}`).join(', ')})`,
     `processes killed: ${figures.kills}; dead holders' Leases expired by played time: ${figures.leaseExpiriesPlayed}`,
+    `StatefulSets left absent by the faulty passes (each back after the next pass): ${figures.absentAfterFaults}`,
     `PVC patches sent and checked against capacity: ${figures.pvcPatchesChecked}`,
     `clean passes to converge: median ${figures.passesToConverge.median}, max ${figures.passesToConverge.max}`,
     `schedules with invariant violations: ${figures.violations.length}`,

@@ -15,6 +15,7 @@ interface ActivePass {
   onKill: (() => void) | undefined;
   counters: Record<Api, { any: number; write: number }>;
   total: number;
+  writes: number;
   killed: boolean;
 }
 
@@ -36,7 +37,7 @@ export class FaultPlan {
 
   /** Faults (and a kill) for the next pass; `onKill` must kill the process running it. */
   begin(faults: ScheduledFault[], kill: ScheduledKill | undefined, onKill: (() => void) | undefined): void {
-    this.active = { faults, kill, onKill, counters: { kube: { any: 0, write: 0 }, github: { any: 0, write: 0 } }, total: 0, killed: false };
+    this.active = { faults, kill, onKill, counters: { kube: { any: 0, write: 0 }, github: { any: 0, write: 0 } }, total: 0, writes: 0, killed: false };
   }
 
   /** Clean passes from here on. Returns whether the pass was killed. */
@@ -54,7 +55,9 @@ export class FaultPlan {
     counter.any += 1;
     if (method !== 'GET') counter.write += 1;
     pass.total += 1;
-    if (pass.kill && pass.onKill && pass.total === pass.kill.atRequest) {
+    if (method !== 'GET') pass.writes += 1;
+    const killCount = pass.kill?.among === 'write' ? (method !== 'GET' ? pass.writes : -1) : pass.total;
+    if (pass.kill && pass.onKill && killCount === pass.kill.atRequest) {
       pass.killed = true;
       pass.onKill();
       this.counts.kills += 1;

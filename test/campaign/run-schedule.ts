@@ -15,6 +15,8 @@ export interface ScheduleResult {
   /** Clean passes it took to converge (undefined when it did not). */
   passesToConverge: number | undefined;
   leaseExpiriesPlayed: number;
+  /** StatefulSets absent when the faulty passes ended (a kill between the orphan delete and the create). */
+  absentAfterFaults: number;
   /** PVC patches the recorder saw (dry runs included): the request-size invariant had something to check. */
   pvcPatchesSeen: number;
 }
@@ -45,6 +47,7 @@ export async function runSchedule(schedule: Schedule, children: ChildPool): Prom
       world.kube.tick(faulty.ticksAfter);
     }
 
+    const absentAfterFaults = statefulSetNames.filter((name) => !world.kube.store.get(types.sts, namespace, name)).length;
     // Clean passes until the expected end is reached and a pass writes nothing.
     let passesToConverge: number | undefined;
     for (let clean = 1; clean <= maxCleanPasses; clean++) {
@@ -81,7 +84,7 @@ export async function runSchedule(schedule: Schedule, children: ChildPool): Prom
     const podsAfter = podIdentities(world);
     if (JSON.stringify(podsAfter) !== JSON.stringify(pods)) violations.push(`pods restarted or rolled: ${JSON.stringify(pods)} -> ${JSON.stringify(podsAfter)}`);
     violations.push(...pvcRequestViolations(world), ...duplicateViolations(world));
-    return { violations, injected: plan.counts, passesToConverge, leaseExpiriesPlayed, pvcPatchesSeen: world.recorder.patches.length };
+    return { violations, injected: plan.counts, passesToConverge, leaseExpiriesPlayed, absentAfterFaults, pvcPatchesSeen: world.recorder.patches.length };
   } finally {
     await world.close();
   }

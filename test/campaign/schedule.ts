@@ -19,7 +19,9 @@ export interface ScheduledFault {
 }
 
 export interface ScheduledKill {
-  /** The Nth request (to either sandbox) made by the pass: the process is SIGKILLed as it arrives. */
+  /** Counted among all requests of the pass (to either sandbox), or among its writes only (where crashes hurt). */
+  among: 'any' | 'write';
+  /** The Nth such request made by the pass: the process is SIGKILLed as it arrives. */
   atRequest: number;
   /** 'before': the request is not served; 'after': it is served (a write takes effect) and the answer goes nowhere. */
   when: 'before' | 'after';
@@ -54,10 +56,10 @@ const faultArbitrary: fc.Arbitrary<ScheduledFault> = fc.record({
   latencyMs: fc.integer({ min: 20, max: 250 }),
 });
 
-const killArbitrary: fc.Arbitrary<ScheduledKill> = fc.record({
-  atRequest: fc.integer({ min: 1, max: 90 }),
-  when: fc.constantFrom<'before' | 'after'>('before', 'after'),
-});
+const killArbitrary: fc.Arbitrary<ScheduledKill> = fc.oneof(
+  fc.record({ among: fc.constant<'any'>('any'), atRequest: fc.integer({ min: 1, max: 80 }), when: fc.constantFrom<'before' | 'after'>('before', 'after') }),
+  fc.record({ among: fc.constant<'write'>('write'), atRequest: fc.integer({ min: 1, max: 12 }), when: fc.constantFrom<'before' | 'after'>('before', 'after') }),
+);
 
 export function scheduleArbitrary(options: { killRate: number }): fc.Arbitrary<Schedule> {
   const scenario = fc.record({ growPg: fc.boolean(), growWh: fc.boolean(), openPr: fc.boolean() })
