@@ -24,7 +24,17 @@ const lostReplies: Schedule = {
 };
 
 const seed = Number(process.env.CAMPAIGN_SEED ?? 20261123);
-const numRuns = Number(process.env.CAMPAIGN_RUNS ?? 4);
+const numRuns = Number(process.env.CAMPAIGN_RUNS ?? 2);
+
+/**
+ * The pass is SIGKILLed as its 6th write is served: the orphan delete of db/pg (after the PVC dry runs, the Lease, the
+ * dry-run PUT and the recreation record). The set is gone once the garbage collector runs, and the dead holder's Lease
+ * is live for 300 s: the next pass must bring the set back anyway (issue 13 item 5).
+ */
+const killAfterOrphanDelete: Schedule = {
+  scenario: { growPg: true, growWh: false, openPr: false },
+  passes: [{ faults: [], kill: { among: 'write', atRequest: 6, when: 'after' }, ticksAfter: 2 }],
+};
 
 describe('fault campaign (small)', () => {
   const children = new ChildPool();
@@ -37,22 +47,26 @@ describe('fault campaign (small)', () => {
     assert.deepEqual(result.violations, []);
   });
 
+  it('brings back a StatefulSet a killed pass left absent, while the dead holder\'s Lease is live', async () => {
+    playOctokitWaitsFaster();
+    const result = await runSchedule(killAfterOrphanDelete, children);
+    assert.deepEqual({ kills: result.injected.kills, absent: result.absentAfterFaults, leaseExpiries: result.leaseExpiriesPlayed }, { kills: 1, absent: 1, leaseExpiries: 1 });
+    assert.deepEqual(result.violations, []);
+  });
+
   it(`keeps every invariant over ${numRuns} random fault schedules (seed ${seed}, CAMPAIGN_SEED to change)`, async () => {
     playOctokitWaitsFaster();
-    let kills = 0;
     let faults = 0;
     let pvcPatches = 0;
     await fc.assert(fc.asyncProperty(scheduleArbitrary({ killRate: 0.5 }), async (schedule) => {
       const result = await runSchedule(schedule, children);
-      kills += result.injected.kills;
       pvcPatches += result.pvcPatchesSeen;
       faults += Object.values(result.injected.faults).reduce((sum, n) => sum + (n ?? 0), 0);
       assert.deepEqual(result.violations, [], `seed ${seed}: ${JSON.stringify(schedule)}`);
       assert.notEqual(result.passesToConverge, undefined);
     }), { seed, numRuns, endOnFailure: true });
-    // The schedules did exercise something: faults were injected and a pass process was killed.
+    // The schedules did exercise something: faults were injected and PVC patches went through the recorder.
     assert.ok(faults > 0, 'no fault was injected');
-    assert.ok(kills > 0, 'no pass process was killed');
     assert.ok(pvcPatches > 0, 'no PVC patch went through the recorder');
   });
 });

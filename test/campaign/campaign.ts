@@ -89,7 +89,7 @@ export function describeFigures(figures: CampaignFigures): string {
     `seed ${figures.seed}: ${figures.runs} schedules in ${figures.seconds} s`,
     `faults injected: ${faultTotal} (${Object.entries(figures.faults).sort().map(([k, n]) => `${k} ${n ?? 0}`).join(', ')})`,
     `processes killed: ${figures.kills}; dead holders' Leases expired by played time: ${figures.leaseExpiriesPlayed}`,
-    `StatefulSets left absent by the faulty passes (each back after the next pass): ${figures.absentAfterFaults}`,
+    `StatefulSets absent when the faulty passes ended (killed or mid-recreation; each back after the next pass): ${figures.absentAfterFaults}`,
     `PVC patches sent and checked against capacity: ${figures.pvcPatchesChecked}`,
     `clean passes to converge: median ${figures.passesToConverge.median}, max ${figures.passesToConverge.max}`,
     `schedules with invariant violations: ${figures.violations.length}`,
