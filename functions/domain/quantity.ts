@@ -4,9 +4,15 @@
 
 export class QuantityError extends Error {
   constructor(readonly input: string, reason: string) {
-    super(`invalid quantity ${JSON.stringify(input)}: ${reason}`);
+    super(`invalid quantity ${quoted(input)}: ${reason}`);
     this.name = 'QuantityError';
   }
+}
+
+/** The value as the message shows it: a hostile 10,000-digit value is not pasted whole into errors and comments. */
+function quoted(input: string): string {
+  const shown = 64;
+  return input.length <= shown ? JSON.stringify(input) : `${JSON.stringify(input.slice(0, shown))}… (${input.length} characters)`;
 }
 
 export type QuantityFormat = 'BinarySI' | 'DecimalSI' | 'DecimalExponent';

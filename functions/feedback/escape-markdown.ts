@@ -11,6 +11,8 @@ export function escapeMarkdown(text: string): string {
     .replace(/([\\`*_{}[\]()#+!|~])/g, '\\$1')
     .replace(/@/g, `@${zeroWidthSpace}`)
     .replace(/:\/\//g, `:${zeroWidthSpace}//`)
+    // GitHub links a bare `www.example.com` too (GFM extended autolinks).
+    .replace(/www\./gi, (www) => `${www.slice(0, 3)}${zeroWidthSpace}.`)
     .replace(/\r?\n/g, ' ');
 }
 

@@ -1,5 +1,5 @@
-// Recovery writes whose reply was lost (the write happened, the connection dropped, the retry plugin sent it again):
-// the branch and the pull request are taken as made, not reported as failures or made twice.
+// Recovery writes whose reply was lost (the write happened, the connection dropped): never made twice, and the next
+// attempt carries on from what exists (a create told "already exists" takes the existing branch or pull request).
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
@@ -19,16 +19,22 @@ describe('RecoveryHost when a create\'s reply is lost', () => {
   });
   after(() => gh.close());
 
-  it('creates the branch and the pull request once, and returns the pull request that exists', async () => {
+  it('leaves one branch and one pull request when a create is applied but its reply is lost, and the next attempt goes on from them', async () => {
     const host = new RecoveryHost(octokit, { owner: gh.owner, repo: gh.repo });
     const base = await gh.state.git.resolve('main');
     assert.ok(base);
     const branch = 'sts-volume-gitops/recover/demo/db/pg/data';
+    // POSTs are not resent by the client: the lost reply is an error for this pass...
     gh.faults.failNext('POST', 'git.createRef', 1, 'drop-reply');
-    const sha = await host.commitFile(branch, base, 'k8s/db/pg.yaml', 'recovered\n', 'Recover');
+    await assert.rejects(host.commitFile(branch, base, 'k8s/db/pg.yaml', 'recovered\n', 'Recover'));
+    assert.ok(await gh.state.git.resolve(`refs/heads/${branch}`), 'but the branch was made');
+    // ...and the next attempt finds the branch and moves it.
+    const sha = await host.commitFile(branch, base, 'k8s/db/pg.yaml', 'recovered again\n', 'Recover');
     assert.equal(await gh.state.git.resolve(`refs/heads/${branch}`), sha);
 
     gh.faults.failNext('POST', 'pulls.create', 1, 'drop-reply');
+    await assert.rejects(host.createPullRequest(branch, 'main', 'Recover pg', 'body'));
+    // A second create (a racing holder, or a pass that did not see it yet) is told it exists and takes that one.
     const created = await host.createPullRequest(branch, 'main', 'Recover pg', 'body');
     const open = gh.state.pulls.filter((p) => p.head === branch && p.state === 'open');
     assert.deepEqual(open.map((p) => p.number), [created.number]);

@@ -89,7 +89,7 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     warn(`GitHub ${kind} on ${request.method} ${request.url}; retry ${retryCount + 1} after ${retryAfter}s`);
     return true;
   };
-  return new GitHubClient({
+  const client = new GitHubClient({
     ...auth,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.requestTimeoutMs ? { request: { fetch: fetchWithTimeout(options.requestTimeoutMs) } } : {}),
@@ -105,6 +105,13 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
     // 429 is plugin-throttling's (it honours Retry-After and the deadline); plugin-retry would retry it blindly.
     retry: { doNotRetry: [400, 401, 403, 404, 409, 422, 429, 451] },
   });
+  // plugin-retry resends a request after a 5xx or a network error. A POST whose reply was lost may have created what
+  // it asked for (a comment, a status, a pull request): resending it creates a second one. POSTs are not resent; the
+  // next pass reads first and finishes the job. Edits (PATCH, PUT) and reads are retried as before.
+  client.hook.before('request', (options) => {
+    if (options.method === 'POST') options.request = { ...options.request, retries: 0 };
+  });
+  return client;
 }
 
 /** Reports every request the client sends, retries included (for the API-call metrics). */

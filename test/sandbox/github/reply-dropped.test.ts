@@ -40,14 +40,12 @@ describe('GitHub sandbox: a write applied whose reply is dropped', () => {
     assert.deepEqual(combined.data.statuses.map((s) => [s.context, s.state]), [['sts-volume-gitops', 'pending']]);
   });
 
-  it('with the tool\'s retries, resends the POST after the network error: the comment is created twice', async () => {
-    // plugin-retry treats a network error like a 5xx and resends it, non-idempotent or not. FeedbackHost.ensureComment
-    // reads back before resending (test/feedback/comment-reply-lost.test.ts).
+  it('with the tool\'s client, does not resend a POST after the network error: the comment exists once', async () => {
+    // plugin-retry treats a network error like a 5xx; the tool's client keeps it from resending POSTs (issue 13 campaign).
     gh.faults.failNext('POST', 'issues.createComment', 1, 'drop-reply');
     gh.requestLog.reset();
-    const answered = await octokit.rest.issues.createComment({ ...repo, issue_number: pullNumber, body: 'feedback once' });
-    assert.equal(answered.status, 201);
-    assert.equal(gh.requestLog.countsByOperation()['issues.createComment'], 2);
-    assert.equal(gh.state.comments.filter((c) => c.body === 'feedback once').length, 2);
+    await assert.rejects(octokit.rest.issues.createComment({ ...repo, issue_number: pullNumber, body: 'feedback once' }));
+    assert.equal(gh.requestLog.countsByOperation()['issues.createComment'], 1);
+    assert.equal(gh.state.comments.filter((c) => c.body === 'feedback once').length, 1);
   });
 });
