@@ -108,8 +108,8 @@ describe('the webhook Lambda', () => {
     // Powertools writes warnings to stderr and the rest to stdout: both are captured.
     const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
     const capture = (chunk: string | Uint8Array): boolean => { logged.push(String(chunk)); return true; };
-    process.stdout.write = capture as typeof process.stdout.write;
-    process.stderr.write = capture as typeof process.stderr.write;
+    process.stdout.write = capture;
+    process.stderr.write = capture;
     const answers: unknown[] = [];
     try {
       for (const options of [{ secret: 'another-secret-entirely' }, {}, { signature: 'sha256=zz' }, { signature: `sha1=${'0'.repeat(40)}` }]) {
