@@ -32,7 +32,8 @@ const md5 = (text: string): string => createHash('md5').update(text, 'utf8').dig
 
 interface BatchEntry { Id: string; MessageBody: string; MessageGroupId?: string; MessageDeduplicationId?: string }
 
-export async function startLocalSqs(options: { now?: () => number } = {}): Promise<LocalSqs> {
+/** `secrets`: also answers Secrets Manager's GetSecretValue (awsJson1.1) for these ids, for a function in another process. */
+export async function startLocalSqs(options: { now?: () => number; secrets?: Record<string, string> } = {}): Promise<LocalSqs> {
   const now = options.now ?? Date.now;
   const queueName = 'targets.fifo';
   const queueArn = `arn:aws:sqs:eu-west-1:123456789012:${queueName}`;
@@ -49,6 +50,11 @@ export async function startLocalSqs(options: { now?: () => number } = {}): Promi
         response.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': randomUUID() });
         response.end(JSON.stringify(body));
       };
+      const secret = options.secrets && target === 'secretsmanager.GetSecretValue' ? options.secrets[(JSON.parse(Buffer.concat(chunks).toString('utf8')) as { SecretId: string }).SecretId] : undefined;
+      if (target === 'secretsmanager.GetSecretValue') {
+        if (secret === undefined) return reply(400, { __type: 'ResourceNotFoundException', message: 'Secrets Manager can\'t find the specified secret.' });
+        return reply(200, { ARN: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:webhook-AbCdEf', Name: 'webhook', SecretString: secret, VersionId: 'v1' });
+      }
       if (target !== 'AmazonSQS.SendMessageBatch') return reply(400, { __type: 'com.amazonaws.sqs#InvalidAction', message: `not served here: ${target}` });
       const input = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { QueueUrl: string; Entries: BatchEntry[] };
       if (!input.QueueUrl.endsWith(`/${queueName}`)) return reply(400, { __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: 'The specified queue does not exist.' });
