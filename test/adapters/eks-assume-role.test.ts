@@ -1,7 +1,7 @@
 // A cluster in another account: the role the config names is assumed through STS (the real client over HTTP, its
 // awsQuery wire), and its temporary credentials describe the cluster and sign the EKS token.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { STSClient } from '@aws-sdk/client-sts';
@@ -12,7 +12,7 @@ const roleArn = 'arn:aws:iam::210987654321:role/sts-volume-gitops-access';
 
 interface Seen { path: string; body: string; authorization: string; securityToken: string | undefined }
 
-function record(request: IncomingMessage, seen: Seen[], answer: (body: string) => { status: number; type: string; text: string }, response: import('node:http').ServerResponse): void {
+function record(request: IncomingMessage, seen: Seen[], answer: (body: string) => { status: number; type: string; text: string }, response: ServerResponse): void {
   let body = '';
   request.on('data', (chunk: Buffer) => { body += chunk.toString('utf8'); });
   request.on('end', () => {
