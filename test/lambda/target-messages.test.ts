@@ -7,7 +7,7 @@ import { clusterKey, parseTargetMessage, queuedMessage, scheduledMessages } from
 const target = (name: string, cluster: TargetConfig['cluster']): TargetConfig => ({
   name, cluster, source: { local: { directory: '/repo', paths: ['**/*.yaml'] } }, namespaces: { default: 'db', allow: ['db'] },
   pullRequests: { validate: true, recovery: true, forks: 'neutral' },
-} as TargetConfig);
+});
 
 describe('target messages', () => {
   it('groups by cluster: one EKS cluster per account and region, one kubeconfig context', () => {
