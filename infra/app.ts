@@ -10,6 +10,7 @@ const app = new App();
 const everyMinutes = number('STS_EVERY_MINUTES');
 const flexibleWindowMinutes = number('STS_FLEXIBLE_WINDOW_MINUTES');
 const logRetentionDays = number('STS_LOG_RETENTION_DAYS');
+const workerConcurrency = number('STS_WORKER_CONCURRENCY');
 if (logRetentionDays !== undefined && !(Object.values(logs.RetentionDays) as unknown[]).includes(logRetentionDays)) {
   throw new Error(`STS_LOG_RETENTION_DAYS must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got ${logRetentionDays}`);
 }
@@ -21,5 +22,7 @@ new StsVolumeGitopsStack(app, 'StsVolumeGitops', {
   ...(logRetentionDays !== undefined ? { logRetention: logRetentionDays } : {}),
   ...(env.STS_GITHUB_SECRET_ARN ? { githubSecretArn: env.STS_GITHUB_SECRET_ARN } : {}),
   ...(env.STS_ALARM_EMAIL ? { alarmEmail: env.STS_ALARM_EMAIL } : {}),
+  ...(workerConcurrency !== undefined ? { workerConcurrency } : {}),
+  ...(env.STS_WEBHOOK_SECRET_ARN ? { webhookSecretArn: env.STS_WEBHOOK_SECRET_ARN } : {}),
   ...(env.STS_METRICS_NAMESPACE ? { metricsNamespace: env.STS_METRICS_NAMESPACE } : {}),
 });

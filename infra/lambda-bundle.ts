@@ -23,6 +23,18 @@ export const lambdaBundle = {
   taskRoot: '/var/task',
 } as const;
 
+/** The entry points the stack ships, one function each: all bundled with the options above. */
+export const lambdaEntries = {
+  /** Invoked by the schedule: one message per target on the queue. */
+  dispatcher: fileURLToPath(new URL('../functions/lambda/dispatcher.ts', import.meta.url)),
+  /** The queue's consumer: one pass (or validation) per message. */
+  worker: fileURLToPath(new URL('../functions/lambda/worker.ts', import.meta.url)),
+  /** Behind the Function URL: GitHub deliveries to messages. */
+  webhook: fileURLToPath(new URL('../functions/lambda/webhook.ts', import.meta.url)),
+} as const;
+
+export type LambdaEntryName = keyof typeof lambdaEntries;
+
 export interface BuiltBundle {
   directory: string;
   file: string;

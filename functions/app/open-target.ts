@@ -2,7 +2,7 @@
 // (kubeconfig or EKS). The only place that reads credentials from the environment or files.
 import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { TargetConfig } from '../domain/config.ts';
+import type { EksCluster, TargetConfig } from '../domain/config.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
 import { instrumentedKubeConfig, type KubernetesRequestObserver } from '../adapters/kube/instrumented-kube-config.ts';
 import { canWait, requestTimeoutMs, type RemainingMs } from './deadline.ts';
@@ -25,7 +25,7 @@ export interface OpenOptions {
   /** Reads the App private key from the secret the config names (Lambda: Secrets Manager via Powertools Parameters). */
   readSecret?: (id: string) => Promise<string>;
   /** Builds a KubeConfig for an EKS cluster (Lambda); the CLI uses kubeconfig files. */
-  eksKubeConfig?: (cluster: { name: string; region: string }) => Promise<KubeConfig>;
+  eksKubeConfig?: (cluster: EksCluster) => Promise<KubeConfig>;
   /** Sees every Kubernetes request (the API-call metrics). */
   onKubernetesRequest?: KubernetesRequestObserver;
   /** The invocation's time left: bounds every request and every rate-limit wait. */

@@ -34,8 +34,11 @@ export interface ApiCalls {
   pvcPatches: number;
 }
 
+/** `validate`: a read-only pass whose only GitHub writes are pull request checks (the webhook's pull_request events). */
+export type RunMode = PassMode | 'validate';
+
 export interface RunTargetsOptions extends OpenOptions {
-  mode: PassMode;
+  mode: RunMode;
   targetName?: string;
   holderIdentity: string;
   onEvent?: (target: string, line: string) => void;
@@ -119,16 +122,16 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     });
     if (opened.github) observeGitHubRequests(opened.github.client, () => { apiCalls.github += 1; });
     const report = await runPass({
-      target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode,
+      target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
-    if (opened.github && report.outcome !== 'busy' && options.mode === 'apply') {
+    if (opened.github && report.outcome !== 'busy' && options.mode !== 'plan') {
       const github = opened.github;
-      if (targetConfig.pullRequests.recovery) {
+      if (targetConfig.pullRequests.recovery && options.mode === 'apply') {
         recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
           ...github, target: opened.target, report, hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));

@@ -14,6 +14,8 @@ const usage = `Usage:
   sts-volume-gitops sandbox github --port N --seed DIR                start the GitHub sandbox alone
   sts-volume-gitops demo                                              the whole story on the sandboxes (npm start)
   sts-volume-gitops rbac --config FILE [--target NAME]                print the RBAC manifest the config needs
+  sts-volume-gitops webhook --port N --config FILE [--secret-env VAR]  GitHub webhooks for local development: pull
+                                                                      requests validated, pushes reconciled, in process
 --config defaults to $STS_VOLUME_GITOPS_CONFIG.`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -28,6 +30,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('./demo.ts')).runDemo();
     case 'rbac':
       return (await import('./rbac-command.ts')).rbacCommand(rest);
+    case 'webhook':
+      return (await import('./webhook-command.ts')).webhookCommand(rest, usage);
     case undefined:
     case '-h':
     case '--help':

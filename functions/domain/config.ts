@@ -30,6 +30,9 @@ export interface KubeconfigCluster {
 export interface EksCluster {
   name: string;
   region: string;
+  /** A role (often in the cluster's account) assumed through STS before calling EKS, with its external ID. */
+  roleArn?: string;
+  externalId?: string;
 }
 
 /** A size that lives outside a StatefulSet manifest (a chart's values, a Kustomize patch); see domain/size-sources.ts. */

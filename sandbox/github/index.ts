@@ -12,6 +12,7 @@ import { createFork, forkBranchRef, headRefOf, parseHead } from './forks.ts';
 import { GitRepo } from './git-repo.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { GitHubRequestLog } from './request-log.ts';
+import { pullRequestPayload, pushPayload, WebhookDeliveries } from './webhooks.ts';
 
 export interface GitHubSandboxOptions {
   port?: number;
@@ -37,6 +38,8 @@ export interface GitHubSandbox {
   state: GitHubState;
   faults: FaultInjector;
   requestLog: GitHubRequestLog;
+  /** Subscribe a URL and secret: pull requests opened or synchronised and branches pushed are delivered, signed. */
+  webhooks: WebhookDeliveries;
   /** Commits to a branch of the repository, or of `fork`'s fork (see forkRepository). */
   commitFiles(options: { branch: string; message: string; files: Record<string, string | Buffer | null>; baseBranch?: string; author?: string; fork?: string }): Promise<string>;
   /** Opens a pull request as a person would; `head` is a branch, or `owner:branch` for a fork's branch. */
@@ -70,6 +73,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();
+  const webhooks = new WebhookDeliveries();
   let url = '';
   const server = createGitHubServer({ state, faults, requestLog, baseUrl: () => url });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -77,7 +81,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
 
   const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
-    url, token, tokenLogin, owner, repo, defaultBranch, state, faults, requestLog,
+    url, token, tokenLogin, owner, repo, defaultBranch, state, faults, requestLog, webhooks,
     app: {
       appId: state.appId, installationId: state.installationId, privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
       slug: state.appSlug, botLogin: `${state.appSlug}[bot]`,
@@ -85,7 +89,8 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
     commitFiles: async ({ branch, message, files, baseBranch, author, fork }) => {
       const refOf = (name: string): string => (fork === undefined ? `refs/heads/${name}` : forkBranchRef(fork, name));
       if (fork !== undefined && !state.forks.some((f) => f.owner === fork)) throw new Error(`${fork} has no fork of ${owner}/${repo}`);
-      const head = await git.resolve(refOf(branch)) ?? await git.resolve(refOf(baseBranch ?? defaultBranch));
+      const previous = await git.resolve(refOf(branch));
+      const head = previous ?? await git.resolve(refOf(baseBranch ?? defaultBranch));
       const changes = new Map<string, { mode: string; sha: string } | null>();
       for (const [path, content] of Object.entries(files)) {
         changes.set(path, content === null ? null : { mode: '100644', sha: await git.writeBlob(typeof content === 'string' ? Buffer.from(content) : content) });
@@ -94,6 +99,13 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       const name = author ?? 'Dana Developer';
       const sha = await git.commitTree(tree, head ? [head] : [], message, { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}@example.com` });
       await git.updateRef(refOf(branch), sha);
+      if (webhooks.subscriptions.length > 0 && fork === undefined) {
+        await webhooks.deliver('push', pushPayload(state, branch, previous, sha, name));
+        for (const pr of state.pulls.filter((p) => p.state === 'open' && p.head === branch && p.headOwner === owner)) {
+          pr.headSha = sha;
+          await webhooks.deliver('pull_request', pullRequestPayload(state, pr, 'synchronize', name));
+        }
+      }
       return sha;
     },
     openPullRequest: async ({ head: headSpec, base, title, body, author }) => {
@@ -103,7 +115,9 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       if (!headSha || !baseSha) throw new Error(`branch ${headSha ? base ?? defaultBranch : headSpec} does not exist`);
       const created = now();
       const number = state.nextId++;
-      state.pulls.push({ number, title, body: body ?? null, state: 'open', head, headOwner, base: base ?? defaultBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user: author ?? (headOwner === owner ? 'dana' : headOwner), labels: [] });
+      const pull = { number, title, body: body ?? null, state: 'open' as const, head, headOwner, base: base ?? defaultBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user: author ?? (headOwner === owner ? 'dana' : headOwner), labels: [] };
+      state.pulls.push(pull);
+      await webhooks.deliver('pull_request', pullRequestPayload(state, pull, 'opened', pull.user));
       return number;
     },
     addPerson: (login, role = 'write') => {
@@ -127,6 +141,8 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       });
       const body = await response.json() as { sha?: string; message?: string };
       if (!response.ok || !body.sha) throw new Error(`merge of #${number} failed: ${body.message ?? response.status}`);
+      const merged = state.pulls.find((p) => p.number === number);
+      if (merged) await webhooks.deliver('push', pushPayload(state, merged.base, merged.baseSha, body.sha, tokenLogin));
       return body.sha;
     },
     readFile: async (ref, path) => {

@@ -10,7 +10,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import { buildLambdaBundle, lambdaBundle } from '../../infra/lambda-bundle.ts';
+import { buildLambdaBundle, lambdaBundle, lambdaEntries } from '../../infra/lambda-bundle.ts';
 import { StsVolumeGitopsStack, type StsVolumeGitopsStackProps } from '../../infra/stack.ts';
 
 const eksConfig = `targets:
@@ -43,13 +43,13 @@ const fixtureEntry = fileURLToPath(new URL('fixtures/handler.ts', import.meta.ur
 type Props = Partial<StsVolumeGitopsStackProps>;
 const env = { account: '123456789012', region: 'eu-west-1' };
 
-async function synth(props: Props | ((app: App) => Props) = {}, configText = eksConfig, outdir?: string): Promise<Template> {
+async function synth(props: Props | ((app: App) => Props) = {}, configText = eksConfig, outdir?: string, options: { realEntries?: boolean } = {}): Promise<Template> {
   const dir = outdir ?? await mkdtemp(join(tmpdir(), 'sts-infra-'));
   const configFile = join(dir, 'config.yaml');
   await writeFile(configFile, configText);
   const app = new App({ outdir: join(dir, 'cdk.out') });
   const stack = new StsVolumeGitopsStack(app, 'Test', {
-    env, configFile, entry: fixtureEntry, ...(typeof props === 'function' ? props(app) : props),
+    env, configFile, ...(options.realEntries ? {} : { entry: fixtureEntry }), ...(typeof props === 'function' ? props(app) : props),
   });
   return Template.fromStack(stack);
 }
@@ -66,35 +66,75 @@ describe('StsVolumeGitopsStack', () => {
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
-    // The real handler: synth bundles it with the shared definition (infra/lambda-bundle.ts).
-    template = await synth({ entry: lambdaBundle.entry, alarmEmail: 'oncall@example.com' }, eksConfig, dir);
+    // The real entries: synth bundles each with the shared definition (infra/lambda-bundle.ts).
+    template = await synth({ alarmEmail: 'oncall@example.com' }, eksConfig, dir, { realEntries: true });
   });
 
-  it('ships exactly the bundle the tests build and run (one esbuild definition), with the config beside it', async () => {
+  it('ships exactly the bundles the tests build and run (one esbuild definition), each with the config beside it', async () => {
     const assets = (await readdir(join(dir, 'cdk.out'))).filter((name) => name.startsWith('asset.'));
-    assert.equal(assets.length, 1);
-    const asset = join(dir, 'cdk.out', assets[0] ?? '');
-    const built = await buildLambdaBundle({ outdir: join(dir, 'built'), configFile: join(dir, 'config.yaml') });
-    assert.ok((await readFile(join(asset, lambdaBundle.outfileName))).equals(await readFile(built.file)), 'the same bytes');
-    assert.equal(await readFile(join(asset, lambdaBundle.configFileName), 'utf8'), eksConfig);
+    assert.equal(assets.length, 3, 'dispatcher, worker, webhook');
+    const shipped = await Promise.all(assets.map((a) => readFile(join(dir, 'cdk.out', a, lambdaBundle.outfileName))));
+    for (const [name, entry] of Object.entries(lambdaEntries)) {
+      const built = await buildLambdaBundle({ outdir: join(dir, 'built', name), configFile: join(dir, 'config.yaml'), entry });
+      const bytes = await readFile(built.file);
+      assert.equal(shipped.filter((s) => s.equals(bytes)).length, 1, `the ${name} bundle ships, byte for byte`);
+    }
+    for (const asset of assets) assert.equal(await readFile(join(dir, 'cdk.out', asset, lambdaBundle.configFileName), 'utf8'), eksConfig);
   });
 
-  it('runs the handler on Node.js 22 arm64, one at a time, with its bundled config, Powertools settings and no layers', () => {
+  it('runs the worker on Node.js 22 arm64 with its reserved concurrency, bundled config, Powertools settings and no layers', () => {
     template.hasResourceProperties('AWS::Lambda::Function', {
       Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler', Timeout: 300, MemorySize: 512,
-      ReservedConcurrentExecutions: 1,
+      ReservedConcurrentExecutions: 5,
       Environment: { Variables: Match.objectLike({ STS_VOLUME_GITOPS_CONFIG: '/var/task/config.yaml', POWERTOOLS_SERVICE_NAME: 'sts-volume-gitops', POWERTOOLS_METRICS_NAMESPACE: 'StsVolumeGitops' }) },
       Layers: Match.absent(),
-      DeadLetterConfig: Match.anyValue(),
+    });
+    // The dispatcher: invoked asynchronously by the schedule, failed invocations to the dead-letter queue.
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 60, DeadLetterConfig: Match.anyValue(),
+      Environment: { Variables: Match.objectLike({ STS_VOLUME_GITOPS_QUEUE_URL: Match.anyValue(), STS_VOLUME_GITOPS_SCHEDULE_MINUTES: '5' }) },
     });
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 600 });
+  });
+
+  it('queues targets on a FIFO queue whose failed messages go to a FIFO dead-letter queue after 3 receives', () => {
+    const queues = template.findResources('AWS::SQS::Queue', { Properties: { FifoQueue: true } }) as Record<string, { Properties: Record<string, unknown> }>;
+    const [targetsId, targets] = Object.entries(queues).find(([, q]) => q.Properties.RedrivePolicy !== undefined) ?? assert.fail('the target queue');
+    const [deadId] = Object.entries(queues).find(([id]) => id !== targetsId) ?? assert.fail('its dead-letter queue');
+    assert.deepEqual(targets.Properties.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [deadId, 'Arn'] }, maxReceiveCount: 3 });
+    assert.equal(targets.Properties.VisibilityTimeout, 360, 'one minute past the worker timeout');
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: { 'Fn::GetAtt': [targetsId, 'Arn'] },
+    });
+  });
+
+  it('serves the webhook from a Function URL with auth NONE, its secret generated, readable by the webhook only', () => {
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE' });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: 10, Environment: { Variables: Match.objectLike({ STS_VOLUME_GITOPS_QUEUE_URL: Match.anyValue(), STS_VOLUME_GITOPS_WEBHOOK_SECRET: Match.anyValue() }) },
+    });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ GenerateStringKey: 'webhookSecret', SecretStringTemplate: '{}' }) });
+    template.hasOutput('WebhookUrl', Match.anyValue());
+  });
+
+  it('grants each role only its job: dispatcher and webhook send to the queue, the webhook reads its secret, the worker reads the App key', () => {
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Array<{ Properties: { Roles: Array<{ Ref: string }>; PolicyDocument: { Statement: Statement[] } } }>;
+    const functions = template.findResources('AWS::Lambda::Function') as Record<string, { Properties: { Role: { 'Fn::GetAtt': [string, string] }; Timeout: number } }>;
+    const roleOf = (timeout: number): string => Object.values(functions).find((f) => f.Properties.Timeout === timeout)?.Properties.Role['Fn::GetAtt'][0] ?? assert.fail(`a function with timeout ${timeout}`);
+    const actionsOf = (role: string): string[] => policies.filter((p) => p.Properties.Roles.some((r) => r.Ref === role))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement).flatMap((st) => [st.Action].flat() as string[]).sort();
+    assert.deepEqual(actionsOf(roleOf(60)), ['sqs:SendMessage', 'sqs:SendMessage'], 'dispatcher: SendMessage (and its async dead-letter queue)');
+    assert.deepEqual(actionsOf(roleOf(10)), ['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
+    const worker = actionsOf(roleOf(300));
+    assert.ok(worker.includes('eks:DescribeCluster') && worker.includes('secretsmanager:GetSecretValue') && worker.includes('sqs:ReceiveMessage'), worker.join(', '));
+    assert.ok(!worker.includes('sqs:SendMessage'), 'the worker queues nothing');
   });
 
   it('keeps the logs 30 days by default', () => {
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
-  it('invokes it from EventBridge Scheduler with a role that may only invoke this function', () => {
+  it('invokes the dispatcher from EventBridge Scheduler with a role that may only invoke it', () => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(5 minutes)', FlexibleTimeWindow: { Mode: 'OFF' },
       Target: Match.objectLike({ Input: '{"source":"schedule"}', RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 } }),
@@ -120,9 +160,9 @@ describe('StsVolumeGitopsStack', () => {
   });
 
   it('creates the secret under the name the config gives it and lets the function read exactly that secret', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2); // and the webhook secret
     template.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'github/sts-volume-gitops' });
-    const [secretId] = Object.keys(template.findResources('AWS::SecretsManager::Secret'));
+    const [secretId] = Object.keys(template.findResources('AWS::SecretsManager::Secret', { Properties: { Name: 'github/sts-volume-gitops' } }));
     const read = statements(template).find((s) => Array.isArray(s.Action) && s.Action.includes('secretsmanager:GetSecretValue'));
     assert.ok(read, 'the function may read the secret');
     assert.deepEqual(read.Resource, { Ref: secretId });
@@ -138,9 +178,12 @@ describe('StsVolumeGitopsStack', () => {
     });
   });
 
-  it('alarms on errors, throttles, duration near the timeout and dead letters, each notifying the topic, which mails on-call', () => {
+  it('alarms on errors, duration near the timeout, dead letters and the age of the oldest message, each notifying the topic, which mails on-call', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{ Properties: { MetricName: string; Threshold: number; AlarmActions: unknown[] } }>;
-    assert.deepEqual(alarms.map((a) => a.Properties.MetricName).sort(), ['ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Throttles']);
+    assert.deepEqual(alarms.map((a) => a.Properties.MetricName).sort(), [
+      'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Errors', 'Errors',
+    ]);
+    assert.equal(alarms.find((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')?.Properties.Threshold, 600, 'twice the schedule interval');
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
     for (const alarm of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
     assert.equal(alarms.find((a) => a.Properties.MetricName === 'Duration')?.Properties.Threshold, 240_000);
@@ -167,13 +210,34 @@ describe('StsVolumeGitopsStack options', () => {
 
   it('uses an existing secret and topic instead of creating them', async () => {
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:github/sts-volume-gitops-AbCdEf';
-    const template = await synth({ githubSecretArn: arn });
+    const template = await synth({ githubSecretArn: arn, webhookSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:github/webhook-AbCdEf' });
     template.resourceCountIs('AWS::SecretsManager::Secret', 0);
     const read = statements(template).find((s) => Array.isArray(s.Action) && s.Action.includes('secretsmanager:GetSecretValue'));
     assert.equal(read?.Resource, arn);
   });
 
+  it('takes the worker concurrency, the receives before dead-lettering, the oldest-message age, and can leave out the webhook', async () => {
+    const template = await synth({ workerConcurrency: 20, maxReceiveCount: 5, oldestMessageAlarmAge: Duration.minutes(30), webhook: false });
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 300, ReservedConcurrentExecutions: 20 });
+    template.hasResourceProperties('AWS::SQS::Queue', { FifoQueue: true, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 1800 });
+    template.resourceCountIs('AWS::Lambda::Url', 0);
+    template.resourceCountIs('AWS::Lambda::Function', 2);
+  });
+
+  it('lets the worker assume the role a cross-account cluster names, with no access entry or DescribeCluster of its own for it', async () => {
+    const roleArn = 'arn:aws:iam::210987654321:role/sts-volume-gitops-access';
+    const crossAccount = eksConfig.replace('eks: { name: prod-eu, region: eu-west-1 }', `eks: { name: prod-eu, region: eu-west-1, roleArn: "${roleArn}", externalId: acme-volumes }`);
+    const template = await synth({}, crossAccount.replace(/eks: \{ name: prod-eu, region: eu-west-1 \}/, 'eks: { name: prod-us, region: eu-west-1 }'));
+    const assume = statements(template).filter((s) => s.Action === 'sts:AssumeRole');
+    assert.deepEqual(assume.map((s) => s.Resource), [roleArn]);
+    template.resourceCountIs('AWS::EKS::AccessEntry', 1);
+    template.hasResourceProperties('AWS::EKS::AccessEntry', { ClusterName: 'prod-us' });
+  });
+
   const badOptions: Array<[string, Props, string, RegExp]> = [
+    ['a worker concurrency of zero', { workerConcurrency: 0 }, eksConfig, /workerConcurrency must be a whole number >= 1/],
+    ['a maxReceiveCount of zero', { maxReceiveCount: 0 }, eksConfig, /maxReceiveCount must be a whole number from 1 to 1000/],
     ['a schedule of zero minutes', { everyMinutes: 0 }, eksConfig, /everyMinutes must be a whole number/],
     ['a fractional schedule', { everyMinutes: 2.5 }, eksConfig, /everyMinutes must be a whole number/],
     ['a timeout no EKS token outlives', { timeout: Duration.minutes(15) }, eksConfig, /timeout must be at most 14 minutes/],

@@ -68,3 +68,21 @@ export class SecretReader {
     return privateKeyFromSecret(secretId, await this.readString(secretId));
   }
 }
+
+/** The webhook secret: a plain string, or `{"webhookSecret": "..."}` (the shape the stack creates). */
+export function webhookSecretFromSecret(secretId: string, text: string): string {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) {
+    if (trimmed.length < 16) throw new SecretReadError(secretId, 'the webhook secret is shorter than 16 characters');
+    return trimmed;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (error) {
+    throw new SecretReadError(secretId, `the value starts like JSON but does not parse: ${(error as Error).message}`);
+  }
+  const secret = (value as { webhookSecret?: unknown } | null)?.webhookSecret;
+  if (typeof secret !== 'string' || secret.length < 16) throw new SecretReadError(secretId, 'the JSON has no "webhookSecret" of at least 16 characters (see infra/README.md)');
+  return secret;
+}

@@ -1,6 +1,7 @@
 // EKS access from Lambda: endpoint and CA from eks:DescribeCluster, and a bearer token that is a presigned STS
 // GetCallerIdentity URL carrying the cluster name (what `aws eks get-token` and aws-iam-authenticator produce).
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
+import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Hash } from '@smithy/hash-node';
@@ -43,19 +44,52 @@ export interface EksKubeConfigOptions {
   now?: () => Date;
   /** How long the token must still be valid (the invocation's remaining time): a cached one that expires sooner is re-minted. */
   validForMs?: number;
+  /** A cluster in another account: this role is assumed (STS AssumeRole) and its credentials call EKS and sign the token. */
+  assumeRole?: AssumeRoleOptions;
+  /** The STS client for AssumeRole (tests point it at a local endpoint). */
+  stsClient?: STSClient;
+}
+
+export interface AssumeRoleOptions {
+  roleArn: string;
+  externalId?: string;
+  sessionName: string;
+}
+
+/** Temporary credentials of the role, from the function's own (the role's trust policy names the function's role). */
+export async function assumedRoleCredentials(options: {
+  assumeRole: AssumeRoleOptions; region: string; credentials?: AwsCredentialIdentity | AwsCredentialIdentityProvider; stsClient?: STSClient;
+}): Promise<AwsCredentialIdentity> {
+  const { roleArn, externalId, sessionName } = options.assumeRole;
+  const client = options.stsClient ?? new STSClient({ region: options.region, credentials: options.credentials ?? defaultProvider() });
+  let answer;
+  try {
+    // One hour: longer than any invocation, so the cached EKS token never outlives its signing credentials.
+    answer = await client.send(new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: sessionName, DurationSeconds: 3600, ...(externalId !== undefined ? { ExternalId: externalId } : {}) }));
+  } catch (error) {
+    throw new Error(`cannot assume ${roleArn}${externalId !== undefined ? ' (with its external ID)' : ''}: ${(error as Error).message}`, { cause: error });
+  }
+  const issued = answer.Credentials;
+  if (!issued?.AccessKeyId || !issued.SecretAccessKey) throw new Error(`STS returned no credentials for ${roleArn}`);
+  return {
+    accessKeyId: issued.AccessKeyId, secretAccessKey: issued.SecretAccessKey,
+    ...(issued.SessionToken ? { sessionToken: issued.SessionToken } : {}), ...(issued.Expiration ? { expiration: issued.Expiration } : {}),
+  };
 }
 
 const cache = new Map<string, { config: KubeConfig; expires: number }>();
 
 export async function eksKubeConfig(options: EksKubeConfigOptions): Promise<KubeConfig> {
   const now = options.now ?? (() => new Date());
-  const key = `${options.region}/${options.clusterName}`;
+  const key = `${options.assumeRole?.roleArn ?? 'own'}/${options.region}/${options.clusterName}`;
   const cached = cache.get(key);
   if (cached && cached.expires > now().getTime() + (options.validForMs ?? 0)) return cached.config;
   if ((options.validForMs ?? 0) > tokenLifetimeMs) {
     throw new Error(`an EKS token lives ${tokenLifetimeMs / 60_000} minutes, less than the ${Math.ceil((options.validForMs ?? 0) / 60_000)} asked for; keep the function timeout under 14 minutes`);
   }
-  const credentials = options.credentials ?? defaultProvider();
+  const credentials = options.assumeRole
+    ? await assumedRoleCredentials({ assumeRole: options.assumeRole, region: options.region, ...(options.credentials ? { credentials: options.credentials } : {}), ...(options.stsClient ? { stsClient: options.stsClient } : {}) })
+    : options.credentials ?? defaultProvider();
   const client = options.eksClient ?? new EKSClient({ region: options.region, credentials });
   const { cluster } = await client.send(new DescribeClusterCommand({ name: options.clusterName }));
   if (!cluster?.endpoint || !cluster.certificateAuthority?.data) {

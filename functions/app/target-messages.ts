@@ -1,0 +1,72 @@
+// What travels on the target queue: one message names one target and what to do with it. A message is only a key:
+// the worker re-reads the configuration, the Git source and the cluster (level-triggered), so a lost, late or
+// duplicated message changes nothing but timing. Pure: the SQS fields are derived here, sent by the adapter.
+import { createHash } from 'node:crypto';
+import type { Config, TargetConfig } from '../domain/config.ts';
+
+/** `pass`: reconcile (apply) and publish feedback; `validate`: check pull requests only (reads and dry runs). */
+export type TargetAction = 'pass' | 'validate';
+
+export interface TargetMessage {
+  target: string;
+  action: TargetAction;
+  /** Why it was sent: `schedule`, or the GitHub event that asked for it (`pull_request`, `push`). */
+  trigger: string;
+}
+
+/** The SQS FIFO fields of one message. */
+export interface QueuedTargetMessage {
+  body: TargetMessage;
+  /** The cluster: two passes never run on one cluster at once. */
+  groupId: string;
+  /** Within SQS's five-minute window, the same target and slot (or the same commit) is queued once. */
+  deduplicationId: string;
+}
+
+export class TargetMessageError extends Error {
+  constructor(reason: string) {
+    super(`not a target message: ${reason}`);
+    this.name = 'TargetMessageError';
+  }
+}
+
+/** SQS allows 128 characters of alphanumerics and punctuation in both ids; longer or other keys are hashed. */
+function sqsId(key: string): string {
+  return key.length <= 128 && /^[\x21-\x7e]+$/.test(key) ? key : createHash('sha256').update(key).digest('hex');
+}
+
+export function clusterKey(target: TargetConfig): string {
+  if ('eks' in target.cluster) {
+    const { eks } = target.cluster;
+    // A role in another account can see a cluster of the same name: the account is part of the identity.
+    const account = /^arn:[^:]+:iam::(\d+):/.exec(eks.roleArn ?? '')?.[1];
+    return `eks:${account !== undefined ? `${account}/` : ''}${eks.region}/${eks.name}`;
+  }
+  const { kubeconfig } = target.cluster;
+  return `kubeconfig:${kubeconfig.path}${kubeconfig.context !== undefined ? `#${kubeconfig.context}` : ''}`;
+}
+
+export function queuedMessage(target: TargetConfig, body: TargetMessage, deduplicationKey: string): QueuedTargetMessage {
+  return { body, groupId: sqsId(clusterKey(target)), deduplicationId: sqsId(`${body.target}/${body.action}/${deduplicationKey}`) };
+}
+
+/** The scheduled fan-out: one `pass` per target, deduplicated per time slot of `slotMs` (the schedule's rate). */
+export function scheduledMessages(config: Config, nowMs: number, slotMs: number): QueuedTargetMessage[] {
+  if (!(slotMs > 0)) throw new Error(`the time slot must be a positive number of milliseconds, got ${slotMs}`);
+  const slot = Math.floor(nowMs / slotMs);
+  return config.targets.map((target) => queuedMessage(target, { target: target.name, action: 'pass', trigger: 'schedule' }, `slot-${slot}`));
+}
+
+export function parseTargetMessage(text: string): TargetMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new TargetMessageError(`the body is not JSON (${(error as Error).message})`);
+  }
+  const message = value as Partial<TargetMessage> | null;
+  if (typeof message !== 'object' || message === null) throw new TargetMessageError('the body is not an object');
+  if (typeof message.target !== 'string' || message.target === '') throw new TargetMessageError('"target" must be a target name');
+  if (message.action !== 'pass' && message.action !== 'validate') throw new TargetMessageError(`"action" must be pass or validate, got ${JSON.stringify(message.action)}`);
+  return { target: message.target, action: message.action, trigger: typeof message.trigger === 'string' ? message.trigger : 'unknown' };
+}

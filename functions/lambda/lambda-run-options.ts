@@ -1,0 +1,51 @@
+// What every Lambda entry that runs passes shares: the Powertools logger, the per-pass log summary and EMF metrics,
+// the GitHub App key from Secrets Manager and EKS access, all at module level so warm invocations reuse them.
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
+import type { RunTargetsOptions, TargetRun } from '../app/run-targets.ts';
+import { targetRunJson } from '../app/report-json.ts';
+import { eksKubeConfig } from '../adapters/kube/eks-cluster.ts';
+import { SecretReader } from '../adapters/github/secrets.ts';
+import { createPassMetricsPublisher } from './publish-metrics.ts';
+
+export const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'sts-volume-gitops';
+export const logger = new Logger({ serviceName });
+const publishPassMetrics = createPassMetricsPublisher({ serviceName });
+// Module level: warm invocations reuse the cached secret values.
+export const secrets = new SecretReader();
+
+/** The run options of one invocation: everything but the mode and the target. */
+export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mode'> {
+  return {
+    holderIdentity: `lambda-${context.awsRequestId}`,
+    remainingMs: () => context.getRemainingTimeInMillis(),
+    onEvent: (target, line) => logger.info(line, { target }),
+    onRunFinished: (run) => {
+      logRun(run);
+      publishPassMetrics(run);
+    },
+    readSecret: (id) => secrets.readGitHubPrivateKey(id),
+    eksKubeConfig: (cluster) => eksKubeConfig({
+      clusterName: cluster.name, region: cluster.region, validForMs: context.getRemainingTimeInMillis(),
+      ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName: `sts-volume-gitops-${context.awsRequestId}`.slice(0, 64) } } : {}),
+    }),
+  };
+}
+
+function logRun(run: TargetRun): void {
+  const json = targetRunJson(run);
+  if (run.error !== undefined && !run.report) {
+    logger.error('target failed', { target: run.target, error: run.error, durationMs: run.durationMs, apiCalls: json.apiCalls });
+    return;
+  }
+  // A pass whose GitHub side failed still logs what it did in the cluster, at error level.
+  (run.error !== undefined ? logger.error.bind(logger) : logger.info.bind(logger))(run.error !== undefined ? 'target failed after its pass' : 'pass finished', {
+    ...(run.error !== undefined ? { error: run.error } : {}),
+    ...((run.feedback?.failures.length ?? 0) > 0 ? { feedbackFailures: run.feedback?.failures } : {}),
+    target: run.target, outcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
+    statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
+    recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl })),
+    ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
+  });
+  logger.debug('pass report', { target: run.target, run: json });
+}
