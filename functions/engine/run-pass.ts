@@ -151,20 +151,21 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
       if (records.length > 0) ({ plans, snapshot } = await planWithDryRuns(ctx, desired.statefulSets, dryRuns));
     }
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
-    for (const plan of plans) {
+    // StatefulSets are independent of each other: a few are applied at once (bounded, to stay polite to the server);
+    // the reports keep the plan's order.
+    const finalSnapshot = snapshot;
+    reports.push(...await mapWithConcurrency<StatefulSetPlan, StatefulSetReport>(plans, ctx.mode === 'apply' ? ctx.apiConcurrency ?? 4 : 1, async (plan) => {
       if (waiting.has(`${plan.namespace}/${plan.name}`)) {
-        reports.push({ ...reportFromPlan(plan, head.commitSha), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] });
-        continue;
+        return { ...reportFromPlan(plan, head.commitSha), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] };
       }
       if (ctx.mode === 'apply' && ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
         incomplete = true;
-        reports.push(notStartedReport(plan));
-        continue;
+        return notStartedReport(plan);
       }
-      reports.push(ctx.mode === 'plan'
+      return ctx.mode === 'plan'
         ? reportFromPlan(plan, head.commitSha)
-        : await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, revisions.get(`${plan.namespace}/${plan.name}`)));
-    }
+        : applyStatefulSet(ctx, plan, head.commitSha, finalSnapshot, lease, revisions.get(`${plan.namespace}/${plan.name}`));
+    }));
   } finally {
     await lease.release();
   }
@@ -232,6 +233,8 @@ export async function planWithDryRuns(
 /** Takes the target's Lease just before the first write, so a pass over an unchanged world writes nothing at all. */
 class LazyLease {
   private held: LeaseState | undefined;
+  /** StatefulSets are applied concurrently: the first to need the Lease takes it, the others wait for that. */
+  private taking: Promise<void> | undefined;
   constructor(
     private readonly ctx: PassContext, private readonly namespace: string, private readonly name: string,
     private readonly seen: LeaseState | undefined,
@@ -240,10 +243,14 @@ class LazyLease {
   async ensure(): Promise<void> {
     if (this.held) return;
     // The optimistic lock on what we saw before reading the cluster proves nobody wrote since (409 otherwise).
-    this.held = await this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen);
+    this.taking ??= this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen)
+      .then((held) => { this.held = held; })
+      .finally(() => { this.taking = undefined; });
+    await this.taking;
   }
 
   async release(): Promise<void> {
+    await this.taking?.catch(() => undefined);
     if (!this.held) return;
     await this.ctx.cluster.releaseLease(this.namespace, this.name, this.held);
     this.held = undefined;
