@@ -14,6 +14,7 @@ import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
+import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
 
 export interface PassTarget {
   name: string;
@@ -210,6 +211,8 @@ export async function planWithDryRuns(
   ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>, desired: readonly DesiredStatefulSet[],
   /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
   answered: Map<string, string | undefined> = new Map(),
+  /** Answers of earlier passes, reused while the PVC, the quotas and the StorageClasses are unchanged. */
+  cache: DryRunCache = dryRunCacheOf(ctx.cluster),
 ): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot }> {
   const namespaces = [...new Set(desired.map((s) => s.namespace))]
     .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
@@ -223,7 +226,14 @@ export async function planWithDryRuns(
   const rejections = new Map<string, string>();
   await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
     const key = `${pvcKey(patch.namespace, patch.name)}=${patch.storage}`;
-    const rejection = answered.has(key) ? answered.get(key) : await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
+    const cacheKey = cache.key(snapshot, patch.namespace, patch.name, patch.storage);
+    let rejection: string | undefined;
+    if (answered.has(key)) rejection = answered.get(key);
+    else if (cacheKey !== undefined && cache.has(cacheKey)) rejection = cache.get(cacheKey);
+    else {
+      rejection = await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
+      if (cacheKey !== undefined) cache.set(cacheKey, rejection);
+    }
     answered.set(key, rejection);
     if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
   });
