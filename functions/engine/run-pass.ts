@@ -336,13 +336,15 @@ async function finishReport(
   if (concerned && live.annotations[statusAnnotation] !== rendered) {
     writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
   }
-  for (const patched of rollout.patched) {
+  // One Event per StatefulSet per pass for its patches (and one for its failures), not one per PVC: at thousands of
+  // PVCs the Events would outnumber the patches' own calls.
+  if (rollout.patched.length > 0) {
     writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'SuccessfulPatchPVC',
-      `patched PVC ${patched.pvcName} of Pod ${patched.ordinal} to ${patched.storage}`));
+      `patched ${rollout.patched.map((p) => `PVC ${p.pvcName} of Pod ${p.ordinal} to ${p.storage}`).join('; ')}`));
   }
-  for (const failure of rollout.failures) {
+  if (rollout.failures.length > 0) {
     writes.push(() => ctx.cluster.recordEvent(involved(live), 'Warning', 'FailedToPatchPVC',
-      `StatefulSet ${live.namespace}/${live.name} failed to patch PVC ${failure.pvcName} of Pod ${failure.ordinal}: ${failure.message}`));
+      `StatefulSet ${live.namespace}/${live.name} failed to patch ${rollout.failures.map((f) => `PVC ${f.pvcName} of Pod ${f.ordinal}: ${f.message}`).join('; ')}`));
   }
   for (const [index, template] of plan.templates.entries()) {
     const status = statuses[index];
