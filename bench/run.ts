@@ -49,7 +49,7 @@ function printResult(r: ScenarioResult): void {
   row('controller peak RSS so far (MiB)', r.peakRssMiB.toFixed(0));
   row('Kubernetes calls / writes', `${r.kubeCalls} / ${r.kubeWrites}`);
   if (r.githubCalls > 0) row('GitHub calls', r.githubCalls);
-  if (r.floor !== undefined) {
+  if (r.floor !== undefined && !r.notes.some((n) => n.startsWith('NOT converged'))) {
     const calls = r.kubeCalls + (r.kubeCalls === 0 ? r.githubCalls : 0);
     row('floor / ratio', `${r.floor} / ${(calls / r.floor).toFixed(2)}`);
   }
