@@ -3,7 +3,6 @@
 // and record the KEP's feedback as an annotation and Events on the StatefulSet.
 import type { DesiredStatefulSet, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
-import { readDesiredState } from '../domain/manifests.ts';
 import { formatBytesLike, sameSize, spelledLike } from '../domain/quantity.ts';
 import { planTarget, pvcKey, pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
@@ -14,6 +13,7 @@ import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
+import { readDesiredStateReused } from './desired-state-cache.ts';
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
 
 export interface PassTarget {
@@ -115,14 +115,14 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   const base: Omit<PassReport, 'outcome' | 'statefulSets'> = {
     target: ctx.target.name, mode: ctx.mode, commitSha: head.commitSha, manifestErrors: [], notes: [],
   };
-  const desired = readDesiredState(head.files, { globs: ctx.target.globs, defaultNamespace: ctx.target.defaultNamespace });
+  const desired = readDesiredStateReused(head.files, { globs: ctx.target.globs, defaultNamespace: ctx.target.defaultNamespace });
   if (isHeldByOther(seenLease, ctx.holderIdentity, now(ctx))) {
     const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`];
     if (ctx.mode === 'apply') notes.push(...await recreateAbsentStatefulSets(ctx, desired.statefulSets));
     return { ...base, outcome: 'busy', statefulSets: [], notes };
   }
 
-  base.manifestErrors = desired.errors;
+  base.manifestErrors = [...desired.errors];
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease);
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
