@@ -5,8 +5,12 @@
 // BENCH_WORLDS=50x20,200x20 picks worlds; --huge (or BENCH_HUGE=1) adds 5,000 x 100 (it takes long);
 // BENCH_SKIP=resize,github,bundle leaves scenarios out; BENCH_OUT=file.json keeps the raw results.
 import { spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { lambdaBundle } from '../infra/lambda-bundle.ts';
 import { benchLambdaBundle, type BundleFigures } from './lambda-bundle.ts';
 import { printGoals } from './goals.ts';
 import type { ScenarioResult } from './scenario.ts';
@@ -16,10 +20,25 @@ const worlds = (process.env.BENCH_WORLDS ?? `50x20,200x20,1000x20${huge ? ',5000
   .split(',').map((w) => w.split('x').map(Number) as [number, number]);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
-function runWorld(sets: number, namespaces: number): Promise<ScenarioResult[]> {
+/**
+ * The controller of each world runs from an esbuild bundle built as the Lambda's is (bench/scenario.ts and what it
+ * imports), in plain Node: its RSS and CPU are then the product's, not tsx's on-the-fly compilation.
+ */
+async function bundleScenario(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sts-bench-controller-'));
+  const file = join(dir, 'scenario.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./scenario.ts', import.meta.url))], bundle: true, platform: 'node', format: 'esm',
+    target: lambdaBundle.target, mainFields: [...lambdaBundle.mainFields], banner: { js: lambdaBundle.banner }, outfile: file, logLevel: 'error',
+  });
+  return file;
+}
+
+function runWorld(controller: string, sets: number, namespaces: number): Promise<ScenarioResult[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(new URL('./scenario.ts', import.meta.url)), String(sets), String(namespaces)], {
+    const child = spawn(process.execPath, [controller, String(sets), String(namespaces)], {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_SANDBOX_HOST: fileURLToPath(new URL('./sandbox-host.ts', import.meta.url)), BENCH_REPO_ROOT: fileURLToPath(new URL('..', import.meta.url)) },
     });
     const results: ScenarioResult[] = [];
     let buffered = '';
@@ -63,7 +82,8 @@ async function main(): Promise<void> {
   const latency = process.env.BENCH_LATENCY_MS ?? '10';
   process.stdout.write(`Worlds: ${worlds.map(([s, n]) => `${s} sets x ${n} namespaces`).join('; ')}; 3 replicas x 2 templates; ${latency} ms latency per request\n`);
   const results: ScenarioResult[] = [];
-  for (const [sets, namespaces] of worlds) results.push(...await runWorld(sets, namespaces));
+  const controller = await bundleScenario();
+  for (const [sets, namespaces] of worlds) results.push(...await runWorld(controller, sets, namespaces));
   let bundle: BundleFigures | undefined;
   if (!skip.has('bundle')) bundle = await benchLambdaBundle((rows) => { for (const [l, v] of rows) process.stdout.write(`  ${l.padEnd(44)} ${v}\n`); });
   printGoals(results, bundle);

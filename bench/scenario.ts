@@ -49,7 +49,7 @@ function readFloor(): number {
 
 async function main(): Promise<void> {
   const host = new SandboxHost();
-  process.stdout.write(`controller process RSS before any work (tsx, client-node, Octokit loaded): ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB\n`);
+  process.stdout.write(`controller process RSS before any work (client-node, Octokit loaded): ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB\n`);
   try {
     await clusterScenarios(host);
     if (!skip.has('github')) await githubScenario(host);
@@ -101,9 +101,10 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   for (let i = 0; i < 3; i++) steady.push(await measure(pass));
   steady.sort((a, b) => a.wallMs - b.wallMs);
   const steadyLogs = await host.logs();
+  const steadyRss = peakRssMiB();
   const naive = await measure(() => naiveRead(config, size, concurrency));
   await result('steady pass (median of 3)', steady[1] ?? { wallMs: 0, cpuMs: 0 }, 3, {
-    floor: readFloor(), naive: { calls: naive.value.calls, wallMs: naive.wallMs },
+    floor: readFloor(), naive: { calls: naive.value.calls, wallMs: naive.wallMs }, peakRssMiB: steadyRss,
   }, steadyLogs);
 
   // A commit that changes no size: nothing to write.
