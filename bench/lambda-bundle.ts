@@ -10,7 +10,12 @@ import { sandboxConfig } from '../functions/cli/sandbox-command.ts';
 
 const run = promisify(execFile);
 
-export async function benchLambdaBundle(table: (rows: Array<[string, string | number]>) => void, imports = 5): Promise<void> {
+export interface BundleFigures {
+  bytes: number;
+  coldImportMs: number;
+}
+
+export async function benchLambdaBundle(table: (rows: Array<[string, string | number]>) => void, imports = 5): Promise<BundleFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'sts-bench-bundle-'));
   try {
     const configFile = join(dir, 'config.yaml');
@@ -25,12 +30,14 @@ export async function benchLambdaBundle(table: (rows: Array<[string, string | nu
       samples.push(Number(stdout));
     }
     samples.sort((a, b) => a - b);
+    const coldImportMs = samples[Math.floor(samples.length / 2)] ?? 0;
     process.stdout.write('\nLambda bundle (infra/lambda-bundle.ts, as the stack builds it):\n');
     table([
       ['bundle size (MiB)', (bundle.bytes / 1024 / 1024).toFixed(2)],
       ['esbuild time (ms)', buildMs.toFixed(0)],
-      [`cold import in a new Node ${process.versions.node} process, median of ${imports} (ms)`, (samples[Math.floor(samples.length / 2)] ?? 0).toFixed(0)],
+      [`cold import in a new Node ${process.versions.node} process, median of ${imports} (ms)`, coldImportMs.toFixed(0)],
     ]);
+    return { bytes: bundle.bytes, coldImportMs };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

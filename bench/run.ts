@@ -1,118 +1,93 @@
-// `npm run bench`: how long passes take and how many API calls they make, on the sandboxes with the real clients.
+// `npm run bench`: the worlds of issue 14 (N StatefulSets x 3 replicas x 2 templates over 20 or 100 namespaces,
+// quotas, 10 ms injected latency on every request), each in its own controller process (scenario.ts) with the
+// sandboxes in a child process, then the Lambda bundle; last, each goal row with its measured figure.
 // Numbers are printed, never asserted: speed is measured here, not in tests.
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+// BENCH_WORLDS=50x20,200x20 picks worlds; --huge (or BENCH_HUGE=1) adds 5,000 x 100 (it takes long);
+// BENCH_SKIP=resize,github,bundle leaves scenarios out; BENCH_OUT=file.json keeps the raw results.
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createGitHubClient } from '../functions/adapters/github/octokit.ts';
-import { GitHubSource } from '../functions/adapters/github/github-source.ts';
-import { KubeCluster } from '../functions/adapters/kube/kube-cluster.ts';
-import { DirectorySource } from '../functions/adapters/local/directory-source.ts';
-import { runPass, type PassReport } from '../functions/engine/run-pass.ts';
-import { startGitHubSandbox } from '../sandbox/github/index.ts';
-import { startKubeSandbox } from '../sandbox/kube/index.ts';
-import { benchLambdaBundle } from './lambda-bundle.ts';
+import { build } from 'esbuild';
+import { lambdaBundle } from '../infra/lambda-bundle.ts';
+import { benchLambdaBundle, type BundleFigures } from './lambda-bundle.ts';
+import { printGoals } from './goals.ts';
+import type { ScenarioResult } from './scenario.ts';
 
-const namespaces = ['team-a', 'team-b'];
-const setsPerNamespace = Number(process.env.BENCH_SETS ?? 15);
-const replicas = Number(process.env.BENCH_REPLICAS ?? 3);
+const huge = process.argv.includes('--huge') || process.env.BENCH_HUGE === '1';
+const worlds = (process.env.BENCH_WORLDS ?? `50x20,200x20,1000x20${huge ? ',5000x100' : ''}`)
+  .split(',').map((w) => w.split('x').map(Number) as [number, number]);
+const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
-function manifest(namespace: string, name: string, storage: string): Record<string, unknown> {
-  return {
-    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name, namespace },
-    spec: {
-      replicas, serviceName: name, podManagementPolicy: 'Parallel', selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'main', image: 'busybox:1.36' }] } },
-      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } }],
-    },
-  };
+/**
+ * The controller of each world runs from an esbuild bundle built as the Lambda's is (bench/scenario.ts and what it
+ * imports), in plain Node: its RSS and CPU are then the product's, not tsx's on-the-fly compilation.
+ */
+async function bundleScenario(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sts-bench-controller-'));
+  const file = join(dir, 'scenario.mjs');
+  await build({
+    entryPoints: [fileURLToPath(new URL('./scenario.ts', import.meta.url))], bundle: true, platform: 'node', format: 'esm',
+    target: lambdaBundle.target, mainFields: [...lambdaBundle.mainFields], banner: { js: lambdaBundle.banner }, outfile: file, logLevel: 'error',
+  });
+  return file;
 }
 
-function table(rows: Array<[string, string | number]>): void {
-  for (const [label, value] of rows) process.stdout.write(`  ${label.padEnd(44)} ${value}\n`);
+function runWorld(controller: string, sets: number, namespaces: number): Promise<ScenarioResult[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [controller, String(sets), String(namespaces)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_SANDBOX_HOST: fileURLToPath(new URL('./sandbox-host.ts', import.meta.url)), BENCH_REPO_ROOT: fileURLToPath(new URL('..', import.meta.url)) },
+    });
+    const results: ScenarioResult[] = [];
+    let buffered = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        if (line.startsWith('RESULT ')) {
+          const result = JSON.parse(line.slice('RESULT '.length)) as ScenarioResult;
+          results.push(result);
+          printResult(result);
+        } else if (line.trim()) process.stdout.write(`  | ${line}\n`);
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(results) : reject(new Error(`world ${sets}x${namespaces} exited with ${code ?? '?'}`))));
+  });
+}
+
+function printResult(r: ScenarioResult): void {
+  const row = (label: string, value: string | number): void => { process.stdout.write(`    ${label.padEnd(34)} ${value}\n`); };
+  process.stdout.write(`\n  [${r.world}] ${r.scenario}\n`);
+  row('wall (ms)', r.wallMs.toFixed(0));
+  row('controller CPU (ms)', r.cpuMs.toFixed(0));
+  row('controller peak RSS so far (MiB)', r.peakRssMiB.toFixed(0));
+  row('Kubernetes calls / writes', `${r.kubeCalls} / ${r.kubeWrites}`);
+  if (r.githubCalls > 0) row('GitHub calls', r.githubCalls);
+  if (r.floor !== undefined && !r.notes.some((n) => n.startsWith('NOT converged'))) {
+    const calls = r.kubeCalls + (r.kubeCalls === 0 ? r.githubCalls : 0);
+    row('floor / ratio', `${r.floor} / ${(calls / r.floor).toFixed(2)}`);
+  }
+  if (r.naive) row('naive per-object baseline', `${r.naive.calls} calls${r.naive.wallMs === undefined ? '' : `, ${r.naive.wallMs.toFixed(0)} ms (x${(r.naive.wallMs / r.wallMs).toFixed(1)})`}`);
+  for (const note of r.notes) row('note', note);
+  const counts = Object.entries(r.counts).sort(([a], [b]) => a.localeCompare(b));
+  if (counts.length > 0) process.stdout.write(`    calls: ${counts.map(([k, v]) => `${k}=${Number.isInteger(v) ? v : v.toFixed(1)}`).join(', ')}\n`);
 }
 
 async function main(): Promise<void> {
-  const sets = namespaces.flatMap((ns) => Array.from({ length: setsPerNamespace }, (_, i) => ({ ns, name: `db-${i}` })));
-  const started = performance.now();
-  const kube = await startKubeSandbox({
-    seed: {
-      namespaces, storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }],
-      statefulSets: sets.map((s) => manifest(s.ns, s.name, '10Gi')),
-    },
-  });
-  process.stdout.write(`sandbox with ${sets.length} StatefulSets x ${replicas} replicas seeded in ${(performance.now() - started).toFixed(0)} ms\n\n`);
-  const repo = await mkdtemp(join(tmpdir(), 'sts-bench-'));
-  const write = async (storage: string): Promise<void> => {
-    for (const s of sets) {
-      await mkdir(join(repo, s.ns), { recursive: true });
-      await writeFile(join(repo, s.ns, `${s.name}.yaml`), JSON.stringify(manifest(s.ns, s.name, storage)));
-    }
-  };
-  const cluster = new KubeCluster(kube.kubeConfig());
-  const git = new DirectorySource(repo, ['**/*.yaml']);
-  const target = { name: 'bench', globs: ['**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: namespaces };
-  const timing = { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() };
-  const pass = async (): Promise<{ report: PassReport; ms: number }> => {
-    const t0 = performance.now();
-    const report = await runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing });
-    return { report, ms: performance.now() - t0 };
-  };
-
-  await write('10Gi');
-  await pass();
-  kube.requestLog.reset();
-  const converged: number[] = [];
-  for (let i = 0; i < 5; i++) converged.push((await pass()).ms);
-  process.stdout.write('Converged cluster (read path only):\n');
-  table([
-    ['pass time, median of 5 (ms)', converged.sort((a, b) => a - b)[2]?.toFixed(1) ?? '?'],
-    ['API calls per pass', kube.requestLog.entries.length / 5],
-    ['writes per pass', kube.requestLog.writes().length / 5],
-  ]);
-
-  await write('20Gi');
-  kube.requestLog.reset();
-  let passes = 0;
-  const t0 = performance.now();
-  for (; passes < 30; passes++) {
-    const { report } = await pass();
-    if (report.statefulSets.every((s) => s.outcome === 'converged')) break;
-    kube.tick(2);
-  }
-  const counts = kube.requestLog.countsByVerbAndResource();
-  process.stdout.write(`\nGrow every set 10Gi -> 20Gi (${sets.length * replicas} PVCs):\n`);
-  table([
-    ['passes until converged', passes + 1],
-    ['total time incl. sandbox ticks (ms)', (performance.now() - t0).toFixed(0)],
-    ['API calls in all', kube.requestLog.entries.length],
-    ['writes in all', kube.requestLog.writes().length],
-    ['PVC patches (real)', counts['patch persistentvolumeclaims'] ?? 0],
-    ['PVC patches (dry run)', counts['patch persistentvolumeclaims (dryRun)'] ?? 0],
-    ['StatefulSet deletes / creates', `${counts['delete statefulsets'] ?? 0} / ${counts['create statefulsets'] ?? 0}`],
-  ]);
-  await kube.close();
-
-  const github = await startGitHubSandbox({ seedDir: fileURLToPath(new URL('../examples/gitops-repo', import.meta.url)) });
-  const octokit = createGitHubClient({ baseUrl: github.url, auth: { kind: 'token', token: github.token } });
-  const source = new GitHubSource(octokit, { owner: github.owner, repo: github.repo }, 'main', ['k8s/**/*.yaml']);
-  github.requestLog.reset();
-  let t1 = performance.now();
-  await source.readBranchHead();
-  const cold = { ms: performance.now() - t1, calls: github.requestLog.entries.length };
-  github.requestLog.reset();
-  t1 = performance.now();
-  await source.readBranchHead();
-  const warm = { ms: performance.now() - t1, calls: github.requestLog.entries.length };
-  process.stdout.write('\nDesired state from GitHub (examples/gitops-repo):\n');
-  table([
-    ['first read: ms / API calls', `${cold.ms.toFixed(1)} / ${cold.calls}`],
-    ['next read (blobs cached by SHA): ms / API calls', `${warm.ms.toFixed(1)} / ${warm.calls}`],
-  ]);
-  await github.close();
-
-  await benchLambdaBundle(table);
+  const latency = process.env.BENCH_LATENCY_MS ?? '10';
+  process.stdout.write(`Worlds: ${worlds.map(([s, n]) => `${s} sets x ${n} namespaces`).join('; ')}; 3 replicas x 2 templates; ${latency} ms latency per request\n`);
+  const results: ScenarioResult[] = [];
+  const controller = await bundleScenario();
+  for (const [sets, namespaces] of worlds) results.push(...await runWorld(controller, sets, namespaces));
+  let bundle: BundleFigures | undefined;
+  if (!skip.has('bundle')) bundle = await benchLambdaBundle((rows) => { for (const [l, v] of rows) process.stdout.write(`  ${l.padEnd(44)} ${v}\n`); });
+  printGoals(results, bundle);
+  if (process.env.BENCH_OUT) await writeFile(process.env.BENCH_OUT, JSON.stringify({ results, bundle }, null, 2));
 }
 
 await main();

@@ -69,12 +69,15 @@ export interface LiveQuota {
   name: string;
   /** `spec.hard`, keyed as in the object (`requests.storage`, `<class>.storageclass.storage.k8s.io/requests.storage`). */
   hard: Record<string, Quantity>;
+  /** Changes with `status.used` too: a dry-run answer is only reused while it is unchanged. */
+  resourceVersion?: string;
 }
 
 export interface LiveStorageClass {
   name: string;
   allowVolumeExpansion: boolean;
   isDefault: boolean;
+  resourceVersion?: string;
 }
 
 /** The crash-safe recreation intent persisted before an orphan delete (see engine/recreate-statefulset.ts). */

@@ -3,8 +3,8 @@
 // so planning, dry runs, apply and feedback treat both kinds alike. Pure.
 import type { DesiredStatefulSet, DesiredTemplate, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
-import { readDesiredState } from '../domain/manifests.ts';
 import { readSizeSources, type SizeSource, type SizeValue } from '../domain/size-sources.ts';
+import { readDesiredStateReused } from './desired-state-cache.ts';
 
 export interface DesiredInput {
   /** StatefulSets read from raw manifests. */
@@ -24,7 +24,8 @@ export interface DesiredSourceOptions {
 }
 
 export function readTargetDesired(files: ReadonlyMap<string, string>, options: DesiredSourceOptions): TargetDesired {
-  const manifests = readDesiredState(files, { globs: options.globs, defaultNamespace: options.defaultNamespace });
+  // Parsed once per content: a warm process skips re-parsing every manifest when no file changed.
+  const manifests = readDesiredStateReused(files, { globs: options.globs, defaultNamespace: options.defaultNamespace });
   const sized = readSizeSources(files, options.sizeSources ?? []);
   const errors = [...manifests.errors, ...sized.errors];
   // A set named by a manifest and by a mapping has two truths: an error at both places, and neither is acted on.

@@ -15,6 +15,7 @@ import {
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
 import { assembleDesired, desiredNamespaces, readTargetDesired, type DesiredInput } from './desired-input.ts';
+import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
 
 export interface PassTarget {
   name: string;
@@ -124,7 +125,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     return { ...base, outcome: 'busy', statefulSets: [], notes };
   }
 
-  base.manifestErrors = desired.errors;
+  base.manifestErrors = [...desired.errors];
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease);
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
@@ -154,21 +155,22 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
       if (records.length > 0) ({ plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired, dryRuns));
     }
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
-    for (const plan of plans) {
+    // StatefulSets are independent of each other: a few are applied at once (bounded, to stay polite to the server);
+    // the reports keep the plan's order.
+    const finalSnapshot = snapshot;
+    reports.push(...await mapWithConcurrency<StatefulSetPlan, StatefulSetReport>(plans, ctx.mode === 'apply' ? ctx.apiConcurrency ?? 4 : 1, async (plan) => {
       if (waiting.has(`${plan.namespace}/${plan.name}`)) {
-        reports.push({ ...reportFromPlan(plan, head.commitSha), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] });
-        continue;
+        return { ...reportFromPlan(plan, head.commitSha), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] };
       }
       const notDryRun = plan.templates.some((t) => t.pvcsToPatch.some((name) => unchecked.has(`${plan.namespace}/${name}`)));
       if (notDryRun || (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs)) {
         incomplete = true;
-        reports.push(notStartedReport(plan));
-        continue;
+        return notStartedReport(plan);
       }
-      reports.push(ctx.mode === 'plan'
+      return ctx.mode === 'plan'
         ? reportFromPlan(plan, head.commitSha)
-        : await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, revisions.get(`${plan.namespace}/${plan.name}`)));
-    }
+        : applyStatefulSet(ctx, plan, head.commitSha, finalSnapshot, lease, revisions.get(`${plan.namespace}/${plan.name}`));
+    }));
   } finally {
     await lease.release();
   }
@@ -212,6 +214,8 @@ export async function planWithDryRuns(
   ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs'>, input: DesiredInput,
   /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
   answered: Map<string, string | undefined> = new Map(),
+  /** Answers of earlier passes, reused while the PVC, the quotas and the StorageClasses are unchanged. */
+  cache: DryRunCache = dryRunCacheOf(ctx.cluster),
 ): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string> }> {
   const unchecked = new Set<string>();
   const namespaces = desiredNamespaces(input)
@@ -228,12 +232,18 @@ export async function planWithDryRuns(
   const rejections = new Map<string, string>();
   await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
     const key = `${pvcKey(patch.namespace, patch.name)}=${patch.storage}`;
-    // Out of time: the StatefulSets whose PVCs were not dry-run are reported as not started (plan mode included).
-    if (!answered.has(key) && ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
+    const cacheKey = cache.key(snapshot, patch.namespace, patch.name, patch.storage);
+    let rejection: string | undefined;
+    if (answered.has(key)) rejection = answered.get(key);
+    else if (cacheKey !== undefined && cache.has(cacheKey)) rejection = cache.get(cacheKey);
+    else if (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
+      // Out of time: the StatefulSets whose PVCs were not dry-run are reported as not started (plan mode included).
       unchecked.add(`${patch.namespace}/${patch.name}`);
       return;
+    } else {
+      rejection = await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
+      if (cacheKey !== undefined) cache.set(cacheKey, rejection);
     }
-    const rejection = answered.has(key) ? answered.get(key) : await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
     answered.set(key, rejection);
     if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
   });
@@ -243,6 +253,8 @@ export async function planWithDryRuns(
 /** Takes the target's Lease just before the first write, so a pass over an unchanged world writes nothing at all. */
 class LazyLease {
   private held: LeaseState | undefined;
+  /** StatefulSets are applied concurrently: the first to need the Lease takes it, the others wait for that. */
+  private taking: Promise<void> | undefined;
   constructor(
     private readonly ctx: PassContext, private readonly namespace: string, private readonly name: string,
     private readonly seen: LeaseState | undefined,
@@ -251,10 +263,14 @@ class LazyLease {
   async ensure(): Promise<void> {
     if (this.held) return;
     // The optimistic lock on what we saw before reading the cluster proves nobody wrote since (409 otherwise).
-    this.held = await this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen);
+    this.taking ??= this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen)
+      .then((held) => { this.held = held; })
+      .finally(() => { this.taking = undefined; });
+    await this.taking;
   }
 
   async release(): Promise<void> {
+    await this.taking?.catch(() => undefined);
     if (!this.held) return;
     await this.ctx.cluster.releaseLease(this.namespace, this.name, this.held);
     this.held = undefined;
@@ -330,13 +346,15 @@ async function finishReport(
   if (concerned && live.annotations[statusAnnotation] !== rendered) {
     writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
   }
-  for (const patched of rollout.patched) {
+  // One Event per StatefulSet per pass for its patches (and one for its failures), not one per PVC: at thousands of
+  // PVCs the Events would outnumber the patches' own calls.
+  if (rollout.patched.length > 0) {
     writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'SuccessfulPatchPVC',
-      `patched PVC ${patched.pvcName} of Pod ${patched.ordinal} to ${patched.storage}`));
+      `patched ${rollout.patched.map((p) => `PVC ${p.pvcName} of Pod ${p.ordinal} to ${p.storage}`).join('; ')}`));
   }
-  for (const failure of rollout.failures) {
+  if (rollout.failures.length > 0) {
     writes.push(() => ctx.cluster.recordEvent(involved(live), 'Warning', 'FailedToPatchPVC',
-      `StatefulSet ${live.namespace}/${live.name} failed to patch PVC ${failure.pvcName} of Pod ${failure.ordinal}: ${failure.message}`));
+      `StatefulSet ${live.namespace}/${live.name} failed to patch ${rollout.failures.map((f) => `PVC ${f.pvcName} of Pod ${f.ordinal}: ${f.message}`).join('; ')}`));
   }
   for (const [index, template] of plan.templates.entries()) {
     const status = statuses[index];

@@ -1,8 +1,10 @@
 // Desired state from GitHub: the branch head, one recursive tree call, then blobs only for paths the target's globs
-// match and the files its size sources map (wherever they are). Blobs are immutable, so they are cached by SHA for the life of the process (warm Lambda containers reuse it).
+// match and the files its size sources map (wherever they are), a few at once. Blobs are immutable, so they are cached
+// by SHA for the life of the process (warm Lambda containers reuse it).
 import { matchesManifestGlobs } from '../../domain/manifests.ts';
 import type { GitSnapshot, GitSourcePort } from '../../engine/ports.ts';
 import type { GitHubClient } from './octokit.ts';
+import { mapWithConcurrency } from '../../engine/concurrency.ts';
 
 export interface GitHubRepoRef {
   owner: string;
@@ -10,6 +12,7 @@ export interface GitHubRepoRef {
 }
 
 const blobCache = new Map<string, string>();
+const blobConcurrency = 8;
 
 export class GitHubSource implements GitSourcePort {
   constructor(
@@ -34,8 +37,8 @@ export class GitHubSource implements GitSourcePort {
     }
     const wanted = tree.data.tree.filter((entry) => entry.type === 'blob' && entry.path !== undefined && entry.sha !== undefined
       && (matchesManifestGlobs(entry.path, this.globs) || this.mappedFiles.includes(entry.path)));
-    const files = new Map<string, string>();
-    for (const entry of wanted) {
+    // A fresh container reads every blob: a few at once, well under GitHub's secondary limit on concurrent requests.
+    const texts = await mapWithConcurrency(wanted, blobConcurrency, async (entry) => {
       const sha = entry.sha;
       let text = blobCache.get(sha);
       if (text === undefined) {
@@ -43,8 +46,9 @@ export class GitHubSource implements GitSourcePort {
         text = Buffer.from(blob.data.content, blob.data.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8');
         blobCache.set(sha, text);
       }
-      files.set(entry.path, text);
-    }
+      return text;
+    });
+    const files = new Map<string, string>(wanted.map((entry, index) => [entry.path, texts[index] ?? '']));
     return { commitSha, files };
   }
 }

@@ -21,7 +21,7 @@ export class KubeCluster implements ClusterPort {
   private readonly storage: StorageV1Api;
   private readonly coordination: CoordinationV1Api;
 
-  constructor(config: KubeConfig, private readonly concurrency = 4) {
+  constructor(config: KubeConfig, private readonly concurrency = 4, private readonly pageSize = listPageSize) {
     this.core = config.makeApiClient(CoreV1Api);
     this.apps = config.makeApiClient(AppsV1Api);
     this.storage = config.makeApiClient(StorageV1Api);
@@ -40,22 +40,32 @@ export class KubeCluster implements ClusterPort {
   }
 
   private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
+    // Each page is mapped to the engine's small types as it arrives: the client's full objects of one page at most
+    // are alive at a time, never a whole namespace's list.
     const [statefulSets, pvcs, pods, quotas, records] = await Promise.all([
-      withWireJson((options) => this.apps.listNamespacedStatefulSet({ namespace }, options)),
-      call(() => this.core.listNamespacedPersistentVolumeClaim({ namespace })),
-      call(() => this.core.listNamespacedPod({ namespace })),
-      call(() => this.core.listNamespacedResourceQuota({ namespace })),
-      call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector: `${recordLabel}=true` })),
+      listPages(this.pageSize, async (page) => {
+        const { typed, json } = await withWireJson((options) => this.apps.listNamespacedStatefulSet({ namespace, ...page }, options));
+        const wire = wireItems(json, typed.items.length);
+        return { items: typed.items.map((sts, index) => toLiveStatefulSet(sts, wire[index] as JsonObject)), next: typed.metadata?._continue };
+      }),
+      listPages(this.pageSize, async (page) => {
+        const list = await call(() => this.core.listNamespacedPersistentVolumeClaim({ namespace, ...page }));
+        return { items: list.items.map(toLivePvc), next: list.metadata?._continue };
+      }),
+      listPages(this.pageSize, async (page) => {
+        const list = await call(() => this.core.listNamespacedPod({ namespace, ...page }));
+        return { items: list.items.map(toLivePod), next: list.metadata?._continue };
+      }),
+      listPages(this.pageSize, async (page) => {
+        const list = await call(() => this.core.listNamespacedResourceQuota({ namespace, ...page }));
+        return { items: list.items.map(toLiveQuota), next: list.metadata?._continue };
+      }),
+      listPages(this.pageSize, async (page) => {
+        const list = await call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector: `${recordLabel}=true`, ...page }));
+        return { items: list.items.flatMap((cm) => toRecreationRecord(cm) ?? []), next: list.metadata?._continue };
+      }),
     ]);
-    const wireStatefulSets = wireItems(statefulSets.json, statefulSets.typed.items.length);
-    return {
-      namespace,
-      statefulSets: statefulSets.typed.items.map((sts, index) => toLiveStatefulSet(sts, wireStatefulSets[index] as JsonObject)),
-      pvcs: pvcs.items.map(toLivePvc),
-      pods: pods.items.map(toLivePod),
-      quotas: quotas.items.map(toLiveQuota),
-      recreationRecords: records.items.flatMap((cm) => toRecreationRecord(cm) ?? []),
-    };
+    return { namespace, statefulSets, pvcs, pods, quotas, recreationRecords: records };
   }
 
   async listPvcWarningEvents(namespace: string): Promise<PvcEvent[]> {
@@ -190,6 +200,33 @@ export class KubeCluster implements ClusterPort {
       .catch((error: unknown) => {
         if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
       });
+  }
+}
+
+/** Objects per LIST page: kubectl's default chunk size. */
+export const listPageSize = 500;
+
+/**
+ * Reads a list page by page with `limit` and `continue`. A continue token that expired meanwhile (410 Gone, the
+ * server compacted past it) restarts the list once from the beginning, as client-go's pager does.
+ */
+async function listPages<T>(
+  pageSize: number,
+  readPage: (page: { limit: number; _continue?: string }) => Promise<{ items: T[]; next: string | undefined }>,
+): Promise<T[]> {
+  for (let attempt = 0; ; attempt++) {
+    const items: T[] = [];
+    let next: string | undefined;
+    try {
+      do {
+        const page = await readPage({ limit: pageSize, ...(next ? { _continue: next } : {}) });
+        for (const item of page.items) items.push(item);
+        next = page.next || undefined;
+      } while (next);
+      return items;
+    } catch (error) {
+      if (!(attempt === 0 && next !== undefined && error instanceof ClusterError && error.status === 410)) throw error;
+    }
   }
 }
 

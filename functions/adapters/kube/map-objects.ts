@@ -90,7 +90,7 @@ export function toLiveQuota(raw: V1ResourceQuota): LiveQuota {
     const quantity = quantityOrUndefined(value);
     if (quantity) hard[key] = quantity;
   }
-  return { namespace: raw.metadata?.namespace ?? '', name: raw.metadata?.name ?? '', hard };
+  return { namespace: raw.metadata?.namespace ?? '', name: raw.metadata?.name ?? '', hard, resourceVersion: raw.metadata?.resourceVersion };
 }
 
 export function toLiveStorageClass(raw: V1StorageClass): LiveStorageClass {
@@ -100,6 +100,7 @@ export function toLiveStorageClass(raw: V1StorageClass): LiveStorageClass {
     allowVolumeExpansion: raw.allowVolumeExpansion === true,
     isDefault: annotations['storageclass.kubernetes.io/is-default-class'] === 'true'
       || annotations['storageclass.beta.kubernetes.io/is-default-class'] === 'true',
+    resourceVersion: raw.metadata?.resourceVersion,
   };
 }
 

@@ -1,0 +1,168 @@
+// One benchmark world in a process of its own (the controller), with the sandboxes in a child process
+// (sandbox-host.ts): what this process spends in CPU and peak RSS is the controller's. Prints one JSON line per
+// measured scenario, `RESULT {...}`, which run.ts gathers into tables. Usage: scenario.ts <sets> <namespaces>.
+import { performance } from 'node:perf_hooks';
+import { KubeConfig } from '@kubernetes/client-node';
+import { createGitHubClient } from '../functions/adapters/github/octokit.ts';
+import { GitHubSource } from '../functions/adapters/github/github-source.ts';
+import { KubeCluster } from '../functions/adapters/kube/kube-cluster.ts';
+import { runPass, type PassReport } from '../functions/engine/run-pass.ts';
+import { naiveRead, naiveResizeCalls } from './naive-baseline.ts';
+import { SandboxHost } from './sandbox-client.ts';
+import type { HostLogs } from './sandbox-host.ts';
+import { kubeSeed, manifestFiles, MemorySource, namespaceName, type WorldSize } from './worlds.ts';
+
+export interface ScenarioResult {
+  world: string;
+  scenario: string;
+  wallMs: number;
+  cpuMs: number;
+  peakRssMiB: number;
+  kubeCalls: number;
+  kubeWrites: number;
+  githubCalls: number;
+  floor: number | undefined;
+  naive: { calls: number; wallMs: number | undefined } | undefined;
+  counts: Record<string, number>;
+  notes: string[];
+}
+
+const size: WorldSize = { sets: Number(process.argv[2] ?? 50), namespaces: Number(process.argv[3] ?? 20), replicas: 3 };
+const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 10);
+const resizeBudgetMs = Number(process.env.BENCH_RESIZE_BUDGET_S ?? 600) * 1000;
+const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const world = `${size.sets} sets x ${size.namespaces} ns`;
+const concurrency = 4;
+
+function peakRssMiB(): number {
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+function emit(result: ScenarioResult): void {
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+}
+
+/** Reads of one pass at the floor: the Lease, StorageClasses, and StatefulSets, PVCs, pods and quotas per namespace. */
+function readFloor(): number {
+  return 2 + 4 * size.namespaces;
+}
+
+async function main(): Promise<void> {
+  const host = new SandboxHost();
+  process.stdout.write(`controller process RSS before any work (client-node, Octokit loaded): ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MiB\n`);
+  try {
+    await clusterScenarios(host);
+    if (!skip.has('github')) await githubScenario(host);
+  } finally {
+    await host.close();
+  }
+}
+
+async function clusterScenarios(host: SandboxHost): Promise<void> {
+  const before = { data: '10Gi', logs: '1Gi' };
+  const { kubeconfigPath } = await host.startKube(kubeSeed(size, before), latencyMs);
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  const cluster = new KubeCluster(config, concurrency);
+  const git = new MemorySource();
+  git.set(manifestFiles(size, before));
+  const namespaces = Array.from({ length: size.namespaces }, (_, i) => namespaceName(i));
+  const target = { name: 'bench', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: namespaces };
+  const timing = { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() };
+  const pass = (): Promise<PassReport> => runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing, apiConcurrency: concurrency });
+
+  const measure = async <T>(work: () => Promise<T>): Promise<{ value: T; wallMs: number; cpuMs: number }> => {
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    const value = await work();
+    const used = process.cpuUsage(cpu);
+    return { value, wallMs: performance.now() - t0, cpuMs: (used.user + used.system) / 1000 };
+  };
+  const result = async (
+    scenario: string, m: { wallMs: number; cpuMs: number }, divideBy: number, extra: Partial<ScenarioResult>, seen?: HostLogs,
+  ): Promise<void> => {
+    const logs = seen ?? await host.logs();
+    const counts = Object.fromEntries(Object.entries(logs.kubeCounts).map(([k, v]) => [k, v / divideBy]));
+    emit({
+      world, scenario, wallMs: m.wallMs, cpuMs: m.cpuMs, peakRssMiB: peakRssMiB(), kubeCalls: logs.kubeCalls / divideBy,
+      kubeWrites: logs.kubeWrites / divideBy, githubCalls: logs.githubCalls / divideBy, floor: undefined, naive: undefined,
+      counts, notes: [], ...extra,
+    });
+  };
+
+  // The first pass over a cluster already at the desired sizes.
+  await host.resetLogs();
+  const first = await measure(pass);
+  await result('first pass, cluster already converged', first, 1, { floor: readFloor() });
+
+  // Steady passes: the median of three.
+  const steady: Array<{ wallMs: number; cpuMs: number }> = [];
+  await host.resetLogs();
+  for (let i = 0; i < 3; i++) steady.push(await measure(pass));
+  steady.sort((a, b) => a.wallMs - b.wallMs);
+  const steadyLogs = await host.logs();
+  const steadyRss = peakRssMiB();
+  const naive = await measure(() => naiveRead(config, size, concurrency));
+  await result('steady pass (median of 3)', steady[1] ?? { wallMs: 0, cpuMs: 0 }, 3, {
+    floor: readFloor(), naive: { calls: naive.value.calls, wallMs: naive.wallMs }, peakRssMiB: steadyRss,
+  }, steadyLogs);
+
+  // A commit that changes no size: nothing to write.
+  await host.resetLogs();
+  git.set(manifestFiles(size, before));
+  const unrelated = await measure(pass);
+  await result('pass after a commit that changes no size', unrelated, 1, { floor: readFloor() });
+
+  if (skip.has('resize')) return;
+  // Grow every set's data template; the sandbox's controllers tick between passes (resizer at its fastest).
+  const after = { data: '20Gi', logs: '1Gi' };
+  git.set(manifestFiles(size, after));
+  await host.resetLogs();
+  let passes = 0;
+  let converged = false;
+  const total = { wallMs: 0, cpuMs: 0 };
+  while (total.wallMs < resizeBudgetMs && passes < 60) {
+    const m = await measure(pass);
+    passes += 1;
+    total.wallMs += m.wallMs;
+    total.cpuMs += m.cpuMs;
+    if (m.value.statefulSets.every((s) => s.outcome === 'converged')) {
+      converged = true;
+      break;
+    }
+    await host.tick(2);
+  }
+  const logs = await host.logs();
+  const pvcs = size.sets * size.replicas * 2;
+  const templateUpdate = (logs.kubeCounts['update statefulsets'] ?? 0) > size.sets / 2 ? 1 : 4;
+  // The floor: one patch per PVC to grow, the template update (orphan delete + create and the record's create and
+  // delete; one PUT in place), one status annotation per set, the reads of each pass.
+  const floor = pvcs / 2 + size.sets * (templateUpdate + 1) + passes * readFloor();
+  await result('resize data 10Gi -> 20Gi to convergence (pass time)', total, 1, {
+    floor,
+    naive: { calls: naiveResizeCalls(size, passes, templateUpdate), wallMs: undefined },
+    notes: [`${passes} passes`, converged ? 'converged' : `NOT converged within ${(resizeBudgetMs / 1000).toFixed(0)} s of pass time`],
+  });
+}
+
+async function githubScenario(host: SandboxHost): Promise<void> {
+  const files = manifestFiles(size, { data: '10Gi', logs: '1Gi' });
+  const repo = await host.startGitHub(files, latencyMs);
+  const octokit = createGitHubClient({ baseUrl: repo.url, auth: { kind: 'token', token: repo.token } });
+  const source = new GitHubSource(octokit, { owner: repo.owner, repo: repo.repo }, repo.branch, ['k8s/**/*.yaml']);
+  await host.resetLogs();
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  const snapshot = await source.readBranchHead();
+  const wallMs = performance.now() - t0;
+  const used = process.cpuUsage(cpu);
+  const logs = await host.logs();
+  emit({
+    world, scenario: 'first read of the desired state from GitHub (fresh container)', wallMs, cpuMs: (used.user + used.system) / 1000,
+    peakRssMiB: peakRssMiB(), kubeCalls: 0, kubeWrites: 0, githubCalls: logs.githubCalls, floor: 3,
+    naive: { calls: 2 + Object.keys(files).length, wallMs: undefined }, counts: logs.githubCounts,
+    notes: [`${snapshot.files.size} files read`],
+  });
+}
+
+await main();
