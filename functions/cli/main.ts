@@ -1,10 +1,11 @@
 // The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../domain/config.ts';
-import { runTargets, UnknownTargetError } from '../app/run-targets.ts';
+import { loadConfig } from '../domain/config.ts';
+import { runTargets } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
 import { exitCodeOf, renderPassReport } from './render-report.ts';
+import { reportUsageError } from './usage-errors.ts';
 
 const usage = `Usage:
   sts-volume-gitops plan --config FILE [--target NAME] [--json]       show what a pass would do (read-only)
@@ -73,15 +74,9 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
     const reports = runs.flatMap((r) => (r.report ? [r.report] : []));
     return runs.some((r) => r.error !== undefined) ? 1 : exitCodeOf(reports);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-      return 2;
-    }
-    if (error instanceof UnknownTargetError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    const code = reportUsageError(error);
+    if (code === undefined) throw error;
+    return code;
   }
 }
 

@@ -1,9 +1,10 @@
 // `sts-volume-gitops rbac --config FILE`: prints the RBAC manifest (Roles, ClusterRole, bindings) that grants exactly
 // what the tool needs for that configuration, ready for `kubectl apply -f -`.
 import { parseArgs } from 'node:util';
-import { ConfigError, configEnvironmentVariable, loadConfig } from '../domain/config.ts';
-import { selectTargets, UnknownTargetError } from '../app/run-targets.ts';
+import { configEnvironmentVariable, loadConfig } from '../domain/config.ts';
+import { selectTargets } from '../app/run-targets.ts';
 import { parseSubject, rbacObjects, renderRbacManifest, type RbacSubject } from '../app/rbac-manifest.ts';
+import { reportUsageError } from './usage-errors.ts';
 
 export const rbacUsage = `  sts-volume-gitops rbac --config FILE [--target NAME] [--group G | --user U | --service-account NS:NAME]...
                                                                       print the RBAC manifest the config needs`;
@@ -35,14 +36,8 @@ export async function rbacCommand(args: string[], out: (text: string) => void = 
     out(renderRbacManifest(rbacObjects(targets, subjects.length > 0 ? subjects : undefined), source));
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-      return 2;
-    }
-    if (error instanceof UnknownTargetError) {
-      process.stderr.write(`${error.message}\n`);
-      return 2;
-    }
-    throw error;
+    const code = reportUsageError(error);
+    if (code === undefined) throw error;
+    return code;
   }
 }
