@@ -1,33 +1,14 @@
 // One GitHub error costs only its own item (issue 13 item 9): a pull request whose comment cannot be written (its
 // conversation is locked) is reported as a failure, the other pull requests still get their checks, and the cluster report is kept.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { load } from 'js-yaml';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
+import { pgManifest, startOneSetWorld } from './one-set-world.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
-const manifest = (storage: string): string => `apiVersion: apps/v1
-kind: StatefulSet
-metadata: { name: pg, namespace: db }
-spec:
-  serviceName: pg
-  replicas: 1
-  selector: { matchLabels: { app: pg } }
-  template:
-    metadata: { labels: { app: pg } }
-    spec: { containers: [{ name: main, image: "busybox:1.36" }] }
-  volumeClaimTemplates:
-    - metadata: { name: data }
-      spec:
-        accessModes: [ReadWriteOnce]
-        resources: { requests: { storage: ${storage} } }
-`;
 
 describe('feedback isolation', () => {
   let kube: KubeSandbox;
@@ -45,14 +26,9 @@ describe('feedback isolation', () => {
     github.state.statuses.filter((s) => s.sha === sha && s.context === 'sts-volume-gitops/validate (demo)').at(-1)?.state;
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-isolation-'));
-    await mkdir(join(dir, 'repo', 'k8s'), { recursive: true });
-    await writeFile(join(dir, 'repo', 'k8s', 'pg.yaml'), manifest('10Gi'));
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
-      seed: { namespaces: ['db'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }], statefulSets: [load(manifest('10Gi'))] },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
+    const world = await startOneSetWorld('sts-isolation-');
+    ({ kube, github } = world);
+    const dir = world.dir;
     config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'ISOLATION_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db]'), 'i.yaml', dir);
     env.ISOLATION_TOKEN = github.token;
   });
@@ -62,9 +38,9 @@ describe('feedback isolation', () => {
   });
 
   it('publishes the other pull requests\' checks when one pull request\'s comment is refused, and catches up next pass', async () => {
-    const first = await github.commitFiles({ branch: 'grow-20', message: 'Grow to 20Gi', files: { 'k8s/pg.yaml': manifest('20Gi') } });
+    const first = await github.commitFiles({ branch: 'grow-20', message: 'Grow to 20Gi', files: { 'k8s/pg.yaml': pgManifest('20Gi') } });
     const firstPr = await github.openPullRequest({ head: 'grow-20', title: 'Grow to 20Gi' });
-    const second = await github.commitFiles({ branch: 'grow-30', message: 'Grow to 30Gi', files: { 'k8s/pg.yaml': manifest('30Gi') } });
+    const second = await github.commitFiles({ branch: 'grow-30', message: 'Grow to 30Gi', files: { 'k8s/pg.yaml': pgManifest('30Gi') } });
     await github.openPullRequest({ head: 'grow-30', title: 'Grow to 30Gi' });
     const locked = github.state.pulls.find((p) => p.number === firstPr);
     assert.ok(locked);

@@ -1,34 +1,15 @@
 // Pull requests from forks (issue 13 item 10): whoever opened one reads its statuses and comments, so by default it is
 // not planned against the cluster at all; when a target opts in, it gets a verdict and no cluster detail.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { load } from 'js-yaml';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
+import { pgManifest, startOneSetWorld } from './one-set-world.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { forkNotValidated } from '../../functions/feedback/validate-pull-requests.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
-const manifest = (storage: string): string => `apiVersion: apps/v1
-kind: StatefulSet
-metadata: { name: pg, namespace: db }
-spec:
-  serviceName: pg
-  replicas: 1
-  selector: { matchLabels: { app: pg } }
-  template:
-    metadata: { labels: { app: pg } }
-    spec: { containers: [{ name: main, image: "busybox:1.36" }] }
-  volumeClaimTemplates:
-    - metadata: { name: data }
-      spec:
-        accessModes: [ReadWriteOnce]
-        resources: { requests: { storage: ${storage} } }
-`;
 
 describe('pull requests from forks', () => {
   let kube: KubeSandbox;
@@ -52,17 +33,10 @@ describe('pull requests from forks', () => {
     github.state.statuses.filter((s) => s.sha === sha && s.context === 'sts-volume-gitops/validate (demo)').map((s) => ({ state: s.state, description: s.description }));
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sts-forks-'));
-    await mkdir(join(dir, 'repo', 'k8s'), { recursive: true });
-    await writeFile(join(dir, 'repo', 'k8s', 'pg.yaml'), manifest('10Gi'));
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
-      seed: { namespaces: ['db'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }], statefulSets: [load(manifest('10Gi'))] },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
+    ({ dir, kube, github } = await startOneSetWorld('sts-forks-'));
     env.FORK_TOKEN = github.token;
     await github.forkRepository('mallory');
-    forkHead = await github.commitFiles({ fork: 'mallory', branch: 'shrink', message: 'Shrink pg', files: { 'k8s/pg.yaml': manifest('5Gi') } });
+    forkHead = await github.commitFiles({ fork: 'mallory', branch: 'shrink', message: 'Shrink pg', files: { 'k8s/pg.yaml': pgManifest('5Gi') } });
     forkPr = await github.openPullRequest({ head: 'mallory:shrink', title: 'Shrink pg', author: 'mallory' });
   });
   after(async () => {
