@@ -52,6 +52,8 @@ export function shippedFunction(scope: Construct, id: string, options: ShippedFu
       mainFields: [...lambdaBundle.mainFields],
       banner: lambdaBundle.banner,
       externalModules: [...lambdaBundle.externalModules],
+      minify: lambdaBundle.minify,
+      keepNames: lambdaBundle.keepNames,
       commandHooks: {
         beforeBundling: () => [],
         beforeInstall: () => [],
