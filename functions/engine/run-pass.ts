@@ -1,21 +1,28 @@
 // One reconcile pass for one target: read all state (Git head, cluster), plan, then — only if there is something to
 // write — take the target's Lease and apply: resume or start template updates, patch PVCs (reconcile-volumes.ts),
 // and record the KEP's feedback as an annotation and Events on the StatefulSet.
-import type { LocatedError } from '../domain/desired-state.ts';
-import type { ClusterSnapshot, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
+import type { ClusterSnapshot, LiveStatefulSet } from '../domain/live-state.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
-import { formatBytesLike, sameSize, spelledLike } from '../domain/quantity.ts';
-import { planTarget, pvcKey, pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
+import { sameSize } from '../domain/quantity.ts';
+import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
 import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
-import { describePvc, type PvcProgress } from './pvc-progress.ts';
 import { reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { resumeRecreation, updateLiveTemplate, type RecreationTiming, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
 import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
+import {
+  describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
+  type PassMode, type PassReport, type StatefulSetReport, type TemplateReport,
+} from './pass-report.ts';
+
 import { assembleDesired, desiredNamespaces, readTargetDesired, type DesiredInput } from './desired-input.ts';
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
+
+// The report's types live with their builders; passes and PR validation import them from here as before.
+export type { PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
+export { reportFromPlan } from './pass-report.ts';
 
 export interface PassTarget {
   name: string;
@@ -26,7 +33,6 @@ export interface PassTarget {
   sizeSources?: readonly SizeSource[];
 }
 
-export type PassMode = 'apply' | 'plan';
 
 export interface PassContext {
   target: PassTarget;
@@ -45,58 +51,6 @@ export interface PassContext {
   apiConcurrency?: number;
 }
 
-export type StatefulSetOutcome =
-  | 'converged' | 'in-progress' | 'blocked' | 'failed' | 'waiting' | 'missing-in-cluster' | 'namespace-not-allowed'
-  | 'not-started';
-
-export interface PvcReport {
-  name: string;
-  ordinal: number;
-  state: PvcProgress['state'];
-  request: string | undefined;
-  capacity: string | undefined;
-  message: string | undefined;
-  terminal: boolean;
-  since: string | undefined;
-}
-
-export interface TemplateReport extends TemplateStatus {
-  action: TemplatePlan['action'];
-  from: string | undefined;
-  storageClassName: string | undefined;
-  storageClassExpandable: boolean | undefined;
-  finished: boolean;
-  /** Reached the size in this pass (the moment to report success once). */
-  justFinished: boolean;
-  reasons: string[];
-  pvcs: PvcReport[];
-  storageLocation: { path: string; line: number; column: number };
-  /** ResourceQuota headroom for the growth, per quota and resource, in the template's unit. */
-  quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
-  /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
-  failureEvents: PvcEvent[];
-}
-
-export interface StatefulSetReport {
-  namespace: string;
-  name: string;
-  outcome: StatefulSetOutcome;
-  podManagementPolicy: string;
-  replicas: number | undefined;
-  templateUpdate: TemplateUpdateOutcome | undefined;
-  templates: TemplateReport[];
-  notes: string[];
-}
-
-export interface PassReport {
-  target: string;
-  mode: PassMode;
-  commitSha: string;
-  outcome: 'ok' | 'busy' | 'incomplete';
-  statefulSets: StatefulSetReport[];
-  manifestErrors: LocatedError[];
-  notes: string[];
-}
 
 const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'updated-in-place': 'updated in place',
@@ -374,80 +328,6 @@ async function finishReport(
   for (const write of writes) await write();
   const outcome = outcomeOf(templates, rollout);
   return { ...report, outcome, templates };
-}
-
-function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
-  if (templates.some((t) => t.action === 'blocked')) return 'blocked';
-  if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
-  if (rollout.stoppedByTransientError) return 'in-progress';
-  if (templates.every((t) => t.finished)) return 'converged';
-  if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing'))) return 'waiting';
-  return 'in-progress';
-}
-
-function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulSet): PvcProgress[] {
-  const result: PvcProgress[] = [];
-  for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
-    const name = pvcName(template.templateName, live.name, ordinal);
-    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to));
-  }
-  return result;
-}
-
-function templateReport(
-  template: TemplatePlan, status: TemplateStatus, progress: readonly PvcProgress[], events: readonly PvcEvent[],
-): TemplateReport {
-  const failed = new Set(progress.filter((p) => p.state === 'failed').map((p) => p.name));
-  return {
-    ...status,
-    action: template.action,
-    // Sizes the server holds are in its canonical spelling; the same size is shown as Git spells it.
-    from: spelledLike(template.from, template.to),
-    storageClassName: template.storageClassName,
-    storageClassExpandable: template.storageClassExpandable,
-    finished: isFinished(status, template),
-    justFinished: false,
-    reasons: template.reasons.map((r) => r.message),
-    pvcs: progress.map((p) => ({
-      name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
-      message: p.message, terminal: p.terminal, since: p.since,
-    })),
-    storageLocation: template.desired.storageLocation,
-    quota: template.quotaChecks.map((c) => ({
-      quota: c.quotaName, resource: c.resource, used: formatBytesLike(c.usedBefore, template.to),
-      growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
-    })),
-    failureEvents: events.filter((e) => failed.has(e.pvcName)),
-  };
-}
-
-/** A read-only report: what the plan says and where each PVC stands. */
-export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): StatefulSetReport {
-  const live = plan.live;
-  const templates = plan.templates.map((template) => {
-    const progress = live ? describeTemplatePvcs(template, live) : [];
-    const status = live
-      ? summariseTemplate(template, progress, live, commitSha, readStatusAnnotation(live))
-      : { templateName: template.templateName, desiredSize: template.desired.storageText, commitSha, replicas: 0, readyReplicas: 0 };
-    if (!live && template.reasons[0]) status.lastError = template.reasons[0].message;
-    return templateReport(template, status, progress, []);
-  });
-  const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
-    : templates.some((t) => t.action === 'blocked') ? 'blocked'
-      : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
-  return {
-    namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
-    replicas: live?.replicas, templateUpdate: undefined, templates,
-    notes: plan.outcome === 'missing-in-cluster' ? ['not in the cluster: this tool never creates StatefulSets'] : [],
-  };
-}
-
-function notStartedReport(plan: StatefulSetPlan): StatefulSetReport {
-  return {
-    namespace: plan.namespace, name: plan.name, outcome: 'not-started', podManagementPolicy: plan.desired.podManagementPolicy,
-    replicas: plan.live?.replicas, templateUpdate: undefined, templates: [],
-    notes: ['not started: the invocation was running out of time; the next pass continues'],
-  };
 }
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {

@@ -1,0 +1,139 @@
+// What a pass reports, per StatefulSet and template (the KEP's readyReplicas / finishedReconciliationGeneration among
+// them), and the pure builders that turn a plan and the PVCs' progress into it. Shared by passes and PR validation.
+import type { LocatedError } from '../domain/desired-state.ts';
+import type { LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
+import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
+import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
+import { describePvc, type PvcProgress } from './pvc-progress.ts';
+import type { VolumeRollout } from './reconcile-volumes.ts';
+import type { TemplateUpdateOutcome } from './recreate-statefulset.ts';
+import { isFinished, readStatusAnnotation, summariseTemplate, type TemplateStatus } from './template-status.ts';
+
+export type PassMode = 'apply' | 'plan';
+
+export type StatefulSetOutcome =
+  | 'converged' | 'in-progress' | 'blocked' | 'failed' | 'waiting' | 'missing-in-cluster' | 'namespace-not-allowed'
+  | 'not-started';
+
+export interface PvcReport {
+  name: string;
+  ordinal: number;
+  state: PvcProgress['state'];
+  request: string | undefined;
+  capacity: string | undefined;
+  message: string | undefined;
+  terminal: boolean;
+  since: string | undefined;
+}
+
+export interface TemplateReport extends TemplateStatus {
+  action: TemplatePlan['action'];
+  from: string | undefined;
+  storageClassName: string | undefined;
+  storageClassExpandable: boolean | undefined;
+  finished: boolean;
+  /** Reached the size in this pass (the moment to report success once). */
+  justFinished: boolean;
+  reasons: string[];
+  pvcs: PvcReport[];
+  storageLocation: { path: string; line: number; column: number };
+  /** ResourceQuota headroom for the growth, per quota and resource, in the template's unit. */
+  quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
+  /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
+  failureEvents: PvcEvent[];
+}
+
+export interface StatefulSetReport {
+  namespace: string;
+  name: string;
+  outcome: StatefulSetOutcome;
+  podManagementPolicy: string;
+  replicas: number | undefined;
+  templateUpdate: TemplateUpdateOutcome | undefined;
+  templates: TemplateReport[];
+  notes: string[];
+}
+
+export interface PassReport {
+  target: string;
+  mode: PassMode;
+  commitSha: string;
+  outcome: 'ok' | 'busy' | 'incomplete';
+  statefulSets: StatefulSetReport[];
+  manifestErrors: LocatedError[];
+  notes: string[];
+}
+
+export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
+  if (templates.some((t) => t.action === 'blocked')) return 'blocked';
+  if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
+  if (rollout.stoppedByTransientError) return 'in-progress';
+  if (templates.every((t) => t.finished)) return 'converged';
+  if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing'))) return 'waiting';
+  return 'in-progress';
+}
+
+export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulSet): PvcProgress[] {
+  const result: PvcProgress[] = [];
+  for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
+    const name = pvcName(template.templateName, live.name, ordinal);
+    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to));
+  }
+  return result;
+}
+
+export function templateReport(
+  template: TemplatePlan, status: TemplateStatus, progress: readonly PvcProgress[], events: readonly PvcEvent[],
+): TemplateReport {
+  const failed = new Set(progress.filter((p) => p.state === 'failed').map((p) => p.name));
+  return {
+    ...status,
+    action: template.action,
+    // Sizes the server holds are in its canonical spelling; the same size is shown as Git spells it.
+    from: spelledLike(template.from, template.to),
+    storageClassName: template.storageClassName,
+    storageClassExpandable: template.storageClassExpandable,
+    finished: isFinished(status, template),
+    justFinished: false,
+    reasons: template.reasons.map((r) => r.message),
+    pvcs: progress.map((p) => ({
+      name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
+      message: p.message, terminal: p.terminal, since: p.since,
+    })),
+    storageLocation: template.desired.storageLocation,
+    quota: template.quotaChecks.map((c) => ({
+      quota: c.quotaName, resource: c.resource, used: formatBytesLike(c.usedBefore, template.to),
+      growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
+    })),
+    failureEvents: events.filter((e) => failed.has(e.pvcName)),
+  };
+}
+
+/** A read-only report: what the plan says and where each PVC stands. */
+export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): StatefulSetReport {
+  const live = plan.live;
+  const templates = plan.templates.map((template) => {
+    const progress = live ? describeTemplatePvcs(template, live) : [];
+    const status = live
+      ? summariseTemplate(template, progress, live, commitSha, readStatusAnnotation(live))
+      : { templateName: template.templateName, desiredSize: template.desired.storageText, commitSha, replicas: 0, readyReplicas: 0 };
+    if (!live && template.reasons[0]) status.lastError = template.reasons[0].message;
+    return templateReport(template, status, progress, []);
+  });
+  const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
+    : templates.some((t) => t.action === 'blocked') ? 'blocked'
+      : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
+  return {
+    namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
+    replicas: live?.replicas, templateUpdate: undefined, templates,
+    notes: plan.outcome === 'missing-in-cluster' ? ['not in the cluster: this tool never creates StatefulSets'] : [],
+  };
+}
+
+export function notStartedReport(plan: StatefulSetPlan): StatefulSetReport {
+  return {
+    namespace: plan.namespace, name: plan.name, outcome: 'not-started', podManagementPolicy: plan.desired.podManagementPolicy,
+    replicas: plan.live?.replicas, templateUpdate: undefined, templates: [],
+    notes: ['not started: the invocation was running out of time; the next pass continues'],
+  };
+}
