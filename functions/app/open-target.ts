@@ -8,16 +8,18 @@ import { instrumentedKubeConfig, type KubernetesRequestObserver } from '../adapt
 import { canWait, requestTimeoutMs, type RemainingMs } from './deadline.ts';
 import { GitHubSource } from '../adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubAuth, type GitHubClient } from '../adapters/github/octokit.ts';
+import { GitHubReviewHost } from '../adapters/github/review-host.ts';
 import { DirectorySource } from '../adapters/local/directory-source.ts';
-import type { ClusterPort, GitSourcePort } from '../engine/ports.ts';
+import type { ClusterPort, GitHistoryPort, GitSourcePort, ReviewHost } from '../engine/ports.ts';
+import type { RepoLinks } from '../feedback/render-plan-comment.ts';
 import type { PassTarget } from '../engine/run-pass.ts';
 
 export interface OpenedTarget {
   target: PassTarget;
   git: GitSourcePort;
   cluster: ClusterPort;
-  /** Present for GitHub sources: feedback and recovery pull requests need it. */
-  github: { client: GitHubClient; owner: string; repo: string; branch: string; source: GitHubSource } | undefined;
+  /** Present for GitHub sources: where feedback and recovery pull requests are written, and what they read. */
+  github: { client: GitHubClient; host: ReviewHost; repository: GitHistoryPort; branch: string; links: RepoLinks } | undefined;
 }
 
 export interface OpenOptions {
@@ -63,7 +65,15 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     canWait: (waitMs) => canWait(options.remainingMs, waitMs),
   });
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config));
-  return { target, cluster, git, github: { client, owner: source.owner, repo: source.repo, branch: source.branch, source: git } };
+  const repo = { owner: source.owner, repo: source.repo };
+  const host = new GitHubReviewHost(client, repo);
+  return { target, cluster, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };
+}
+
+/** Where people read the repository: GitHub Enterprise Server serves its API under `<host>/api/v3`. */
+function htmlBaseOf(apiUrl: string | undefined): string {
+  const enterprise = apiUrl === undefined ? undefined : /^(https?:\/\/[^/]+)\/api\/v3\/?$/.exec(apiUrl);
+  return enterprise?.[1] ?? 'https://github.com';
 }
 
 /** The files the target's size sources read, wherever they are (the Git sources read them besides the globs). */

@@ -133,15 +133,18 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       const github = opened.github;
       if (targetConfig.pullRequests.recovery && options.mode === 'apply') {
         recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
-          ...github, target: opened.target, report, hasTime: () => hasTimeFor(options.remainingMs, itemMs),
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
+          hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         for (const item of recovery?.deferred ?? []) defer(item, 'the invocation is running out of time');
         for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
+        for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: recovery of ${failed.key} failed: ${failed.reason ?? ''}`);
       }
       const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')
         .map((o) => [o.key, o.reason ?? o.action]));
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
-        ...github, target: opened.target, cluster: opened.cluster, report,
+        host: github.host, repository: github.repository, branch: github.branch, links: github.links,
+        target: opened.target, cluster: opened.cluster, report,
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,

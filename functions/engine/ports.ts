@@ -1,5 +1,5 @@
-// The two ports the engine talks through. Adapters (functions/adapters/*) implement them with client-node and Octokit;
-// the engine never sees HTTP, and every value crossing a port is plain data.
+// The ports the engine, feedback and recovery talk through. Adapters (functions/adapters/*) implement them with
+// client-node and Octokit; the engine never sees HTTP, and every value crossing a port is plain data.
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, PvcEvent, RecreationRecord } from '../domain/live-state.ts';
 
 /** An API failure, classified the way KEP-0661's loop needs: transient errors stop the set and are retried next pass. */
@@ -73,4 +73,77 @@ export interface GitSnapshot {
 
 export interface GitSourcePort {
   readBranchHead(): Promise<GitSnapshot>;
+}
+
+/** A repository's files and history at any commit: pull request heads, the commit that introduced a size. */
+export interface GitHistoryPort extends GitSourcePort {
+  readCommit(commitSha: string): Promise<GitSnapshot>;
+  /** One file's text at `ref`, or undefined when there is no such file. */
+  fileAt(ref: string, path: string): Promise<string | undefined>;
+  /** Commits on `branch` touching `path`, newest first (at most `limit`). */
+  commitsTouching(branch: string, path: string, limit?: number): Promise<Array<{ sha: string; parent: string | undefined }>>;
+}
+
+export type WriteOutcome = 'created' | 'updated' | 'unchanged';
+
+export interface CommitStatus {
+  context: string;
+  state: 'pending' | 'success' | 'failure' | 'error';
+  description: string;
+  targetUrl?: string;
+}
+
+export interface OpenPullRequest {
+  number: number;
+  headSha: string;
+  headRef: string;
+  title: string;
+  htmlUrl: string;
+  /** The head branch lives in another repository (a fork; a deleted fork's head repo is null). */
+  fromFork: boolean;
+}
+
+export interface RecoveryPullRequest {
+  number: number;
+  state: 'open' | 'closed';
+  merged: boolean;
+  title: string;
+  body: string;
+  htmlUrl: string;
+  headRef: string;
+  /** This tool closed it (marked so on the host): never to be read as a person declining the proposal. */
+  closedByTool: boolean;
+}
+
+/**
+ * Everything this tool writes to the code review host, and the review state it reads to decide what to write: commit
+ * statuses, comments, recovery branches and pull requests (in the manner of Renovate's platform interface). `ensure…`
+ * writes read first and write only what changed; creates whose reply was lost are not made twice. Files and history
+ * are read through GitHistoryPort, not here.
+ */
+export interface ReviewHost {
+  /** Every write made through this host, in order (the report and the demo print them). */
+  readonly writes: readonly string[];
+  openPullRequests(base: string): Promise<OpenPullRequest[]>;
+  /** Paths a pull request changes (a rename gives both names). */
+  changedFiles(pullNumber: number): Promise<string[]>;
+  /** The merged pull request that brought `sha` into the branch, if any. */
+  mergedPullRequestFor(sha: string): Promise<number | undefined>;
+  /** Sets the status unless the latest one of its context already says the same. */
+  ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome>;
+  /** One comment of ours per `key` on a pull request: created, edited when `body` changed, else left alone. */
+  ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }>;
+  /** Pull requests from `branch` of this repository, in any state. */
+  pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]>;
+  /** Open pull requests from branches of this repository (never a fork's) whose name starts with `prefix`. */
+  openPullRequestsFromPrefix(prefix: string): Promise<RecoveryPullRequest[]>;
+  /** Whether the last commit on `branch` is this tool's (undefined when there is no such branch). */
+  branchHeadIsOurs(branch: string): Promise<boolean | undefined>;
+  /** Points `branch` at a new commit of ours on top of `baseSha` that replaces one file; returns the commit's SHA. */
+  commitFile(branch: string, baseSha: string, path: string, content: string, message: string): Promise<string>;
+  /** Opens a labelled pull request from `branch` into `base` (finding the one a lost reply created). */
+  createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest>;
+  updatePullRequest(pullNumber: number, title: string, body: string): Promise<void>;
+  /** Comments why, marks it closed by this tool, closes it and deletes its branch. */
+  closePullRequest(pullNumber: number, comment: string, branch: string): Promise<void>;
 }

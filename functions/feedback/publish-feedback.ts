@@ -1,9 +1,7 @@
 // Feedback for one pass: PR checks before merge, progress after merge. Called by the edges after each pass.
-import { FeedbackHost } from '../adapters/github/feedback-host.ts';
-import type { GitHubSource } from '../adapters/github/github-source.ts';
-import type { GitHubClient } from '../adapters/github/octokit.ts';
-import type { ClusterPort } from '../engine/ports.ts';
+import type { ClusterPort, GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget } from '../engine/run-pass.ts';
+import type { RepoLinks } from './render-plan-comment.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
 import { validatePullRequests, type FeedbackFailure, type PullRequestCheck } from './validate-pull-requests.ts';
 
@@ -14,31 +12,30 @@ export interface FeedbackResult {
   failures: FeedbackFailure[];
   /** Items left for the next pass because the invocation ran short of time. */
   deferred: string[];
-  /** Every write made to GitHub, in order. */
+  /** Every write this step made to the review host, in order. */
   writes: string[];
 }
 
 export async function publishFeedback(input: {
-  client: GitHubClient; owner: string; repo: string; branch: string; source: GitHubSource; target: PassTarget;
+  host: ReviewHost; repository: GitHistoryPort; branch: string; links: RepoLinks; target: PassTarget;
   cluster: ClusterPort; report: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
   /** Pull requests from forks: not planned (default) or planned with a verdict only. */
   forkPullRequests?: 'neutral' | 'validate';
-  /** Whether there is time for one more pull request or StatefulSet. */
+  /** Whether there is time for one more pull request or StatefulSet (the budget the pass shares). */
   hasTime?: () => boolean;
   /** Why no recovery PR was opened, per `namespace/statefulset/template`. */
   recoveryNotes?: ReadonlyMap<string, string>;
-  htmlBase?: string;
 }): Promise<FeedbackResult> {
-  const host = new FeedbackHost(input.client, { owner: input.owner, repo: input.repo });
-  const links = { htmlBase: input.htmlBase ?? 'https://github.com', owner: input.owner, repo: input.repo };
+  const { host, repository } = input;
+  const writesBefore = host.writes.length;
   const failures: FeedbackFailure[] = [];
   const deferred: string[] = [];
   const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
   const progress = input.report.mode === 'apply'
-    ? await reportProgress({ host, target: input.target, branch: input.branch, report: input.report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report: input.report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, source: input.source, target: input.target, cluster: input.cluster, branch: input.branch, links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral' })
+    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral' })
     : [];
-  return { checks, progress, failures, deferred, writes: host.writes };
+  return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

@@ -2,7 +2,7 @@
 // set a status on it and upsert a progress comment on the pull request that merged it.
 import { readDesiredState } from '../domain/manifests.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
-import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
+import type { GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { readSizeSources } from '../domain/size-sources.ts';
 import { renderProgressComment } from './render-progress.ts';
@@ -29,7 +29,7 @@ const reportable = new Set<StatefulSetReport['outcome']>(['in-progress', 'waitin
 const introducedBy = new Map<string, string>();
 
 export async function reportProgress(input: {
-  host: FeedbackHost; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
+  host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
   recoveryNotes?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
   hasTime?: () => boolean; deferred?: string[];
 }): Promise<ProgressReport[]> {
@@ -53,12 +53,12 @@ export async function reportProgress(input: {
 }
 
 async function reportStatefulSet(
-  input: { host: FeedbackHost; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: ReadonlyMap<string, string> },
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: ReadonlyMap<string, string> },
   sts: StatefulSetReport,
 ): Promise<ProgressReport> {
-  const { host, target, branch, report } = input;
+  const { host, repository, target, branch, report } = input;
   const path = sts.templates[0]?.storageLocation.path ?? '';
-  const commitSha = await introducingCommit(host, branch, path, sts, report.commitSha, target);
+  const commitSha = await introducingCommit(repository, branch, path, sts, report.commitSha, target);
   const pullRequest = await host.mergedPullRequestFor(commitSha);
   const summary = renderProgressComment({
     target: target.name, sts, commitSha,
@@ -76,14 +76,14 @@ async function reportStatefulSet(
 
 /** The newest commit on the branch touching the file where a storage value of this StatefulSet differs from its parent. */
 async function introducingCommit(
-  host: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, headSha: string, target: PassTarget,
+  repository: GitHistoryPort, branch: string, path: string, sts: StatefulSetReport, headSha: string, target: PassTarget,
 ): Promise<string> {
   const key = `${headSha}:${path}:${sts.namespace}/${sts.name}`;
   const cached = introducedBy.get(key);
   if (cached) return cached;
   const sizesAt = async (ref: string | undefined): Promise<string | undefined> => {
     if (!ref) return undefined;
-    const text = await host.fileAt(ref, path);
+    const text = await repository.fileAt(ref, path);
     if (text === undefined) return undefined;
     // A set sized by size sources changed where its mapped value changed.
     const mapped = (target.sizeSources ?? []).filter((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.file === path);
@@ -96,7 +96,7 @@ async function introducingCommit(
     return found ? found.templates.map((t) => `${t.name}=${t.storage.bytes}`).join(',') : undefined;
   };
   let result = headSha;
-  for (const commit of await host.commitsTouching(branch, path)) {
+  for (const commit of await repository.commitsTouching(branch, path)) {
     if (await sizesAt(commit.sha) !== await sizesAt(commit.parent)) {
       result = commit.sha;
       break;

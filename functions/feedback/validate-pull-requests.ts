@@ -3,10 +3,8 @@
 // and an upserted plan comment.
 import { matchesManifestGlobs } from '../domain/manifests.ts';
 import { readTargetDesired } from '../engine/desired-input.ts';
-import type { GitHubSource } from '../adapters/github/github-source.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
-import type { FeedbackHost, WriteOutcome } from '../adapters/github/feedback-host.ts';
-import type { ClusterPort } from '../engine/ports.ts';
+import type { ClusterPort, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import { planWithDryRuns, reportFromPlan, type PassTarget } from '../engine/run-pass.ts';
 import { renderPlanComment, type RepoLinks } from './render-plan-comment.ts';
 
@@ -35,7 +33,7 @@ export interface FeedbackFailure {
 export const forkNotValidated = 'not validated: pull requests from forks are checked against the cluster after merge';
 
 export async function validatePullRequests(input: {
-  host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; branch: string; links: RepoLinks;
+  host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; branch: string; links: RepoLinks;
   failures: FeedbackFailure[];
   /** Whether there is time for one more item; the items left are listed in `deferred` for the next pass. */
   hasTime?: () => boolean; deferred?: string[];
@@ -62,10 +60,10 @@ export async function validatePullRequests(input: {
 }
 
 async function validatePullRequest(
-  input: { host: FeedbackHost; source: GitHubSource; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
   pr: { number: number; headSha: string; fromFork: boolean },
 ): Promise<PullRequestCheck | undefined> {
-  const { host, source, target, cluster, links } = input;
+  const { host, repository, target, cluster, links } = input;
   const mappedFiles = new Set((target.sizeSources ?? []).map((s) => s.file));
   const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs) || mappedFiles.has(f)));
   if (touched.size === 0) return undefined;
@@ -75,7 +73,7 @@ async function validatePullRequest(
     const status = await host.ensureCommitStatus(pr.headSha, { context: validateContext(target.name), state: 'success', description: forkNotValidated });
     return { number: pr.number, headSha: pr.headSha, state: 'success', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
   }
-  const head = await source.readCommit(pr.headSha);
+  const head = await repository.readCommit(pr.headSha);
   const desired = readTargetDesired(head.files, target);
   const { plans } = await planWithDryRuns({ cluster, target }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),

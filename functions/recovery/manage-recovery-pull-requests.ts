@@ -1,11 +1,10 @@
 // Recovery pull requests for terminal expansion failures (KEP-1790): one deterministic branch per template with one
 // commit that changes only the storage value's bytes (in the manifest, or in the values file a size source maps); updated only when the proposal changes; never over a person's
 // push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
-import { FeedbackHost } from '../adapters/github/feedback-host.ts';
-import { gitHubRateLimitOf, type GitHubClient } from '../adapters/github/octokit.ts';
-import { botAuthor, closedByToolLabel, RecoveryHost } from '../adapters/github/recovery-host.ts';
+import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
 import { parseQuantity, sameSize, type Quantity } from '../domain/quantity.ts';
+import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
@@ -52,14 +51,13 @@ function hasTerminalFailure(template: TemplateReport): boolean {
 }
 
 export async function manageRecoveryPullRequests(input: {
-  client: GitHubClient; owner: string; repo: string; branch: string; target: PassTarget; report: PassReport;
+  host: ReviewHost; repository: GitHistoryPort; branch: string; target: PassTarget; report: PassReport;
   /** Whether there is time for one more template (a proposal makes up to six GitHub calls). */
   hasTime?: () => boolean;
 }): Promise<RecoveryResult> {
-  const repo = { owner: input.owner, repo: input.repo };
-  const host = new RecoveryHost(input.client, repo);
-  const files = new FeedbackHost(input.client, repo);
-  const result: RecoveryResult = { links: new Map(), outcomes: [], writes: host.writes, deferred: [] };
+  const { host, repository } = input;
+  const writesBefore = host.writes.length;
+  const result: RecoveryResult = { links: new Map(), outcomes: [], writes: [], deferred: [] };
   const timeLeft = (): boolean => input.hasTime?.() ?? true;
   const failing = new Map<string, { sts: StatefulSetReport; template: TemplateReport }>();
   for (const sts of input.report.statefulSets) {
@@ -74,7 +72,7 @@ export async function manageRecoveryPullRequests(input: {
     }
     // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
     // as failed; the other templates' recoveries and the rest of the pass go on.
-    const outcome = await proposeRecovery({ host, files, key, sts, template, input })
+    const outcome = await proposeRecovery({ host, repository, key, sts, template, input })
       .catch((error: unknown): RecoveryOutcome => {
         if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
         return { key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${messageOf(error)}` };
@@ -84,21 +82,22 @@ export async function manageRecoveryPullRequests(input: {
   }
   if (timeLeft()) await closeResolved({ host, input, failing, result });
   else result.deferred.push('closing recovery pull requests that are no longer needed');
+  result.writes.push(...host.writes.slice(writesBefore));
   return result;
 }
 
 async function proposeRecovery(args: {
-  host: RecoveryHost; files: FeedbackHost; key: string; sts: StatefulSetReport; template: TemplateReport;
+  host: ReviewHost; repository: GitHistoryPort; key: string; sts: StatefulSetReport; template: TemplateReport;
   input: { branch: string; target: PassTarget; report: PassReport };
 }): Promise<RecoveryOutcome> {
-  const { host, files, key, sts, template, input } = args;
+  const { host, repository, key, sts, template, input } = args;
   const path = template.storageLocation.path;
   const headSha = input.report.commitSha;
-  const text = await files.fileAt(headSha, path);
+  const text = await repository.fileAt(headSha, path);
   const desired = text === undefined ? undefined : sizeIn(text, path, sts, template.templateName, input.target);
   if (text === undefined || !desired) return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer defines ${key} at ${headSha.slice(0, 7)}` };
 
-  const previous = await previousGitSize(files, input.branch, path, sts, template.templateName, input.target);
+  const previous = await previousGitSize(repository, input.branch, path, sts, template.templateName, input.target);
   const messages = [...template.pvcs.flatMap((p) => (p.message ? [p.message] : [])), ...template.failureEvents.map((e) => e.message)];
   const decision = chooseRecoverySize({
     failedSize: desired.storage,
@@ -111,9 +110,9 @@ async function proposeRecovery(args: {
   }
 
   const branch = recoveryBranch(input.target.name, sts.namespace, sts.name, template.templateName);
-  const existing = await host.pullRequestsFor(branch);
+  const existing = await host.pullRequestsFrom(branch);
   const proposalMarker = marker(key, desired.storageText, decision.size);
-  if (existing.some((p) => p.state === 'closed' && !p.merged && !p.labels.includes(closedByToolLabel) && p.body.includes(proposalMarker))) {
+  if (existing.some((p) => p.state === 'closed' && !p.merged && !p.closedByTool && p.body.includes(proposalMarker))) {
     return { key, action: 'declined-before', decision, pullRequestUrl: undefined, reason: `a recovery to ${decision.size} was closed without merging; it is not proposed again` };
   }
   const updated = desired.replace(text, decision.size);
@@ -123,10 +122,8 @@ async function proposeRecovery(args: {
   const diff = `--- a/${path}\n+++ b/${path}\n@@ line ${line} @@\n-${text.split('\n')[line - 1] ?? ''}\n+${updated.split('\n')[line - 1] ?? ''}`;
   const open = existing.find((p) => p.state === 'open');
   if (open) {
-    const head = await host.branchHead(branch);
-    const author = head ? await host.commitAuthor(head) : undefined;
-    if (!author || author.name !== botAuthor.name) {
-      const note = await files.ensureComment(open.number, `recovery-human:${key}`,
+    if (await host.branchHeadIsOurs(branch) !== true) {
+      const note = await host.ensureComment(open.number, `recovery-human:${key}`,
         `sts-volume-gitops would now propose **${escapeMarkdown(decision.size)}**, but someone else pushed to \`${escapeMarkdown(branch)}\`, so the branch is left alone. Merge, edit or close this pull request as you see fit.`);
       void note;
       return { key, action: 'left-alone', decision, pullRequestUrl: open.htmlUrl, title, body, diff };
@@ -167,14 +164,14 @@ function sizeIn(text: string, path: string, sts: StatefulSetReport, name: string
 
 /** The template's size before the commit that introduced the current one. */
 async function previousGitSize(
-  files: FeedbackHost, branch: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget,
+  repository: GitHistoryPort, branch: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget,
 ): Promise<Quantity | undefined> {
   const sizeAt = async (ref: string | undefined): Promise<Quantity | undefined> => {
     if (!ref) return undefined;
-    const text = await files.fileAt(ref, path);
+    const text = await repository.fileAt(ref, path);
     return text === undefined ? undefined : sizeIn(text, path, sts, name, target)?.storage;
   };
-  for (const commit of await files.commitsTouching(branch, path, 10)) {
+  for (const commit of await repository.commitsTouching(branch, path, 10)) {
     const [now, before] = [await sizeAt(commit.sha), await sizeAt(commit.parent)];
     if (before && (!now || now.bytes !== before.bytes)) return before;
   }
@@ -217,18 +214,24 @@ function renderBody(args: {
 }
 
 async function closeResolved(args: {
-  host: RecoveryHost; input: { target: PassTarget; report: PassReport };
+  host: ReviewHost; input: { target: PassTarget; report: PassReport };
   failing: ReadonlyMap<string, { sts: StatefulSetReport; template: TemplateReport }>; result: RecoveryResult;
 }): Promise<void> {
   const { host, input, failing, result } = args;
   const prefix = `sts-volume-gitops/recover/${input.target.name}/`;
-  for (const pr of await host.openRecoveryPullRequests(prefix)) {
+  for (const pr of await host.openPullRequestsFromPrefix(prefix)) {
     const parsed = parseMarker(pr.body);
     if (!parsed || failing.has(parsed.key)) continue;
     const reason = resolution(input.report, parsed);
     if (reason === undefined) continue;
-    await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
-    result.outcomes.push({ key: parsed.key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason });
+    // One pull request that cannot be closed (locked, a 403) is reported; the others are still closed.
+    try {
+      await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
+      result.outcomes.push({ key: parsed.key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason });
+    } catch (error) {
+      if (gitHubRateLimitOf(error) !== undefined) throw error;
+      result.outcomes.push({ key: parsed.key, action: 'failed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason: `could not close it (${reason}): ${messageOf(error)}` });
+    }
   }
 }
 

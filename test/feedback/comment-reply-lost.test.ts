@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { FeedbackHost } from '../../functions/adapters/github/feedback-host.ts';
+import { GitHubReviewHost } from '../../functions/adapters/github/review-host.ts';
 import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 
 const seedDir = fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url));
 
-describe('FeedbackHost.ensureComment when the answer to the create is lost', () => {
+describe('GitHubReviewHost.ensureComment when the answer to the create is lost', () => {
   let gh: GitHubSandbox;
   let octokit: GitHubClient;
   let pullNumber: number;
@@ -27,7 +27,7 @@ describe('FeedbackHost.ensureComment when the answer to the create is lost', () 
   }
 
   it('counts a comment made before the connection dropped as created, and does not post it again', async () => {
-    const host = new FeedbackHost(octokit, { owner: gh.owner, repo: gh.repo });
+    const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
     gh.faults.failNext('POST', 'issues.createComment', 1, 'drop-reply');
     gh.requestLog.reset();
     const first = await host.ensureComment(pullNumber, 'plan:lost', 'the plan');
@@ -39,7 +39,7 @@ describe('FeedbackHost.ensureComment when the answer to the create is lost', () 
   });
 
   it('sends the create again when the server failed before making it', async () => {
-    const host = new FeedbackHost(octokit, { owner: gh.owner, repo: gh.repo });
+    const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
     gh.faults.failNext('POST', 'issues.createComment', 1, 503);
     gh.requestLog.reset();
     assert.equal((await host.ensureComment(pullNumber, 'plan:failed', 'another plan')).outcome, 'created');
@@ -48,7 +48,7 @@ describe('FeedbackHost.ensureComment when the answer to the create is lost', () 
   });
 
   it('still fails plainly on a refusal (4xx), without reading back', async () => {
-    const host = new FeedbackHost(octokit, { owner: gh.owner, repo: gh.repo });
+    const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
     await assert.rejects(host.ensureComment(pullNumber, 'plan:huge', 'x'.repeat(70_000)), (e: { status?: number }) => e.status === 422);
     assert.equal(bodiesWith('plan:huge').length, 0);
   });

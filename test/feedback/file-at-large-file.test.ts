@@ -1,23 +1,23 @@
-// FeedbackHost.fileAt reads a file whole whatever its size: GitHub's JSON contents answer leaves out the bytes of a
+// GitHubSource.fileAt reads a file whole whatever its size: GitHub's JSON contents answer leaves out the bytes of a
 // file over 1 MB (`encoding: "none"`), which would read as an empty manifest.
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { FeedbackHost } from '../../functions/adapters/github/feedback-host.ts';
+import { GitHubSource } from '../../functions/adapters/github/github-source.ts';
 import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 
 const seedDir = fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url));
 
-describe('FeedbackHost.fileAt', () => {
+describe('GitHubSource.fileAt', () => {
   let gh: GitHubSandbox;
-  let host: FeedbackHost;
+  let host: GitHubSource;
   // A generated bundle of many small documents, over 1 MB in all.
   const big = Array.from({ length: 30_000 }, (_, i) => `---\n# document ${i} of a generated bundle\nkind: ConfigMap\n`).join('');
 
   before(async () => {
     gh = await startGitHubSandbox({ seedDir });
-    host = new FeedbackHost(createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } }), { owner: gh.owner, repo: gh.repo });
+    host = new GitHubSource(createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } }), { owner: gh.owner, repo: gh.repo }, 'main', ['k8s/**/*.yaml']);
     await gh.commitFiles({ branch: 'main', message: 'Add a generated bundle', files: { 'k8s/bundle.yaml': big } });
   });
   after(() => gh.close());

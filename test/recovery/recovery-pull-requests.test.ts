@@ -230,6 +230,26 @@ describe('recovery pull requests', () => {
     assert.equal(openRecoveries().filter((p) => p.head.endsWith('/node/data')).length, 1);
   });
 
+  it('closes the recovery PRs it can when one cannot be closed (its conversation is locked), and reports that one', async () => {
+    const [node, wh2] = ['node', 'wh2'].map((name) => openRecoveries().find((p) => p.head.endsWith(`/${name}/data`)));
+    assert.ok(node && wh2, JSON.stringify(openRecoveries().map((p) => p.head)));
+    const locked = github.state.pulls.find((p) => p.number === node.number);
+    assert.ok(locked);
+    locked.locked = true;
+    await github.commitFiles({ branch: 'main', message: 'Settle node and wh2', files: { 'k8s/node.yaml': manifest('node', '25Gi', 'nodeonly'), 'k8s/wh2.yaml': manifest('wh2', '30Gi') } });
+    const run = await pass();
+    const outcomes = new Map(run.recovery?.outcomes.map((o) => [o.key, o]));
+    assert.equal(outcomes.get('analytics/wh2/data')?.action, 'closed');
+    assert.equal(github.state.pulls.find((p) => p.number === wh2.number)?.state, 'closed');
+    assert.equal(outcomes.get('analytics/node/data')?.action, 'failed');
+    assert.match(outcomes.get('analytics/node/data')?.reason ?? '', /could not close it \(the template changed in Git.*\): .*issue is locked/);
+    assert.equal(github.state.pulls.find((p) => p.number === node.number)?.state, 'open');
+    // Unlocked, the next pass closes it.
+    locked.locked = false;
+    assert.equal((await pass()).recovery?.outcomes.find((o) => o.key === 'analytics/node/data')?.action, 'closed');
+    assert.equal(github.state.pulls.find((p) => p.number === node.number)?.state, 'closed');
+  });
+
   it('opens no PR for a partial failure and explains the ways out', async () => {
     // One replica already reached the size, the other failed: no single size recovers both.
     const pvc0 = kube.store.get(pvcType, 'analytics', 'data-split-0');

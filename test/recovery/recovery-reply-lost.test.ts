@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
-import { RecoveryHost } from '../../functions/adapters/github/recovery-host.ts';
+import { GitHubReviewHost } from '../../functions/adapters/github/review-host.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 
 const seedDir = fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url));
 
-describe('RecoveryHost when a create\'s reply is lost', () => {
+describe('GitHubReviewHost when a create\'s reply is lost', () => {
   let gh: GitHubSandbox;
   let octokit: GitHubClient;
 
@@ -20,7 +20,7 @@ describe('RecoveryHost when a create\'s reply is lost', () => {
   after(() => gh.close());
 
   it('leaves one branch and one pull request when a create is applied but its reply is lost, and the next attempt goes on from them', async () => {
-    const host = new RecoveryHost(octokit, { owner: gh.owner, repo: gh.repo });
+    const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
     const base = await gh.state.git.resolve('main');
     assert.ok(base);
     const branch = 'sts-volume-gitops/recover/demo/db/pg/data';

@@ -5,8 +5,16 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { PassReport, StatefulSetReport, TemplateReport } from '../../functions/engine/run-pass.ts';
 import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
+import { GitHubReviewHost } from '../../functions/adapters/github/review-host.ts';
+import { GitHubSource } from '../../functions/adapters/github/github-source.ts';
 import { manageRecoveryPullRequests, resolution } from '../../functions/recovery/manage-recovery-pull-requests.ts';
-import { startGitHubSandbox } from '../../sandbox/github/index.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+
+function reviewPorts(gh: GitHubSandbox): { host: GitHubReviewHost; repository: GitHubSource } {
+  const client = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+  const repo = { owner: gh.owner, repo: gh.repo };
+  return { host: new GitHubReviewHost(client, repo), repository: new GitHubSource(client, repo, 'main', ['k8s/**/*.yaml']) };
+}
 
 const proposal = { key: 'analytics/wh1/data', failed: '100Gi' };
 
@@ -54,7 +62,7 @@ describe('recovery pull requests when the invocation runs short of time', () => 
       failed.pvcs = [{ name: 'data-wh1-0', ordinal: 0, state: 'failed', request: '100Gi', capacity: '10Gi', message: 'exceeds maximum allowed 53687091200', terminal: true, since: undefined }];
       gh.requestLog.reset();
       const result = await manageRecoveryPullRequests({
-        client: createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } }), owner: gh.owner, repo: gh.repo, branch: 'main',
+        ...reviewPorts(gh), branch: 'main',
         target: { name: 'demo', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: ['analytics'] },
         report: report([sts('failed', [failed])]), hasTime: () => false,
       });

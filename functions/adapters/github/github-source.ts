@@ -1,8 +1,9 @@
 // Desired state from GitHub: the branch head, one recursive tree call, then blobs only for paths the target's globs
 // match and the files its size sources map (wherever they are), a few at once. Blobs are immutable, so they are cached
-// by SHA for the life of the process (warm Lambda containers reuse it).
+// by SHA for the life of the process (warm Lambda containers reuse it). Feedback and recovery also read single files
+// and a file's history at any commit through it.
 import { matchesManifestGlobs } from '../../domain/manifests.ts';
-import type { GitSnapshot, GitSourcePort } from '../../engine/ports.ts';
+import type { GitHistoryPort, GitSnapshot } from '../../engine/ports.ts';
 import type { GitHubClient } from './octokit.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 
@@ -14,7 +15,7 @@ export interface GitHubRepoRef {
 const blobCache = new Map<string, string>();
 const blobConcurrency = 8;
 
-export class GitHubSource implements GitSourcePort {
+export class GitHubSource implements GitHistoryPort {
   constructor(
     private readonly octokit: GitHubClient,
     private readonly repo: GitHubRepoRef,
@@ -50,5 +51,26 @@ export class GitHubSource implements GitSourcePort {
     });
     const files = new Map<string, string>(wanted.map((entry, index) => [entry.path, texts[index] ?? '']));
     return { commitSha, files };
+  }
+
+  /**
+   * A file's text at `ref`, or undefined when there is no such file. Read with the raw media type: the JSON form
+   * leaves a file over 1 MB without its content (`content: ""`, `encoding: "none"`).
+   */
+  async fileAt(ref: string, path: string): Promise<string | undefined> {
+    try {
+      const content = await this.octokit.rest.repos.getContent({ ...this.repo, path, ref, mediaType: { format: 'raw' } });
+      // A directory has no raw form: GitHub answers its JSON listing instead.
+      if (typeof content.data !== 'string') return undefined;
+      return content.data;
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async commitsTouching(branch: string, path: string, limit = 20): Promise<Array<{ sha: string; parent: string | undefined }>> {
+    const commits = await this.octokit.rest.repos.listCommits({ ...this.repo, sha: branch, path, per_page: limit });
+    return commits.data.map((c) => ({ sha: c.sha, parent: c.parents[0]?.sha }));
   }
 }

@@ -1,0 +1,160 @@
+// The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
+// branches made through the git data API. Raw API shapes become the port's plain types here.
+import type { CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
+import { MarkedComments } from './marked-comments.ts';
+import type { GitHubClient } from './octokit.ts';
+
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
+/** Who this tool's commits are by: how a branch head of ours is told from a person's push. */
+export const botAuthor = { name: 'sts-volume-gitops', email: 'sts-volume-gitops@users.noreply.github.com' };
+/** Put on the pull requests this tool closes itself, so a closure of ours is never read as a person declining it. */
+export const closedByToolLabel = 'closed-by-sts-volume-gitops';
+const recoveryLabels = ['sts-volume-gitops', 'volume-recovery'];
+
+type ListedPull = {
+  number: number; state: string; merged_at: string | null; title: string; body: string | null; html_url: string;
+  head: { ref: string; repo: { full_name: string } | null }; labels: Array<{ name?: string }>;
+};
+
+export class GitHubReviewHost implements ReviewHost {
+  readonly writes: string[] = [];
+  private readonly comments: MarkedComments;
+
+  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef) {
+    this.comments = new MarkedComments(octokit, repo, this.writes);
+  }
+
+  async openPullRequests(base: string): Promise<OpenPullRequest[]> {
+    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', base, per_page: 100 });
+    return pulls.map((p) => ({
+      number: p.number, headSha: p.head.sha, headRef: p.head.ref, title: p.title, htmlUrl: p.html_url, fromFork: !this.isOurs(p),
+    }));
+  }
+
+  async changedFiles(pullNumber: number): Promise<string[]> {
+    const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, { ...this.repo, pull_number: pullNumber, per_page: 100 });
+    return files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]));
+  }
+
+  async mergedPullRequestFor(sha: string): Promise<number | undefined> {
+    const pulls = await this.octokit.rest.repos.listPullRequestsAssociatedWithCommit({ ...this.repo, commit_sha: sha });
+    return pulls.data.find((p) => p.merged_at !== null)?.number;
+  }
+
+  async ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome> {
+    const existing = await this.octokit.rest.repos.getCombinedStatusForRef({ ...this.repo, ref: sha, per_page: 100 });
+    const latest = existing.data.statuses.find((s) => s.context === status.context);
+    if (latest && latest.state === status.state && latest.description === status.description && (latest.target_url ?? undefined) === status.targetUrl) return 'unchanged';
+    await this.octokit.rest.repos.createCommitStatus({
+      ...this.repo, sha, state: status.state, context: status.context, description: status.description,
+      ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
+    });
+    this.writes.push(`status ${status.context} on ${sha.slice(0, 7)}: ${status.state} "${status.description}"`);
+    return latest ? 'updated' : 'created';
+  }
+
+  ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }> {
+    return this.comments.ensure(pullNumber, key, body);
+  }
+
+  async pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]> {
+    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'all', head: `${this.repo.owner}:${branch}`, per_page: 100 });
+    // `head: owner:branch` already leaves out forks (they have other owners).
+    return pulls.map(toRecoveryPullRequest);
+  }
+
+  async openPullRequestsFromPrefix(prefix: string): Promise<RecoveryPullRequest[]> {
+    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 });
+    // Only branches of this repository: a fork's pull request may carry the same branch name and our marker, and
+    // closing it would delete our own branch of that name.
+    return pulls.filter((p) => p.head.ref.startsWith(prefix) && this.isOurs(p)).map(toRecoveryPullRequest);
+  }
+
+  async branchHeadIsOurs(branch: string): Promise<boolean | undefined> {
+    const head = await this.branchHead(branch);
+    if (head === undefined) return undefined;
+    const commit = await this.octokit.rest.git.getCommit({ ...this.repo, commit_sha: head });
+    return commit.data.author.name === botAuthor.name;
+  }
+
+  async commitFile(branch: string, baseSha: string, path: string, content: string, message: string): Promise<string> {
+    const base = await this.octokit.rest.git.getCommit({ ...this.repo, commit_sha: baseSha });
+    const blob = await this.octokit.rest.git.createBlob({ ...this.repo, content, encoding: 'utf-8' });
+    const tree = await this.octokit.rest.git.createTree({ ...this.repo, base_tree: base.data.tree.sha, tree: [{ path, mode: '100644', type: 'blob', sha: blob.data.sha }] });
+    const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message, tree: tree.data.sha, parents: [baseSha], author: botAuthor });
+    const moveBranch = (): Promise<unknown> => this.octokit.rest.git.updateRef({ ...this.repo, ref: `heads/${branch}`, sha: commit.data.sha, force: true });
+    if (await this.branchHead(branch)) {
+      await moveBranch();
+    } else {
+      // A create whose reply was lost is resent by the retry plugin and answered "Reference already exists".
+      try {
+        await this.octokit.rest.git.createRef({ ...this.repo, ref: `refs/heads/${branch}`, sha: commit.data.sha });
+      } catch (error) {
+        if (!isAlreadyThere(error)) throw error;
+        await moveBranch();
+      }
+    }
+    this.writes.push(`branch ${branch} -> ${commit.data.sha.slice(0, 7)}`);
+    return commit.data.sha;
+  }
+
+  async createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest> {
+    let created: { number: number; html_url: string };
+    try {
+      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title, body })).data;
+    } catch (error) {
+      // The create went through but its reply was lost and the retry was refused: the open one is ours.
+      const open = isAlreadyThere(error) ? (await this.pullRequestsFrom(branch)).find((p) => p.state === 'open') : undefined;
+      if (!open) throw error;
+      created = { number: open.number, html_url: open.htmlUrl };
+    }
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.number, labels: recoveryLabels });
+    this.writes.push(`recovery PR #${created.number} opened`);
+    return { number: created.number, state: 'open', merged: false, title, body, htmlUrl: created.html_url, headRef: branch, closedByTool: false };
+  }
+
+  async updatePullRequest(pullNumber: number, title: string, body: string): Promise<void> {
+    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title, body });
+    this.writes.push(`recovery PR #${pullNumber} updated`);
+  }
+
+  async closePullRequest(pullNumber: number, comment: string, branch: string): Promise<void> {
+    await this.comments.createOnce(pullNumber, comment);
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: pullNumber, labels: [closedByToolLabel] });
+    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, state: 'closed' });
+    await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${branch}` }).catch((error: unknown) => {
+      if ((error as { status?: number }).status !== 422) throw error;
+    });
+    this.writes.push(`recovery PR #${pullNumber} closed`);
+  }
+
+  private async branchHead(branch: string): Promise<string | undefined> {
+    try {
+      return (await this.octokit.rest.git.getRef({ ...this.repo, ref: `heads/${branch}` })).data.object.sha;
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  private isOurs(pull: { head: { repo: { full_name: string } | null } }): boolean {
+    return pull.head.repo?.full_name.toLowerCase() === `${this.repo.owner}/${this.repo.repo}`.toLowerCase();
+  }
+}
+
+function toRecoveryPullRequest(p: ListedPull): RecoveryPullRequest {
+  return {
+    number: p.number, state: p.state === 'open' ? 'open' : 'closed', merged: p.merged_at !== null, title: p.title, body: p.body ?? '',
+    htmlUrl: p.html_url, headRef: p.head.ref, closedByTool: p.labels.some((l) => l.name === closedByToolLabel),
+  };
+}
+
+/** GitHub's 422 for a create of something that exists (a ref, an open pull request for the same head). */
+function isAlreadyThere(error: unknown): boolean {
+  const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
+  return status === 422 && typeof message === 'string' && /already exists/i.test(message);
+}
