@@ -6,8 +6,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startGitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox } from '../../sandbox/kube/index.ts';
-import type { SizeSourceConfig } from '../domain/config.ts';
+import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
+import { parseConfig, type SizeSourceConfig } from '../domain/config.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -55,6 +57,7 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
   const tickMs = Number(values['tick-ms'] ?? 1000);
   const closers: Array<() => Promise<void>> = [];
   const info: Record<string, string> = {};
+  let kubeSandbox: KubeSandbox | undefined;
   const workDir = await mkdtemp(join(tmpdir(), 'sts-volume-gitops-sandbox-'));
   if (which !== 'github') {
     const seedFile = which === 'kube' ? values.seed : undefined;
@@ -64,6 +67,7 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
       workDir: join(workDir, 'kube'),
     });
     kube.startTimer(tickMs);
+    kubeSandbox = kube;
     closers.push(() => kube.close());
     info.kubernetesUrl = kube.url;
     info.kubeconfig = kube.kubeconfigPath;
@@ -80,10 +84,22 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
     info.githubToken = github.token;
     info.repository = `${github.owner}/${github.repo}`;
   }
-  if (info.kubeconfig && info.githubUrl) {
+  if (kubeSandbox && info.githubUrl) {
     info.config = join(workDir, 'config.yaml');
+    // The tool gets what it gets on a real cluster: a user in the group the RBAC manifest binds, granted only that
+    // manifest (applied here), never the sandbox's admin kubeconfig, so a missing permission shows up here first.
+    const identity = await kubeSandbox.addIdentity({ name: 'sts-volume-gitops-sandbox', groups: [defaultRbacGroup] });
+    info.toolKubeconfig = identity.kubeconfigPath;
     // The example mapping belongs to the example repository: a repository seeded from elsewhere does not get it.
-    await writeFile(info.config, sandboxConfig(info.kubeconfig, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', values.seed === undefined ? exampleSizeSources : []));
+    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', values.seed === undefined ? exampleSizeSources : []);
+    await writeFile(info.config, configText);
+    for (const object of rbacObjects(parseConfig(configText, info.config, workDir).targets)) {
+      // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.
+      await applyObjects(kubeSandbox, [object]).catch((error: unknown) => {
+        const { kind, metadata } = object as { kind?: string; metadata?: { namespace?: string; name?: string } };
+        process.stderr.write(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}\n`);
+      });
+    }
   }
   if (values.json) {
     process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);

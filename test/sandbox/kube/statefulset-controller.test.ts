@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { readFile } from 'node:fs/promises';
+import { AppsV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { startKubeSandbox } from '../../../sandbox/kube/index.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -90,6 +91,15 @@ describe('StatefulSet controller in the sandbox', () => {
     const repo = await fetch(`${info.githubUrl ?? ''}/repos/${info.repository ?? ''}`, { headers: { Authorization: `Bearer ${info.githubToken ?? ''}` } });
     assert.equal(repo.status, 200);
     assert.match(info.config ?? '', /config\.yaml$/);
+    // The config hands the tool a restricted identity, granted only the RBAC manifest, not the admin kubeconfig.
+    const config = await readFile(info.config ?? '', 'utf8');
+    assert.ok(info.toolKubeconfig && config.includes(JSON.stringify(info.toolKubeconfig)), config);
+    assert.ok(!config.includes(JSON.stringify(info.kubeconfig)));
+    const asTool = new KubeConfig();
+    asTool.loadFromFile(info.toolKubeconfig);
+    const apps = asTool.makeApiClient(AppsV1Api);
+    assert.ok((await apps.listNamespacedStatefulSet({ namespace: 'db' })).items.length > 0);
+    await assert.rejects(apps.listNamespacedStatefulSet({ namespace: 'kube-system' }), (e: { code?: number }) => e.code === 403);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGINT');
     assert.equal(await exited, 0);
