@@ -1,7 +1,7 @@
 // Runs one schedule on a fresh world: the faulty passes (in a child process when a kill is scheduled, in this process
 // otherwise), then clean passes until converged, checking the invariants as it goes. Returns what it saw; a violation
 // is a sentence saying which invariant broke and how.
-import { type TargetRun } from '../../functions/app/run-targets.ts';
+import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { compareQuantities, parseQuantity } from '../../functions/domain/quantity.ts';
 import { FaultPlan, type InjectionCounts } from './fault-plan.ts';
 import type { ChildPool } from './child-pool.ts';

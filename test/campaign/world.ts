@@ -1,9 +1,9 @@
 // A small world for one campaign schedule: both sandboxes (in this process, so they outlive a killed pass), a GitOps
 // repository with two StatefulSets, a config file whose kubeconfig goes through the PVC patch recorder, and the Git
 // scenario of the schedule (merged and open pull requests) applied the way people would.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
@@ -13,6 +13,8 @@ import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts'
 import { mustResourceType, type KubeObject } from '../../sandbox/kube/store.ts';
 import { startPvcPatchRecorder, type PvcPatchRecorder } from './pvc-patch-recorder.ts';
 import type { Scenario } from './schedule.ts';
+import { statefulSetManifest } from '../support/statefulset-manifest.ts';
+import { writeFiles } from '../support/passes.ts';
 
 export const types = {
   pod: mustResourceType('v1', 'Pod'),
@@ -27,31 +29,7 @@ export const leaseName = 'sts-volume-gitops-demo';
 const tokenVariable = 'CAMPAIGN_GITHUB_TOKEN';
 
 export function manifest(name: string, storage: string, storageClass: string, replicas: number): string {
-  return `# ${name}
-apiVersion: apps/v1
-kind: StatefulSet
-metadata:
-  name: ${name}
-  namespace: ${namespace}
-spec:
-  serviceName: ${name}
-  replicas: ${replicas}
-  selector:
-    matchLabels: { app: ${name} }
-  template:
-    metadata:
-      labels: { app: ${name} }
-    spec:
-      containers: [{ name: main, image: "busybox:1.36" }]
-  volumeClaimTemplates:
-    - metadata: { name: data }
-      spec:
-        accessModes: [ReadWriteOnce]
-        storageClassName: ${storageClass}
-        resources:
-          requests:
-            storage: ${storage}
-`;
+  return statefulSetManifest({ heading: name, name, namespace, storage, storageClass, replicas });
 }
 
 const pg = (storage: string): string => manifest('pg', storage, 'standard', 2);
@@ -74,10 +52,7 @@ export interface World {
 export async function startWorld(scenario: Scenario): Promise<World> {
   const dir = await mkdtemp(join(tmpdir(), 'sts-campaign-'));
   const files: Record<string, string> = { 'k8s/pg.yaml': pg('10Gi'), 'k8s/wh.yaml': wh('20Gi') };
-  for (const [path, text] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, 'repo', path)), { recursive: true });
-    await writeFile(join(dir, 'repo', path), text);
-  }
+  await writeFiles(join(dir, 'repo'), files);
   const kube = await startKubeSandbox({
     workDir: join(dir, 'kube'),
     seed: {

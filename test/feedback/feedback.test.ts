@@ -1,10 +1,11 @@
 // Feedback in GitHub, end to end: both sandboxes, the real Octokit and client-node, passes through runTargets.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
+import type { TargetRun } from '../../functions/app/run-targets.ts';
+import { applyPass, commentBodies, passUntil, statusesOf, writeFiles } from '../support/passes.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -59,36 +60,16 @@ describe('feedback in GitHub', () => {
   let config: Config;
   const env: Record<string, string> = {};
 
-  async function pass(): Promise<TargetRun> {
-    const [run] = await runTargets(config, {
-      mode: 'apply', holderIdentity: 'test', env,
-      timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
-    });
-    assert.ok(run);
-    assert.equal(run.error, undefined, run.error);
-    return run;
-  }
+  const pass = (): Promise<TargetRun> => applyPass(config, env);
+  const converge = (until: (run: TargetRun) => boolean): Promise<TargetRun> => passUntil(pass, kube, until);
 
-  async function converge(until: (run: TargetRun) => boolean): Promise<TargetRun> {
-    for (let i = 0; i < 20; i++) {
-      const run = await pass();
-      if (until(run)) return run;
-      kube.tick(2);
-    }
-    assert.fail('did not converge');
-  }
-
-  function statusesFor(sha: string, context: string): Array<{ state: string; description: string | null }> {
-    return github.state.statuses.filter((s) => s.sha === sha && s.context === context).map((s) => ({ state: s.state, description: s.description }));
-  }
+  const statusesFor = (sha: string, context: string): ReturnType<typeof statusesOf> => statusesOf(github, sha, context);
 
   function statusesByContext(context: string): Array<{ sha: string; state: string; description: string | null }> {
     return github.state.statuses.filter((s) => s.context === context).map((s) => ({ sha: s.sha, state: s.state, description: s.description }));
   }
 
-  function comments(pr: number): string[] {
-    return github.state.comments.filter((c) => c.issue === pr).map((c) => c.body);
-  }
+  const comments = (pr: number): string[] => commentBodies(github, pr);
 
   before(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sts-feedback-'));
@@ -98,10 +79,7 @@ describe('feedback in GitHub', () => {
       'k8s/archive.yaml': manifest('archive', '5Gi', { storageClass: 'fixed', replicas: 1 }),
       'k8s/warehouse.yaml': manifest('warehouse', '20Gi', { storageClass: 'capped', replicas: 1 }),
     };
-    for (const [path, text] of Object.entries(files)) {
-      await mkdir(dirname(join(repoDir, path)), { recursive: true });
-      await writeFile(join(repoDir, path), text);
-    }
+    await writeFiles(repoDir, files);
     const { load } = await import('js-yaml');
     seed.statefulSets = Object.values(files).map((text) => load(text.replace(/^#.*\n/, '')));
     kube = await startKubeSandbox({ seed, workDir: join(dir, 'kube') });

@@ -2,47 +2,21 @@
 // quoted, or mischievous) is never taken for ours and never edited; we write our own beside it, and feedback for the
 // other pull requests goes on. Both ways of authenticating: a token (its user) and a GitHub App (its bot user).
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
-import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
+import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { statefulSetManifest } from '../support/statefulset-manifest.ts';
+import { applyPass, writeFiles } from '../support/passes.ts';
 
 function manifest(name: string, storage: string): string {
-  return `apiVersion: apps/v1
-kind: StatefulSet
-metadata:
-  name: ${name}
-  namespace: db
-spec:
-  serviceName: ${name}
-  replicas: 1
-  selector:
-    matchLabels:
-      app: ${name}
-  template:
-    metadata:
-      labels:
-        app: ${name}
-    spec:
-      containers:
-        - name: main
-          image: "busybox:1.36"
-  volumeClaimTemplates:
-    - metadata:
-        name: data
-      spec:
-        accessModes: [ReadWriteOnce]
-        storageClassName: standard
-        resources:
-          requests:
-            storage: ${storage}
-`;
+  return statefulSetManifest({ name, storage, replicas: 1 });
 }
 
 const planMarker = '<!-- sts-volume-gitops:plan:demo -->';
@@ -55,12 +29,7 @@ for (const auth of ['token', 'app'] as const) {
     const env: Record<string, string> = {};
     let ourLogin = '';
 
-    async function pass(): Promise<TargetRun> {
-      const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
-      assert.ok(run);
-      assert.equal(run.error, undefined, run.error);
-      return run;
-    }
+    const pass = (): Promise<TargetRun> => applyPass(config, env);
 
     function commentsOn(pr: number): Array<{ user: string; body: string }> {
       return github.state.comments.filter((c) => c.issue === pr).map((c) => ({ user: c.user, body: c.body }));
@@ -69,10 +38,7 @@ for (const auth of ['token', 'app'] as const) {
     before(async () => {
       const dir = await mkdtemp(join(tmpdir(), 'sts-marker-'));
       const files: Record<string, string> = { 'k8s/pg.yaml': manifest('pg', '10Gi'), 'k8s/logs.yaml': manifest('logs', '10Gi') };
-      for (const [path, text] of Object.entries(files)) {
-        await mkdir(dirname(join(dir, 'repo', path)), { recursive: true });
-        await writeFile(join(dir, 'repo', path), text);
-      }
+      await writeFiles(join(dir, 'repo'), files);
       const { load } = await import('js-yaml');
       kube = await startKubeSandbox({
         seed: { namespaces: ['db'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }], statefulSets: Object.values(files).map((text) => load(text)) },

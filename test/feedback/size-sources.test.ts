@@ -1,17 +1,19 @@
 // Sizes in Helm values files (size sources), end to end: both sandboxes, the real Octokit and client-node, passes
 // through runTargets. The values files live outside the target's globs; a raw manifest shares the target.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
+import type { TargetRun } from '../../functions/app/run-targets.ts';
+import { applyPass, commentBodies, passUntil, statusesOf, writeFiles } from '../support/passes.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType, type KubeObject } from '../../sandbox/kube/store.ts';
+import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 
 const types = {
   pod: mustResourceType('v1', 'Pod'),
@@ -54,30 +56,7 @@ function rendered(namespace: string, name: string, template: string, storage: st
 }
 
 function manifest(name: string, storage: string): string {
-  return `apiVersion: apps/v1
-kind: StatefulSet
-metadata:
-  name: ${name}
-  namespace: db
-spec:
-  serviceName: ${name}
-  replicas: 1
-  selector:
-    matchLabels: { app: ${name} }
-  template:
-    metadata:
-      labels: { app: ${name} }
-    spec:
-      containers: [{ name: main, image: "busybox:1.36" }]
-  volumeClaimTemplates:
-    - metadata: { name: data }
-      spec:
-        accessModes: [ReadWriteOnce]
-        storageClassName: standard
-        resources:
-          requests:
-            storage: ${storage}
-`;
+  return statefulSetManifest({ name, storage, replicas: 1 });
 }
 
 const mappings = `    sizeSources:
@@ -99,29 +78,12 @@ describe('sizes in Helm values files (size sources)', () => {
     'k8s/twice.yaml': manifest('twice', '10Gi'),
   };
 
-  async function pass(chosen: Config = config): Promise<TargetRun> {
-    const [run] = await runTargets(chosen, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
-    assert.ok(run);
-    assert.equal(run.error, undefined, run.error);
-    return run;
-  }
+  const pass = (chosen: Config = config): Promise<TargetRun> => applyPass(chosen, env);
+  const converge = (until: (run: TargetRun) => boolean): Promise<TargetRun> => passUntil(pass, kube, until);
 
-  async function converge(until: (run: TargetRun) => boolean): Promise<TargetRun> {
-    for (let i = 0; i < 20; i++) {
-      const run = await pass();
-      if (until(run)) return run;
-      kube.tick(2);
-    }
-    assert.fail('did not converge');
-  }
+  const statusesFor = (sha: string, context: string): ReturnType<typeof statusesOf> => statusesOf(github, sha, context);
 
-  function statusesFor(sha: string, context: string): Array<{ state: string; description: string | null }> {
-    return github.state.statuses.filter((s) => s.sha === sha && s.context === context).map((s) => ({ state: s.state, description: s.description }));
-  }
-
-  function comments(pr: number): string[] {
-    return github.state.comments.filter((c) => c.issue === pr).map((c) => c.body);
-  }
+  const comments = (pr: number): string[] => commentBodies(github, pr);
 
   function pods(namespace: string): string[] {
     return kube.store.list(types.pod, namespace).map((p) => `${p.metadata.name}:${p.metadata.uid ?? ''}:${p.metadata.labels?.['controller-revision-hash'] ?? ''}`).sort();
@@ -135,10 +97,7 @@ describe('sizes in Helm values files (size sources)', () => {
 
   before(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sts-size-sources-'));
-    for (const [path, text] of Object.entries(initial)) {
-      await mkdir(dirname(join(dir, 'repo', path)), { recursive: true });
-      await writeFile(join(dir, 'repo', path), text);
-    }
+    await writeFiles(join(dir, 'repo'), initial);
     kube = await startKubeSandbox({
       workDir: join(dir, 'kube'),
       seed: {

@@ -5,52 +5,16 @@ import { readDesiredState } from '../../functions/domain/manifests.ts';
 import type { DesiredState } from '../../functions/domain/desired-state.ts';
 import { planTarget, type StatefulSetPlan } from '../../functions/engine/plan.ts';
 import { liveSet, livePvc, runningPod, snapshot } from '../engine/builders.ts';
+import { statefulSetManifest, type ManifestParts } from '../support/statefulset-manifest.ts';
+
+export type { ManifestParts };
 
 export const allowedNamespaces = ['db'];
 export const globs = ['k8s/**/*.yaml', 'k8s/**/*.yml'];
 
-export interface ManifestParts {
-  name?: string;
-  namespace?: string | null;
-  storage?: string;
-  apiVersion?: string;
-  replicas?: string;
-  labels?: string;
-  annotations?: string;
-  /** Extra lines inside the volumeClaimTemplate's metadata (indented by the builder). */
-  templateMetadata?: string;
-  extraTemplates?: string;
-}
-
-/** A StatefulSet manifest; each part is YAML text put where it belongs. */
+/** A StatefulSet manifest (labelled with its name unless a case says otherwise); each part is YAML text. */
 export function statefulSet(parts: ManifestParts = {}): string {
-  const name = parts.name ?? 'pg';
-  const namespace = parts.namespace === null ? '' : `\n  namespace: ${parts.namespace ?? 'db'}`;
-  return `apiVersion: ${parts.apiVersion ?? 'apps/v1'}
-kind: StatefulSet
-metadata:
-  name: ${name}${namespace}
-  labels: ${parts.labels ?? `{ app: ${name} }`}${parts.annotations === undefined ? '' : `\n  annotations: ${parts.annotations}`}
-spec:
-  serviceName: ${name}
-  replicas: ${parts.replicas ?? '2'}
-  selector:
-    matchLabels: { app: ${name} }
-  template:
-    metadata:
-      labels: { app: ${name} }
-    spec:
-      containers: [{ name: main, image: "busybox:1.36" }]
-  volumeClaimTemplates:
-    - metadata:
-        name: data${parts.templateMetadata === undefined ? '' : `\n        ${parts.templateMetadata}`}
-      spec:
-        accessModes: [ReadWriteOnce]
-        storageClassName: standard
-        resources:
-          requests:
-            storage: ${parts.storage ?? '20Gi'}
-${parts.extraTemplates ?? ''}`;
+  return statefulSetManifest({ labels: `{ app: ${parts.name ?? 'pg'} }`, ...parts });
 }
 
 export const goodFile = { 'k8s/good.yaml': statefulSet({ name: 'good', storage: '20Gi' }) };

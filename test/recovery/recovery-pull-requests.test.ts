@@ -1,45 +1,23 @@
 // Recovery pull requests end to end (KEP-1790): both sandboxes, the real clients, passes through runTargets.
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
+import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
+import { statefulSetManifest } from '../support/statefulset-manifest.ts';
+import { applyPass, writeFiles } from '../support/passes.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 
 function manifest(name: string, storage: string, storageClass = 'capped', replicas = 1): string {
-  return `# ${name}: analytics storage
-apiVersion: apps/v1
-kind: StatefulSet
-metadata:
-  name: ${name}
-  namespace: analytics
-spec:
-  serviceName: ${name}
-  replicas: ${replicas}
-  selector:
-    matchLabels: { app: ${name} }
-  template:
-    metadata:
-      labels: { app: ${name} }
-    spec:
-      containers: [{ name: main, image: "busybox:1.36" }]
-  volumeClaimTemplates:
-    - metadata: { name: data }
-      spec:
-        accessModes: [ReadWriteOnce]
-        storageClassName: ${storageClass}
-        resources:
-          requests:
-            storage: ${storage}  # sized by the platform team
-`;
+  return statefulSetManifest({ heading: `${name}: analytics storage`, name, namespace: 'analytics', storage, storageClass, replicas, storageComment: 'sized by the platform team' });
 }
 
 /** The storage value is a YAML anchor that an annotation after the spec aliases: it cannot be edited alone. */
@@ -62,12 +40,7 @@ describe('recovery pull requests', () => {
     'k8s/anchored.yaml': anchoredManifest('anchored', '20Gi'),
   };
 
-  async function pass(): Promise<TargetRun> {
-    const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
-    assert.ok(run);
-    assert.equal(run.error, undefined, run.error);
-    return run;
-  }
+  const pass = (): Promise<TargetRun> => applyPass(config, env);
 
   async function passes(count: number): Promise<TargetRun> {
     let run: TargetRun | undefined;
@@ -85,10 +58,7 @@ describe('recovery pull requests', () => {
 
   before(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sts-recovery-'));
-    for (const [path, text] of Object.entries(initial)) {
-      await mkdir(dirname(join(dir, 'repo', path)), { recursive: true });
-      await writeFile(join(dir, 'repo', path), text);
-    }
+    await writeFiles(join(dir, 'repo'), initial);
     kube = await startKubeSandbox({
       workDir: join(dir, 'kube'),
       seed: {
