@@ -29,13 +29,7 @@ export function privateKeyFromSecret(secretId: string, text: string): string {
     if (!trimmed.startsWith('-----BEGIN')) throw new SecretReadError(secretId, 'expected {"privateKey": "<PEM>"} or a PEM private key');
     return trimmed;
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch (error) {
-    throw new SecretReadError(secretId, `the value starts like JSON but does not parse: ${(error as Error).message}`);
-  }
-  const privateKey = (value as Partial<GitHubAppSecret> | null)?.privateKey;
+  const privateKey = (parseSecretJson(secretId, trimmed) as Partial<GitHubAppSecret> | null)?.privateKey;
   if (typeof privateKey !== 'string' || !privateKey.includes('-----BEGIN')) {
     throw new SecretReadError(secretId, 'the JSON has no "privateKey" holding a PEM private key (see infra/README.md for the shape)');
   }
@@ -76,13 +70,16 @@ export function webhookSecretFromSecret(secretId: string, text: string): string 
     if (trimmed.length < 16) throw new SecretReadError(secretId, 'the webhook secret is shorter than 16 characters');
     return trimmed;
   }
-  let value: unknown;
+  const secret = (parseSecretJson(secretId, trimmed) as { webhookSecret?: unknown } | null)?.webhookSecret;
+  if (typeof secret !== 'string' || secret.length < 16) throw new SecretReadError(secretId, 'the JSON has no "webhookSecret" of at least 16 characters (see infra/README.md)');
+  return secret;
+}
+
+/** A secret value that starts like JSON; the error names the secret and the parse failure, never the value. */
+function parseSecretJson(secretId: string, text: string): unknown {
   try {
-    value = JSON.parse(trimmed);
+    return JSON.parse(text);
   } catch (error) {
     throw new SecretReadError(secretId, `the value starts like JSON but does not parse: ${(error as Error).message}`);
   }
-  const secret = (value as { webhookSecret?: unknown } | null)?.webhookSecret;
-  if (typeof secret !== 'string' || secret.length < 16) throw new SecretReadError(secretId, 'the JSON has no "webhookSecret" of at least 16 characters (see infra/README.md)');
-  return secret;
 }
