@@ -2,14 +2,14 @@
 // to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
 import {
   ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, setHeaderOptions,
-  Observable, SelfDecodingBody, V1MicroTime, type ConfigurationOptions, type KubeConfig, type ObservableMiddleware, type V1Status,
+  Observable, SelfDecodingBody, V1MicroTime, type ConfigurationOptions, type V1Lease, type V1LeaseSpec, type KubeConfig, type ObservableMiddleware, type V1Status,
 } from '@kubernetes/client-node';
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
-import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState } from '../../engine/ports.ts';
+import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { describeMissingPermission, parseMissingPermission } from './forbidden.ts';
 import {
-  recordLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
+  leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -42,7 +42,7 @@ export class KubeCluster implements ClusterPort {
   private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
     // Each page is mapped to the engine's small types as it arrives: the client's full objects of one page at most
     // are alive at a time, never a whole namespace's list.
-    const [statefulSets, pvcs, pods, quotas, records] = await Promise.all([
+    const [statefulSets, pvcs, pods, quotas] = await Promise.all([
       listPages(this.pageSize, async (page) => {
         const { typed, json } = await withWireJson((options) => this.apps.listNamespacedStatefulSet({ namespace, ...page }, options));
         const wire = wireItems(json, typed.items.length);
@@ -60,12 +60,24 @@ export class KubeCluster implements ClusterPort {
         const list = await call(() => this.core.listNamespacedResourceQuota({ namespace, ...page }));
         return { items: list.items.map(toLiveQuota), next: list.metadata?._continue };
       }),
-      listPages(this.pageSize, async (page) => {
-        const list = await call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector: `${recordLabel}=true`, ...page }));
-        return { items: list.items.flatMap((cm) => toRecreationRecord(cm) ?? []), next: list.metadata?._continue };
-      }),
     ]);
-    return { namespace, statefulSets, pvcs, pods, quotas, recreationRecords: records };
+    return { namespace, statefulSets, pvcs, pods, quotas };
+  }
+
+  listRecreationRecords(namespace: string, target: string): Promise<RecreationRecord[]> {
+    return this.listRecords(namespace, `${recordLabel}=true,${recordTargetLabel}=${target}`);
+  }
+
+  async listLegacyRecreationRecords(namespace: string): Promise<RecreationRecord[]> {
+    // A workload namespace may also be a Lease namespace: its targets' records there are not legacy ones.
+    return (await this.listRecords(namespace, `${recordLabel}=true`)).filter((r) => r.ownerTarget === undefined);
+  }
+
+  private listRecords(namespace: string, labelSelector: string): Promise<RecreationRecord[]> {
+    return listPages(this.pageSize, async (page) => {
+      const list = await call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector, ...page }));
+      return { items: list.items.flatMap((cm) => toRecreationRecord(cm) ?? []), next: list.metadata?._continue };
+    });
   }
 
   async listPvcWarningEvents(namespace: string): Promise<PvcEvent[]> {
@@ -122,23 +134,30 @@ export class KubeCluster implements ClusterPort {
   async saveRecreationRecord(record: RecreationRecord): Promise<void> {
     const body = {
       metadata: {
-        name: record.recordName, namespace: record.namespace,
-        labels: { [recordLabel]: 'true', 'app.kubernetes.io/managed-by': 'sts-volume-gitops' },
+        name: record.recordName, namespace: record.recordNamespace,
+        labels: {
+          [recordLabel]: 'true', 'app.kubernetes.io/managed-by': 'sts-volume-gitops',
+          ...(record.ownerTarget !== undefined ? { [recordTargetLabel]: record.ownerTarget, [recordNamespaceLabel]: record.namespace } : {}),
+        },
         annotations: { 'sts-volume-gitops.io/purpose': 'intent to recreate a StatefulSet with new volumeClaimTemplates; do not delete by hand while it exists' },
       },
-      data: { statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target), ...(record.updateRevision ? { updateRevision: record.updateRevision } : {}) },
+      data: {
+        namespace: record.namespace, statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target),
+        ...(record.updateRevision ? { updateRevision: record.updateRevision } : {}),
+      },
     };
+    const namespace = record.recordNamespace;
     try {
-      await call(() => this.core.createNamespacedConfigMap({ namespace: record.namespace, body, fieldManager }));
+      await call(() => this.core.createNamespacedConfigMap({ namespace, body, fieldManager }));
     } catch (error) {
       if (!(error instanceof ClusterError && error.status === 409)) throw error;
-      await call(() => this.core.replaceNamespacedConfigMap({ namespace: record.namespace, name: record.recordName, body, fieldManager }));
+      await call(() => this.core.replaceNamespacedConfigMap({ namespace, name: record.recordName, body, fieldManager }));
     }
   }
 
-  async deleteRecreationRecord(namespace: string, recordName: string): Promise<void> {
+  async deleteRecreationRecord(recordNamespace: string, recordName: string): Promise<void> {
     try {
-      await call(() => this.core.deleteNamespacedConfigMap({ namespace, name: recordName }));
+      await call(() => this.core.deleteNamespacedConfigMap({ namespace: recordNamespace, name: recordName }));
     } catch (error) {
       if (!(error instanceof ClusterError && error.status === 404)) throw error;
     }
@@ -172,6 +191,7 @@ export class KubeCluster implements ClusterPort {
         renewTime: lease.spec?.renewTime ? new Date(lease.spec.renewTime).toISOString() : undefined,
         durationSeconds: lease.spec?.leaseDurationSeconds ?? 0,
         resourceVersion: lease.metadata?.resourceVersion,
+        recreationRecords: recordsMarkOf(lease.metadata?.annotations?.[leaseRecordsAnnotation]),
       };
     } catch (error) {
       if (error instanceof ClusterError && error.status === 404) return undefined;
@@ -179,28 +199,51 @@ export class KubeCluster implements ClusterPort {
     }
   }
 
-  async writeLease(namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined): Promise<LeaseState> {
+  async writeLease(
+    namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, records?: RecordsMark,
+  ): Promise<LeaseState> {
     // acquireTime/renewTime are MicroTime: the server refuses anything but six fractional digits, which V1MicroTime
     // gives (a Date serialises with three).
     const renewTime = new V1MicroTime();
     const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime: renewTime, renewTime };
-    const lease = seen
-      ? await call(() => this.coordination.replaceNamespacedLease({
-        namespace, name, body: { metadata: { name, namespace, resourceVersion: seen.resourceVersion }, spec },
-      }))
-      : await call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec } }));
-    return { holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion };
+    const lease = await this.putLease(namespace, name, seen, records, spec);
+    return {
+      holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion,
+      recreationRecords: records,
+    };
   }
 
-  async releaseLease(namespace: string, name: string, held: LeaseState): Promise<void> {
+  async markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, records: RecordsMark): Promise<void> {
+    await this.putLease(namespace, name, seen, records, seen ? { leaseDurationSeconds: seen.durationSeconds } : {});
+  }
+
+  /** Creates the Lease, or replaces it with an optimistic lock on `seen`; the PUT drops a mark it does not carry. */
+  private putLease(namespace: string, name: string, seen: LeaseState | undefined, records: RecordsMark | undefined, spec: V1LeaseSpec): Promise<V1Lease> {
+    const metadata = { name, namespace, ...(records ? { annotations: { [leaseRecordsAnnotation]: records } } : {}) };
+    return seen
+      ? call(() => this.coordination.replaceNamespacedLease({
+        namespace, name, body: { metadata: { ...metadata, resourceVersion: seen.resourceVersion }, spec },
+      }))
+      : call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata, spec } }));
+  }
+
+  async releaseLease(namespace: string, name: string, held: LeaseState, records?: RecordsMark): Promise<void> {
     // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel; the resourceVersion
-    // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing.
-    const body = { metadata: { resourceVersion: held.resourceVersion }, spec: { holderIdentity: null, renewTime: null } };
+    // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing. The
+    // records mark goes in the same write: a released Lease always says what it knows of them.
+    const body = {
+      metadata: { resourceVersion: held.resourceVersion, annotations: { [leaseRecordsAnnotation]: records ?? null } },
+      spec: { holderIdentity: null, renewTime: null },
+    };
     await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch))
       .catch((error: unknown) => {
         if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
       });
   }
+}
+
+function recordsMarkOf(value: string | undefined): RecordsMark | undefined {
+  return value === 'none' || value === 'outstanding' ? value : undefined;
 }
 
 /** Objects per LIST page: kubectl's default chunk size. */
