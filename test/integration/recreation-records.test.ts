@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppsV1Api } from '@kubernetes/client-node';
-import type { JsonObject } from '../../functions/domain/live-state.ts';
 import { leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { buildRecreatedStatefulSet, legacyRecreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
 import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
@@ -145,7 +144,7 @@ describe('recreation records in the Lease namespace', () => {
       // deleted with propagationPolicy Orphan, and its Lease released without any records mark.
       const live = h.kube.store.get(types.sts, 'db', 'pg');
       assert.ok(live);
-      const target = buildRecreatedStatefulSet(live as unknown as JsonObject, new Map([['data', '20Gi']]));
+      const target = buildRecreatedStatefulSet(live, new Map([['data', '20Gi']]));
       h.kube.store.create(types.configMap, {
         apiVersion: 'v1', kind: 'ConfigMap',
         metadata: { name: legacyRecreationRecordName('pg'), namespace: 'db', labels: { [recordLabel]: 'true' } },
