@@ -15,6 +15,7 @@ import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
+import type { PvcState } from './pvc-progress.ts';
 import {
   describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
   type PassMode, type PassReport, type StatefulSetReport, type TemplateReport,
@@ -230,18 +231,22 @@ async function finishReport(
   const previous = readStatusAnnotation(live);
   const statuses: TemplateStatus[] = [];
   const templates: TemplateReport[] = [];
+  let growing = false;
   const failedPvcs = [...rollout.progress.values()].flat().some((p) => p.state === 'failed');
   const events = failedPvcs ? await ctx.cluster.listPvcWarningEvents(plan.namespace) : [];
   for (const template of plan.templates) {
     const progress = rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live);
+    if (progress.some((p) => growingStates.has(p.state))) growing = true;
     const status = summariseTemplate(template, progress, live, commitSha, previous);
     statuses.push(status);
     templates.push(templateReport(template, status, progress, events));
   }
   const writes: Array<() => Promise<void>> = [];
   const rendered = renderStatusAnnotation(statuses);
-  // A set this tool never touched and that has nothing to do gets no annotation: the first pass over a cluster writes nothing.
-  const concerned = live.annotations[statusAnnotation] !== undefined || plan.templates.some((t) => t.action !== 'unchanged');
+  // A set this tool never touched and that has nothing to do gets no annotation: the first pass over a cluster writes
+  // nothing. One whose PVCs are growing to the desired size is concerned though nothing is left to patch: the pass that
+  // patched them may have lost its annotation write (a 503), and without it the finish would never be reported.
+  const concerned = live.annotations[statusAnnotation] !== undefined || plan.templates.some((t) => t.action !== 'unchanged') || growing;
   if (concerned && live.annotations[statusAnnotation] !== rendered) {
     writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
   }
@@ -274,6 +279,9 @@ async function finishReport(
   const outcome = outcomeOf(templates, rollout);
   return { ...report, outcome, templates };
 }
+
+/** PVCs whose request is the desired size and whose capacity has not reached it yet. */
+const growingStates = new Set<PvcState>(['patched', 'retrying', 'resizing-controller', 'resizing-node', 'failed']);
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {
   return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: live.namespace, name: live.name, uid: live.uid };
