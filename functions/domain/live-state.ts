@@ -82,9 +82,14 @@ export interface LiveStorageClass {
 
 /** The crash-safe recreation intent persisted before an orphan delete (see engine/recreate-statefulset.ts). */
 export interface RecreationRecord {
+  /** The StatefulSet's namespace. */
   namespace: string;
+  /** Where the ConfigMap is: the target's Lease namespace, or (`legacy`) the StatefulSet's own, as older versions wrote it. */
+  recordNamespace: string;
   /** The ConfigMap's name. */
   recordName: string;
+  /** The target that wrote it; undefined for a legacy record. */
+  ownerTarget: string | undefined;
   statefulSetName: string;
   /** UID of the StatefulSet that is being replaced. */
   oldUid: string;
@@ -110,7 +115,6 @@ export interface NamespaceSnapshot {
   pvcs: LivePvc[];
   pods: LivePod[];
   quotas: LiveQuota[];
-  recreationRecords: RecreationRecord[];
 }
 
 export interface ClusterSnapshot {

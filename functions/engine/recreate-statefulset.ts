@@ -2,6 +2,7 @@
 // object in the cluster first, delete the old object with propagationPolicy Orphan (pods and PVCs stay), wait until it
 // is gone, create it again from the LIVE object with only the storage changed, then drop the record. Every step is
 // restartable: a later pass that finds the record resumes where a crash left off.
+import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../domain/live-state.ts';
 import { ClusterError, type ClusterPort } from './ports.ts';
@@ -15,8 +16,40 @@ export function nextRecreationStep(record: RecreationRecord, current: LiveStatef
   return current.deleting ? 'wait-for-deletion' : 'delete-old';
 }
 
-export function recreationRecordName(statefulSetName: string): string {
-  return `sts-volume-gitops-recreate-${statefulSetName}`.slice(0, 253);
+const recordPrefix = 'sts-volume-gitops-recreate';
+const maxObjectName = 253;
+
+/**
+ * The record's ConfigMap name in the target's Lease namespace: `sts-volume-gitops-recreate.<target>.<namespace>.<name>`.
+ * Target and namespace names hold no dot, so two StatefulSets never share a name; one too long for a ConfigMap name
+ * (253) keeps a prefix of the StatefulSet's name and ends with a hash of the whole.
+ */
+export function recreationRecordName(target: string, namespace: string, statefulSetName: string): string {
+  const full = `${recordPrefix}.${target}.${namespace}.${statefulSetName}`;
+  if (full.length <= maxObjectName) return full;
+  const hash = createHash('sha256').update(`${namespace}/${statefulSetName}`).digest('hex').slice(0, 16);
+  // Each dot-separated part must end with a letter or digit: the cut must not leave a `-` or `.` before the hash.
+  const kept = full.slice(0, maxObjectName - hash.length - 1).replace(/[-.]+$/, '');
+  return `${kept}-${hash}`;
+}
+
+/** The name older versions gave a record, in the StatefulSet's own namespace (still found and resumed after an upgrade). */
+export function legacyRecreationRecordName(statefulSetName: string): string {
+  return `${recordPrefix}-${statefulSetName}`.slice(0, maxObjectName);
+}
+
+/** Where a pass keeps the records it writes: the target's Lease namespace, labelled with the target. */
+export interface RecordPlace {
+  recordNamespace: string;
+  target: string;
+}
+
+/** The record moved from where an older version kept it to `place` (same intent, new ConfigMap). */
+export function relocatedRecord(record: RecreationRecord, place: RecordPlace): RecreationRecord {
+  return {
+    ...record, recordNamespace: place.recordNamespace, ownerTarget: place.target,
+    recordName: recreationRecordName(place.target, record.namespace, record.statefulSetName),
+  };
 }
 
 /**
@@ -91,13 +124,14 @@ export interface RecreationTiming {
   sleep: (ms: number) => Promise<void>;
 }
 
-type RecreationCluster = Pick<ClusterPort,
+export type RecreationCluster = Pick<ClusterPort,
   'replaceStatefulSet' | 'saveRecreationRecord' | 'getStatefulSet' | 'deleteStatefulSetOrphan' | 'createStatefulSet'
   | 'deleteRecreationRecord'>;
 
 /** Brings the live template to the new sizes: in place where the server allows it (a dry run tells), else recreation. */
 export async function updateLiveTemplate(
   live: LiveStatefulSet, newStorage: ReadonlyMap<string, string>, cluster: RecreationCluster, timing: RecreationTiming,
+  place: RecordPlace,
 ): Promise<TemplateUpdateOutcome> {
   const target = buildRecreatedStatefulSet(live.raw, newStorage);
   const inPlace = structuredClone(target);
@@ -107,7 +141,8 @@ export async function updateLiveTemplate(
     return 'updated-in-place';
   }
   const record: RecreationRecord = {
-    namespace: live.namespace, recordName: recreationRecordName(live.name), statefulSetName: live.name,
+    namespace: live.namespace, recordNamespace: place.recordNamespace, ownerTarget: place.target,
+    recordName: recreationRecordName(place.target, live.namespace, live.name), statefulSetName: live.name,
     oldUid: live.uid, target, updateRevision: live.updateRevision,
   };
   await cluster.saveRecreationRecord(record);
@@ -125,9 +160,13 @@ async function acceptsInPlaceUpdate(target: JsonObject, cluster: RecreationClust
   }
 }
 
-/** Drives a persisted recreation to its end, or as far as the garbage collector allows within this pass. */
+/**
+ * Drives a persisted recreation to its end, or as far as the garbage collector allows within this pass. Without
+ * `rewriteRecord` (a pass that does not hold the Lease) no record is written: one that would need rewriting is left to
+ * the Lease's holder as `waiting-for-deletion`.
+ */
 export async function resumeRecreation(
-  record: RecreationRecord, cluster: RecreationCluster, timing: RecreationTiming,
+  record: RecreationRecord, cluster: RecreationCluster, timing: RecreationTiming, options: { rewriteRecord: boolean } = { rewriteRecord: true },
 ): Promise<TemplateUpdateOutcome> {
   const started = Date.now();
   for (;;) {
@@ -136,11 +175,12 @@ export async function resumeRecreation(
     if (current && step !== 'drop-record' && !recordMatchesLive(record, current)) {
       if (step === 'delete-old') {
         // Not deleted yet: drop the stale intent; the plan builds a new one from the object as it is now.
-        await cluster.deleteRecreationRecord(record.namespace, record.recordName);
+        await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
         return 'record-outdated';
       }
       // Already being deleted but edited since the record was written (a PATCH of a deleting set is allowed):
       // recreate from the object as it is now, and persist that before it disappears.
+      if (!options.rewriteRecord) return 'waiting-for-deletion';
       record = { ...record, target: buildRecreatedStatefulSet(current.raw, recordedStorage(record)) };
       await cluster.saveRecreationRecord(record);
     }
@@ -149,13 +189,13 @@ export async function resumeRecreation(
       continue;
     }
     if (step === 'drop-record') {
-      await cluster.deleteRecreationRecord(record.namespace, record.recordName);
+      await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
       return 'recreated';
     }
     if (step === 'create-from-record') {
       try {
         await cluster.createStatefulSet(record.target);
-        await cluster.deleteRecreationRecord(record.namespace, record.recordName);
+        await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
         return 'recreated';
       } catch (error) {
         // 409 AlreadyExists "object is being deleted": the old one came back into view; wait like for deletion.

@@ -7,11 +7,15 @@ import { sameSize } from '../domain/quantity.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
 import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
 import { reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
-import { resumeRecreation, updateLiveTemplate, type RecreationTiming, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
+import { updateLiveTemplate, type RecreationCluster, type RecreationTiming } from './recreate-statefulset.ts';
+import { LazyLease } from './lazy-lease.ts';
+import { RecordLedger, recordedInLedger, recordScanNeeded } from './recreation-records.ts';
+import { findRecords, recreateAbsentStatefulSets, resumeRecords, templateUpdateWords } from './resume-records.ts';
 import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
+import type { PvcState } from './pvc-progress.ts';
 import {
   describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
   type PassMode, type PassReport, type StatefulSetReport, type TemplateReport,
@@ -52,13 +56,6 @@ export interface PassContext {
 }
 
 
-const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
-  'updated-in-place': 'updated in place',
-  recreated: 'set by orphan delete and recreate (pods untouched)',
-  'waiting-for-deletion': 'pending: old object still being deleted',
-  'record-outdated': 'not replaced: the StatefulSet changed since the update was recorded',
-};
-
 /** Each target's Lease is `sts-volume-gitops-<target>` in its default namespace (the RBAC manifest names it too). */
 export const leasePrefix = 'sts-volume-gitops-';
 const minimumRemainingMs = 30_000;
@@ -73,85 +70,60 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     target: ctx.target.name, mode: ctx.mode, commitSha: head.commitSha, manifestErrors: [], notes: [],
   };
   const desired = readTargetDesired(head.files, ctx.target);
+  const scan = recordScanNeeded(seenLease);
   if (isHeldByOther(seenLease, ctx.holderIdentity, now(ctx))) {
     const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`];
-    if (ctx.mode === 'apply') notes.push(...await recreateAbsentStatefulSets(ctx, desiredNamespaces(desired)));
+    if (ctx.mode === 'apply') notes.push(...await recreateAbsentStatefulSets(ctx, scan, desiredNamespaces(desired)));
     return { ...base, outcome: 'busy', statefulSets: [], notes };
   }
 
   base.manifestErrors = [...desired.errors];
-  const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease);
+  const ledger = new RecordLedger(scan);
+  const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
+  // Every record call of the pass goes through the ledger, and a record is saved only under a fresh Lease.
+  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.ensureFresh());
+  const outOfTime = (): boolean => ctx.remainingMs !== undefined && ctx.remainingMs() < minimumRemainingMs;
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
+  let completed = false;
   try {
-    const dryRuns = new Map<string, string | undefined>();
-    let { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired, dryRuns);
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
-    const waiting = new Set<string>();
-    // A StatefulSet recreated moments ago has no status yet; its pods are still at the revision the record kept.
-    const revisions = new Map<string, string>();
-    if (ctx.mode === 'apply') {
-      const records = [...snapshot.namespaces.values()].flatMap((n) => n.recreationRecords);
-      for (const record of records) {
-        if (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) break;
-        if (record.updateRevision) revisions.set(`${record.namespace}/${record.statefulSetName}`, record.updateRevision);
-        await lease.ensure();
-        say(`${record.namespace}/${record.statefulSetName}: resuming the template update an earlier pass left unfinished`);
-        try {
-          const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
-          if (outcome === 'waiting-for-deletion') waiting.add(`${record.namespace}/${record.statefulSetName}`);
-        } catch (error) {
-          if (!(error instanceof ClusterError && error.transient)) throw error;
-          say(`${record.namespace}/${record.statefulSetName}: transient error, retrying next pass: ${error.message}`);
-          waiting.add(`${record.namespace}/${record.statefulSetName}`);
-        }
-      }
-      if (records.length > 0) ({ plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired, dryRuns));
-    }
+    // Plan mode writes nothing, so it has no use for the records (and never LISTs them).
+    const resumed = ctx.mode === 'apply'
+      ? await resumeRecords(ctx, await findRecords(ctx, scan, desiredNamespaces(desired), ledger), recordingCluster, lease, outOfTime)
+      : { waiting: new Set<string>(), revisions: new Map<string, string>(), notes: [] };
+    base.notes.push(...resumed.notes);
+    const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
     // StatefulSets are independent of each other: a few are applied at once (bounded, to stay polite to the server);
     // the reports keep the plan's order.
-    const finalSnapshot = snapshot;
     reports.push(...await mapWithConcurrency<StatefulSetPlan, StatefulSetReport>(plans, ctx.mode === 'apply' ? ctx.apiConcurrency ?? 4 : 1, async (plan) => {
-      if (waiting.has(`${plan.namespace}/${plan.name}`)) {
+      if (resumed.waiting.has(`${plan.namespace}/${plan.name}`)) {
         return { ...reportFromPlan(plan, head.commitSha), outcome: 'waiting', notes: ['waiting for the garbage collector to remove the old StatefulSet'] };
       }
       const notDryRun = plan.templates.some((t) => t.pvcsToPatch.some((name) => unchecked.has(`${plan.namespace}/${name}`)));
-      if (notDryRun || (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs)) {
+      if (notDryRun || outOfTime()) {
         incomplete = true;
         return notStartedReport(plan);
       }
       return ctx.mode === 'plan'
         ? reportFromPlan(plan, head.commitSha)
-        : applyStatefulSet(ctx, plan, head.commitSha, finalSnapshot, lease, revisions.get(`${plan.namespace}/${plan.name}`));
+        : applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, recordingCluster, resumed.revisions.get(`${plan.namespace}/${plan.name}`));
     }));
+    completed = true;
   } finally {
-    await lease.release();
+    await lease.release(completed);
+  }
+  // A pass that looked for records and found none, and wrote nothing else, says so on the Lease once, so that the
+  // passes after it need not look again (no holder is written: it takes nothing).
+  if (ctx.mode === 'apply' && !lease.taken && (scan.leaseNamespace || scan.legacy) && ledger.finalMark() === 'none') {
+    await ctx.cluster.markLeaseFree(leaseNamespace, leaseName, seenLease, 'none').catch((error: unknown) => {
+      // Someone wrote the Lease since it was read: what it says now is theirs to say, and the next pass reads it.
+      if (!(error instanceof ClusterError && error.status === 409)) throw error;
+    });
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports };
-}
-
-/**
- * While another holder has the Lease, a StatefulSet that a recreation left absent (a holder that died between the
- * orphan delete and the create) is created from its record anyway: every step is guarded by a precondition (uid on
- * delete, AlreadyExists on create), so this is safe without the Lease, and it keeps the set from staying absent until
- * the dead holder's Lease expires. Nothing else is touched.
- */
-async function recreateAbsentStatefulSets(ctx: PassContext, desiredNamespaceNames: readonly string[]): Promise<string[]> {
-  const namespaces = desiredNamespaceNames.filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
-  if (namespaces.length === 0) return [];
-  const snapshot = await ctx.cluster.readSnapshot(namespaces);
-  const notes: string[] = [];
-  for (const namespace of snapshot.namespaces.values()) {
-    for (const record of namespace.recreationRecords) {
-      if (namespace.statefulSets.some((s) => s.name === record.statefulSetName)) continue;
-      const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing);
-      notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${templateUpdateWords[outcome]}`);
-      ctx.onEvent?.(notes.at(-1) ?? '');
-    }
-  }
-  return notes;
 }
 
 function now(ctx: PassContext): Date {
@@ -204,36 +176,9 @@ export async function planWithDryRuns(
   return { plans: planTarget(desired, snapshot, { ...options, dryRunRejections: rejections }), snapshot, unchecked };
 }
 
-/** Takes the target's Lease just before the first write, so a pass over an unchanged world writes nothing at all. */
-class LazyLease {
-  private held: LeaseState | undefined;
-  /** StatefulSets are applied concurrently: the first to need the Lease takes it, the others wait for that. */
-  private taking: Promise<void> | undefined;
-  constructor(
-    private readonly ctx: PassContext, private readonly namespace: string, private readonly name: string,
-    private readonly seen: LeaseState | undefined,
-  ) {}
-
-  async ensure(): Promise<void> {
-    if (this.held) return;
-    // The optimistic lock on what we saw before reading the cluster proves nobody wrote since (409 otherwise).
-    this.taking ??= this.ctx.cluster.writeLease(this.namespace, this.name, this.ctx.holderIdentity, this.ctx.leaseDurationSeconds ?? 300, this.seen)
-      .then((held) => { this.held = held; })
-      .finally(() => { this.taking = undefined; });
-    await this.taking;
-  }
-
-  async release(): Promise<void> {
-    await this.taking?.catch(() => undefined);
-    if (!this.held) return;
-    await this.ctx.cluster.releaseLease(this.namespace, this.name, this.held);
-    this.held = undefined;
-  }
-}
-
 async function applyStatefulSet(
   ctx: PassContext, plan: StatefulSetPlan, commitSha: string, snapshot: ClusterSnapshot, lease: LazyLease,
-  knownRevision: string | undefined,
+  recordingCluster: RecreationCluster, knownRevision: string | undefined,
 ): Promise<StatefulSetReport> {
   const say = ctx.onEvent ?? (() => undefined);
   if (plan.outcome !== 'planned' || !plan.live) return reportFromPlan(plan, commitSha);
@@ -247,7 +192,8 @@ async function applyStatefulSet(
     if (resizing.length > 0) {
       await lease.ensure();
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
-      const outcome = await updateLiveTemplate(live, sizes, ctx.cluster, ctx.timing);
+      const outcome = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
+        { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name });
       report.templateUpdate = outcome;
       say(`${id}: template ${[...sizes].map(([n, s]) => `${n}=${s}`).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
@@ -285,18 +231,22 @@ async function finishReport(
   const previous = readStatusAnnotation(live);
   const statuses: TemplateStatus[] = [];
   const templates: TemplateReport[] = [];
+  let growing = false;
   const failedPvcs = [...rollout.progress.values()].flat().some((p) => p.state === 'failed');
   const events = failedPvcs ? await ctx.cluster.listPvcWarningEvents(plan.namespace) : [];
   for (const template of plan.templates) {
     const progress = rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live);
+    if (progress.some((p) => growingStates.has(p.state))) growing = true;
     const status = summariseTemplate(template, progress, live, commitSha, previous);
     statuses.push(status);
     templates.push(templateReport(template, status, progress, events));
   }
   const writes: Array<() => Promise<void>> = [];
   const rendered = renderStatusAnnotation(statuses);
-  // A set this tool never touched and that has nothing to do gets no annotation: the first pass over a cluster writes nothing.
-  const concerned = live.annotations[statusAnnotation] !== undefined || plan.templates.some((t) => t.action !== 'unchanged');
+  // A set this tool never touched and that has nothing to do gets no annotation: the first pass over a cluster writes
+  // nothing. One whose PVCs are growing to the desired size is concerned though nothing is left to patch: the pass that
+  // patched them may have lost its annotation write (a 503), and without it the finish would never be reported.
+  const concerned = live.annotations[statusAnnotation] !== undefined || plan.templates.some((t) => t.action !== 'unchanged') || growing;
   if (concerned && live.annotations[statusAnnotation] !== rendered) {
     writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
   }
@@ -329,6 +279,9 @@ async function finishReport(
   const outcome = outcomeOf(templates, rollout);
   return { ...report, outcome, templates };
 }
+
+/** PVCs whose request is the desired size and whose capacity has not reached it yet. */
+const growingStates = new Set<PvcState>(['patched', 'retrying', 'resizing-controller', 'resizing-node', 'failed']);
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {
   return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: live.namespace, name: live.name, uid: live.uid };

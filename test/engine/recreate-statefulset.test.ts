@@ -4,7 +4,7 @@ import type { RecreationRecord } from '../../functions/domain/live-state.ts';
 import { buildRecreatedStatefulSet, nextRecreationStep } from '../../functions/engine/recreate-statefulset.ts';
 import { liveSet } from './builders.ts';
 
-const record: RecreationRecord = { namespace: 'db', recordName: 'r', statefulSetName: 'pg', oldUid: 'uid-1', target: {}, updateRevision: 'pg-rev1' };
+const record: RecreationRecord = { namespace: 'db', recordNamespace: 'default', recordName: 'r', ownerTarget: 'test', statefulSetName: 'pg', oldUid: 'uid-1', target: {}, updateRevision: 'pg-rev1' };
 
 describe('nextRecreationStep', () => {
   it('deletes the old object while it still exists with the recorded UID', () => {

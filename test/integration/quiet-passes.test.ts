@@ -13,6 +13,12 @@ describe('passes that have nothing to do write nothing', () => {
       h.kube.requestLog.reset();
       const report = await h.pass();
       assert.ok(allConverged(report));
+      // The one write of a first pass: the Lease, free, saying no recreation record is outstanding (so that no later
+      // pass needs to look for them).
+      assert.deepEqual(h.kube.requestLog.writes().map((w) => `${w.verb} ${w.resource}`), ['create leases']);
+      assert.equal(h.kube.store.get(types.lease, 'default', 'sts-volume-gitops-test')?.metadata.annotations?.['sts-volume-gitops.io/recreation-records'], 'none');
+      h.kube.requestLog.reset();
+      assert.ok(allConverged(await h.pass()));
       assert.deepEqual(h.kube.requestLog.writes(), []);
     } finally {
       await h.close();

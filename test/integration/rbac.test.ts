@@ -5,9 +5,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { clusterPermissions, leasePermissions, workloadPermissions } from '../../functions/adapters/kube/permissions.ts';
+import { clusterPermissions, leasePermissions, workloadPermissions, type PermissionRule } from '../../functions/adapters/kube/permissions.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
-import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import { legacyRecreationRecordName, recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import { recordLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { runTargets } from '../../functions/app/run-targets.ts';
 import { parseSubject, rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.ts';
 import { rbacCommand } from '../../functions/cli/rbac-command.ts';
@@ -58,7 +59,10 @@ describe('RBAC manifest', () => {
     const leaseRole = objects[4]?.rules as Array<{ resources: string[]; verbs: string[]; resourceNames?: string[] }>;
     assert.deepEqual(leaseRole.map((r) => [r.resources, r.verbs, r.resourceNames]), [
       [['leases'], ['create'], undefined], [['leases'], ['get', 'update', 'patch'], ['sts-volume-gitops-all']],
+      [['configmaps'], ['list', 'create', 'update', 'delete'], undefined],
     ]);
+    const workloadRole = objects[2]?.rules as Array<{ resources: string[]; verbs: string[] }>;
+    assert.deepEqual(workloadRole.find((r) => r.resources.includes('configmaps'))?.verbs, ['list', 'delete'], 'only what finding and removing older versions\' records needs');
     assert.throws(() => parseSubject('service-account', 'gitops'), /--service-account must be NAMESPACE:NAME/);
   });
 });
@@ -121,7 +125,7 @@ describe('the engine under RBAC', () => {
 });
 
 describe('the manifest grants nothing the engine does not use', () => {
-  it('every verb granted is used by a pass: recreation, PVC patches, a terminal expansion failure, a stale record, the Lease', async () => {
+  it('every verb granted is used by a pass, where it is granted: recreation, PVC patches, a terminal expansion failure, a stale record, an older version\'s record, the Lease', async () => {
     const h = await startHarness({
       storageClasses: [
         { name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } },
@@ -134,13 +138,20 @@ describe('the manifest grants nothing the engine does not use', () => {
     });
     try {
       // A record the label selector cannot see (someone removed its label): saving the new one meets 409 and replaces it.
-      h.kube.store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: recreationRecordName('pg'), namespace: 'db' }, data: {} });
+      h.kube.store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: recreationRecordName('test', 'db', 'pg'), namespace: 'default' }, data: {} });
+      // An older version's record beside its set, for an object long gone: moved to the Lease namespace, then dropped.
+      h.kube.store.create(configMapType, {
+        apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: legacyRecreationRecordName('ch'), namespace: 'db', labels: { [recordLabel]: 'true' } },
+        data: { statefulSet: 'ch', oldUid: 'uid-of-an-older-ch', target: '{}' },
+      });
       await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
       await h.writeManifest({ name: 'ch', replicas: 1, templates: { data: '30Gi' }, storageClass: 'capped' });
       await h.converge((report) => statefulSetReport(report, 'pg').outcome === 'converged' && statefulSetReport(report, 'ch').outcome === 'failed', { ticks: 3 });
       // Authorized is what counts: the in-place template update's dry run is authorized, then refused by validation (422).
-      const used = new Set(h.kube.requestLog.entries.filter((e) => e.status !== 401 && e.status !== 403).map((e) => `${e.verb} ${e.resource}`));
-      const granted = new Set([...clusterPermissions, ...workloadPermissions, ...leasePermissions([])].flatMap((p) => p.verbs.map((v) => `${v} ${p.resource}`)));
+      const scopeOf = (namespace: string | undefined): string => (namespace === undefined ? 'cluster' : namespace === 'default' ? 'lease namespace' : 'workload namespace');
+      const used = new Set(h.kube.requestLog.entries.filter((e) => e.status !== 401 && e.status !== 403).map((e) => `${scopeOf(e.namespace)}: ${e.verb} ${e.resource}`));
+      const grants = (scope: string, rules: readonly PermissionRule[]): string[] => rules.flatMap((p) => p.verbs.map((v) => `${scope}: ${v} ${p.resource}`));
+      const granted = new Set([...grants('cluster', clusterPermissions), ...grants('workload namespace', workloadPermissions), ...grants('lease namespace', leasePermissions([]))]);
       assert.deepEqual([...granted].filter((g) => !used.has(g)).sort(), [], 'granted but never used');
       assert.deepEqual([...used].filter((u) => !granted.has(u)).sort(), [], 'used but not granted');
     } finally {

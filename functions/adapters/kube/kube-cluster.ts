@@ -1,15 +1,15 @@
 // ClusterPort over @kubernetes/client-node: the only place that knows Kubernetes' wire shapes. Raw objects are mapped
 // to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
 import {
-  ApiException, AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, setHeaderOptions,
-  Observable, SelfDecodingBody, V1MicroTime, type ConfigurationOptions, type KubeConfig, type ObservableMiddleware, type V1Status,
+  AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, setHeaderOptions, V1MicroTime,
+  type KubeConfig, type V1Lease, type V1LeaseSpec,
 } from '@kubernetes/client-node';
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
-import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState } from '../../engine/ports.ts';
+import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
-import { describeMissingPermission, parseMissingPermission } from './forbidden.ts';
+import { call, listPageSize, listPages, sendingWireJson, wireItems, withWireJson } from './api-calls.ts';
 import {
-  recordLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
+  leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -42,7 +42,7 @@ export class KubeCluster implements ClusterPort {
   private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
     // Each page is mapped to the engine's small types as it arrives: the client's full objects of one page at most
     // are alive at a time, never a whole namespace's list.
-    const [statefulSets, pvcs, pods, quotas, records] = await Promise.all([
+    const [statefulSets, pvcs, pods, quotas] = await Promise.all([
       listPages(this.pageSize, async (page) => {
         const { typed, json } = await withWireJson((options) => this.apps.listNamespacedStatefulSet({ namespace, ...page }, options));
         const wire = wireItems(json, typed.items.length);
@@ -60,12 +60,24 @@ export class KubeCluster implements ClusterPort {
         const list = await call(() => this.core.listNamespacedResourceQuota({ namespace, ...page }));
         return { items: list.items.map(toLiveQuota), next: list.metadata?._continue };
       }),
-      listPages(this.pageSize, async (page) => {
-        const list = await call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector: `${recordLabel}=true`, ...page }));
-        return { items: list.items.flatMap((cm) => toRecreationRecord(cm) ?? []), next: list.metadata?._continue };
-      }),
     ]);
-    return { namespace, statefulSets, pvcs, pods, quotas, recreationRecords: records };
+    return { namespace, statefulSets, pvcs, pods, quotas };
+  }
+
+  listRecreationRecords(namespace: string, target: string): Promise<RecreationRecord[]> {
+    return this.listRecords(namespace, `${recordLabel}=true,${recordTargetLabel}=${target}`);
+  }
+
+  async listLegacyRecreationRecords(namespace: string): Promise<RecreationRecord[]> {
+    // A workload namespace may also be a Lease namespace: its targets' records there are not legacy ones.
+    return (await this.listRecords(namespace, `${recordLabel}=true`)).filter((r) => r.ownerTarget === undefined);
+  }
+
+  private listRecords(namespace: string, labelSelector: string): Promise<RecreationRecord[]> {
+    return listPages(this.pageSize, async (page) => {
+      const list = await call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector, ...page }));
+      return { items: list.items.flatMap((cm) => toRecreationRecord(cm) ?? []), next: list.metadata?._continue };
+    });
   }
 
   async listPvcWarningEvents(namespace: string): Promise<PvcEvent[]> {
@@ -122,23 +134,30 @@ export class KubeCluster implements ClusterPort {
   async saveRecreationRecord(record: RecreationRecord): Promise<void> {
     const body = {
       metadata: {
-        name: record.recordName, namespace: record.namespace,
-        labels: { [recordLabel]: 'true', 'app.kubernetes.io/managed-by': 'sts-volume-gitops' },
+        name: record.recordName, namespace: record.recordNamespace,
+        labels: {
+          [recordLabel]: 'true', 'app.kubernetes.io/managed-by': 'sts-volume-gitops',
+          ...(record.ownerTarget !== undefined ? { [recordTargetLabel]: record.ownerTarget, [recordNamespaceLabel]: record.namespace } : {}),
+        },
         annotations: { 'sts-volume-gitops.io/purpose': 'intent to recreate a StatefulSet with new volumeClaimTemplates; do not delete by hand while it exists' },
       },
-      data: { statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target), ...(record.updateRevision ? { updateRevision: record.updateRevision } : {}) },
+      data: {
+        namespace: record.namespace, statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target),
+        ...(record.updateRevision ? { updateRevision: record.updateRevision } : {}),
+      },
     };
+    const namespace = record.recordNamespace;
     try {
-      await call(() => this.core.createNamespacedConfigMap({ namespace: record.namespace, body, fieldManager }));
+      await call(() => this.core.createNamespacedConfigMap({ namespace, body, fieldManager }));
     } catch (error) {
       if (!(error instanceof ClusterError && error.status === 409)) throw error;
-      await call(() => this.core.replaceNamespacedConfigMap({ namespace: record.namespace, name: record.recordName, body, fieldManager }));
+      await call(() => this.core.replaceNamespacedConfigMap({ namespace, name: record.recordName, body, fieldManager }));
     }
   }
 
-  async deleteRecreationRecord(namespace: string, recordName: string): Promise<void> {
+  async deleteRecreationRecord(recordNamespace: string, recordName: string): Promise<void> {
     try {
-      await call(() => this.core.deleteNamespacedConfigMap({ namespace, name: recordName }));
+      await call(() => this.core.deleteNamespacedConfigMap({ namespace: recordNamespace, name: recordName }));
     } catch (error) {
       if (!(error instanceof ClusterError && error.status === 404)) throw error;
     }
@@ -172,6 +191,7 @@ export class KubeCluster implements ClusterPort {
         renewTime: lease.spec?.renewTime ? new Date(lease.spec.renewTime).toISOString() : undefined,
         durationSeconds: lease.spec?.leaseDurationSeconds ?? 0,
         resourceVersion: lease.metadata?.resourceVersion,
+        recreationRecords: recordsMarkOf(lease.metadata?.annotations?.[leaseRecordsAnnotation]),
       };
     } catch (error) {
       if (error instanceof ClusterError && error.status === 404) return undefined;
@@ -179,23 +199,42 @@ export class KubeCluster implements ClusterPort {
     }
   }
 
-  async writeLease(namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined): Promise<LeaseState> {
+  async writeLease(
+    namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, records?: RecordsMark,
+  ): Promise<LeaseState> {
     // acquireTime/renewTime are MicroTime: the server refuses anything but six fractional digits, which V1MicroTime
     // gives (a Date serialises with three).
     const renewTime = new V1MicroTime();
     const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime: renewTime, renewTime };
-    const lease = seen
-      ? await call(() => this.coordination.replaceNamespacedLease({
-        namespace, name, body: { metadata: { name, namespace, resourceVersion: seen.resourceVersion }, spec },
-      }))
-      : await call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata: { name, namespace }, spec } }));
-    return { holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion };
+    const lease = await this.putLease(namespace, name, seen, records, spec);
+    return {
+      holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion,
+      recreationRecords: records,
+    };
   }
 
-  async releaseLease(namespace: string, name: string, held: LeaseState): Promise<void> {
+  async markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, records: RecordsMark): Promise<void> {
+    await this.putLease(namespace, name, seen, records, seen ? { leaseDurationSeconds: seen.durationSeconds } : {});
+  }
+
+  /** Creates the Lease, or replaces it with an optimistic lock on `seen`; the PUT drops a mark it does not carry. */
+  private putLease(namespace: string, name: string, seen: LeaseState | undefined, records: RecordsMark | undefined, spec: V1LeaseSpec): Promise<V1Lease> {
+    const metadata = { name, namespace, ...(records ? { annotations: { [leaseRecordsAnnotation]: records } } : {}) };
+    return seen
+      ? call(() => this.coordination.replaceNamespacedLease({
+        namespace, name, body: { metadata: { ...metadata, resourceVersion: seen.resourceVersion }, spec },
+      }))
+      : call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata, spec } }));
+  }
+
+  async releaseLease(namespace: string, name: string, held: LeaseState, records?: RecordsMark): Promise<void> {
     // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel; the resourceVersion
-    // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing.
-    const body = { metadata: { resourceVersion: held.resourceVersion }, spec: { holderIdentity: null, renewTime: null } };
+    // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing. The
+    // records mark goes in the same write: a released Lease always says what it knows of them.
+    const body = {
+      metadata: { resourceVersion: held.resourceVersion, annotations: { [leaseRecordsAnnotation]: records ?? null } },
+      spec: { holderIdentity: null, renewTime: null },
+    };
     await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch))
       .catch((error: unknown) => {
         if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
@@ -203,31 +242,8 @@ export class KubeCluster implements ClusterPort {
   }
 }
 
-/** Objects per LIST page: kubectl's default chunk size. */
-export const listPageSize = 500;
-
-/**
- * Reads a list page by page with `limit` and `continue`. A continue token that expired meanwhile (410 Gone, the
- * server compacted past it) restarts the list once from the beginning, as client-go's pager does.
- */
-async function listPages<T>(
-  pageSize: number,
-  readPage: (page: { limit: number; _continue?: string }) => Promise<{ items: T[]; next: string | undefined }>,
-): Promise<T[]> {
-  for (let attempt = 0; ; attempt++) {
-    const items: T[] = [];
-    let next: string | undefined;
-    try {
-      do {
-        const page = await readPage({ limit: pageSize, ...(next ? { _continue: next } : {}) });
-        for (const item of page.items) items.push(item);
-        next = page.next || undefined;
-      } while (next);
-      return items;
-    } catch (error) {
-      if (!(attempt === 0 && next !== undefined && error instanceof ClusterError && error.status === 410)) throw error;
-    }
-  }
+function recordsMarkOf(value: string | undefined): RecordsMark | undefined {
+  return value === 'none' || value === 'outstanding' ? value : undefined;
 }
 
 function storageBody(storage: string): JsonObject {
@@ -240,75 +256,4 @@ function nameOf(target: JsonObject): { namespace: string; name: string } {
     throw new Error('StatefulSet object without metadata.namespace and metadata.name');
   }
   return { namespace: metadata.namespace, name: metadata.name };
-}
-
-// client-node's models keep only the fields they know, when reading and when sending. A StatefulSet is sent back whole
-// to update its template, so it travels as the server's own JSON: a field newer than the installed client would
-// otherwise vanish, and one vanishing from the pod template changes the revision hash and restarts every pod.
-
-/** Runs a read and keeps, beside client-node's typed result, the JSON the server sent. */
-async function withWireJson<T>(request: (options: ConfigurationOptions) => Promise<T>): Promise<{ typed: T; json: JsonObject }> {
-  let json: JsonObject | undefined;
-  const keepBody: ObservableMiddleware = {
-    pre: (context) => new Observable(Promise.resolve(context)),
-    post: (context) => new Observable(context.body.text().then((text) => {
-      if (context.httpStatusCode >= 200 && context.httpStatusCode < 300) json = JSON.parse(text) as JsonObject;
-      context.body = new SelfDecodingBody(Promise.resolve(Buffer.from(text, 'utf8')));
-      return context;
-    })),
-  };
-  const typed = await call(() => request({ middleware: [keepBody], middlewareMergeStrategy: 'append' }));
-  if (json === undefined) throw new ClusterError('the API server answered without a JSON body', undefined, undefined);
-  return { typed, json };
-}
-
-/** The list's items as the server sent them, one for each item client-node read, in the same order. */
-function wireItems(list: JsonObject, count: number): JsonObject[] {
-  const items = Array.isArray(list.items) ? (list.items as JsonObject[]) : [];
-  if (items.length !== count) throw new ClusterError(`the API server listed ${items.length} items where client-node read ${count}`, undefined, undefined);
-  return items;
-}
-
-/** Sends `body` as it is, in place of client-node's serialisation of its typed copy. */
-function sendingWireJson(body: JsonObject): ConfigurationOptions {
-  const sendAsIs: ObservableMiddleware = {
-    pre: (context) => {
-      context.setBody(JSON.stringify(body));
-      return new Observable(Promise.resolve(context));
-    },
-    post: (context) => new Observable(Promise.resolve(context)),
-  };
-  return { middleware: [sendAsIs], middlewareMergeStrategy: 'append' };
-}
-
-/** Runs one API call and turns client-node's ApiException (body = raw Status JSON) into a ClusterError. */
-async function call<T>(request: () => Promise<T>): Promise<T> {
-  try {
-    return await request();
-  } catch (error) {
-    throw toClusterError(error);
-  }
-}
-
-export function toClusterError(error: unknown): ClusterError {
-  if (error instanceof ClusterError) return error;
-  if (error instanceof ApiException) {
-    const apiError = error as ApiException<unknown>;
-    const status = parseStatus(apiError.body);
-    const missing = apiError.code === 403 && status?.message ? parseMissingPermission(status.message) : undefined;
-    if (missing) return new ClusterError(describeMissingPermission(missing), apiError.code, status?.reason);
-    return new ClusterError(status?.message ?? `HTTP ${apiError.code}`, apiError.code, status?.reason);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ClusterError(`API server unreachable: ${message}`, undefined, undefined);
-}
-
-function parseStatus(body: unknown): V1Status | undefined {
-  if (typeof body === 'object' && body !== null) return body;
-  if (typeof body !== 'string') return undefined;
-  try {
-    return JSON.parse(body) as V1Status;
-  } catch {
-    return { message: body };
-  }
 }

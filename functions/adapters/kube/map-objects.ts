@@ -8,6 +8,12 @@ import type {
 import { parseQuantity, QuantityError, type Quantity } from '../../domain/quantity.ts';
 
 export const recordLabel = 'sts-volume-gitops.io/recreation-record';
+/** On records in the target's Lease namespace: the target that wrote it (older versions' records have none). */
+export const recordTargetLabel = 'sts-volume-gitops.io/target';
+/** On records in the target's Lease namespace: the StatefulSet's namespace (its name, maybe longer than a label value, is in the data). */
+export const recordNamespaceLabel = 'sts-volume-gitops.io/statefulset-namespace';
+/** The Lease annotation that says whether recreation records may be outstanding (see RecordsMark). */
+export const leaseRecordsAnnotation = 'sts-volume-gitops.io/recreation-records';
 
 function quantityOrUndefined(value: unknown): Quantity | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
@@ -107,10 +113,14 @@ export function toLiveStorageClass(raw: V1StorageClass): LiveStorageClass {
 export function toRecreationRecord(raw: V1ConfigMap): RecreationRecord | undefined {
   const data = raw.data ?? {};
   if (!data.statefulSet || !data.oldUid || !data.target) return undefined;
+  const recordNamespace = raw.metadata?.namespace ?? '';
   try {
     return {
-      namespace: raw.metadata?.namespace ?? '',
+      // Older versions kept the record beside its StatefulSet and wrote no `namespace`.
+      namespace: data.namespace ?? recordNamespace,
+      recordNamespace,
       recordName: raw.metadata?.name ?? '',
+      ownerTarget: raw.metadata?.labels?.[recordTargetLabel],
       statefulSetName: data.statefulSet,
       oldUid: data.oldUid,
       target: JSON.parse(data.target) as JsonObject,

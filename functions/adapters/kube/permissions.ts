@@ -27,19 +27,29 @@ export const workloadPermissions: readonly PermissionRule[] = [
   { apiGroup: '', resource: 'pods', verbs: ['list'], why: 'readSnapshot: which replicas run at the current revision' },
   { apiGroup: '', resource: 'resourcequotas', verbs: ['list'], why: 'readSnapshot: storage quota headroom' },
   {
-    apiGroup: '', resource: 'configmaps', verbs: ['list', 'create', 'update', 'delete'],
-    why: 'the recreation record that makes a template update crash-safe: list (readSnapshot), create/update (save), delete (done)',
+    apiGroup: '', resource: 'configmaps', verbs: ['list', 'delete'],
+    why: 'recreation records older versions kept beside their StatefulSet: list (looked for only while the Lease carries no records mark: an older version\'s Lease, or none), delete (once moved to the Lease namespace, or done)',
   },
   { apiGroup: '', resource: 'events', verbs: ['list', 'create'], why: 'list: why a PVC expansion failed; create: Events on the StatefulSet' },
 ];
 
-/** In the target's Lease namespace (`namespaces.default`); the Lease names are known, so reads and writes are tied to them. */
+/**
+ * In the target's Lease namespace (`namespaces.default`); the Lease names are known, so reads and writes are tied to
+ * them. The recreation records live there too (their names come from the StatefulSets, so they cannot be listed here).
+ */
 export function leasePermissions(leaseNames: readonly string[]): PermissionRule[] {
   return [
-    { apiGroup: 'coordination.k8s.io', resource: 'leases', verbs: ['create'], why: 'the first pass that writes creates the target\'s Lease' },
+    {
+      apiGroup: 'coordination.k8s.io', resource: 'leases', verbs: ['create'],
+      why: 'the first pass that writes creates the target\'s Lease (or, finding no recreation record, one that says so)',
+    },
     {
       apiGroup: 'coordination.k8s.io', resource: 'leases', verbs: ['get', 'update', 'patch'], resourceNames: [...leaseNames],
-      why: 'get: is another pass running; update: take it; patch: release it',
+      why: 'get: is another pass running, may recreation records be outstanding; update: take or renew it, or mark it free of records; patch: release it',
+    },
+    {
+      apiGroup: '', resource: 'configmaps', verbs: ['list', 'create', 'update', 'delete'],
+      why: 'the recreation record that makes a template update crash-safe: list (only when the Lease does not say none are outstanding), create/update (save), delete (done)',
     },
   ];
 }

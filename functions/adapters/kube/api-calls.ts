@@ -1,0 +1,106 @@
+// How KubeCluster calls client-node: every call's failure as a ClusterError with the server's words, lists read page
+// by page, and StatefulSets read and sent as the server's own JSON.
+import {
+  ApiException, Observable, SelfDecodingBody, type ConfigurationOptions, type ObservableMiddleware, type V1Status,
+} from '@kubernetes/client-node';
+import type { JsonObject } from '../../domain/live-state.ts';
+import { ClusterError } from '../../engine/ports.ts';
+import { describeMissingPermission, parseMissingPermission } from './forbidden.ts';
+
+/** Objects per LIST page: kubectl's default chunk size. */
+export const listPageSize = 500;
+
+/**
+ * Reads a list page by page with `limit` and `continue`. A continue token that expired meanwhile (410 Gone, the
+ * server compacted past it) restarts the list once from the beginning, as client-go's pager does.
+ */
+export async function listPages<T>(
+  pageSize: number,
+  readPage: (page: { limit: number; _continue?: string }) => Promise<{ items: T[]; next: string | undefined }>,
+): Promise<T[]> {
+  for (let attempt = 0; ; attempt++) {
+    const items: T[] = [];
+    let next: string | undefined;
+    try {
+      do {
+        const page = await readPage({ limit: pageSize, ...(next ? { _continue: next } : {}) });
+        for (const item of page.items) items.push(item);
+        next = page.next || undefined;
+      } while (next);
+      return items;
+    } catch (error) {
+      if (!(attempt === 0 && next !== undefined && error instanceof ClusterError && error.status === 410)) throw error;
+    }
+  }
+}
+
+// client-node's models keep only the fields they know, when reading and when sending. A StatefulSet is sent back whole
+// to update its template, so it travels as the server's own JSON: a field newer than the installed client would
+// otherwise vanish, and one vanishing from the pod template changes the revision hash and restarts every pod.
+
+/** Runs a read and keeps, beside client-node's typed result, the JSON the server sent. */
+export async function withWireJson<T>(request: (options: ConfigurationOptions) => Promise<T>): Promise<{ typed: T; json: JsonObject }> {
+  let json: JsonObject | undefined;
+  const keepBody: ObservableMiddleware = {
+    pre: (context) => new Observable(Promise.resolve(context)),
+    post: (context) => new Observable(context.body.text().then((text) => {
+      if (context.httpStatusCode >= 200 && context.httpStatusCode < 300) json = JSON.parse(text) as JsonObject;
+      context.body = new SelfDecodingBody(Promise.resolve(Buffer.from(text, 'utf8')));
+      return context;
+    })),
+  };
+  const typed = await call(() => request({ middleware: [keepBody], middlewareMergeStrategy: 'append' }));
+  if (json === undefined) throw new ClusterError('the API server answered without a JSON body', undefined, undefined);
+  return { typed, json };
+}
+
+/** The list's items as the server sent them, one for each item client-node read, in the same order. */
+export function wireItems(list: JsonObject, count: number): JsonObject[] {
+  const items = Array.isArray(list.items) ? (list.items as JsonObject[]) : [];
+  if (items.length !== count) throw new ClusterError(`the API server listed ${items.length} items where client-node read ${count}`, undefined, undefined);
+  return items;
+}
+
+/** Sends `body` as it is, in place of client-node's serialisation of its typed copy. */
+export function sendingWireJson(body: JsonObject): ConfigurationOptions {
+  const sendAsIs: ObservableMiddleware = {
+    pre: (context) => {
+      context.setBody(JSON.stringify(body));
+      return new Observable(Promise.resolve(context));
+    },
+    post: (context) => new Observable(Promise.resolve(context)),
+  };
+  return { middleware: [sendAsIs], middlewareMergeStrategy: 'append' };
+}
+
+/** Runs one API call and turns client-node's ApiException (body = raw Status JSON) into a ClusterError. */
+export async function call<T>(request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    throw toClusterError(error);
+  }
+}
+
+export function toClusterError(error: unknown): ClusterError {
+  if (error instanceof ClusterError) return error;
+  if (error instanceof ApiException) {
+    const apiError = error as ApiException<unknown>;
+    const status = parseStatus(apiError.body);
+    const missing = apiError.code === 403 && status?.message ? parseMissingPermission(status.message) : undefined;
+    if (missing) return new ClusterError(describeMissingPermission(missing), apiError.code, status?.reason);
+    return new ClusterError(status?.message ?? `HTTP ${apiError.code}`, apiError.code, status?.reason);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ClusterError(`API server unreachable: ${message}`, undefined, undefined);
+}
+
+function parseStatus(body: unknown): V1Status | undefined {
+  if (typeof body === 'object' && body !== null) return body;
+  if (typeof body !== 'string') return undefined;
+  try {
+    return JSON.parse(body) as V1Status;
+  } catch {
+    return { message: body };
+  }
+}

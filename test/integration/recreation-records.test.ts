@@ -1,0 +1,181 @@
+// Recreation records without a LIST per namespace (issue 14): they live in the target's Lease namespace and the Lease
+// says whether any may be outstanding. A steady pass makes the floor's calls; a record left by a pass that died is
+// still found (the Lease of a dead holder is not believed), also while that holder's Lease is live; and a record an
+// older version left beside its StatefulSet is resumed after the upgrade.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AppsV1Api } from '@kubernetes/client-node';
+import { leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
+import { buildRecreatedStatefulSet, legacyRecreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
+
+const leaseName = 'sts-volume-gitops-test';
+
+/** Lease, StorageClasses, and per namespace StatefulSets, PVCs, pods and quotas. */
+const floor = (namespaces: number): number => 2 + 4 * namespaces;
+
+function calls(h: Harness): { total: number; configMaps: string[]; writes: string[] } {
+  const entries = h.kube.requestLog.entries;
+  return {
+    total: entries.length,
+    configMaps: entries.filter((e) => e.resource === 'configmaps').map((e) => `${e.verb} ${e.namespace ?? ''}`),
+    writes: h.kube.requestLog.writes().map((w) => `${w.verb} ${w.resource}`),
+  };
+}
+
+function storageOfTemplate(h: Harness, name: string): unknown {
+  const sts = h.kube.store.get(types.sts, 'db', name);
+  return (sts?.spec as { volumeClaimTemplates?: Array<{ spec: { resources: { requests: { storage: string } } } }> } | undefined)
+    ?.volumeClaimTemplates?.[0]?.spec.resources.requests.storage;
+}
+
+const leaseMark = (h: Harness): string | undefined => h.kube.store.get(types.lease, 'default', leaseName)?.metadata.annotations?.[leaseRecordsAnnotation];
+
+/** The Lease as a holder that died left it: holder still set, renewed `ageMs` ago, with whatever mark it had. */
+function leaveLeaseToDeadHolder(h: Harness, ageMs: number, mark: string): void {
+  const lease = h.kube.store.get(types.lease, 'default', leaseName);
+  assert.ok(lease);
+  const renewTime = new Date(Date.now() - ageMs).toISOString().replace('Z', '000Z');
+  h.kube.store.replace(types.lease, {
+    ...lease, metadata: { ...lease.metadata, annotations: { [leaseRecordsAnnotation]: mark } },
+    spec: { ...(lease.spec ?? {}), holderIdentity: 'dead-pass', leaseDurationSeconds: 300, renewTime, acquireTime: renewTime },
+  });
+}
+
+/** A pass that records, orphan-deletes and is stopped before the create; the set is then gone (the GC ran). */
+async function leaveSetAbsentWithRecord(h: Harness): Promise<void> {
+  await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+  await h.pass({ maxWaitMs: 0 });
+  h.kube.tick(1);
+  assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'the set is absent');
+  assert.deepEqual(h.kube.store.list(types.configMap, 'db'), [], 'no record beside the set');
+  assert.equal(h.kube.store.list(types.configMap, 'default').length, 1, 'its record is in the Lease namespace');
+}
+
+describe('recreation records in the Lease namespace', () => {
+  it('a steady pass makes exactly the floor\'s calls at several namespaces: no records LIST, before and after a resize', async () => {
+    const h = await startHarness({
+      statefulSets: [
+        { name: 'pg', namespace: 'db', replicas: 2, templates: { data: '10Gi' } },
+        { name: 'redis', namespace: 'cache', replicas: 1, templates: { data: '1Gi' } },
+        { name: 'ch', namespace: 'analytics', replicas: 1, templates: { data: '5Gi' } },
+      ],
+    });
+    try {
+      h.kube.requestLog.reset();
+      assert.ok(allConverged(await h.pass({ mode: 'plan' })));
+      assert.deepEqual(calls(h), { total: floor(3), configMaps: [], writes: [] }, 'plan mode never looks for records');
+
+      h.kube.requestLog.reset();
+      assert.ok(allConverged(await h.pass()));
+      // No Lease yet: the Lease namespace once, the old location in each namespace once, then the Lease says none.
+      assert.deepEqual(calls(h), {
+        total: floor(3) + 1 + 3 + 1,
+        configMaps: ['list default', 'list analytics', 'list cache', 'list db'],
+        writes: ['create leases'],
+      });
+      assert.equal(leaseMark(h), 'none');
+
+      h.kube.requestLog.reset();
+      assert.ok(allConverged(await h.pass()));
+      assert.deepEqual(calls(h), { total: floor(3), configMaps: [], writes: [] });
+
+      await h.writeManifest({ name: 'pg', namespace: 'db', replicas: 2, templates: { data: '20Gi' } });
+      await h.converge(allConverged);
+      assert.equal(storageOfTemplate(h, 'pg'), '20Gi');
+      assert.equal(leaseMark(h), 'none', 'the release says every record the resize wrote is gone');
+      h.kube.requestLog.reset();
+      assert.ok(allConverged(await h.pass()));
+      assert.deepEqual(calls(h), { total: floor(3), configMaps: [], writes: [] });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a set left absent by a pass killed before the create is recreated from its record while the dead holder\'s Lease is live', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const podsBefore = podIdentity(h.pods());
+      await leaveSetAbsentWithRecord(h);
+      // Even a Lease saying `none` is not believed while it has a holder.
+      leaveLeaseToDeadHolder(h, 1_000, 'none');
+
+      h.kube.requestLog.reset();
+      const report = await h.pass({ holder: 'me' });
+      assert.equal(report.outcome, 'busy');
+      assert.match(report.notes.join('\n'), /db\/pg was absent after an interrupted template update: set by orphan delete and recreate/);
+      assert.deepEqual(calls(h).configMaps, ['list default', 'delete default'], 'one LIST, in the Lease namespace only');
+      assert.equal(storageOfTemplate(h, 'pg'), '20Gi');
+      assert.deepEqual(h.kube.store.list(types.configMap, 'default'), [], 'the record is dropped');
+      h.kube.tick(2);
+      assert.deepEqual(podIdentity(h.pods()), podsBefore, 'the pods were adopted, not restarted');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('does not believe the mark of a holder that died: its record is resumed once its Lease expired, then the Lease says none', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const podsBefore = podIdentity(h.pods());
+      await leaveSetAbsentWithRecord(h);
+      leaveLeaseToDeadHolder(h, 3_600_000, 'none');
+
+      const report = await h.converge(allConverged);
+      assert.notEqual(report.outcome, 'busy');
+      assert.equal(storageOfTemplate(h, 'pg'), '20Gi');
+      assert.deepEqual(h.kube.store.list(types.configMap, 'default'), []);
+      assert.equal(leaseMark(h), 'none');
+      assert.equal(h.kube.store.get(types.lease, 'default', leaseName)?.spec?.holderIdentity, undefined, 'released');
+      h.kube.requestLog.reset();
+      assert.ok(allConverged(await h.pass()));
+      assert.deepEqual(calls(h), { total: floor(1), configMaps: [], writes: [] });
+      assert.deepEqual(podIdentity(h.pods()), podsBefore);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('resumes a record an older version left beside its StatefulSet, moving it to the Lease namespace, and never looks there again', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const podsBefore = podIdentity(h.pods());
+      // What the previous version left when it died between the orphan delete and the create: its record in db, the set
+      // deleted with propagationPolicy Orphan, and its Lease released without any records mark.
+      const live = h.kube.store.get(types.sts, 'db', 'pg');
+      assert.ok(live);
+      const target = buildRecreatedStatefulSet(live, new Map([['data', '20Gi']]));
+      h.kube.store.create(types.configMap, {
+        apiVersion: 'v1', kind: 'ConfigMap',
+        metadata: { name: legacyRecreationRecordName('pg'), namespace: 'db', labels: { [recordLabel]: 'true' } },
+        data: {
+          statefulSet: 'pg', oldUid: live.metadata.uid ?? '', target: JSON.stringify(target),
+          updateRevision: (live.status as { updateRevision: string }).updateRevision,
+        },
+      });
+      await h.kube.kubeConfig().makeApiClient(AppsV1Api).deleteNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { propagationPolicy: 'Orphan' } });
+      h.kube.tick(1);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
+      h.kube.store.create(types.lease, {
+        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseName, namespace: 'default' }, spec: { leaseDurationSeconds: 300 },
+      });
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+
+      h.kube.requestLog.reset();
+      await h.pass();
+      assert.ok(h.kube.store.get(types.sts, 'db', 'pg'), 'recreated in the first pass after the upgrade');
+      assert.deepEqual(calls(h).configMaps, ['list default', 'list db', 'create default', 'delete db', 'delete default']);
+      await h.converge(allConverged);
+      assert.equal(storageOfTemplate(h, 'pg'), '20Gi');
+      assert.deepEqual([...h.kube.store.list(types.configMap, 'db'), ...h.kube.store.list(types.configMap, 'default')], []);
+      assert.equal(leaseMark(h), 'none');
+      h.kube.requestLog.reset();
+      assert.ok(allConverged(await h.pass()));
+      assert.deepEqual(calls(h), { total: floor(1), configMaps: [], writes: [] });
+      h.kube.tick(2);
+      assert.deepEqual(podIdentity(h.pods()), podsBefore, 'the pods were adopted, not restarted');
+    } finally {
+      await h.close();
+    }
+  });
+});
