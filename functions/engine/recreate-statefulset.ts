@@ -128,12 +128,19 @@ export type RecreationCluster = Pick<ClusterPort,
   'replaceStatefulSet' | 'saveRecreationRecord' | 'getStatefulSet' | 'deleteStatefulSetOrphan' | 'createStatefulSet'
   | 'deleteRecreationRecord'>;
 
-/** Brings the live template to the new sizes: in place where the server allows it (a dry run tells), else recreation. */
+/**
+ * Brings the live template to the new sizes: in place where the server allows it (a dry run tells), else recreation.
+ * `annotations` travel with the new template (the pending status annotation: it lands with the update or not at all).
+ */
 export async function updateLiveTemplate(
   live: LiveStatefulSet, newStorage: ReadonlyMap<string, string>, cluster: RecreationCluster, timing: RecreationTiming,
-  place: RecordPlace,
+  place: RecordPlace, annotations: Readonly<Record<string, string>> = {},
 ): Promise<TemplateUpdateOutcome> {
   const target = buildRecreatedStatefulSet(live.raw, newStorage);
+  if (Object.keys(annotations).length > 0) {
+    const metadata = (target.metadata ??= {}) as JsonObject;
+    metadata.annotations = { ...((metadata.annotations ?? {}) as JsonObject), ...annotations };
+  }
   const inPlace = structuredClone(target);
   ((inPlace.metadata ??= {}) as JsonObject).resourceVersion = live.resourceVersion;
   if (await acceptsInPlaceUpdate(inPlace, cluster)) {

@@ -192,8 +192,10 @@ async function applyStatefulSet(
     if (resizing.length > 0) {
       await lease.ensure();
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
+      // The status annotation (pending) goes in with the new template: if a later write of it is lost, the set still
+      // carries ours, so the finish is noticed and reported whatever happens in between.
       const outcome = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
-        { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name });
+        { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) });
       report.templateUpdate = outcome;
       say(`${id}: template ${[...sizes].map(([n, s]) => `${n}=${s}`).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
@@ -207,6 +209,13 @@ async function applyStatefulSet(
     const pods = namespace?.pods ?? [];
     const needsPatching = plan.templates.some((t) => t.action === 'resize' && t.pvcsToPatch.length > 0);
     if (needsPatching) await lease.ensure();
+    if (needsPatching && live.annotations[statusAnnotation] === undefined) {
+      // A template brought to size by someone else (or an older version) carries no annotation of ours: write it
+      // before the patches, or a lost write after them would leave the finish unreported for good.
+      const pending = pendingStatus(plan, live, commitSha);
+      await ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, pending);
+      live = { ...live, annotations: { ...live.annotations, [statusAnnotation]: pending } };
+    }
     const revision = plan.live.updateRevision ?? knownRevision ?? live.updateRevision;
     const rollout = await reconcileVolumes(live, plan.templates, pods, ctx.cluster, revision);
     for (const patched of rollout.patched) say(`${id}: patched PVC ${patched.pvcName} (replica ${patched.ordinal}) to ${patched.storage}`);
@@ -278,6 +287,12 @@ async function finishReport(
   for (const write of writes) await write();
   const outcome = outcomeOf(templates, rollout);
   return { ...report, outcome, templates };
+}
+
+/** The status annotation as it stands before this pass patches anything. */
+function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: string): string {
+  const previous = readStatusAnnotation(live);
+  return renderStatusAnnotation(plan.templates.map((t) => summariseTemplate(t, describeTemplatePvcs(t, live), live, commitSha, previous)));
 }
 
 /** PVCs whose request is the desired size and whose capacity has not reached it yet. */
