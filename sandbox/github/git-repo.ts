@@ -89,6 +89,16 @@ export class GitRepo {
     });
   }
 
+  /** The commit's tree as a gzipped tar with every path under `prefix`, as `git archive` writes it (GitHub's tarball). */
+  archive(commit: string, prefix: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      execFile('git', ['--git-dir', this.dir, 'archive', '--format=tar.gz', `--prefix=${prefix}`, commit], { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`git archive ${commit}: ${stderr.toString('utf8').trim() || error.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
   async objectType(sha: string): Promise<string | undefined> {
     if (!/^[0-9a-f]{4,40}$/.test(sha)) return undefined;
     if (isFullSha(sha)) return (await this.objects.read(sha))?.type;
