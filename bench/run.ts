@@ -3,7 +3,7 @@
 // sandboxes in a child process, then the Lambda bundle; last, each goal row with its measured figure.
 // Numbers are printed, never asserted: speed is measured here, not in tests.
 // BENCH_WORLDS=50x20,200x20 picks worlds; --huge (or BENCH_HUGE=1) adds 5,000 x 100 (it takes long);
-// BENCH_SKIP=resize,github,bundle leaves scenarios out; BENCH_OUT=file.json keeps the raw results.
+// BENCH_SKIP=resize,github,bundle,cluster leaves scenarios out (cluster: every Kubernetes one); BENCH_OUT=file.json keeps the raw results.
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

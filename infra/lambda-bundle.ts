@@ -42,13 +42,15 @@ export interface BuiltBundle {
   directory: string;
   file: string;
   bytes: number;
+  /** The source files bundled, relative to the working directory (esbuild's metafile): what each entry carries. */
+  inputs: string[];
 }
 
 /** Builds the bundle exactly as the stack does (same entry and options) into `outdir`, with the config beside it. */
 export async function buildLambdaBundle(options: { outdir: string; configFile: string; entry?: string }): Promise<BuiltBundle> {
   await mkdir(options.outdir, { recursive: true });
   const file = join(options.outdir, lambdaBundle.outfileName);
-  await build({
+  const result = await build({
     entryPoints: [options.entry ?? lambdaBundle.entry],
     bundle: true,
     platform: 'node',
@@ -60,8 +62,9 @@ export async function buildLambdaBundle(options: { outdir: string; configFile: s
     minify: lambdaBundle.minify,
     keepNames: lambdaBundle.keepNames,
     outfile: file,
+    metafile: true,
     logLevel: 'error',
   });
   await copyFile(options.configFile, join(options.outdir, lambdaBundle.configFileName));
-  return { directory: options.outdir, file, bytes: (await stat(file)).size };
+  return { directory: options.outdir, file, bytes: (await stat(file)).size, inputs: Object.keys(result.metafile.inputs) };
 }

@@ -1,11 +1,11 @@
-// The tool's configuration: a list of targets (a Git source + a cluster + a namespace allowlist). Validated with
-// ajv against schemas/config.schema.json; every problem is turned into a sentence a person can act on.
+// The tool's configuration: a list of targets (a Git source + a cluster + a namespace allowlist). Validated against
+// schemas/config.schema.json by ajv's code generated ahead of time (config-validator.js, see schema-validators-source.ts: no schema compile at start);
+// every problem is turned into a sentence a person can act on.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
-// Imported, not read from disk: the Lambda bundle carries it (esbuild inlines JSON modules).
-import schema from '../../schemas/config.schema.json' with { type: 'json' };
+import { validate } from './config-validator.js';
 
 export interface GitHubSource {
   owner: string;
@@ -70,7 +70,6 @@ export class ConfigError extends Error {
   }
 }
 
-const validate = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 
 /** Parses and validates a YAML or JSON configuration; relative paths resolve against `baseDir`. */
 export function parseConfig(text: string, sourceName: string, baseDir: string): Config {

@@ -2,15 +2,15 @@
 // js-yaml reads the values; the `yaml` package supplies what js-yaml cannot: where each node sits in the file (for
 // file:line in errors and links) and the byte range of each storage scalar (for byte-exact edits).
 import { matchesGlob } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
 import { isAlias, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
 import type {
   DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation,
 } from './desired-state.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
-// Imported, not read from disk: the Lambda bundle carries it (esbuild inlines JSON modules).
-import statefulSetSchema from '../../schemas/statefulset.schema.json' with { type: 'json' };
+// ajv's code generated ahead of time from schemas/statefulset.schema.json: no schema compile at start.
+import { validate as validateStatefulSet } from './statefulset-validator.js';
 
 export interface ManifestLimits {
   maxFileBytes: number;
@@ -27,9 +27,6 @@ export interface ReadOptions {
   defaultNamespace: string;
   limits?: Partial<ManifestLimits>;
 }
-
-const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true });
-const validateStatefulSet = ajv.compile(statefulSetSchema);
 
 export function matchesManifestGlobs(path: string, globs: readonly string[]): boolean {
   if (!/\.ya?ml$/i.test(path)) return false;

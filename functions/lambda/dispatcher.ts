@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import { loadConfig } from '../domain/config.ts';
 import { scheduledMessages } from '../app/target-messages.ts';
 import { targetQueueFromEnvironment, type TargetQueue } from '../adapters/aws/target-queue.ts';
-import { logger } from './lambda-run-options.ts';
+import { logger } from './lambda-logger.ts';
 
 /** Minutes between scheduled passes, set by the stack: the deduplication slot. */
 export const scheduleMinutesVariable = 'STS_VOLUME_GITOPS_SCHEDULE_MINUTES';

@@ -6,7 +6,8 @@ import type { Context } from 'aws-lambda';
 import { loadConfig } from '../domain/config.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { targetRunJson, type TargetRunJson } from '../app/report-json.ts';
-import { lambdaRunOptions, logger } from './lambda-run-options.ts';
+import { lambdaRunOptions } from './lambda-run-options.ts';
+import { logger } from './lambda-logger.ts';
 
 /** EventBridge Scheduler delivers only the schedule's input JSON (not the EventBridge envelope). */
 export interface ScheduledInput {

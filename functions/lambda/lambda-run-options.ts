@@ -1,18 +1,14 @@
-// What every Lambda entry that runs passes shares: the Powertools logger, the per-pass log summary and EMF metrics,
-// the GitHub App key from Secrets Manager and EKS access, all at module level so warm invocations reuse them.
-import { Logger } from '@aws-lambda-powertools/logger';
+// What every Lambda entry that runs passes shares: the per-pass log summary and EMF metrics, the GitHub App key from
+// Secrets Manager and EKS access, all at module level so warm invocations reuse them.
 import type { Context } from 'aws-lambda';
 import type { RunTargetsOptions, TargetRun } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
 import { eksKubeConfig } from '../adapters/kube/eks-cluster.ts';
-import { SecretReader } from '../adapters/github/secrets.ts';
 import { createPassMetricsPublisher } from './publish-metrics.ts';
+import { logger, serviceName } from './lambda-logger.ts';
+import { secrets } from './lambda-secrets.ts';
 
-export const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'sts-volume-gitops';
-export const logger = new Logger({ serviceName });
 const publishPassMetrics = createPassMetricsPublisher({ serviceName });
-// Module level: warm invocations reuse the cached secret values.
-export const secrets = new SecretReader();
 
 /** The run options of one invocation: everything but the mode and the target. */
 export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mode'> {

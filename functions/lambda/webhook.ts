@@ -6,7 +6,8 @@ import { loadConfig, type Config } from '../domain/config.ts';
 import { receiveWebhook, type WebhookDeps } from '../app/receive-webhook.ts';
 import { targetQueueFromEnvironment, type TargetQueue } from '../adapters/aws/target-queue.ts';
 import { webhookSecretFromSecret } from '../adapters/github/secrets.ts';
-import { logger, secrets } from './lambda-run-options.ts';
+import { logger } from './lambda-logger.ts';
+import { secrets } from './lambda-secrets.ts';
 
 /** The Secrets Manager secret holding the webhook secret, set by the stack. */
 export const webhookSecretVariable = 'STS_VOLUME_GITOPS_WEBHOOK_SECRET';

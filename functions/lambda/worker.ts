@@ -6,7 +6,8 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadConfig } from '../domain/config.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { parseTargetMessage } from '../app/target-messages.ts';
-import { lambdaRunOptions, logger } from './lambda-run-options.ts';
+import { lambdaRunOptions } from './lambda-run-options.ts';
+import { logger } from './lambda-logger.ts';
 
 export function createWorker(deps: { env?: NodeJS.ProcessEnv } = {}) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {

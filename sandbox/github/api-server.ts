@@ -12,6 +12,7 @@ import { issueCommentRoutes } from './endpoints/issue-comments.ts';
 import { labelRoutes } from './endpoints/labels.ts';
 import { pullRoutes } from './endpoints/pulls.ts';
 import { repositoryRoutes } from './endpoints/repository.ts';
+import { archiveRoutes } from './endpoints/archives.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
 import { userRoutes } from './endpoints/users.ts';
 import { dropReply } from '../kube/faults.ts';
@@ -23,7 +24,7 @@ export { GitHubError } from './errors.ts';
 export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, IssueComment, PullRequest, RepositoryRole } from './state.ts';
 
 const routes: Route[] = [
-  ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...commitRoutes, ...statusRoutes,
+  ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...archiveRoutes, ...commitRoutes, ...statusRoutes,
   ...pullRoutes, ...issueCommentRoutes, ...labelRoutes,
 ];
 
@@ -87,7 +88,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     const result = await matched.r.handler(ctx, params, url.searchParams, body, caller, request.headers.accept ?? '');
     status = result.status ?? 200;
     if (result.raw) {
-      response.writeHead(200, { 'Content-Type': 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ...rateHeaders() });
+      response.writeHead(200, { 'Content-Type': result.rawContentType ?? 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ...rateHeaders(), ...result.headers });
       response.end(result.raw);
       return;
     }

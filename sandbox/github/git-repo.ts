@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { GitObjectReader } from './object-reader.ts';
 
 export interface TreeEntry {
   path: string;
@@ -27,10 +28,24 @@ export interface ChangedFile {
   previousFilename?: string;
 }
 
+/** Full object names go through the batch reader; abbreviated ones to git itself (see GitObjectReader.read). */
+function isFullSha(sha: string): boolean {
+  return /^[0-9a-f]{40}$/.test(sha);
+}
+
 export class GitRepo {
   private queue: Promise<unknown> = Promise.resolve();
+  /** Reads objects by full SHA without a process per read (blob GETs come in the thousands). */
+  private readonly objects: GitObjectReader;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.objects = new GitObjectReader(dir);
+  }
+
+  /** Ends the long-lived object reader. */
+  close(): void {
+    this.objects.close();
+  }
 
   static async init(dir: string, defaultBranch: string): Promise<GitRepo> {
     await mkdir(dir, { recursive: true });
@@ -61,6 +76,10 @@ export class GitRepo {
   }
 
   async readBlob(sha: string): Promise<Buffer | undefined> {
+    if (isFullSha(sha)) {
+      const object = await this.objects.read(sha);
+      return object?.type === 'blob' ? object.content : undefined;
+    }
     if (!(await this.objectType(sha) === 'blob')) return undefined;
     return new Promise((resolve, reject) => {
       execFile('git', ['--git-dir', this.dir, 'cat-file', 'blob', sha], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
@@ -70,8 +89,19 @@ export class GitRepo {
     });
   }
 
+  /** The commit's tree as a gzipped tar with every path under `prefix`, as `git archive` writes it (GitHub's tarball). */
+  archive(commit: string, prefix: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      execFile('git', ['--git-dir', this.dir, 'archive', '--format=tar.gz', `--prefix=${prefix}`, commit], { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`git archive ${commit}: ${stderr.toString('utf8').trim() || error.message}`));
+        else resolve(stdout);
+      });
+    });
+  }
+
   async objectType(sha: string): Promise<string | undefined> {
     if (!/^[0-9a-f]{4,40}$/.test(sha)) return undefined;
+    if (isFullSha(sha)) return (await this.objects.read(sha))?.type;
     try {
       return (await this.git(['cat-file', '-t', sha])).trim();
     } catch {

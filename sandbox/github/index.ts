@@ -154,6 +154,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      git.close();
     },
   };
 }

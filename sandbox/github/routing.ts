@@ -7,6 +7,8 @@ export interface HandlerResult {
   headers?: Record<string, string>;
   /** Bytes answered as-is (the raw media type) instead of JSON. */
   raw?: Buffer;
+  /** The raw bytes' Content-Type (the raw media type unless said). */
+  rawContentType?: string;
 }
 
 export type Handler = (ctx: GitHubServerContext, params: string[], query: URLSearchParams, body: Json, caller: Identity, accept: string) => Promise<HandlerResult>;
