@@ -129,7 +129,8 @@ function duplicateViolations(world: World): string[] {
   const lastBySha = new Map<string, string>();
   for (const status of world.github.state.statuses) {
     const key = `${status.sha.slice(0, 8)} ${status.context}`;
-    const value = `${status.state}: ${status.description ?? ''}`;
+    // The same state and description with another link (the recovery PR opened a pass later) is a real change.
+    const value = `${status.state}: ${status.description ?? ''} (${status.targetUrl ?? 'no link'})`;
     if (lastBySha.get(key) === value) found.push(`status ${key} written twice in a row: ${value}`);
     lastBySha.set(key, value);
   }
