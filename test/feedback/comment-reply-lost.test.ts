@@ -1,26 +1,21 @@
 // A feedback comment whose create succeeded but whose answer was lost is not posted twice: the host reads the
 // comments back before sending the create again.
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { GitHubReviewHost } from '../../functions/adapters/github/review-host.ts';
-import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-
-const seedDir = fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url));
+import type { GitHubClient } from '../../functions/adapters/github/octokit.ts';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
+import { useExampleGitHub } from '../support/example-github.ts';
 
 describe('GitHubReviewHost.ensureComment when the answer to the create is lost', () => {
   let gh: GitHubSandbox;
   let octokit: GitHubClient;
   let pullNumber: number;
-
-  before(async () => {
-    gh = await startGitHubSandbox({ seedDir });
-    octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+  useExampleGitHub(async (suite) => {
+    ({ gh, octokit } = suite);
     await gh.commitFiles({ branch: 'grow', message: 'Grow pg', files: { 'k8s/db/pg.yaml': 'grown\n' } });
     pullNumber = await gh.openPullRequest({ head: 'grow', title: 'Grow pg' });
   });
-  after(() => gh.close());
 
   function bodiesWith(key: string): string[] {
     return gh.state.comments.filter((c) => c.issue === pullNumber && c.body.startsWith(`<!-- sts-volume-gitops:${key} -->`)).map((c) => c.body);

@@ -1,25 +1,20 @@
 // Pull requests from forks: the head repository differs from the base one (`fork: true`, its own owner), the fork's
 // branches are not the base repository's, and its commits are readable through the base repository by SHA.
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createGitHubClient, type GitHubClient } from '../../../functions/adapters/github/octokit.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
+import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
 import { assertMatchesOpenApi } from './openapi.ts';
 import { refusal } from './refusal.ts';
-
-const seedDir = fileURLToPath(new URL('../../../examples/gitops-repo', import.meta.url));
+import { exampleRepo, useExampleGitHub } from '../../support/example-github.ts';
 
 describe('GitHub sandbox: pull requests from forks', () => {
   let gh: GitHubSandbox;
   let octokit: GitHubClient;
-  const repo = { owner: 'acme', repo: 'platform-gitops' };
-
-  before(async () => {
-    gh = await startGitHubSandbox({ seedDir });
-    octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+  const repo = exampleRepo;
+  useExampleGitHub(async (suite) => {
+    ({ gh, octokit } = suite);
   });
-  after(() => gh.close());
 
   it('serves a seeded fork\'s pull request with head.repo the fork and base.repo the repository', async () => {
     await gh.forkRepository('mallory');

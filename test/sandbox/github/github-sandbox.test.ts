@@ -2,25 +2,23 @@
 // GitHub's OpenAPI description.
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createAppAuth } from '@octokit/auth-app';
 import { request } from '@octokit/request';
 import { createGitHubClient, type GitHubClient } from '../../../functions/adapters/github/octokit.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 import { assertMatchesOpenApi } from './openapi.ts';
+import { exampleRepo, useExampleGitHub } from '../../support/example-github.ts';
 
 const seedDir = fileURLToPath(new URL('../../../examples/gitops-repo', import.meta.url));
 
 describe('GitHub sandbox through Octokit', () => {
   let gh: GitHubSandbox;
   let octokit: GitHubClient;
-  const repo = { owner: 'acme', repo: 'platform-gitops' };
-
-  before(async () => {
-    gh = await startGitHubSandbox({ seedDir });
-    octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+  const repo = exampleRepo;
+  useExampleGitHub(async (suite) => {
+    ({ gh, octokit } = suite);
   });
-  after(() => gh.close());
 
   it('requires a valid token, answering 401 with GitHub\'s body', async () => {
     const anonymous = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: 'wrong' } });

@@ -6,14 +6,11 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { createGitHubClient, type GitHubClient } from '../../../functions/adapters/github/octokit.ts';
+import type { GitHubClient } from '../../../functions/adapters/github/octokit.ts';
 import { GitRepo } from '../../../sandbox/github/git-repo.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 import { assertMatchesOpenApi } from './openapi.ts';
-
-const seedDir = fileURLToPath(new URL('../../../examples/gitops-repo', import.meta.url));
+import { exampleRepo, useExampleGitHub } from '../../support/example-github.ts';
 
 /** The SHA git gives a blob: independent of the code under test. */
 function blobSha(content: Buffer): string {
@@ -74,15 +71,11 @@ describe('GitHub sandbox: git objects read through one batch process', () => {
 });
 
 describe('GitHub sandbox: blobs over the API from the batch reader', () => {
-  let gh: GitHubSandbox;
   let octokit: GitHubClient;
-  const repo = { owner: 'acme', repo: 'platform-gitops' };
-
-  before(async () => {
-    gh = await startGitHubSandbox({ seedDir });
-    octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+  const repo = exampleRepo;
+  useExampleGitHub(async (suite) => {
+    octokit = suite.octokit;
   });
-  after(() => gh.close());
 
   it('serves every file of a tree in parallel, and answers an unknown blob 404 Not Found as GitHub does', async () => {
     const head = await octokit.rest.git.getRef({ ...repo, ref: 'heads/main' });

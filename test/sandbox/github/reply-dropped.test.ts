@@ -1,26 +1,21 @@
 // The "write applied, reply dropped" fault through Octokit: GitHub makes the change, the connection is cut before the
 // answer, and the client sees a network error for something that happened.
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { createGitHubClient, type GitHubClient } from '../../../functions/adapters/github/octokit.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
-
-const seedDir = fileURLToPath(new URL('../../../examples/gitops-repo', import.meta.url));
+import { describe, it } from 'node:test';
+import type { GitHubClient } from '../../../functions/adapters/github/octokit.ts';
+import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
+import { exampleRepo, useExampleGitHub } from '../../support/example-github.ts';
 
 describe('GitHub sandbox: a write applied whose reply is dropped', () => {
   let gh: GitHubSandbox;
   let octokit: GitHubClient;
   let pullNumber: number;
-  const repo = { owner: 'acme', repo: 'platform-gitops' };
-
-  before(async () => {
-    gh = await startGitHubSandbox({ seedDir });
-    octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+  const repo = exampleRepo;
+  useExampleGitHub(async (suite) => {
+    ({ gh, octokit } = suite);
     await gh.commitFiles({ branch: 'grow', message: 'Grow pg', files: { 'k8s/db/pg.yaml': 'grown\n' } });
     pullNumber = await gh.openPullRequest({ head: 'grow', title: 'Grow pg' });
   });
-  after(() => gh.close());
 
   it('creates the comment, but Octokit reports a network error and no answer', async () => {
     gh.faults.failNext('POST', 'issues.createComment', 1, 'drop-reply');
