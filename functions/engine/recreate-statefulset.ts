@@ -156,14 +156,30 @@ export async function updateLiveTemplate(
   return resumeRecreation(record, cluster, timing);
 }
 
+/**
+ * What the API server of a cluster (one RecreationCluster per pass) said of in-place template updates: a server that
+ * calls volumeClaimTemplates immutable says so for every StatefulSet alike, so one dry run a pass asks it (sets applied
+ * at the same time wait for that first answer), not one per set.
+ */
+const serverRule = new WeakMap<RecreationCluster, Promise<'immutable' | 'ask-each'>>();
+
 async function acceptsInPlaceUpdate(target: JsonObject, cluster: RecreationCluster): Promise<boolean> {
+  const known = serverRule.get(cluster);
+  if (known && await known === 'immutable') return false;
+  const probe = probeInPlaceUpdate(target, cluster);
+  if (!known) serverRule.set(cluster, probe.then((answer) => answer.rule, () => 'ask-each' as const));
+  return (await probe).accepts;
+}
+
+async function probeInPlaceUpdate(target: JsonObject, cluster: RecreationCluster): Promise<{ accepts: boolean; rule: 'immutable' | 'ask-each' }> {
   try {
     await cluster.replaceStatefulSet(target, { dryRun: true });
-    return true;
+    return { accepts: true, rule: 'ask-each' };
   } catch (error) {
     // 422 is today's answer on every cluster (volumeClaimTemplates are immutable); anything else is a real failure.
-    if (error instanceof ClusterError && error.status === 422) return false;
-    throw error;
+    if (!(error instanceof ClusterError && error.status === 422)) throw error;
+    // Only the server's rule about the spec speaks for every set; another 422 is this set's own.
+    return { accepts: false, rule: error.message.includes('Forbidden: updates to statefulset spec') ? 'immutable' : 'ask-each' };
   }
 }
 
