@@ -60,9 +60,14 @@ export interface ClusterPort {
   patchPvcStorage(namespace: string, name: string, storage: string, resourceVersion: string): Promise<void>;
   getStatefulSet(namespace: string, name: string): Promise<LiveStatefulSet | undefined>;
   /** PUT of a whole StatefulSet; with dryRun nothing is stored (used to learn if in-place template updates work). */
-  replaceStatefulSet(target: JsonObject, options: { dryRun: boolean }): Promise<void>;
-  deleteStatefulSetOrphan(namespace: string, name: string, uid: string): Promise<void>;
-  createStatefulSet(target: JsonObject): Promise<void>;
+  replaceStatefulSet(target: JsonObject, options: { dryRun: boolean }): Promise<LiveStatefulSet>;
+  /**
+   * Deletes with the orphan policy, only if the object is still the one seen: same uid and resourceVersion (a 409
+   * otherwise), so an edit made since it was read is never lost to the recreation.
+   */
+  deleteStatefulSetOrphan(namespace: string, name: string, uid: string, resourceVersion: string): Promise<void>;
+  /** Returns the object as the server stored it (no GET needed after a recreation). */
+  createStatefulSet(target: JsonObject): Promise<LiveStatefulSet>;
   /** Creates or replaces the record's ConfigMap in `record.recordNamespace`. */
   saveRecreationRecord(record: RecreationRecord): Promise<void>;
   /** Deletes a record's ConfigMap (`recordNamespace`); one already gone is fine. */

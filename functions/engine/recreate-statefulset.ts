@@ -2,6 +2,7 @@
 // object in the cluster first, delete the old object with propagationPolicy Orphan (pods and PVCs stay), wait until it
 // is gone, create it again from the LIVE object with only the storage changed, then drop the record. Every step is
 // restartable: a later pass that finds the record resumes where a crash left off.
+import { statusAnnotation } from './template-status.ts';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../domain/live-state.ts';
@@ -88,10 +89,16 @@ export function buildRecreatedStatefulSet(live: JsonObject, newStorage: Readonly
 /** `record-outdated`: the live object changed after the record was written; the record was dropped, not replayed. */
 export type TemplateUpdateOutcome = 'updated-in-place' | 'recreated' | 'waiting-for-deletion' | 'record-outdated';
 
+export interface TemplateUpdate {
+  outcome: TemplateUpdateOutcome;
+  /** The StatefulSet as the server stored it, when this call wrote it (saves reading it back). */
+  stored?: LiveStatefulSet;
+}
+
 /**
  * Whether the live object still is the one the record was made from, apart from the template storage the record
  * changes. A set edited since (new image, replicas) must not be replaced by the record's older copy: that would put the
- * old spec back and roll every pod.
+ * old spec back and roll every pod; a label or annotation added since would be lost.
  */
 export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSet): boolean {
   const withoutTemplates = (spec: unknown): JsonObject => {
@@ -101,8 +108,16 @@ export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSe
   };
   const templateShapes = (spec: unknown): unknown[] => (((spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined ?? [])
     .map((t) => ((t.metadata ?? {}) as JsonObject).name);
+  // Labels and annotations too (the recreated object carries them): all but the status annotation the record adds.
+  const marks = (object: JsonObject): unknown => {
+    const metadata = (object.metadata ?? {}) as JsonObject;
+    const annotations = { ...((metadata.annotations ?? {}) as JsonObject) };
+    delete annotations[statusAnnotation];
+    return { labels: metadata.labels ?? {}, annotations };
+  };
   return isDeepStrictEqual(withoutTemplates(record.target.spec), withoutTemplates(live.raw.spec))
-    && isDeepStrictEqual(templateShapes(record.target.spec), templateShapes(live.raw.spec));
+    && isDeepStrictEqual(templateShapes(record.target.spec), templateShapes(live.raw.spec))
+    && isDeepStrictEqual(marks(record.target), marks(live.raw));
 }
 
 /** The sizes a record asks for, by template name. */
@@ -135,7 +150,7 @@ export type RecreationCluster = Pick<ClusterPort,
 export async function updateLiveTemplate(
   live: LiveStatefulSet, newStorage: ReadonlyMap<string, string>, cluster: RecreationCluster, timing: RecreationTiming,
   place: RecordPlace, annotations: Readonly<Record<string, string>> = {},
-): Promise<TemplateUpdateOutcome> {
+): Promise<TemplateUpdate> {
   const target = buildRecreatedStatefulSet(live.raw, newStorage);
   if (Object.keys(annotations).length > 0) {
     const metadata = (target.metadata ??= {}) as JsonObject;
@@ -144,8 +159,7 @@ export async function updateLiveTemplate(
   const inPlace = structuredClone(target);
   ((inPlace.metadata ??= {}) as JsonObject).resourceVersion = live.resourceVersion;
   if (await acceptsInPlaceUpdate(inPlace, cluster)) {
-    await cluster.replaceStatefulSet(inPlace, { dryRun: false });
-    return 'updated-in-place';
+    return { outcome: 'updated-in-place', stored: await cluster.replaceStatefulSet(inPlace, { dryRun: false }) };
   }
   const record: RecreationRecord = {
     namespace: live.namespace, recordNamespace: place.recordNamespace, ownerTarget: place.target,
@@ -153,7 +167,7 @@ export async function updateLiveTemplate(
     oldUid: live.uid, target, updateRevision: live.updateRevision,
   };
   await cluster.saveRecreationRecord(record);
-  return resumeRecreation(record, cluster, timing);
+  return resumeRecreation(record, cluster, timing, { rewriteRecord: true, seen: live });
 }
 
 /**
@@ -189,43 +203,48 @@ async function probeInPlaceUpdate(target: JsonObject, cluster: RecreationCluster
  * the Lease's holder as `waiting-for-deletion`.
  */
 export async function resumeRecreation(
-  record: RecreationRecord, cluster: RecreationCluster, timing: RecreationTiming, options: { rewriteRecord: boolean } = { rewriteRecord: true },
-): Promise<TemplateUpdateOutcome> {
+  record: RecreationRecord, cluster: RecreationCluster, timing: RecreationTiming,
+  options: { rewriteRecord: boolean; seen?: LiveStatefulSet } = { rewriteRecord: true },
+): Promise<TemplateUpdate> {
   const started = Date.now();
+  // A recreation that starts now begins from the object just read (`seen`): the delete's resourceVersion
+  // precondition refuses it if anything changed since, so no GET is needed before it.
+  let seen = options.seen;
   for (;;) {
-    const current = await cluster.getStatefulSet(record.namespace, record.statefulSetName);
+    const current = seen ?? await cluster.getStatefulSet(record.namespace, record.statefulSetName);
+    seen = undefined;
     const step = nextRecreationStep(record, current);
     if (current && step !== 'drop-record' && !recordMatchesLive(record, current)) {
       if (step === 'delete-old') {
         // Not deleted yet: drop the stale intent; the plan builds a new one from the object as it is now.
         await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
-        return 'record-outdated';
+        return { outcome: 'record-outdated' };
       }
       // Already being deleted but edited since the record was written (a PATCH of a deleting set is allowed):
       // recreate from the object as it is now, and persist that before it disappears.
-      if (!options.rewriteRecord) return 'waiting-for-deletion';
+      if (!options.rewriteRecord) return { outcome: 'waiting-for-deletion' };
       record = { ...record, target: buildRecreatedStatefulSet(current.raw, recordedStorage(record)) };
       await cluster.saveRecreationRecord(record);
     }
-    if (step === 'delete-old') {
-      await cluster.deleteStatefulSetOrphan(record.namespace, record.statefulSetName, record.oldUid);
+    if (step === 'delete-old' && current) {
+      await cluster.deleteStatefulSetOrphan(record.namespace, record.statefulSetName, record.oldUid, current.resourceVersion);
       continue;
     }
     if (step === 'drop-record') {
       await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
-      return 'recreated';
+      return { outcome: 'recreated' };
     }
     if (step === 'create-from-record') {
       try {
-        await cluster.createStatefulSet(record.target);
+        const stored = await cluster.createStatefulSet(record.target);
         await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
-        return 'recreated';
+        return { outcome: 'recreated', stored };
       } catch (error) {
         // 409 AlreadyExists "object is being deleted": the old one came back into view; wait like for deletion.
         if (!(error instanceof ClusterError && error.status === 409)) throw error;
       }
     }
-    if (Date.now() - started >= timing.maxWaitMs) return 'waiting-for-deletion';
+    if (Date.now() - started >= timing.maxWaitMs) return { outcome: 'waiting-for-deletion' };
     await timing.sleep(timing.pollIntervalMs);
   }
 }

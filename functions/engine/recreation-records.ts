@@ -77,7 +77,7 @@ export function recordedInLedger(cluster: RecreationCluster, ledger: RecordLedge
   return {
     replaceStatefulSet: (target, options) => cluster.replaceStatefulSet(target, options),
     getStatefulSet: (namespace, name) => cluster.getStatefulSet(namespace, name),
-    deleteStatefulSetOrphan: (namespace, name, uid) => cluster.deleteStatefulSetOrphan(namespace, name, uid),
+    deleteStatefulSetOrphan: (namespace, name, uid, resourceVersion) => cluster.deleteStatefulSetOrphan(namespace, name, uid, resourceVersion),
     createStatefulSet: (target) => cluster.createStatefulSet(target),
     saveRecreationRecord: async (record) => {
       await beforeSave();

@@ -80,7 +80,7 @@ export async function resumeRecords(
         await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
         record = moved;
       }
-      const outcome = await resumeRecreation(record, cluster, ctx.timing);
+      const { outcome } = await resumeRecreation(record, cluster, ctx.timing);
       if (outcome === 'waiting-for-deletion') result.waiting.add(id);
     } catch (error) {
       if (!(error instanceof ClusterError && error.transient)) throw error;
@@ -103,7 +103,7 @@ export async function recreateAbsentStatefulSets(ctx: PassContext, scan: RecordS
   for (const record of records) {
     if (!mayWrite(ctx, record.namespace)) continue;
     if (await ctx.cluster.getStatefulSet(record.namespace, record.statefulSetName)) continue;
-    const outcome = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
+    const { outcome } = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
     notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${templateUpdateWords[outcome]}`);
     ctx.onEvent?.(notes.at(-1) ?? '');
   }

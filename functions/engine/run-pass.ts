@@ -194,13 +194,13 @@ async function applyStatefulSet(
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
       // The status annotation (pending) goes in with the new template: if a later write of it is lost, the set still
       // carries ours, so the finish is noticed and reported whatever happens in between.
-      const outcome = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
+      const { outcome, stored } = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
         { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) });
       report.templateUpdate = outcome;
       say(`${id}: template ${[...sizes].map(([n, s]) => `${n}=${s}`).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
       if (outcome === 'record-outdated') return { ...report, outcome: 'waiting', notes: [...report.notes, 'the StatefulSet changed while its template was being updated; the next pass starts from it as it is now'] };
-      live = (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
+      live = stored ?? (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
       await ctx.cluster.recordEvent(involved(live), 'Normal', 'UpdatedVolumeClaimTemplates',
         `volumeClaimTemplates ${[...sizes].map(([n, s]) => `${n} -> ${s}`).join(', ')} from commit ${commitSha.slice(0, 12)}`);
     }

@@ -39,7 +39,7 @@ export async function listPages<T>(
 // otherwise vanish, and one vanishing from the pod template changes the revision hash and restarts every pod.
 
 /** Runs a read and keeps, beside client-node's typed result, the JSON the server sent. */
-export async function withWireJson<T>(request: (options: ConfigurationOptions) => Promise<T>): Promise<{ typed: T; json: JsonObject }> {
+export async function withWireJson<T>(request: (options: ConfigurationOptions) => Promise<T>, send?: JsonObject): Promise<{ typed: T; json: JsonObject }> {
   let json: JsonObject | undefined;
   const keepBody: ObservableMiddleware = {
     pre: (context) => new Observable(Promise.resolve(context)),
@@ -49,7 +49,9 @@ export async function withWireJson<T>(request: (options: ConfigurationOptions) =
       return context;
     })),
   };
-  const typed = await call(() => request({ middleware: [keepBody], middlewareMergeStrategy: 'append' }));
+  // With `send`, the body goes out as it is (see sendingWireJson) and the answer is kept the same way.
+  const sending = send === undefined ? [] : sendingWireJson(send).middleware ?? [];
+  const typed = await call(() => request({ middleware: [...sending, keepBody], middlewareMergeStrategy: 'append' }));
   if (json === undefined) throw new ClusterError('the API server answered without a JSON body', undefined, undefined);
   return { typed, json };
 }
@@ -62,7 +64,7 @@ export function wireItems(list: JsonObject, count: number): JsonObject[] {
 }
 
 /** Sends `body` as it is, in place of client-node's serialisation of its typed copy. */
-export function sendingWireJson(body: JsonObject): ConfigurationOptions {
+function sendingWireJson(body: JsonObject): ConfigurationOptions {
   const sendAsIs: ObservableMiddleware = {
     pre: (context) => {
       context.setBody(JSON.stringify(body));

@@ -7,7 +7,7 @@ import {
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
-import { call, listPageSize, listPages, sendingWireJson, wireItems, withWireJson } from './api-calls.ts';
+import { call, listPageSize, listPages, wireItems, withWireJson } from './api-calls.ts';
 import {
   leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
@@ -113,22 +113,24 @@ export class KubeCluster implements ClusterPort {
     }
   }
 
-  async replaceStatefulSet(target: JsonObject, options: { dryRun: boolean }): Promise<void> {
+  async replaceStatefulSet(target: JsonObject, options: { dryRun: boolean }): Promise<LiveStatefulSet> {
     const { namespace, name } = nameOf(target);
-    await call(() => this.apps.replaceNamespacedStatefulSet({
+    const { typed, json } = await withWireJson((wire) => this.apps.replaceNamespacedStatefulSet({
       namespace, name, body: target, fieldManager, ...(options.dryRun ? { dryRun: 'All' } : {}),
-    }, sendingWireJson(target)));
+    }, wire), target);
+    return toLiveStatefulSet(typed, json);
   }
 
-  async deleteStatefulSetOrphan(namespace: string, name: string, uid: string): Promise<void> {
+  async deleteStatefulSetOrphan(namespace: string, name: string, uid: string, resourceVersion: string): Promise<void> {
     await call(() => this.apps.deleteNamespacedStatefulSet({
-      namespace, name, body: { propagationPolicy: 'Orphan', preconditions: { uid } },
+      namespace, name, body: { propagationPolicy: 'Orphan', preconditions: { uid, resourceVersion } },
     }));
   }
 
-  async createStatefulSet(target: JsonObject): Promise<void> {
+  async createStatefulSet(target: JsonObject): Promise<LiveStatefulSet> {
     const { namespace } = nameOf(target);
-    await call(() => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }, sendingWireJson(target)));
+    const { typed, json } = await withWireJson((wire) => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }, wire), target);
+    return toLiveStatefulSet(typed, json);
   }
 
   async saveRecreationRecord(record: RecreationRecord): Promise<void> {
