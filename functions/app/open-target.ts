@@ -30,6 +30,8 @@ export interface OpenOptions {
   eksKubeConfig?: (cluster: EksCluster) => Promise<KubeConfig>;
   /** Sees every Kubernetes request (the API-call metrics). */
   onKubernetesRequest?: KubernetesRequestObserver;
+  /** What went wrong but was worked around (a tarball that could not be read): said, not failed on. */
+  onWarning?: (message: string) => void;
   /** The invocation's time left: bounds every request and every rate-limit wait. */
   remainingMs?: RemainingMs;
 }
@@ -64,7 +66,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     requestTimeoutMs: timeoutMs,
     canWait: (waitMs) => canWait(options.remainingMs, waitMs),
   });
-  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config));
+  const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config), options.onWarning);
   const repo = { owner: source.owner, repo: source.repo };
   const host = new GitHubReviewHost(client, repo);
   return { target, cluster, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };

@@ -115,6 +115,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
   try {
     const opened = await openTarget(targetConfig, {
       ...options,
+      onWarning: (message) => options.onEvent?.(targetConfig.name, `warning: ${message}`),
       onKubernetesRequest: (method, url) => {
         apiCalls.kubernetes += 1;
         if (isPvcPatch(method, url)) apiCalls.pvcPatches += 1;

@@ -65,6 +65,20 @@ describe('reading a large repository through its tarball', () => {
     assert.ok(snapshot.files.size >= archiveFromBlobs + 13);
   });
 
+  it('says so when the tarball cannot be had, and reads every file as a blob instead', async () => {
+    const more: Record<string, string> = {};
+    for (let i = 0; i < archiveFromBlobs; i++) more[`k8s/more/set-${i}.yaml`] = manifest(`more-${i}`, `${salt}-more`);
+    await gh.commitFiles({ branch: 'main', message: 'More StatefulSets', files: more });
+    gh.faults.failNext('GET', 'repos.downloadTarballArchive', 1, 404);
+    gh.requestLog.reset();
+    const warnings: string[] = [];
+    const snapshot = await new GitHubSource(octokit, repo, 'main', ['k8s/more/*.yaml'], [], (message) => warnings.push(message)).readBranchHead();
+    assert.equal(gh.requestLog.countsByOperation()['git.getBlob'], archiveFromBlobs);
+    assert.deepEqual(Object.fromEntries(snapshot.files), more);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0] ?? '', /^the tarball of [0-9a-f]{12} could not be read \(.*\); reading 50 files one by one$/);
+  });
+
   it('reads a few files as blobs, without the archive', async () => {
     const few = { 'k8s/few/a.yaml': manifest('a', `${salt}-few`), 'k8s/few/b.yaml': manifest('b', `${salt}-few`) };
     await gh.commitFiles({ branch: 'main', message: 'Two more', files: few });

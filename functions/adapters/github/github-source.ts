@@ -37,6 +37,8 @@ export class GitHubSource implements GitHistoryPort {
     private readonly globs: readonly string[],
     /** Files read whether or not the globs match them: the values files of size sources. */
     private readonly mappedFiles: readonly string[] = [],
+    /** Told when the tarball could not serve a read (it falls back to blob reads: slower, still right). */
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
   async readBranchHead(): Promise<GitSnapshot> {
@@ -105,16 +107,18 @@ export class GitHubSource implements GitHistoryPort {
     try {
       const answer = await this.octokit.rest.repos.downloadTarballArchive({ ...this.repo, ref: commitSha });
       const data: unknown = answer.data;
-      if (!(data instanceof ArrayBuffer) && !(data instanceof Uint8Array)) return;
+      if (!(data instanceof ArrayBuffer) && !(data instanceof Uint8Array)) throw new Error(`GitHub answered the tarball with ${typeof data}, not bytes`);
       archive = Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data);
-    } catch {
+    } catch (error) {
+      this.warn(`the tarball of ${commitSha.slice(0, 12)} could not be read (${error instanceof Error ? error.message : String(error)}); reading ${entries.length} files one by one`);
       return;
     }
     const shaByPath = new Map(entries.map((entry) => [entry.path, entry.sha]));
     let files;
     try {
       files = readTarball(archive, maxTarBytes);
-    } catch {
+    } catch (error) {
+      this.warn(`the tarball of ${commitSha.slice(0, 12)} is not usable (${error instanceof Error ? error.message : String(error)}); reading ${entries.length} files one by one`);
       return;
     }
     for (const file of files) {
