@@ -1,5 +1,6 @@
 // A feedback comment whose create succeeded but whose answer was lost is not posted twice: the host reads the
-// comments back before sending the create again.
+// comments back before sending the create again. Nor is one posted twice because reading the comments failed with a
+// 409, which Octokit's paginate reads as an empty list (fault campaign, seed 1123 schedule 803).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GitHubReviewHost } from '../../functions/adapters/github/review-host.ts';
@@ -46,5 +47,24 @@ describe('GitHubReviewHost.ensureComment when the answer to the create is lost',
     const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
     await assert.rejects(host.ensureComment(pullNumber, 'plan:huge', 'x'.repeat(70_000)), (e: { status?: number }) => e.status === 422);
     assert.equal(bodiesWith('plan:huge').length, 0);
+  });
+
+  it('fails on a 409 when reading the comments, rather than taking it for no comments and posting again', async () => {
+    const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
+    assert.equal((await host.ensureComment(pullNumber, 'progress:409', 'resizing')).outcome, 'created');
+    gh.faults.failNext('GET', 'issues.listComments', 1, 409);
+    await assert.rejects(host.ensureComment(pullNumber, 'progress:409', 'finished'), (e: { status?: number }) => e.status === 409);
+    assert.equal((await host.ensureComment(pullNumber, 'progress:409', 'finished')).outcome, 'updated');
+    assert.deepEqual(bodiesWith('progress:409').map((b) => b.split('\n').at(-1)), ['finished']);
+  });
+
+  it('finds its comment on a later page of a long conversation', async () => {
+    const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
+    for (let i = 0; i < 120; i++) gh.addComment({ pullNumber, body: `comment ${i}`, author: 'dana' });
+    assert.equal((await host.ensureComment(pullNumber, 'plan:late', 'first')).outcome, 'created');
+    for (let i = 0; i < 120; i++) gh.addComment({ pullNumber, body: `more ${i}`, author: 'dana' });
+    assert.equal((await host.ensureComment(pullNumber, 'plan:late', 'first')).outcome, 'unchanged');
+    assert.equal((await host.ensureComment(pullNumber, 'plan:late', 'second')).outcome, 'updated');
+    assert.equal(bodiesWith('plan:late').length, 1);
   });
 });

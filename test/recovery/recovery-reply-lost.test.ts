@@ -40,4 +40,14 @@ describe('GitHubReviewHost when a create\'s reply is lost', () => {
     assert.deepEqual(open.map((p) => p.number), [created.number]);
     assert.deepEqual(open[0]?.labels, ['sts-volume-gitops', 'volume-recovery']);
   });
+
+  it('takes a 409 on listing pull requests for an error, never for "there are none" (which would re-propose a declined one)', async () => {
+    const host = new GitHubReviewHost(octokit, { owner: gh.owner, repo: gh.repo });
+    const branch = 'sts-volume-gitops/recover/demo/db/pg/data';
+    assert.equal((await host.pullRequestsFrom(branch)).length, 1);
+    gh.faults.failNext('GET', 'pulls.list', 1, 409);
+    await assert.rejects(host.pullRequestsFrom(branch), (e: { status?: number }) => e.status === 409);
+    gh.faults.failNext('GET', 'pulls.list', 1, 409);
+    await assert.rejects(host.openPullRequests('main'), (e: { status?: number }) => e.status === 409);
+  });
 });

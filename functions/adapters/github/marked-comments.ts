@@ -2,6 +2,7 @@
 // its content changed, never duplicated, not even when the reply to its create was lost.
 import { createHash } from 'node:crypto';
 import type { WriteOutcome } from '../../engine/ports.ts';
+import { listAll } from './list-all.ts';
 import type { GitHubClient } from './octokit.ts';
 import type { RepoRef } from './review-host.ts';
 
@@ -54,7 +55,7 @@ export class MarkedComments {
   }
 
   private list(issueNumber: number): Promise<Array<{ id: number; body?: string | undefined; html_url: string; user: { login: string } | null }>> {
-    return this.octokit.paginate(this.octokit.rest.issues.listComments, { ...this.repo, issue_number: issueNumber, per_page: 100 });
+    return listAll((page) => this.octokit.rest.issues.listComments({ ...this.repo, issue_number: issueNumber, ...page }));
   }
 
   /**

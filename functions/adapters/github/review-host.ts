@@ -1,6 +1,7 @@
 // The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
 // branches made through the git data API. Raw API shapes become the port's plain types here.
 import type { CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
+import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient } from './octokit.ts';
 
@@ -29,14 +30,14 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   async openPullRequests(base: string): Promise<OpenPullRequest[]> {
-    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', base, per_page: 100 });
+    const pulls = await listAll((page) => this.octokit.rest.pulls.list({ ...this.repo, state: 'open', base, ...page }));
     return pulls.map((p) => ({
       number: p.number, headSha: p.head.sha, headRef: p.head.ref, title: p.title, htmlUrl: p.html_url, fromFork: !this.isOurs(p),
     }));
   }
 
   async changedFiles(pullNumber: number): Promise<string[]> {
-    const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, { ...this.repo, pull_number: pullNumber, per_page: 100 });
+    const files = await listAll((page) => this.octokit.rest.pulls.listFiles({ ...this.repo, pull_number: pullNumber, ...page }));
     return files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]));
   }
 
@@ -62,13 +63,13 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   async pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]> {
-    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'all', head: `${this.repo.owner}:${branch}`, per_page: 100 });
+    const pulls = await listAll((page) => this.octokit.rest.pulls.list({ ...this.repo, state: 'all', head: `${this.repo.owner}:${branch}`, ...page }));
     // `head: owner:branch` already leaves out forks (they have other owners).
     return pulls.map(toRecoveryPullRequest);
   }
 
   async openPullRequestsFromPrefix(prefix: string): Promise<RecoveryPullRequest[]> {
-    const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { ...this.repo, state: 'open', per_page: 100 });
+    const pulls = await listAll((page) => this.octokit.rest.pulls.list({ ...this.repo, state: 'open', ...page }));
     // Only branches of this repository: a fork's pull request may carry the same branch name and our marker, and
     // closing it would delete our own branch of that name.
     return pulls.filter((p) => p.head.ref.startsWith(prefix) && this.isOurs(p)).map(toRecoveryPullRequest);
