@@ -73,7 +73,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
 }
 
 /** Where people read the repository: GitHub Enterprise Server serves its API under `<host>/api/v3`. */
-function htmlBaseOf(apiUrl: string | undefined): string {
+export function htmlBaseOf(apiUrl: string | undefined): string {
   const enterprise = apiUrl === undefined ? undefined : /^(https?:\/\/[^/]+)\/api\/v3\/?$/.exec(apiUrl);
   return enterprise?.[1] ?? 'https://github.com';
 }
