@@ -1,5 +1,5 @@
 // How KubeCluster calls client-node: every call's failure as a ClusterError with the server's words, lists read page
-// by page, and StatefulSets read and sent as the server's own JSON.
+// by page, and objects read (and StatefulSets sent) as the server's own JSON.
 import {
   ApiException, Observable, SelfDecodingBody, type ConfigurationOptions, type ObservableMiddleware, type V1Status,
 } from '@kubernetes/client-node';
@@ -38,29 +38,36 @@ export async function listPages<T>(
 // to update its template, so it travels as the server's own JSON: a field newer than the installed client would
 // otherwise vanish, and one vanishing from the pod template changes the revision hash and restarts every pod.
 
-/** Runs a read and keeps, beside client-node's typed result, the JSON the server sent. */
-export async function withWireJson<T>(request: (options: ConfigurationOptions) => Promise<T>, send?: JsonObject): Promise<{ typed: T; json: JsonObject }> {
+/**
+ * Runs a call and returns the JSON the server sent. client-node is handed an empty object to deserialise in its
+ * place: its typed copy of a list page (every field of every object, dates as Date) would cost CPU and memory for
+ * nothing, since the objects are mapped from this JSON. Error answers reach client-node untouched (ApiException).
+ */
+export async function wireJson(request: (options: ConfigurationOptions) => Promise<unknown>, send?: JsonObject): Promise<JsonObject> {
   let json: JsonObject | undefined;
   const keepBody: ObservableMiddleware = {
     pre: (context) => new Observable(Promise.resolve(context)),
     post: (context) => new Observable(context.body.text().then((text) => {
-      if (context.httpStatusCode >= 200 && context.httpStatusCode < 300) json = JSON.parse(text) as JsonObject;
-      context.body = new SelfDecodingBody(Promise.resolve(Buffer.from(text, 'utf8')));
+      const success = context.httpStatusCode >= 200 && context.httpStatusCode < 300;
+      if (success) json = JSON.parse(text) as JsonObject;
+      context.body = new SelfDecodingBody(Promise.resolve(Buffer.from(success ? '{}' : text, 'utf8')));
       return context;
     })),
   };
   // With `send`, the body goes out as it is (see sendingWireJson) and the answer is kept the same way.
   const sending = send === undefined ? [] : sendingWireJson(send).middleware ?? [];
-  const typed = await call(() => request({ middleware: [...sending, keepBody], middlewareMergeStrategy: 'append' }));
+  await call(() => request({ middleware: [...sending, keepBody], middlewareMergeStrategy: 'append' }));
   if (json === undefined) throw new ClusterError('the API server answered without a JSON body', undefined, undefined);
-  return { typed, json };
+  return json;
 }
 
-/** The list's items as the server sent them, one for each item client-node read, in the same order. */
-export function wireItems(list: JsonObject, count: number): JsonObject[] {
-  const items = Array.isArray(list.items) ? (list.items as JsonObject[]) : [];
-  if (items.length !== count) throw new ClusterError(`the API server listed ${items.length} items where client-node read ${count}`, undefined, undefined);
-  return items;
+/** One page of a list as the server sent it: its items and the continue token. */
+export async function wireListPage(request: (options: ConfigurationOptions) => Promise<unknown>): Promise<{ items: JsonObject[]; next: string | undefined }> {
+  const list = await wireJson(request);
+  // An empty list may come as `items: null` from servers that encode a nil slice.
+  if (list.items !== null && !Array.isArray(list.items)) throw new ClusterError('the API server answered a list without items', undefined, undefined);
+  const metadata = (list.metadata ?? {}) as { continue?: unknown };
+  return { items: (list.items ?? []) as JsonObject[], next: typeof metadata.continue === 'string' && metadata.continue !== '' ? metadata.continue : undefined };
 }
 
 /** Sends `body` as it is, in place of client-node's serialisation of its typed copy. */

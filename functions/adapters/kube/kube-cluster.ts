@@ -7,9 +7,10 @@ import {
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
-import { call, listPageSize, listPages, wireItems, withWireJson } from './api-calls.ts';
+import { call, listPageSize, listPages, wireJson, wireListPage } from './api-calls.ts';
 import {
-  leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet, toLiveStorageClass, toPvcEvent, toRecreationRecord,
+  asWire, leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
+  toLiveStorageClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -29,36 +30,38 @@ export class KubeCluster implements ClusterPort {
   }
 
   async readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot> {
-    const [classes, perNamespace] = await Promise.all([
-      call(() => this.storage.listStorageClass()),
+    const [storageClasses, perNamespace] = await Promise.all([
+      listPages(this.pageSize, async (page) => {
+        const { items, next } = await wireListPage((options) => this.storage.listStorageClass(page, options));
+        return { items: items.map((json) => toLiveStorageClass(asWire(json))), next };
+      }),
       mapWithConcurrency(namespaces, this.concurrency, (namespace) => this.readNamespace(namespace)),
     ]);
     return {
-      storageClasses: classes.items.map(toLiveStorageClass),
+      storageClasses,
       namespaces: new Map(perNamespace.map((n) => [n.namespace, n])),
     };
   }
 
   private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
-    // Each page is mapped to the engine's small types as it arrives: the client's full objects of one page at most
-    // are alive at a time, never a whole namespace's list.
+    // Each page is mapped to the engine's small types as it arrives, from the server's JSON: one page's objects at
+    // most are alive at a time, never a whole namespace's list, and client-node builds no typed copy of them.
     const [statefulSets, pvcs, pods, quotas] = await Promise.all([
       listPages(this.pageSize, async (page) => {
-        const { typed, json } = await withWireJson((options) => this.apps.listNamespacedStatefulSet({ namespace, ...page }, options));
-        const wire = wireItems(json, typed.items.length);
-        return { items: typed.items.map((sts, index) => toLiveStatefulSet(sts, wire[index] as JsonObject)), next: typed.metadata?._continue };
+        const { items, next } = await wireListPage((options) => this.apps.listNamespacedStatefulSet({ namespace, ...page }, options));
+        return { items: items.map(toLiveStatefulSet), next };
       }),
       listPages(this.pageSize, async (page) => {
-        const list = await call(() => this.core.listNamespacedPersistentVolumeClaim({ namespace, ...page }));
-        return { items: list.items.map(toLivePvc), next: list.metadata?._continue };
+        const { items, next } = await wireListPage((options) => this.core.listNamespacedPersistentVolumeClaim({ namespace, ...page }, options));
+        return { items: items.map((json) => toLivePvc(asWire(json))), next };
       }),
       listPages(this.pageSize, async (page) => {
-        const list = await call(() => this.core.listNamespacedPod({ namespace, ...page }));
-        return { items: list.items.map(toLivePod), next: list.metadata?._continue };
+        const { items, next } = await wireListPage((options) => this.core.listNamespacedPod({ namespace, ...page }, options));
+        return { items: items.map((json) => toLivePod(asWire(json))), next };
       }),
       listPages(this.pageSize, async (page) => {
-        const list = await call(() => this.core.listNamespacedResourceQuota({ namespace, ...page }));
-        return { items: list.items.map(toLiveQuota), next: list.metadata?._continue };
+        const { items, next } = await wireListPage((options) => this.core.listNamespacedResourceQuota({ namespace, ...page }, options));
+        return { items: items.map((json) => toLiveQuota(asWire(json))), next };
       }),
     ]);
     return { namespace, statefulSets, pvcs, pods, quotas };
@@ -105,8 +108,7 @@ export class KubeCluster implements ClusterPort {
 
   async getStatefulSet(namespace: string, name: string): Promise<LiveStatefulSet | undefined> {
     try {
-      const { typed, json } = await withWireJson((options) => this.apps.readNamespacedStatefulSet({ namespace, name }, options));
-      return toLiveStatefulSet(typed, json);
+      return toLiveStatefulSet(await wireJson((options) => this.apps.readNamespacedStatefulSet({ namespace, name }, options)));
     } catch (error) {
       if (error instanceof ClusterError && error.status === 404) return undefined;
       throw error;
@@ -115,10 +117,9 @@ export class KubeCluster implements ClusterPort {
 
   async replaceStatefulSet(target: JsonObject, options: { dryRun: boolean }): Promise<LiveStatefulSet> {
     const { namespace, name } = nameOf(target);
-    const { typed, json } = await withWireJson((wire) => this.apps.replaceNamespacedStatefulSet({
+    return toLiveStatefulSet(await wireJson((wire) => this.apps.replaceNamespacedStatefulSet({
       namespace, name, body: target, fieldManager, ...(options.dryRun ? { dryRun: 'All' } : {}),
-    }, wire), target);
-    return toLiveStatefulSet(typed, json);
+    }, wire), target));
   }
 
   async deleteStatefulSetOrphan(namespace: string, name: string, uid: string, resourceVersion: string): Promise<void> {
@@ -129,8 +130,7 @@ export class KubeCluster implements ClusterPort {
 
   async createStatefulSet(target: JsonObject): Promise<LiveStatefulSet> {
     const { namespace } = nameOf(target);
-    const { typed, json } = await withWireJson((wire) => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }, wire), target);
-    return toLiveStatefulSet(typed, json);
+    return toLiveStatefulSet(await wireJson((wire) => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }, wire), target));
   }
 
   async saveRecreationRecord(record: RecreationRecord): Promise<void> {

@@ -1,4 +1,5 @@
-// Raw Kubernetes objects (client-node's V1 types) to the engine's plain types, in one place.
+// Kubernetes objects to the engine's plain types, in one place. Snapshot objects are mapped from the server's JSON
+// (`Wire<T>`: client-node's model with its timestamps as the strings the server sent), not client-node's typed copy.
 import type {
   CoreV1Event, V1ConfigMap, V1PersistentVolumeClaim, V1Pod, V1ResourceQuota, V1StatefulSet, V1StorageClass,
 } from '@kubernetes/client-node';
@@ -15,6 +16,21 @@ export const recordNamespaceLabel = 'sts-volume-gitops.io/statefulset-namespace'
 /** The Lease annotation that says whether recreation records may be outstanding (see RecordsMark). */
 export const leaseRecordsAnnotation = 'sts-volume-gitops.io/recreation-records';
 
+/** A client-node model as the server's JSON has it: Date fields (Time, MicroTime) are strings there. */
+export type Wire<T> = T extends Date ? string
+  : T extends ReadonlyArray<infer U> ? Array<Wire<U>>
+  : T extends object ? { [K in keyof T]?: Wire<T[K]> }
+  : T;
+
+/** The JSON as the model it is read as: every field optional, so a missing one reads as undefined. */
+export function asWire<T>(json: JsonObject): Wire<T> {
+  return json as Wire<T>;
+}
+
+function stringsOf(map: Record<string, unknown> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(map ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
 function quantityOrUndefined(value: unknown): Quantity | undefined {
   if (typeof value !== 'string' && typeof value !== 'number') return undefined;
   try {
@@ -25,8 +41,9 @@ function quantityOrUndefined(value: unknown): Quantity | undefined {
   }
 }
 
-/** `wire` is the server's JSON of the same object, kept whole as `raw` (fields unknown to client-node included). */
-export function toLiveStatefulSet(raw: V1StatefulSet, wire: JsonObject): LiveStatefulSet {
+/** The server's JSON is kept whole as `raw` (fields unknown to client-node included): it is what a recreation sends. */
+export function toLiveStatefulSet(wire: JsonObject): LiveStatefulSet {
+  const raw = asWire<V1StatefulSet>(wire);
   const spec = (wire.spec ?? {}) as JsonObject;
   const templates = Array.isArray(spec.volumeClaimTemplates) ? (spec.volumeClaimTemplates as JsonObject[]) : [];
   return {
@@ -39,28 +56,28 @@ export function toLiveStatefulSet(raw: V1StatefulSet, wire: JsonObject): LiveSta
     podManagementPolicy: raw.spec?.podManagementPolicy === 'Parallel' ? 'Parallel' : 'OrderedReady',
     updateRevision: raw.status?.updateRevision,
     templates: templates.map(toLiveTemplate),
-    annotations: raw.metadata?.annotations ?? {},
+    annotations: stringsOf(raw.metadata?.annotations),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
     raw: wire,
   };
 }
 
+/** `templateWithoutStorage` shares all but the path to the storage request with `raw`: it is read, never written. */
 function toLiveTemplate(template: JsonObject): LiveTemplate {
-  const copy = structuredClone(template);
-  const metadata = (copy.metadata ?? {}) as JsonObject;
-  const spec = (copy.spec ?? {}) as JsonObject;
-  const requests = ((spec.resources ?? {}) as JsonObject).requests as JsonObject | undefined;
-  const storage = quantityOrUndefined(requests?.storage);
-  if (requests) delete requests.storage;
+  const metadata = (template.metadata ?? {}) as JsonObject;
+  const spec = (template.spec ?? {}) as JsonObject;
+  const resources = spec.resources as JsonObject | undefined;
+  const requests = resources?.requests as JsonObject | undefined;
+  const { storage, ...otherRequests } = requests ?? {};
   return {
     name: typeof metadata.name === 'string' ? metadata.name : '',
     storageClassName: typeof spec.storageClassName === 'string' ? spec.storageClassName : undefined,
-    storage,
-    templateWithoutStorage: copy,
+    storage: quantityOrUndefined(storage),
+    templateWithoutStorage: requests === undefined ? template : { ...template, spec: { ...spec, resources: { ...resources, requests: otherRequests } } },
   };
 }
 
-export function toLivePvc(raw: V1PersistentVolumeClaim): LivePvc {
+export function toLivePvc(raw: Wire<V1PersistentVolumeClaim>): LivePvc {
   return {
     namespace: raw.metadata?.namespace ?? '',
     name: raw.metadata?.name ?? '',
@@ -73,14 +90,14 @@ export function toLivePvc(raw: V1PersistentVolumeClaim): LivePvc {
     allocated: quantityOrUndefined(raw.status?.allocatedResources?.storage),
     resizeStatus: raw.status?.allocatedResourceStatuses?.storage,
     conditions: (raw.status?.conditions ?? []).map((c) => ({
-      type: c.type, status: c.status, reason: c.reason, message: c.message,
+      type: c.type ?? '', status: c.status ?? '', reason: c.reason, message: c.message,
       lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime).toISOString() : undefined,
     })),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
   };
 }
 
-export function toLivePod(raw: V1Pod): LivePod {
+export function toLivePod(raw: Wire<V1Pod>): LivePod {
   return {
     namespace: raw.metadata?.namespace ?? '',
     name: raw.metadata?.name ?? '',
@@ -90,7 +107,7 @@ export function toLivePod(raw: V1Pod): LivePod {
   };
 }
 
-export function toLiveQuota(raw: V1ResourceQuota): LiveQuota {
+export function toLiveQuota(raw: Wire<V1ResourceQuota>): LiveQuota {
   const hard: Record<string, Quantity> = {};
   for (const [key, value] of Object.entries(raw.spec?.hard ?? {})) {
     const quantity = quantityOrUndefined(value);
@@ -99,7 +116,7 @@ export function toLiveQuota(raw: V1ResourceQuota): LiveQuota {
   return { namespace: raw.metadata?.namespace ?? '', name: raw.metadata?.name ?? '', hard, resourceVersion: raw.metadata?.resourceVersion };
 }
 
-export function toLiveStorageClass(raw: V1StorageClass): LiveStorageClass {
+export function toLiveStorageClass(raw: Wire<V1StorageClass>): LiveStorageClass {
   const annotations = raw.metadata?.annotations ?? {};
   return {
     name: raw.metadata?.name ?? '',
