@@ -3,7 +3,8 @@
 // sandboxes in a child process, then the Lambda bundle; last, each goal row with its measured figure.
 // Numbers are printed, never asserted: speed is measured here, not in tests.
 // BENCH_WORLDS=50x20,200x20 picks worlds; --huge (or BENCH_HUGE=1) adds 5,000 x 100 (it takes long);
-// BENCH_SKIP=resize,github,bundle,cluster leaves scenarios out (cluster: every Kubernetes one); BENCH_OUT=file.json keeps the raw results.
+// BENCH_SKIP=resize,github,bundle,cluster,naive leaves scenarios out (cluster: every Kubernetes one; naive: the per-object
+// reader beside the steady pass); BENCH_OUT=file.json keeps the raw results.
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,14 +30,17 @@ async function bundleScenario(): Promise<string> {
   const file = join(dir, 'scenario.mjs');
   await build({
     entryPoints: [fileURLToPath(new URL('./scenario.ts', import.meta.url))], bundle: true, platform: 'node', format: 'esm',
-    target: lambdaBundle.target, mainFields: [...lambdaBundle.mainFields], banner: { js: lambdaBundle.banner }, outfile: file, logLevel: 'error',
+    target: lambdaBundle.target, mainFields: [...lambdaBundle.mainFields], banner: { js: lambdaBundle.banner }, minify: lambdaBundle.minify,
+    outfile: file, logLevel: 'error',
   });
   return file;
 }
 
 function runWorld(controller: string, sets: number, namespaces: number): Promise<ScenarioResult[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [controller, String(sets), String(namespaces)], {
+    // BENCH_CONTROLLER_FLAGS: Node flags for the controller process alone (say, the heap limits a Lambda of some size sets).
+    const flags = (process.env.BENCH_CONTROLLER_FLAGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...flags, controller, String(sets), String(namespaces)], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: { ...process.env, BENCH_SANDBOX_HOST: fileURLToPath(new URL('./sandbox-host.ts', import.meta.url)), BENCH_REPO_ROOT: fileURLToPath(new URL('..', import.meta.url)) },
     });
