@@ -2,6 +2,7 @@
 // (sandbox-host.ts): what this process spends in CPU and peak RSS is the controller's. Prints one JSON line per
 // measured scenario, `RESULT {...}`, which run.ts gathers into tables. Usage: scenario.ts <sets> <namespaces>.
 import { performance } from 'node:perf_hooks';
+import { writeHeapSnapshot } from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createGitHubClient } from '../functions/adapters/github/octokit.ts';
 import { GitHubSource } from '../functions/adapters/github/github-source.ts';
@@ -107,6 +108,8 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   steady.sort((a, b) => a.wallMs - b.wallMs);
   const steadyLogs = await host.logs();
   const steadyRss = peakRssMiB();
+  // BENCH_HEAP_SNAPSHOT=file: what the controller holds after the steady passes, for Chrome DevTools' Memory tab.
+  if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
   const memory = process.memoryUsage();
   const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
   const memoryNote = `after the steady passes: rss ${mib(memory.rss)} MiB, V8 heap ${mib(memory.heapUsed)} MiB used of ${mib(memory.heapTotal)} MiB, external ${mib(memory.external)} MiB`;

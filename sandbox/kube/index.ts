@@ -44,6 +44,8 @@ export interface KubeSandbox {
   world: World;
   faults: FaultInjector;
   requestLog: RequestLog;
+  /** TCP connections the API server has accepted since it started: whether clients reuse theirs. */
+  connectionsAccepted(): number;
   /**
    * A new bearer token for `user`, whom RBAC then restricts (authorization.ts), and a kubeconfig file that uses it: the
    * product runs as that identity in tests and the demo.
@@ -70,6 +72,8 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const token = randomBytes(16).toString('hex');
   const access = new AccessControl(store, token);
   const server = createApiServer({ store, faults, requestLog, access, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {} });
+  let connectionsAccepted = 0;
+  server.on('connection', () => { connectionsAccepted += 1; });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -90,7 +94,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
     return { token: userToken, kubeconfigPath: path };
   };
   return {
-    url, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity,
+    url, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, connectionsAccepted: () => connectionsAccepted,
     kubeConfig: () => {
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);

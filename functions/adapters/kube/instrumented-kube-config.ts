@@ -1,7 +1,8 @@
 // A KubeConfig whose requests are observed (the API-call metrics) and bounded in time (the invocation's deadline).
 // client-node asks the config to authenticate each request right before sending it, which makes that hook the one
 // place to see every request and give it an abort signal.
-import { KubeConfig, type RequestContext } from '@kubernetes/client-node';
+import type { KubeConfig, RequestContext } from '@kubernetes/client-node';
+import { copyKubeConfig, PooledKubeConfig } from './pooled-kube-config.ts';
 
 export type KubernetesRequestObserver = (method: string, url: string) => void;
 
@@ -11,7 +12,7 @@ export interface KubeRequestInstruments {
   timeoutMs?: () => number;
 }
 
-class InstrumentedKubeConfig extends KubeConfig {
+class InstrumentedKubeConfig extends PooledKubeConfig {
   constructor(private readonly instruments: KubeRequestInstruments) {
     super();
   }
@@ -26,9 +27,7 @@ class InstrumentedKubeConfig extends KubeConfig {
 /** A copy of `config` (clusters, users, contexts, current context) whose requests go through `instruments`. */
 export function instrumentedKubeConfig(config: KubeConfig, instruments: KubeRequestInstruments): KubeConfig {
   const instrumented = new InstrumentedKubeConfig(instruments);
-  instrumented.loadFromOptions({
-    clusters: config.getClusters(), users: config.getUsers(), contexts: config.getContexts(), currentContext: config.getCurrentContext(),
-  });
+  copyKubeConfig(config, instrumented);
   return instrumented;
 }
 

@@ -7,6 +7,7 @@ import {
 import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
+import { pooledKubeConfig } from './pooled-kube-config.ts';
 import { call, listPageSize, listPages, wireJson, wireListPage } from './api-calls.ts';
 import {
   asWire, leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
@@ -23,10 +24,11 @@ export class KubeCluster implements ClusterPort {
   private readonly coordination: CoordinationV1Api;
 
   constructor(config: KubeConfig, private readonly concurrency = 4, private readonly pageSize = listPageSize) {
-    this.core = config.makeApiClient(CoreV1Api);
-    this.apps = config.makeApiClient(AppsV1Api);
-    this.storage = config.makeApiClient(StorageV1Api);
-    this.coordination = config.makeApiClient(CoordinationV1Api);
+    const pooled = pooledKubeConfig(config);
+    this.core = pooled.makeApiClient(CoreV1Api);
+    this.apps = pooled.makeApiClient(AppsV1Api);
+    this.storage = pooled.makeApiClient(StorageV1Api);
+    this.coordination = pooled.makeApiClient(CoordinationV1Api);
   }
 
   async readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot> {

@@ -1,0 +1,51 @@
+// A pass's calls share connections to the API server: client-node alone opens one per call whenever the cluster has
+// TLS settings (here insecure-skip-tls-verify, on a real cluster its CA), see pooled-kube-config.ts.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { KubeConfig } from '@kubernetes/client-node';
+import { instrumentedKubeConfig } from '../../functions/adapters/kube/instrumented-kube-config.ts';
+import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+
+const namespaces = Array.from({ length: 6 }, (_, i) => `ns-${i}`);
+
+describe('connections to the API server', () => {
+  let kube: KubeSandbox;
+
+  before(async () => {
+    kube = await startKubeSandbox({ seed: { namespaces, storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }] } });
+  });
+  after(() => kube.close());
+
+  // undici may still open a connection when a request leaves just as the last answer on an idle one ends, so the
+  // bound is a fraction of the calls, not the calls in flight; without reuse every call opens one.
+  it('are reused across the calls of many snapshots', async () => {
+    const cluster = new KubeCluster(kube.kubeConfig(), 2);
+    const opened = kube.connectionsAccepted();
+    for (let i = 0; i < 5; i++) await cluster.readSnapshot(namespaces);
+    const calls = 5 * (1 + 4 * namespaces.length);
+    const connections = kube.connectionsAccepted() - opened;
+    assert.ok(connections <= calls / 4, `${connections} connections for ${calls} calls`);
+  });
+
+  it('are reused through the instrumented configuration the product runs with', async () => {
+    const seen: string[] = [];
+    const cluster = new KubeCluster(instrumentedKubeConfig(kube.kubeConfig(), { observe: (method) => seen.push(method), timeoutMs: () => 5000 }), 1);
+    const opened = kube.connectionsAccepted();
+    for (let i = 0; i < 8; i++) await cluster.readSnapshot(namespaces.slice(0, 1));
+    assert.equal(seen.length, 40);
+    assert.ok(kube.connectionsAccepted() - opened <= 20, `${kube.connectionsAccepted() - opened} connections for 40 calls`);
+  });
+
+  it('stay apart for different TLS settings', async () => {
+    const other = new KubeConfig();
+    other.loadFromOptions({
+      clusters: [{ name: 'c', server: kube.url, skipTLSVerify: true }], users: [{ name: 'u', token: 'not-a-token' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x',
+    });
+    const good = new KubeCluster(kube.kubeConfig(), 1);
+    await good.readSnapshot(namespaces.slice(0, 1));
+    // A wrong token is not TLS material: the same kind of connection, refused by the server with its 401.
+    await assert.rejects(new KubeCluster(other, 1).readSnapshot(namespaces.slice(0, 1)), /Unauthorized|401/);
+  });
+});
