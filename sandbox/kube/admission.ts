@@ -59,7 +59,7 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
     spec.volumeMode ??= 'Filesystem';
     // The DefaultStorageClass admission plugin fills in the class on create.
     if (spec.storageClassName === undefined) {
-      const defaultClass = store.list(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+      const defaultClass = store.peekList(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
       if (defaultClass) spec.storageClassName = defaultClass.metadata.name;
     }
     object.status ??= { phase: 'Pending' };
@@ -220,7 +220,7 @@ function quotaKeysFor(pvc: KubeObject): string[] {
 export function namespaceUsage(store: ObjectStore, namespace: string, exclude?: string): Map<string, bigint> {
   const usage = new Map<string, bigint>();
   const add = (key: string, value: bigint): void => { usage.set(key, (usage.get(key) ?? 0n) + value); };
-  for (const pvc of store.list(pvcType, namespace)) {
+  for (const pvc of store.peekList(pvcType, namespace)) {
     if (pvc.metadata.name === exclude) continue;
     add('persistentvolumeclaims', 1n);
     for (const key of quotaKeysFor(pvc)) add(key, pvcQuotaUsage(pvc));
@@ -259,7 +259,7 @@ function checkQuota(t: ResourceType, old: KubeObject | undefined, updated: KubeO
 
 /** Rewrites status.hard/used of every ResourceQuota from the PVCs (the quota controller's job). */
 export function refreshQuotaUsage(store: ObjectStore): void {
-  for (const quota of store.list(quotaType)) {
+  for (const quota of store.peekList(quotaType)) {
     const hard = (quota.spec?.hard ?? {}) as Record<string, string>;
     const usage = namespaceUsage(store, quota.metadata.namespace ?? '');
     const used = Object.fromEntries(Object.keys(hard).map((key) => [key, key === 'persistentvolumeclaims'
