@@ -169,9 +169,23 @@ export function admit(t: ResourceType, old: KubeObject | undefined, updated: Kub
   checkQuota(t, old, updated, store);
 }
 
-function quantityValue(quantity: Quantity | undefined): bigint {
-  return quantity === undefined ? 0n : sandboxQuantityValue(quantity);
+/**
+ * Bytes of a quantity, parsed once per distinct text: quota adds up every PVC of the namespace on each PVC write, and
+ * stored quantities are canonical, so a handful of texts recur.
+ */
+const bytesByText = new Map<string, bigint>();
+function bytesOf(value: unknown): bigint {
+  if (typeof value !== 'string' && typeof value !== 'number') return 0n;
+  const text = `${typeof value}:${value}`;
+  let bytes = bytesByText.get(text);
+  if (bytes === undefined) {
+    bytes = sandboxQuantityValue(parseQuantity(value));
+    if (bytesByText.size >= 10_000) bytesByText.clear();
+    bytesByText.set(text, bytes);
+  }
+  return bytes;
 }
+
 
 const nameRegex = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const nameRules = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${nameRegex}')`;
@@ -204,8 +218,8 @@ function protectOnCreate(t: ResourceType, object: KubeObject): void {
 
 /** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
 export function pvcQuotaUsage(pvc: KubeObject): bigint {
-  const request = quantityValue(storageRequest(pvc));
-  const allocated = quantityValue(statusQuantity(pvc, 'allocatedResources'));
+  const request = bytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage);
+  const allocated = bytesOf((pvc.status?.allocatedResources as Json | undefined)?.storage);
   return request > allocated ? request : allocated;
 }
 
