@@ -2,9 +2,10 @@
 // quotas, 10 ms injected latency on every request), each in its own controller process (scenario.ts) with the
 // sandboxes in a child process, then the Lambda bundle; last, each goal row with its measured figure.
 // Numbers are printed, never asserted: speed is measured here, not in tests.
-// BENCH_WORLDS=50x20,200x20 picks worlds; --huge (or BENCH_HUGE=1) adds 5,000 x 100 (it takes long);
-// BENCH_SKIP=resize,github,bundle,cluster,naive leaves scenarios out (cluster: every Kubernetes one; naive: the per-object
-// reader beside the steady pass); BENCH_OUT=file.json keeps the raw results.
+// BENCH_WORLDS=50x20,200x20 picks worlds; --huge (or BENCH_HUGE=1) adds 5,000 x 100 (a few minutes, most of it the
+// naive per-object reader); BENCH_SKIP=resize,github,bundle,cluster,naive leaves scenarios out (cluster: every
+// Kubernetes one; naive: the per-object reader beside the steady pass); BENCH_OUT=file.json keeps the raw results;
+// BENCH_SANDBOX_CPU_PROF=dir profiles the sandboxes' process.
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -12,7 +12,10 @@ export class SandboxHost {
     // The controller may run bundled (run.ts builds it with esbuild, as the Lambda is): the host then is found by the
     // path run.ts passes, and runs under tsx from the repository.
     const hostPath = process.env.BENCH_SANDBOX_HOST ?? fileURLToPath(new URL('./sandbox-host.ts', import.meta.url));
-    this.child = fork(hostPath, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--import', 'tsx'], cwd: process.env.BENCH_REPO_ROOT ?? process.cwd() });
+    // BENCH_SANDBOX_CPU_PROF=dir writes the sandboxes' CPU profile there when the host exits (`node --cpu-prof`).
+    const profileDir = process.env.BENCH_SANDBOX_CPU_PROF;
+    const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    this.child = fork(hostPath, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--import', 'tsx', ...profile], cwd: process.env.BENCH_REPO_ROOT ?? process.cwd() });
     this.child.on('message', (message: { id: number; result?: unknown; error?: string }) => {
       const waiter = this.pending.get(message.id);
       this.pending.delete(message.id);

@@ -65,7 +65,9 @@ async function main(): Promise<void> {
 
 async function clusterScenarios(host: SandboxHost): Promise<void> {
   const before = { data: '10Gi', logs: '1Gi' };
+  const seeding = performance.now();
   const { kubeconfigPath } = await host.startKube(kubeSeed(size, before), latencyMs);
+  process.stdout.write(`Kubernetes sandbox seeded and settled in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`);
   const config = new KubeConfig();
   config.loadFromFile(kubeconfigPath);
   const cluster = new KubeCluster(config, concurrency);

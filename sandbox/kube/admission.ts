@@ -59,7 +59,7 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
     spec.volumeMode ??= 'Filesystem';
     // The DefaultStorageClass admission plugin fills in the class on create.
     if (spec.storageClassName === undefined) {
-      const defaultClass = store.list(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+      const defaultClass = store.peekList(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
       if (defaultClass) spec.storageClassName = defaultClass.metadata.name;
     }
     object.status ??= { phase: 'Pending' };
@@ -169,9 +169,23 @@ export function admit(t: ResourceType, old: KubeObject | undefined, updated: Kub
   checkQuota(t, old, updated, store);
 }
 
-function quantityValue(quantity: Quantity | undefined): bigint {
-  return quantity === undefined ? 0n : sandboxQuantityValue(quantity);
+/**
+ * Bytes of a quantity, parsed once per distinct text: quota adds up every PVC of the namespace on each PVC write, and
+ * stored quantities are canonical, so a handful of texts recur.
+ */
+const bytesByText = new Map<string, bigint>();
+function bytesOf(value: unknown): bigint {
+  if (typeof value !== 'string' && typeof value !== 'number') return 0n;
+  const text = `${typeof value}:${value}`;
+  let bytes = bytesByText.get(text);
+  if (bytes === undefined) {
+    bytes = sandboxQuantityValue(parseQuantity(value));
+    if (bytesByText.size >= 10_000) bytesByText.clear();
+    bytesByText.set(text, bytes);
+  }
+  return bytes;
 }
+
 
 const nameRegex = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const nameRules = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${nameRegex}')`;
@@ -204,8 +218,8 @@ function protectOnCreate(t: ResourceType, object: KubeObject): void {
 
 /** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
 export function pvcQuotaUsage(pvc: KubeObject): bigint {
-  const request = quantityValue(storageRequest(pvc));
-  const allocated = quantityValue(statusQuantity(pvc, 'allocatedResources'));
+  const request = bytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage);
+  const allocated = bytesOf((pvc.status?.allocatedResources as Json | undefined)?.storage);
   return request > allocated ? request : allocated;
 }
 
@@ -220,7 +234,7 @@ function quotaKeysFor(pvc: KubeObject): string[] {
 export function namespaceUsage(store: ObjectStore, namespace: string, exclude?: string): Map<string, bigint> {
   const usage = new Map<string, bigint>();
   const add = (key: string, value: bigint): void => { usage.set(key, (usage.get(key) ?? 0n) + value); };
-  for (const pvc of store.list(pvcType, namespace)) {
+  for (const pvc of store.peekList(pvcType, namespace)) {
     if (pvc.metadata.name === exclude) continue;
     add('persistentvolumeclaims', 1n);
     for (const key of quotaKeysFor(pvc)) add(key, pvcQuotaUsage(pvc));
@@ -259,7 +273,7 @@ function checkQuota(t: ResourceType, old: KubeObject | undefined, updated: KubeO
 
 /** Rewrites status.hard/used of every ResourceQuota from the PVCs (the quota controller's job). */
 export function refreshQuotaUsage(store: ObjectStore): void {
-  for (const quota of store.list(quotaType)) {
+  for (const quota of store.peekList(quotaType)) {
     const hard = (quota.spec?.hard ?? {}) as Record<string, string>;
     const usage = namespaceUsage(store, quota.metadata.namespace ?? '');
     const used = Object.fromEntries(Object.keys(hard).map((key) => [key, key === 'persistentvolumeclaims'

@@ -272,7 +272,7 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
   const warnings: string[] = [];
   if (method === 'GET' && name === undefined) return { code: 200, body: list(store, type, namespace, query), warnings };
   if (method === 'GET' && name !== undefined) {
-    const found = store.get(type, namespace, name);
+    const found = store.peek(type, namespace, name); // serialised as stored, never changed
     if (!found) throw notFound(type, name);
     return { code: 200, body: found, warnings };
   }

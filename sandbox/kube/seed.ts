@@ -47,7 +47,7 @@ function list(seed: Json, key: string): unknown[] {
 }
 
 function ensureNamespace(world: World, name: string): void {
-  if (!world.store.get(namespaceType, undefined, name)) {
+  if (!world.store.peek(namespaceType, undefined, name)) {
     world.store.create(namespaceType, { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   }
 }
@@ -131,12 +131,20 @@ function decodeSeeded(type: ResourceType, object: KubeObject): void {
 export function settle(world: World, maxTicks = 200): void {
   for (let tick = 0; tick < maxTicks; tick++) {
     runControllers(world);
-    const sets = world.store.list(statefulSetType);
-    const done = sets.every((sts) => {
+    const podsByOwner = new Map<string, { pods: number; ready: number }>();
+    for (const pod of world.store.peekList(podType)) {
+      for (const ref of pod.metadata.ownerReferences ?? []) {
+        const owned = podsByOwner.get(ref.uid) ?? { pods: 0, ready: 0 };
+        owned.pods += 1;
+        if (isRunningAndReady(pod)) owned.ready += 1;
+        podsByOwner.set(ref.uid, owned);
+      }
+    }
+    const done = world.store.peekList(statefulSetType).every((sts) => {
       const replicas = Number(sts.spec?.replicas ?? 1);
-      const pods = world.store.list(podType, sts.metadata.namespace).filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === sts.metadata.uid));
-      return pods.length === replicas && pods.every(isRunningAndReady);
-    }) && world.store.list(pvcType).every((p) => p.status?.phase === 'Bound');
+      const owned = podsByOwner.get(sts.metadata.uid ?? '');
+      return owned !== undefined ? owned.pods === replicas && owned.ready === replicas : replicas === 0;
+    }) && world.store.peekList(pvcType).every((p) => p.status?.phase === 'Bound');
     if (done) {
       runControllers(world); // one more round so every status reflects the settled world
       return;

@@ -118,11 +118,13 @@ export function mustResourceType(apiVersion: string, kind: string): ResourceType
 export type StoreChange = { kind: 'added' | 'modified' | 'deleted'; type: ResourceType; object: KubeObject; previous?: KubeObject };
 
 /**
- * In-memory objects keyed by type, namespace and name. Reads return deep copies so no caller can change stored
- * state without a write (and a new resourceVersion).
+ * In-memory objects keyed by type, namespace and name. `get` and `list` return deep copies, so no caller can change
+ * stored state without a write (and a new resourceVersion). Stored objects are frozen: `peek` and `peekList` hand
+ * them out without copying, for the simulated controllers' scans, and a stray write to one throws.
  */
 export class ObjectStore {
-  private readonly objects = new Map<string, KubeObject>();
+  /** Per type, per namespace ('' for cluster-scoped types), the objects by name, kept in etcd key order. */
+  private readonly types = new Map<string, TypeIndex>();
   private revision = 1000;
   private readonly listeners: Array<(change: StoreChange) => void> = [];
 
@@ -147,17 +149,26 @@ export class ObjectStore {
   }
 
   get(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
-    const found = this.objects.get(key(t, namespace, name));
+    const found = this.peek(t, namespace, name);
     return found ? structuredClone(found) : undefined;
   }
 
   /** Objects of a type, in one namespace or all, sorted by namespace then name (as etcd keys sort). */
   list(t: ResourceType, namespace?: string): KubeObject[] {
-    const prefix = namespace === undefined || !t.namespaced ? `${typeKey(t)}/` : `${typeKey(t)}/${namespace}/`;
-    return [...this.objects.entries()]
-      .filter(([k]) => k.startsWith(prefix))
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, o]) => structuredClone(o));
+    return this.peekList(t, namespace).map((o) => structuredClone(o) as KubeObject);
+  }
+
+  /** The stored object itself, frozen: read it, or spread it into a new object to write. */
+  peek(t: ResourceType, namespace: string | undefined, name: string): Readonly<KubeObject> | undefined {
+    return this.types.get(typeKey(t))?.bucket(scopeOf(t, namespace))?.objects.get(name);
+  }
+
+  /** `list` without the copies: the stored objects themselves, frozen, in the same order. */
+  peekList(t: ResourceType, namespace?: string): Array<Readonly<KubeObject>> {
+    const index = this.types.get(typeKey(t));
+    if (!index) return [];
+    if (namespace !== undefined && t.namespaced) return index.bucket(namespace)?.inOrder() ?? [];
+    return index.inOrder();
   }
 
   /** Stores a new object, filling uid, resourceVersion, creationTimestamp and generation. Caller checks existence. */
@@ -171,7 +182,7 @@ export class ObjectStore {
     obj.metadata.resourceVersion = this.nextRevision();
     if (t.tracksGeneration) obj.metadata.generation = 1;
     delete obj.metadata.deletionTimestamp;
-    this.objects.set(key(t, obj.metadata.namespace, obj.metadata.name), obj);
+    this.put(t, obj);
     this.emit({ kind: 'added', type: t, object: obj });
     return structuredClone(obj);
   }
@@ -181,8 +192,7 @@ export class ObjectStore {
    * spec changed. Preconditions (resourceVersion match, subresource rules) are the caller's job.
    */
   replace(t: ResourceType, input: KubeObject): KubeObject {
-    const k = key(t, input.metadata.namespace, input.metadata.name);
-    const existing = this.objects.get(k);
+    const existing = this.peek(t, input.metadata.namespace, input.metadata.name);
     if (!existing) throw new Error(`sandbox store: replace of missing ${t.plural} ${input.metadata.name}`);
     const obj = structuredClone(input);
     obj.apiVersion = apiVersionOf(t);
@@ -197,21 +207,31 @@ export class ObjectStore {
       return structuredClone(existing); // a no-op write keeps its resourceVersion, as on a real server
     }
     obj.metadata.resourceVersion = this.nextRevision();
-    this.objects.set(k, obj);
+    this.put(t, obj);
     this.emit({ kind: 'modified', type: t, object: obj, previous: existing });
     return structuredClone(obj);
   }
 
   /** Removes the object for good (finalizers and deletionTimestamp handling belong to the caller). */
   remove(t: ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
-    const k = key(t, namespace, name);
-    const existing = this.objects.get(k);
-    if (!existing) return undefined;
-    this.objects.delete(k);
+    const index = this.types.get(typeKey(t));
+    const scope = scopeOf(t, namespace);
+    const existing = index?.bucket(scope)?.objects.get(name);
+    if (!index || !existing) return undefined;
+    index.delete(scope, name);
     // The deletion is a change of its own: watchers see the object with the resourceVersion of its removal.
-    const removed = { ...existing, metadata: { ...existing.metadata, resourceVersion: this.nextRevision() } };
+    const removed = deepFreeze({ ...existing, metadata: { ...existing.metadata, resourceVersion: this.nextRevision() } });
     this.emit({ kind: 'deleted', type: t, object: removed });
     return structuredClone(removed);
+  }
+
+  private put(t: ResourceType, obj: KubeObject): void {
+    let index = this.types.get(typeKey(t));
+    if (!index) {
+      index = new TypeIndex();
+      this.types.set(typeKey(t), index);
+    }
+    index.set(scopeOf(t, obj.metadata.namespace), obj.metadata.name, deepFreeze(obj));
   }
 
   private nextRevision(): string {
@@ -224,10 +244,83 @@ export class ObjectStore {
   }
 }
 
+/** The objects of one namespace (or of a cluster-scoped type), with their names kept sorted. */
+class Bucket {
+  readonly objects = new Map<string, KubeObject>();
+  readonly names: string[] = [];
+
+  inOrder(): KubeObject[] {
+    return this.names.map((name) => this.objects.get(name) as KubeObject);
+  }
+}
+
+/**
+ * One type's objects. etcd sorts keys `<namespace>/<name>` as strings, so namespaces sort by `<namespace>/`
+ * (`a-b/` before `a/`), then names within each.
+ */
+class TypeIndex {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly scopes: string[] = [];
+
+  bucket(scope: string): Bucket | undefined {
+    return this.buckets.get(scope);
+  }
+
+  set(scope: string, name: string, obj: KubeObject): void {
+    let bucket = this.buckets.get(scope);
+    if (!bucket) {
+      bucket = new Bucket();
+      this.buckets.set(scope, bucket);
+      insertSorted(this.scopes, scope, (s) => `${s}/`);
+    }
+    if (!bucket.objects.has(name)) insertSorted(bucket.names, name, (n) => n);
+    bucket.objects.set(name, obj);
+  }
+
+  delete(scope: string, name: string): void {
+    const bucket = this.buckets.get(scope);
+    if (!bucket?.objects.delete(name)) return;
+    bucket.names.splice(sortedIndex(bucket.names, name, (n) => n), 1);
+    if (bucket.objects.size === 0) {
+      this.buckets.delete(scope);
+      this.scopes.splice(sortedIndex(this.scopes, scope, (s) => `${s}/`), 1);
+    }
+  }
+
+  inOrder(): KubeObject[] {
+    return this.scopes.flatMap((scope) => this.buckets.get(scope)?.inOrder() ?? []);
+  }
+}
+
+/** Where `value` sorts in `sorted` (by `keyOf`, as strings compare). */
+function sortedIndex(sorted: string[], value: string, keyOf: (s: string) => string): number {
+  const key = keyOf(value);
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (keyOf(sorted[middle] ?? '') < key) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function insertSorted(sorted: string[], value: string, keyOf: (s: string) => string): void {
+  sorted.splice(sortedIndex(sorted, value, keyOf), 0, value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const child of Object.values(value)) deepFreeze(child);
+  return Object.freeze(value);
+}
+
+/** The namespace an object of `t` is kept under: '' for cluster-scoped types. */
+function scopeOf(t: ResourceType, namespace: string | undefined): string {
+  return t.namespaced ? namespace ?? '' : '';
+}
+
 function typeKey(t: ResourceType): string {
   return `${t.group}/${t.plural}`;
 }
 
-function key(t: ResourceType, namespace: string | undefined, name: string): string {
-  return t.namespaced ? `${typeKey(t)}/${namespace ?? ''}/${name}` : `${typeKey(t)}/${name}`;
-}

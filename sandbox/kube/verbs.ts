@@ -10,7 +10,8 @@ import { apiVersionOf, mustResourceType, type KubeObject, type ObjectStore, type
 const namespaceType = mustResourceType('v1', 'Namespace');
 
 export function list(store: ObjectStore, type: ResourceType, namespace: string | undefined, query: URLSearchParams): unknown {
-  const all = store.list(type, namespace).filter(selectorsOf(query));
+  // The stored objects themselves: the answer is serialised, never changed.
+  const all = store.peekList(type, namespace).filter(selectorsOf(query));
   const filtered = (query.get('labelSelector') ?? '') !== '' || (query.get('fieldSelector') ?? '') !== '';
   const { items, ...paging } = page(all, query, store.currentResourceVersion, namespace !== undefined || !type.namespaced, filtered);
   return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.currentResourceVersion, ...paging }, items };

@@ -7,7 +7,7 @@ const eventType = mustResourceType('v1', 'Event');
 
 export function recordEvent(world: World, object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
   const namespace = object.metadata.namespace ?? 'default';
-  const existing = world.store.list(eventType, namespace).find((e) => {
+  const existing = world.store.peekList(eventType, namespace).find((e) => {
     const involved = e.involvedObject as { uid?: string } | undefined;
     return involved?.uid === object.metadata.uid && e.reason === reason && e.message === message;
   });

@@ -1,21 +1,28 @@
 // The garbage collector: finishes orphan deletes (strip dependents' ownerReferences to the owner, drop the `orphan`
 // finalizer, and the owner is gone) and deletes dependents whose owner no longer exists (Background propagation).
-import { resourceTypes, type KubeObject } from '../store.ts';
+import { resourceTypes, type KubeObject, type ResourceType } from '../store.ts';
 import type { World } from './world.ts';
 
 export function collectGarbage(world: World): void {
   const { store } = world;
-  const all = resourceTypes.flatMap((t) => store.list(t).map((object) => ({ type: t, object })));
+  const all = resourceTypes.flatMap((t) => store.peekList(t).map((object) => ({ type: t, object })));
   const liveUids = new Set(all.map(({ object }) => object.metadata.uid));
+  // Dependents by owner uid, as the collector's graph holds them: an orphan delete visits its own, not every object.
+  const dependentsOf = new Map<string, Array<{ type: ResourceType; object: Readonly<KubeObject> }>>();
+  for (const entry of all) {
+    for (const ref of entry.object.metadata.ownerReferences ?? []) {
+      const dependents = dependentsOf.get(ref.uid);
+      if (dependents) dependents.push(entry);
+      else dependentsOf.set(ref.uid, [entry]);
+    }
+  }
   for (const { type, object } of all) {
     if (!object.metadata.deletionTimestamp) continue;
     if (!noticed(world, object)) continue;
     const finalizers = object.metadata.finalizers ?? [];
     if (finalizers.includes('orphan')) {
-      for (const dependent of all) {
-        const refs = dependent.object.metadata.ownerReferences ?? [];
-        if (!refs.some((r) => r.uid === object.metadata.uid)) continue;
-        const current = store.get(dependent.type, dependent.object.metadata.namespace, dependent.object.metadata.name);
+      for (const dependent of dependentsOf.get(object.metadata.uid ?? '') ?? []) {
+        const current = store.peek(dependent.type, dependent.object.metadata.namespace, dependent.object.metadata.name);
         if (!current) continue;
         const kept = (current.metadata.ownerReferences ?? []).filter((r) => r.uid !== object.metadata.uid);
         const metadata = { ...current.metadata, ownerReferences: kept };
@@ -24,7 +31,7 @@ export function collectGarbage(world: World): void {
       }
     }
     const remaining = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
-    const current = store.get(type, object.metadata.namespace, object.metadata.name);
+    const current = store.peek(type, object.metadata.namespace, object.metadata.name);
     if (!current) continue;
     if (remaining.length === 0) store.remove(type, object.metadata.namespace, object.metadata.name);
     else if (remaining.length !== finalizers.length) store.replace(type, { ...current, metadata: { ...current.metadata, finalizers: remaining } });
@@ -34,9 +41,7 @@ export function collectGarbage(world: World): void {
   for (const { type, object } of all) {
     const refs = object.metadata.ownerReferences ?? [];
     if (refs.length === 0 || refs.some((r) => liveUids.has(r.uid))) continue;
-    if (!store.get(type, object.metadata.namespace, object.metadata.name)) continue;
-    const owner = all.find((o) => refs.some((r) => r.uid === o.object.metadata.uid));
-    if (owner) continue;
+    if (!store.peek(type, object.metadata.namespace, object.metadata.name)) continue;
     store.remove(type, object.metadata.namespace, object.metadata.name);
   }
 }

@@ -7,11 +7,11 @@ const podType = mustResourceType('v1', 'Pod');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 
 export function startPods(world: World): void {
-  for (const pod of world.store.list(podType)) {
+  for (const pod of world.store.peekList(podType)) {
     if (pod.status?.phase !== 'Pending' || pod.metadata.deletionTimestamp) continue;
     const claims = ((pod.spec?.volumes ?? []) as Array<{ persistentVolumeClaim?: { claimName?: string } }>)
       .flatMap((v) => (v.persistentVolumeClaim?.claimName ? [v.persistentVolumeClaim.claimName] : []));
-    const bound = claims.every((name) => world.store.get(pvcType, pod.metadata.namespace, name)?.status?.phase === 'Bound');
+    const bound = claims.every((name) => world.store.peek(pvcType, pod.metadata.namespace, name)?.status?.phase === 'Bound');
     if (!bound) continue;
     const now = world.store.timestamp();
     world.store.replace(podType, {

@@ -7,11 +7,11 @@ const namespaceType = mustResourceType('v1', 'Namespace');
 
 export function finalizeNamespaces(world: World): void {
   const { store } = world;
-  for (const namespace of store.list(namespaceType)) {
+  for (const namespace of store.peekList(namespaceType)) {
     if (!namespace.metadata.deletionTimestamp) continue;
     const name = namespace.metadata.name;
     for (const type of resourceTypes.filter((t) => t.namespaced)) {
-      for (const object of store.list(type, name)) store.remove(type, name, object.metadata.name);
+      for (const object of store.peekList(type, name)) store.remove(type, name, object.metadata.name);
     }
     store.remove(namespaceType, undefined, name);
   }

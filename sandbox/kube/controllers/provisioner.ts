@@ -10,7 +10,7 @@ const pvType = mustResourceType('v1', 'PersistentVolume');
 type Json = Record<string, unknown>;
 
 export function provisionVolumes(world: World): void {
-  for (const pvc of world.store.list(pvcType)) {
+  for (const pvc of world.store.peekList(pvcType)) {
     if (pvc.status?.phase === 'Bound' || pvc.metadata.deletionTimestamp) continue;
     const spec = pvc.spec ?? {};
     const storage = ((spec.resources as Json | undefined)?.requests as Json | undefined)?.storage;

@@ -23,10 +23,10 @@ function bytesOf(value: unknown): bigint | undefined {
 }
 
 export function resizeVolumes(world: World): void {
-  for (const pvc of world.store.list(pvcType)) {
+  for (const pvc of world.store.peekList(pvcType)) {
     if (pvc.status?.phase !== 'Bound' || pvc.metadata.deletionTimestamp) continue;
     const className = pvc.spec?.storageClassName;
-    const storageClass = typeof className === 'string' ? world.store.get(storageClassType, undefined, className) : undefined;
+    const storageClass = typeof className === 'string' ? world.store.peek(storageClassType, undefined, className) : undefined;
     if (storageClass?.allowVolumeExpansion !== true) continue;
     stepPvc(world, pvc, driverFor(world, pvc.spec?.storageClassName));
   }
@@ -163,7 +163,7 @@ function volumeName(pvc: KubeObject): string {
 }
 
 function podUsing(world: World, pvc: KubeObject): KubeObject | undefined {
-  return world.store.list(podType, pvc.metadata.namespace).find((pod) =>
+  return world.store.peekList(podType, pvc.metadata.namespace).find((pod) =>
     ((pod.spec?.volumes ?? []) as Array<{ persistentVolumeClaim?: { claimName?: string } }>).some((v) => v.persistentVolumeClaim?.claimName === pvc.metadata.name));
 }
 

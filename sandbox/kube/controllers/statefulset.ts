@@ -45,8 +45,10 @@ function selectorMatches(sts: KubeObject, labels: Record<string, string> | undef
 }
 
 function ordinalOf(sts: KubeObject, pod: KubeObject): number | undefined {
-  const match = new RegExp(`^${sts.metadata.name}-(\\d+)$`).exec(pod.metadata.name);
-  return match ? Number(match[1]) : undefined;
+  const prefix = `${sts.metadata.name}-`;
+  if (!pod.metadata.name.startsWith(prefix)) return undefined;
+  const digits = pod.metadata.name.slice(prefix.length);
+  return /^\d+$/.test(digits) ? Number(digits) : undefined;
 }
 
 export function isRunningAndReady(pod: KubeObject | undefined): boolean {
@@ -56,7 +58,7 @@ export function isRunningAndReady(pod: KubeObject | undefined): boolean {
 }
 
 export function reconcileStatefulSets(world: World): void {
-  for (const sts of world.store.list(statefulSetType)) {
+  for (const sts of world.store.peekList(statefulSetType)) {
     if (sts.metadata.deletionTimestamp) continue;
     reconcileOne(world, sts);
   }
@@ -72,13 +74,13 @@ function reconcileOne(world: World, sts: KubeObject): void {
   ensureRevision(world, sts, revision, template);
 
   // Adopt orphans the selector matches (after an orphan delete and recreate): same pods, same revision, no restart.
-  for (const pod of store.list(podType, namespace)) {
+  for (const pod of store.peekList(podType, namespace)) {
     if (controllerOf(pod) || !selectorMatches(sts, pod.metadata.labels) || ordinalOf(sts, pod) === undefined) continue;
     store.replace(podType, { ...pod, metadata: { ...pod.metadata, ownerReferences: [...(pod.metadata.ownerReferences ?? []), ownerReference(sts)] } });
   }
 
   const pods = new Map<number, KubeObject>();
-  for (const pod of store.list(podType, namespace)) {
+  for (const pod of store.peekList(podType, namespace)) {
     if (controllerOf(pod)?.uid !== sts.metadata.uid) continue;
     const ordinal = ordinalOf(sts, pod);
     if (ordinal !== undefined) pods.set(ordinal, pod);
@@ -130,13 +132,13 @@ function reconcileOne(world: World, sts: KubeObject): void {
     updateRevision: revision,
     collisionCount: 0,
   };
-  const fresh = store.get(statefulSetType, namespace, sts.metadata.name);
+  const fresh = store.peek(statefulSetType, namespace, sts.metadata.name);
   if (fresh && JSON.stringify(fresh.status) !== JSON.stringify(status)) store.replace(statefulSetType, { ...fresh, status });
 }
 
 function ensureRevision(world: World, sts: KubeObject, name: string, template: Json): void {
   const namespace = sts.metadata.namespace ?? '';
-  const existing = world.store.get(revisionType, namespace, name);
+  const existing = world.store.peek(revisionType, namespace, name);
   if (!existing) {
     world.store.create(revisionType, {
       apiVersion: 'apps/v1', kind: 'ControllerRevision',
@@ -156,10 +158,10 @@ function ensurePvcs(world: World, sts: KubeObject, ordinal: number): void {
   for (const claim of (sts.spec?.volumeClaimTemplates ?? []) as Json[]) {
     const claimMetadata = (claim.metadata ?? {}) as Json;
     const name = `${String(claimMetadata.name)}-${sts.metadata.name}-${ordinal}`;
-    if (world.store.get(pvcType, namespace, name)) continue;
+    if (world.store.peek(pvcType, namespace, name)) continue;
     const claimSpec = structuredClone((claim.spec ?? {}) as Json);
     if (claimSpec.storageClassName === undefined) {
-      const defaultClass = world.store.list(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
+      const defaultClass = world.store.peekList(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
       if (defaultClass) claimSpec.storageClassName = defaultClass.metadata.name;
     }
     world.store.create(pvcType, {

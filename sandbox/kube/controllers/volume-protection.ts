@@ -24,16 +24,16 @@ function release(world: World, type: ResourceType, object: KubeObject, finalizer
 
 export function protectVolumes(world: World): void {
   const { store } = world;
-  for (const pvc of store.list(pvcType)) {
+  for (const pvc of store.peekList(pvcType)) {
     if (!pvc.metadata.deletionTimestamp || !(pvc.metadata.finalizers ?? []).includes(pvcProtectionFinalizer)) continue;
-    const inUse = store.list(podType, pvc.metadata.namespace)
+    const inUse = store.peekList(podType, pvc.metadata.namespace)
       .some((pod) => !['Succeeded', 'Failed'].includes(String(pod.status?.phase)) && claimsOf(pod).includes(pvc.metadata.name));
     if (!inUse) release(world, pvcType, pvc, pvcProtectionFinalizer);
   }
-  for (const pv of store.list(pvType)) {
+  for (const pv of store.peekList(pvType)) {
     if (!pv.metadata.deletionTimestamp || !(pv.metadata.finalizers ?? []).includes(pvProtectionFinalizer)) continue;
     const claimRef = pv.spec?.claimRef as { namespace?: string; name?: string } | undefined;
-    const claim = claimRef?.name ? store.get(pvcType, claimRef.namespace, claimRef.name) : undefined;
+    const claim = claimRef?.name ? store.peek(pvcType, claimRef.namespace, claimRef.name) : undefined;
     const bound = pv.status?.phase === 'Bound' && claim?.spec?.volumeName === pv.metadata.name;
     if (!bound) release(world, pvType, pv, pvProtectionFinalizer);
   }
