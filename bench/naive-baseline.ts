@@ -23,9 +23,14 @@ export async function naiveRead(config: KubeConfig, size: WorldSize, concurrency
   return { calls: requests.length };
 }
 
+/** Calls of one naive read of the world (what naiveRead sends): StorageClasses, quotas, then every object by name. */
+export function naiveReadCalls(size: WorldSize): number {
+  const pvcs = size.sets * size.replicas * templateNames.length;
+  return 1 + size.namespaces + size.sets * (1 + size.replicas) + pvcs;
+}
+
 /** Calls a naive resize makes: the reads above each pass, then per PVC a GET, a dry run, the patch and an Event. */
 export function naiveResizeCalls(size: WorldSize, passes: number, templateUpdateCallsPerSet: number): number {
   const pvcs = size.sets * size.replicas * templateNames.length;
-  const reads = 1 + size.namespaces + size.sets * (1 + size.replicas + pvcs / size.sets);
-  return reads * passes + pvcs * 4 + size.sets * templateUpdateCallsPerSet;
+  return naiveReadCalls(size) * passes + pvcs * 4 + size.sets * templateUpdateCallsPerSet;
 }
