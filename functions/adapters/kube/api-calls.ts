@@ -61,8 +61,23 @@ export async function wireJson(request: (options: ConfigurationOptions) => Promi
   return json;
 }
 
+/**
+ * A whole list read page by page (see listPages) from the server's JSON, each page mapped as it arrives: one page's
+ * objects at most are alive at a time, never the whole list.
+ */
+export function listWire<T>(
+  pageSize: number,
+  readPage: (page: { limit: number; _continue?: string }, options: ConfigurationOptions) => Promise<unknown>,
+  map: (json: JsonObject) => T,
+): Promise<T[]> {
+  return listPages(pageSize, async (page) => {
+    const { items, next } = await wireListPage((options) => readPage(page, options));
+    return { items: items.map(map), next };
+  });
+}
+
 /** One page of a list as the server sent it: its items and the continue token. */
-export async function wireListPage(request: (options: ConfigurationOptions) => Promise<unknown>): Promise<{ items: JsonObject[]; next: string | undefined }> {
+async function wireListPage(request: (options: ConfigurationOptions) => Promise<unknown>): Promise<{ items: JsonObject[]; next: string | undefined }> {
   const list = await wireJson(request);
   // An empty list may come as `items: null` from servers that encode a nil slice.
   if (list.items !== null && !Array.isArray(list.items)) throw new ClusterError('the API server answered a list without items', undefined, undefined);

@@ -8,9 +8,9 @@ import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, P
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
-import { call, listPageSize, listPages, wireJson, wireListPage } from './api-calls.ts';
+import { call, listPageSize, listPages, listWire, wireJson } from './api-calls.ts';
 import {
-  asWire, leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
+  leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
   toLiveStorageClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
 
@@ -33,10 +33,7 @@ export class KubeCluster implements ClusterPort {
 
   async readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot> {
     const [storageClasses, perNamespace] = await Promise.all([
-      listPages(this.pageSize, async (page) => {
-        const { items, next } = await wireListPage((options) => this.storage.listStorageClass(page, options));
-        return { items: items.map((json) => toLiveStorageClass(asWire(json))), next };
-      }),
+      this.list((page, options) => this.storage.listStorageClass(page, options), toLiveStorageClass),
       mapWithConcurrency(namespaces, this.concurrency, (namespace) => this.readNamespace(namespace)),
     ]);
     return {
@@ -46,27 +43,18 @@ export class KubeCluster implements ClusterPort {
   }
 
   private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
-    // Each page is mapped to the engine's small types as it arrives, from the server's JSON: one page's objects at
-    // most are alive at a time, never a whole namespace's list, and client-node builds no typed copy of them.
     const [statefulSets, pvcs, pods, quotas] = await Promise.all([
-      listPages(this.pageSize, async (page) => {
-        const { items, next } = await wireListPage((options) => this.apps.listNamespacedStatefulSet({ namespace, ...page }, options));
-        return { items: items.map(toLiveStatefulSet), next };
-      }),
-      listPages(this.pageSize, async (page) => {
-        const { items, next } = await wireListPage((options) => this.core.listNamespacedPersistentVolumeClaim({ namespace, ...page }, options));
-        return { items: items.map((json) => toLivePvc(asWire(json))), next };
-      }),
-      listPages(this.pageSize, async (page) => {
-        const { items, next } = await wireListPage((options) => this.core.listNamespacedPod({ namespace, ...page }, options));
-        return { items: items.map((json) => toLivePod(asWire(json))), next };
-      }),
-      listPages(this.pageSize, async (page) => {
-        const { items, next } = await wireListPage((options) => this.core.listNamespacedResourceQuota({ namespace, ...page }, options));
-        return { items: items.map((json) => toLiveQuota(asWire(json))), next };
-      }),
+      this.list((page, options) => this.apps.listNamespacedStatefulSet({ namespace, ...page }, options), toLiveStatefulSet),
+      this.list((page, options) => this.core.listNamespacedPersistentVolumeClaim({ namespace, ...page }, options), toLivePvc),
+      this.list((page, options) => this.core.listNamespacedPod({ namespace, ...page }, options), toLivePod),
+      this.list((page, options) => this.core.listNamespacedResourceQuota({ namespace, ...page }, options), toLiveQuota),
     ]);
     return { namespace, statefulSets, pvcs, pods, quotas };
+  }
+
+  /** A list of the snapshot, mapped from the server's JSON page by page (client-node builds no typed copy). */
+  private list<T>(readPage: Parameters<typeof listWire>[1], map: (json: JsonObject) => T): Promise<T[]> {
+    return listWire(this.pageSize, readPage, map);
   }
 
   listRecreationRecords(namespace: string, target: string): Promise<RecreationRecord[]> {

@@ -23,7 +23,7 @@ export type Wire<T> = T extends Date ? string
   : T;
 
 /** The JSON as the model it is read as: every field optional, so a missing one reads as undefined. */
-export function asWire<T>(json: JsonObject): Wire<T> {
+function asWire<T>(json: JsonObject): Wire<T> {
   return json as Wire<T>;
 }
 
@@ -77,7 +77,8 @@ function toLiveTemplate(template: JsonObject): LiveTemplate {
   };
 }
 
-export function toLivePvc(raw: Wire<V1PersistentVolumeClaim>): LivePvc {
+export function toLivePvc(json: JsonObject): LivePvc {
+  const raw = asWire<V1PersistentVolumeClaim>(json);
   return {
     namespace: raw.metadata?.namespace ?? '',
     name: raw.metadata?.name ?? '',
@@ -97,7 +98,8 @@ export function toLivePvc(raw: Wire<V1PersistentVolumeClaim>): LivePvc {
   };
 }
 
-export function toLivePod(raw: Wire<V1Pod>): LivePod {
+export function toLivePod(json: JsonObject): LivePod {
+  const raw = asWire<V1Pod>(json);
   return {
     namespace: raw.metadata?.namespace ?? '',
     name: raw.metadata?.name ?? '',
@@ -107,7 +109,8 @@ export function toLivePod(raw: Wire<V1Pod>): LivePod {
   };
 }
 
-export function toLiveQuota(raw: Wire<V1ResourceQuota>): LiveQuota {
+export function toLiveQuota(json: JsonObject): LiveQuota {
+  const raw = asWire<V1ResourceQuota>(json);
   const hard: Record<string, Quantity> = {};
   for (const [key, value] of Object.entries(raw.spec?.hard ?? {})) {
     const quantity = quantityOrUndefined(value);
@@ -116,7 +119,8 @@ export function toLiveQuota(raw: Wire<V1ResourceQuota>): LiveQuota {
   return { namespace: raw.metadata?.namespace ?? '', name: raw.metadata?.name ?? '', hard, resourceVersion: raw.metadata?.resourceVersion };
 }
 
-export function toLiveStorageClass(raw: Wire<V1StorageClass>): LiveStorageClass {
+export function toLiveStorageClass(json: JsonObject): LiveStorageClass {
+  const raw = asWire<V1StorageClass>(json);
   const annotations = raw.metadata?.annotations ?? {};
   return {
     name: raw.metadata?.name ?? '',
