@@ -2,9 +2,10 @@
 // TLS settings (here insecure-skip-tls-verify, on a real cluster its CA), see pooled-kube-config.ts.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
+import { HttpMethod, RequestContext } from '@kubernetes/client-node';
 import { instrumentedKubeConfig } from '../../functions/adapters/kube/instrumented-kube-config.ts';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
+import { PooledKubeConfig } from '../../functions/adapters/kube/pooled-kube-config.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
 const namespaces = Array.from({ length: 6 }, (_, i) => `ns-${i}`);
@@ -37,15 +38,29 @@ describe('connections to the API server', () => {
     assert.ok(kube.connectionsAccepted() - opened <= 20, `${kube.connectionsAccepted() - opened} connections for 40 calls`);
   });
 
-  it('stay apart for different TLS settings', async () => {
-    const other = new KubeConfig();
-    other.loadFromOptions({
-      clusters: [{ name: 'c', server: kube.url, skipTLSVerify: true }], users: [{ name: 'u', token: 'not-a-token' }],
-      contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x',
+  it('stay apart for different TLS settings, and are shared by requests with the same', async () => {
+    const config = new PooledKubeConfig();
+    config.loadFromOptions({
+      clusters: [
+        { name: 'skip-verify', server: 'https://10.0.0.1', skipTLSVerify: true },
+        { name: 'with-ca', server: 'https://10.0.0.1', caData: Buffer.from('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n').toString('base64') },
+      ],
+      users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'a', cluster: 'skip-verify', user: 'u' }, { name: 'b', cluster: 'with-ca', user: 'u' }],
+      currentContext: 'a',
     });
-    const good = new KubeCluster(kube.kubeConfig(), 1);
-    await good.readSnapshot(namespaces.slice(0, 1));
-    // A wrong token is not TLS material: the same kind of connection, refused by the server with its 401.
-    await assert.rejects(new KubeCluster(other, 1).readSnapshot(namespaces.slice(0, 1)), /Unauthorized|401/);
+    const dispatcherFor = async (): Promise<unknown> => {
+      const context = new RequestContext('https://10.0.0.1/api/v1/pods', HttpMethod.GET);
+      await config.applySecurityAuthentication(context);
+      return context.getDispatcher();
+    };
+    const first = await dispatcherFor();
+    assert.ok(first !== undefined);
+    assert.equal(await dispatcherFor(), first, 'the same TLS setting: the same connection pool');
+    config.setCurrentContext('b');
+    const withCa = await dispatcherFor();
+    assert.ok(withCa !== undefined);
+    assert.notEqual(withCa, first, 'another CA: another pool, never a connection verified against the wrong one');
+    assert.equal(await dispatcherFor(), withCa);
   });
 });
