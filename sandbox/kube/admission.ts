@@ -1,7 +1,7 @@
 // Defaulting, validation and admission the sandbox runs on every write, with the real server's codes and texts:
 // StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790), the resize admission plugin, ResourceQuota.
 import { isDeepStrictEqual } from 'node:util';
-import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
+import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxBytesOf, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
 import { forbidden, invalid } from './api-errors.ts';
 import { pvcSpecDiff } from './pvc-spec-diff.ts';
 import { pvcProtectionFinalizer, pvProtectionFinalizer } from './controllers/volume-protection.ts';
@@ -169,24 +169,6 @@ export function admit(t: ResourceType, old: KubeObject | undefined, updated: Kub
   checkQuota(t, old, updated, store);
 }
 
-/**
- * Bytes of a quantity, parsed once per distinct text: quota adds up every PVC of the namespace on each PVC write, and
- * stored quantities are canonical, so a handful of texts recur.
- */
-const bytesByText = new Map<string, bigint>();
-function bytesOf(value: unknown): bigint {
-  if (typeof value !== 'string' && typeof value !== 'number') return 0n;
-  const text = `${typeof value}:${value}`;
-  let bytes = bytesByText.get(text);
-  if (bytes === undefined) {
-    bytes = sandboxQuantityValue(parseQuantity(value));
-    if (bytesByText.size >= 10_000) bytesByText.clear();
-    bytesByText.set(text, bytes);
-  }
-  return bytes;
-}
-
-
 const nameRegex = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const nameRules = `name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${nameRegex}')`;
 
@@ -218,8 +200,8 @@ function protectOnCreate(t: ResourceType, object: KubeObject): void {
 
 /** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
 export function pvcQuotaUsage(pvc: KubeObject): bigint {
-  const request = bytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage);
-  const allocated = bytesOf((pvc.status?.allocatedResources as Json | undefined)?.storage);
+  const request = sandboxBytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage) ?? 0n;
+  const allocated = sandboxBytesOf((pvc.status?.allocatedResources as Json | undefined)?.storage) ?? 0n;
   return request > allocated ? request : allocated;
 }
 

@@ -60,6 +60,25 @@ export function sandboxQuantityValue(quantity: SandboxQuantity): bigint {
   return quantity.numerator % divisor > 0n ? whole + 1n : whole;
 }
 
+const bytesByValue = new Map<string, bigint>();
+
+/**
+ * The bytes of a quantity field's value (a string or a JSON number; anything else has none), parsed once per distinct
+ * value: quota sums every PVC of a namespace on each PVC write and the resizer reads each PVC per tick, and stored
+ * quantities are canonical, so a handful of values recur.
+ */
+export function sandboxBytesOf(value: unknown): bigint | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const key = `${typeof value}:${value}`;
+  let bytes = bytesByValue.get(key);
+  if (bytes === undefined) {
+    bytes = sandboxQuantityValue(parseSandboxQuantity(value));
+    if (bytesByValue.size >= 10_000) bytesByValue.clear();
+    bytesByValue.set(key, bytes);
+  }
+  return bytes;
+}
+
 export function compareSandboxQuantities(a: SandboxQuantity, b: SandboxQuantity): number {
   const scale = Math.max(a.scale, b.scale);
   const left = a.numerator * 10n ** BigInt(scale - a.scale);

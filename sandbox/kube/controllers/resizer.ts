@@ -2,7 +2,7 @@
 // allocatedResourceStatuses move ControllerResizeInProgress -> NodeResizePending -> NodeResizeInProgress -> done;
 // terminal failures (*Infeasible) stop until the user lowers the request; transient ones (*ResizeError) retry; an
 // expansion in progress keeps working towards allocatedResources whatever the request says meanwhile.
-import { parseSandboxQuantity, quantityOfBytes, sandboxQuantityValue } from '../quantity.ts';
+import { quantityOfBytes, sandboxBytesOf } from '../quantity.ts';
 import { mustResourceType, type KubeObject } from '../store.ts';
 import { recordEvent } from './events.ts';
 import { isRunningAndReady } from './statefulset.ts';
@@ -18,10 +18,6 @@ interface Condition { type: string; status: string; reason?: string; message?: s
 
 const terminal = new Set(['ControllerResizeInfeasible', 'NodeResizeInfeasible', 'ControllerResizeFailed', 'NodeResizeFailed']);
 
-function bytesOf(value: unknown): bigint | undefined {
-  return typeof value === 'string' || typeof value === 'number' ? sandboxQuantityValue(parseSandboxQuantity(value)) : undefined;
-}
-
 export function resizeVolumes(world: World): void {
   for (const pvc of world.store.peekList(pvcType)) {
     if (pvc.status?.phase !== 'Bound' || pvc.metadata.deletionTimestamp) continue;
@@ -34,9 +30,9 @@ export function resizeVolumes(world: World): void {
 
 function stepPvc(world: World, pvc: KubeObject, driver: DriverProfile): void {
   const status = (pvc.status ?? {}) as Json;
-  const request = bytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage) ?? 0n;
-  const capacity = bytesOf((status.capacity as Json | undefined)?.storage) ?? 0n;
-  const allocated = bytesOf((status.allocatedResources as Json | undefined)?.storage);
+  const request = sandboxBytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage) ?? 0n;
+  const capacity = sandboxBytesOf((status.capacity as Json | undefined)?.storage) ?? 0n;
+  const allocated = sandboxBytesOf((status.allocatedResources as Json | undefined)?.storage);
   const phase = (status.allocatedResourceStatuses as Json | undefined)?.storage as string | undefined;
   const uid = pvc.metadata.uid ?? '';
 
