@@ -8,7 +8,7 @@ import type { RecordLedger, RecordScan } from './recreation-records.ts';
 import {
   relocatedRecord, resumeRecreation, type RecordPlace, type RecreationCluster, type TemplateUpdateOutcome,
 } from './recreate-statefulset.ts';
-import type { PassContext } from './run-pass.ts';
+import type { PassContext } from './pass-context.ts';
 
 export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'updated-in-place': 'updated in place',

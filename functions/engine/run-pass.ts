@@ -2,12 +2,11 @@
 // write — take the target's Lease and apply: resume or start template updates, patch PVCs (reconcile-volumes.ts),
 // and record the KEP's feedback as an annotation and Events on the StatefulSet.
 import type { ClusterSnapshot, LiveStatefulSet } from '../domain/live-state.ts';
-import type { SizeSource } from '../domain/size-sources.ts';
 import { sameSize } from '../domain/quantity.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
-import { ClusterError, type ClusterPort, type GitSourcePort, type LeaseState } from './ports.ts';
+import { ClusterError, type LeaseState } from './ports.ts';
 import { reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
-import { updateLiveTemplate, type RecreationCluster, type RecreationTiming } from './recreate-statefulset.ts';
+import { updateLiveTemplate, type RecreationCluster } from './recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
 import { RecordLedger, recordedInLedger, recordScanNeeded } from './recreation-records.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, templateUpdateWords } from './resume-records.ts';
@@ -18,43 +17,18 @@ import { mapWithConcurrency } from './concurrency.ts';
 import type { PvcState } from './pvc-progress.ts';
 import {
   describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
-  type PassMode, type PassReport, type StatefulSetReport, type TemplateReport,
+  type PassReport, type StatefulSetReport, type TemplateReport,
 } from './pass-report.ts';
 
 import { assembleDesired, desiredNamespaces, readTargetDesired, type DesiredInput } from './desired-input.ts';
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
+import type { PassContext } from './pass-context.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
 export type { PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
 export { reportFromPlan } from './pass-report.ts';
 
-export interface PassTarget {
-  name: string;
-  globs: readonly string[];
-  defaultNamespace: string;
-  allowedNamespaces: readonly string[];
-  /** Sizes mapped from values files (Helm values, Kustomize patches) to StatefulSet templates. */
-  sizeSources?: readonly SizeSource[];
-}
-
-
-export interface PassContext {
-  target: PassTarget;
-  git: GitSourcePort;
-  cluster: ClusterPort;
-  mode: PassMode;
-  /** Who holds the Lease while this pass writes (Lambda request id, hostname+pid). */
-  holderIdentity: string;
-  leaseDurationSeconds?: number;
-  timing: RecreationTiming;
-  /** Milliseconds left before the caller must stop; no new StatefulSet is started when it runs short. */
-  remainingMs?: () => number;
-  /** Timeline of what the pass does, for the CLI and the demo. */
-  onEvent?: (line: string) => void;
-  now?: () => Date;
-  apiConcurrency?: number;
-}
-
+export type { PassContext, PassTarget } from './pass-context.ts';
 
 /** Each target's Lease is `sts-volume-gitops-<target>` in its default namespace (the RBAC manifest names it too). */
 export const leasePrefix = 'sts-volume-gitops-';

@@ -1,5 +1,5 @@
 // GitHub's error answers: `{ message, errors?, documentation_url, status }` with the status code.
-import type { Json } from './state.ts';
+import type { Json } from './json.ts';
 
 export class GitHubError extends Error {
   constructor(readonly status: number, message: string, readonly errors?: Json[], readonly headers: Record<string, string> = {}, readonly documentationUrl = 'https://docs.github.com/rest') {

@@ -6,7 +6,7 @@ import type { GitRepo } from './git-repo.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { GitHubRequestLog } from './request-log.ts';
 
-export type Json = Record<string, unknown>;
+export type { Json } from './json.ts';
 
 /** A repository role, least to most access; editing someone else's comment needs `write`. */
 export type RepositoryRole = 'read' | 'triage' | 'write' | 'maintain' | 'admin';

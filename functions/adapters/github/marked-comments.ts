@@ -3,8 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { WriteOutcome } from '../../engine/ports.ts';
 import { listAll } from './list-all.ts';
-import type { GitHubClient } from './octokit.ts';
-import type { RepoRef } from './review-host.ts';
+import type { GitHubClient, RepoRef } from './octokit.ts';
 
 export class MarkedComments {
   private ourLogin: Promise<string> | undefined;

@@ -8,6 +8,12 @@ import { Octokit } from '@octokit/rest';
 export const GitHubClient = Octokit.plugin(throttling, retry);
 export type GitHubClient = InstanceType<typeof GitHubClient>;
 
+/** One repository on the host. */
+export interface RepoRef {
+  owner: string;
+  repo: string;
+}
+
 export type GitHubAuth =
   | { kind: 'token'; token: string }
   | { kind: 'app'; appId: number; installationId: number; privateKey: string };

@@ -3,12 +3,9 @@
 import type { CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
-import type { GitHubClient } from './octokit.ts';
+import type { GitHubClient, RepoRef } from './octokit.ts';
 
-export interface RepoRef {
-  owner: string;
-  repo: string;
-}
+export type { RepoRef } from './octokit.ts';
 
 /** Who this tool's commits are by: how a branch head of ours is told from a person's push. */
 export const botAuthor = { name: 'sts-volume-gitops', email: 'sts-volume-gitops@users.noreply.github.com' };
