@@ -203,6 +203,9 @@ function readStatefulSet(
       const templateWithoutStorage = structuredClone(raw);
       delete (((templateWithoutStorage.spec as JsonObject).resources as JsonObject).requests as JsonObject).storage;
       const templateSpec = raw.spec as JsonObject;
+      const classPath = ['spec', 'volumeClaimTemplates', index, 'spec', 'volumeAttributesClassName'];
+      const classNode = document.getIn(classPath, true);
+      const classRange = isScalar(classNode) && classNode.range ? classNode.range : undefined;
       templates.push({
         name: (raw.metadata as JsonObject).name as string,
         storageClassName: typeof templateSpec.storageClassName === 'string' ? templateSpec.storageClassName : undefined,
@@ -210,6 +213,11 @@ function readStatefulSet(
         storageText: storage.text,
         storageLocation: location,
         storageRange: range ? [range[0], range[1]] : [0, 0],
+        ...(typeof templateSpec.volumeAttributesClassName === 'string' ? {
+          volumeAttributesClassName: templateSpec.volumeAttributesClassName,
+          classLocation: nodeLocation(classPath),
+          classRange: classRange ? [classRange[0], classRange[1]] as [number, number] : [0, 0] as [number, number],
+        } : {}),
         templateWithoutStorage,
       });
     } catch (error) {

@@ -90,3 +90,12 @@ export function describeCapabilities(capabilities: ServerCapabilities): string[]
         : `volume performance classes (VolumeAttributesClass): not changed on ${v} (needs 1.34, or 1.31-1.33 with the beta API enabled)`,
   ];
 }
+
+/** What lowering these PVCs' requests (KEP-1790, above capacity) meets on this server; undefined where it is GA. */
+export function lowerRequestNote(version: ServerVersion, pvcNames: readonly string[]): string | undefined {
+  const support = capabilitiesOf(version).lowerRequest;
+  if (support === 'ga') return undefined;
+  return support === 'default-on'
+    ? `lowering ${pvcNames.join(', ')}: ${version.gitVersion} accepts it while RecoverVolumeExpansionFailure (beta, on by default in 1.32-1.33) is on`
+    : `lowering ${pvcNames.join(', ')}: ${version.gitVersion} accepts it only with the RecoverVolumeExpansionFailure feature gate (alpha before 1.32); the dry run asks the server`;
+}
