@@ -3,6 +3,7 @@
 import type { LocatedError } from '../domain/desired-state.ts';
 import type { LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
+import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../domain/server-capabilities.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
@@ -24,6 +25,10 @@ export interface PvcReport {
   message: string | undefined;
   terminal: boolean;
   since: string | undefined;
+  /** KEP-3751, when the template names a class: the class asked for, the volume's, a modification's status. */
+  volumeAttributesClass?: { requested: string | undefined; current: string | undefined; modifyStatus: string | undefined };
+  /** What failed terminally: the expansion or the class modification. */
+  failedOn?: 'size' | 'class';
 }
 
 export interface TemplateReport extends TemplateStatus {
@@ -41,6 +46,12 @@ export interface TemplateReport extends TemplateStatus {
   quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
   /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
   failureEvents: PvcEvent[];
+  /** The class change Git asks for (KEP-3751), when the template or a PVC is not at it yet. */
+  volumeAttributesClass?: { from: string | undefined; to: string | undefined };
+  /** Where the class is written in Git (for links and a recovery's edit). */
+  classLocation?: { path: string; line: number; column: number };
+  /** What this API server does that another version would not (KEP-1790 lowering). */
+  serverNotes?: string[];
 }
 
 export interface StatefulSetReport {
@@ -58,10 +69,17 @@ export interface PassReport {
   target: string;
   mode: PassMode;
   commitSha: string;
+  /** The API server's version and what it means here (read once per pass; absent on a busy pass). */
+  server?: { version: string; capabilities: string[] };
   outcome: 'ok' | 'busy' | 'incomplete';
   statefulSets: StatefulSetReport[];
   manifestErrors: LocatedError[];
   notes: string[];
+}
+
+/** The server's version and what it means for this tool, for the report's header. */
+export function serverReport(server: ServerVersion): NonNullable<PassReport['server']> {
+  return { version: server.gitVersion, capabilities: describeCapabilities(capabilitiesOf(server)) };
 }
 
 export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
@@ -77,7 +95,7 @@ export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulS
   const result: PvcProgress[] = [];
   for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
     const name = pvcName(template.templateName, live.name, ordinal);
-    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to));
+    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to, template.volumeAttributesClassName));
   }
   return result;
 }
@@ -99,6 +117,10 @@ export function templateReport(
     pvcs: progress.map((p) => ({
       name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
       message: p.message, terminal: p.terminal, since: p.since,
+      ...(template.volumeAttributesClassName !== undefined ? {
+        volumeAttributesClass: { requested: p.requestedClass, current: p.currentClass, modifyStatus: p.modifyStatus },
+      } : {}),
+      ...(p.failedOn ? { failedOn: p.failedOn } : {}),
     })),
     storageLocation: template.desired.storageLocation,
     quota: template.quotaChecks.map((c) => ({
@@ -106,6 +128,9 @@ export function templateReport(
       growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
     })),
     failureEvents: events.filter((e) => failed.has(e.pvcName)),
+    ...(template.volumeAttributesClass ? { volumeAttributesClass: template.volumeAttributesClass } : {}),
+    ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
+    ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
   };
 }
 

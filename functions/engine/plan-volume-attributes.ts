@@ -33,6 +33,13 @@ export function pvcNeedsClass(pvc: LivePvc, wanted: string | undefined): boolean
   return wanted !== undefined && pvc.volumeAttributesClassName !== wanted;
 }
 
+/** The class a PVC's patch (and its dry run) carries: the wanted one, when the PVC asks for another. */
+export function classToPatch(template: { volumeAttributesClassName?: string }, namespace: string, name: string, snapshot: ClusterSnapshot): string | undefined {
+  const wanted = template.volumeAttributesClassName;
+  const pvc = snapshot.namespaces.get(namespace)?.pvcs.find((p) => p.name === name);
+  return wanted !== undefined && pvc?.volumeAttributesClassName !== wanted ? wanted : undefined;
+}
+
 /** The change to plan, or undefined when the template and its PVCs already ask for the class Git asks for. */
 export function classChangeOf(live: LiveTemplate, wanted: string | undefined, pvcs: readonly LivePvc[]): ClassChange | undefined {
   const from = live.volumeAttributesClassName || undefined;

@@ -53,7 +53,9 @@ export interface TemplatePlan {
   templateNeedsUpdate: boolean;
   /** Names of the PVCs (ordinal < replicas) whose request differs from the desired size, or their class from Git's. */
   pvcsToPatch: string[];
-  /** Set when the template's volumeAttributesClassName, or a replica PVC's, differs from Git's (KEP-3751). */
+  /** The volumeAttributesClassName Git asks for: the PVCs are done when their volumes have it (KEP-3751). */
+  volumeAttributesClassName?: string;
+  /** Set when the template's volumeAttributesClassName, or a replica PVC's, differs from Git's. */
   volumeAttributesClass?: ClassChange;
   /** What this API server will do that another version would not (said, not blocking: the dry run decides). */
   serverNotes?: string[];
@@ -188,6 +190,7 @@ function planTemplate(
     templateName: desired.name, desired, live: liveTemplate, action: 'unchanged', from: liveTemplate.storage,
     to: desired.storage, storageClassName: className, storageClassExpandable: storageClass?.allowVolumeExpansion,
     templateNeedsUpdate, pvcsToPatch, pvcs, quotaChecks: [], reasons: [],
+    ...(wanted !== undefined ? { volumeAttributesClassName: wanted } : {}),
     ...(classChange ? { volumeAttributesClass: classChange } : {}),
   };
 

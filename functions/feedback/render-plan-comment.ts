@@ -27,6 +27,12 @@ function quotaCell(template: TemplateReport): string {
   return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${q.used} + ${q.growth} of ${q.limit}`)).join('<br>');
 }
 
+/** The VolumeAttributesClass change (KEP-3751), under the sizes. */
+function classCell(template: TemplateReport): string {
+  const change = template.volumeAttributesClass;
+  return change ? `<br>class ${escapeMarkdown(change.from ?? '(none)')} → ${escapeMarkdown(change.to ?? '(none)')}` : '';
+}
+
 function verdict(template: TemplateReport): string {
   if (template.action === 'blocked') return '❌ blocked';
   if (template.action === 'resize') return '✅ will resize';
@@ -40,6 +46,8 @@ function changedTemplates(sets: readonly StatefulSetReport[]): Array<{ sts: Stat
 /** The status and comment for one PR head. `touched` limits the report to StatefulSets in files the PR changes. */
 export function renderPlanComment(input: {
   target: string; headSha: string; links: RepoLinks; statefulSets: readonly StatefulSetReport[]; errors: readonly LocatedError[];
+  /** The API server's version, as `/version` said it. */
+  server?: string;
 }): PlanSummary {
   const { target, headSha, links, statefulSets, errors } = input;
   const rows = changedTemplates(statefulSets);
@@ -74,7 +82,7 @@ export function renderPlanComment(input: {
       const klass = template.storageClassName === undefined ? '—'
         : `${escapeMarkdown(template.storageClassName)} (${template.storageClassExpandable === false ? 'not expandable' : 'expandable'})`;
       lines.push(`| ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} | ${escapeMarkdown(template.templateName)} | ${sts.replicas ?? '—'} | `
-        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
+        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)}${classCell(template)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
     }
     lines.push('');
   }
@@ -88,7 +96,7 @@ export function renderPlanComment(input: {
     lines.push(`- ❌ [${escapeMarkdown(`${error.path}:${error.line}`)}](${fileLink(links, headSha, error.path, error.line)}): ${escapeMarkdown(error.message)}`);
   }
   lines.push('');
-  lines.push('<sub>Checked against the live cluster with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>');
+  lines.push(`<sub>Checked against the live cluster${input.server ? ` (${escapeMarkdown(input.server)})` : ''} with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>`);
   return { state, description: fitDescription(description), markdown: fitComment(lines) };
 }
 
