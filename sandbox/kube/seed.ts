@@ -9,6 +9,7 @@ import { isRunningAndReady } from './controllers/statefulset.ts';
 import { defaultDriver, type DriverProfile, type World } from './controllers/world.ts';
 import { dropUnknownFields, type NewerServerFields } from './openapi.ts';
 import { DecodeError, decodeObject } from './decode.ts';
+import { parseServerVersion, ServerVersionError, type ServerVersion } from './server-version.ts';
 import { mustResourceType, type KubeObject, type ResourceType } from './store.ts';
 
 type Json = Record<string, unknown>;
@@ -75,9 +76,21 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
   };
 }
 
+/** The seed's `version` (`1.34`, `1.26`, or a full `v1.34.9`), if it names one. */
+export function seedServerVersion(seed: unknown): ServerVersion | undefined {
+  if (!isObject(seed) || seed.version === undefined) return undefined;
+  if (typeof seed.version !== 'string' && typeof seed.version !== 'number') throw new SeedError('version must be a Kubernetes version such as 1.34 or 1.26');
+  try {
+    return parseServerVersion(seed.version);
+  } catch (error) {
+    if (error instanceof ServerVersionError) throw new SeedError(`version: ${error.message}`);
+    throw error;
+  }
+}
+
 export function applySeed(world: World, seed: unknown, newerFields: NewerServerFields = {}): void {
   if (seed === undefined || seed === null) return;
-  if (!isObject(seed)) throw new SeedError('the seed must be a map with namespaces, storageClasses, resourceQuotas, statefulSets');
+  if (!isObject(seed)) throw new SeedError('the seed must be a map with version, namespaces, storageClasses, resourceQuotas, statefulSets');
   for (const name of list(seed, 'namespaces')) {
     if (typeof name !== 'string') throw new SeedError('namespaces must be a list of names');
     ensureNamespace(world, name);
@@ -106,12 +119,12 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
       throw new SeedError('statefulSets must be apps/v1 StatefulSet manifests');
     }
     const object = structuredClone(raw) as unknown as KubeObject;
-    const unknown = dropUnknownFields(statefulSetType, object, newerFields);
+    const unknown = dropUnknownFields(statefulSetType, object, newerFields, world.server.unknownFields);
     if (unknown.length > 0) throw new SeedError(`statefulSets[${raw.metadata.name}]: unknown field ${unknown.map((f) => `"${f}"`).join(', ')}`);
     object.metadata.namespace ??= 'default';
     ensureNamespace(world, object.metadata.namespace);
     decodeSeeded(statefulSetType, object);
-    applyDefaults(statefulSetType, object, world.store);
+    applyDefaults(statefulSetType, object, world.store, world.server);
     world.store.create(statefulSetType, object);
   }
   settle(world);

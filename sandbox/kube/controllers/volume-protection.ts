@@ -6,6 +6,7 @@ import type { World } from './world.ts';
 
 export const pvcProtectionFinalizer = 'kubernetes.io/pvc-protection';
 export const pvProtectionFinalizer = 'kubernetes.io/pv-protection';
+export const vacProtectionFinalizer = 'kubernetes.io/vac-protection';
 
 const podType = mustResourceType('v1', 'Pod');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');

@@ -1,4 +1,5 @@
 // What the simulated controllers share: the store, a clock, the per-StorageClass driver profiles, and a seeded PRNG.
+import { defaultServerVersion, type ServerVersion } from '../server-version.ts';
 import type { ObjectStore } from '../store.ts';
 
 export interface DriverProfile {
@@ -23,6 +24,8 @@ export const defaultDriver: DriverProfile = {
 
 export interface World {
   store: ObjectStore;
+  /** The Kubernetes version the cluster plays: which controllers its kube-controller-manager runs, what they set. */
+  server: ServerVersion;
   now: () => Date;
   /** Driver profile per StorageClass name. */
   drivers: Map<string, DriverProfile>;
@@ -56,7 +59,7 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     const uid = change.object.metadata.uid;
     if (uid !== undefined && change.object.metadata.deletionTimestamp && !deletionsSeenAt.has(uid)) deletionsSeenAt.set(uid, now().getTime());
   });
-  return { store, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
+  return { store, server: defaultServerVersion, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
 export function driverFor(world: World, storageClassName: unknown): DriverProfile {
