@@ -6,6 +6,7 @@ import { parseSandboxQuantity, sandboxQuantityValue } from './quantity.ts';
 import { applyDefaults } from './admission.ts';
 import { runControllers } from './controllers/index.ts';
 import { isRunningAndReady } from './controllers/statefulset.ts';
+import { vacProtectionFinalizer } from './controllers/volume-protection.ts';
 import { defaultDriver, type DriverProfile, type World } from './controllers/world.ts';
 import { dropUnknownFields, type NewerServerFields } from './openapi.ts';
 import { DecodeError, decodeObject } from './decode.ts';
@@ -27,6 +28,7 @@ const quotaType = mustResourceType('v1', 'ResourceQuota');
 const statefulSetType = mustResourceType('apps/v1', 'StatefulSet');
 const podType = mustResourceType('v1', 'Pod');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
+const volumeAttributesClassType = mustResourceType('storage.k8s.io/v1', 'VolumeAttributesClass');
 
 export function loadSeedFile(path: string): unknown {
   try {
@@ -73,7 +75,39 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
     maxVolumeBytes: raw.maxVolumeSize === undefined ? undefined : sandboxQuantityValue(parseSandboxQuantity(raw.maxVolumeSize as string)),
     transientErrorRate: typeof raw.transientErrorRate === 'number' ? raw.transientErrorRate : 0,
     ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
+    modifyTicks: typeof raw.modifyTicks === 'number' ? raw.modifyTicks : 1,
+    unreachableVolumeAttributesClasses: stringList(raw.unreachableVolumeAttributesClasses, `storageClasses[${name}].driver.unreachableVolumeAttributesClasses`),
   };
+}
+
+function stringList(value: unknown, where: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new SeedError(`${where} must be a list of names`);
+  return value;
+}
+
+/**
+ * `volumeAttributesClasses: [{ name, driverName | storageClass, parameters }]`: a class for the driver named, or for the
+ * driver of the StorageClass named (the seed's driver names are generated: `<class>.csi.sandbox` unless set).
+ */
+function seedVolumeAttributesClasses(world: World, seed: Json): void {
+  const classes = list(seed, 'volumeAttributesClasses');
+  if (classes.length > 0 && !world.server.volumeAttributesClasses) {
+    throw new SeedError(`volumeAttributesClasses: VolumeAttributesClass is not served by ${world.server.gitVersion} (GA in v1.34; choose version 1.34)`);
+  }
+  for (const raw of classes) {
+    if (!isObject(raw) || typeof raw.name !== 'string') throw new SeedError('each volumeAttributesClass needs a name');
+    const driverName = typeof raw.driverName === 'string' ? raw.driverName
+      : typeof raw.storageClass === 'string' ? world.drivers.get(raw.storageClass)?.name : undefined;
+    if (driverName === undefined) throw new SeedError(`volumeAttributesClasses[${raw.name}] needs driverName, or storageClass naming a seeded StorageClass`);
+    if (raw.parameters !== undefined && (!isObject(raw.parameters) || !Object.values(raw.parameters).every((v) => typeof v === 'string'))) {
+      throw new SeedError(`volumeAttributesClasses[${raw.name}].parameters must map names to strings`);
+    }
+    world.store.create(volumeAttributesClassType, {
+      apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass',
+      metadata: { name: raw.name, finalizers: [vacProtectionFinalizer] }, driverName, ...(raw.parameters === undefined ? {} : { parameters: raw.parameters }),
+    });
+  }
 }
 
 /** The seed's `version` (`1.34`, `1.26`, or a full `v1.34.9`), if it names one. */
@@ -105,6 +139,7 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
       reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate',
     });
   }
+  seedVolumeAttributesClasses(world, seed);
   for (const raw of list(seed, 'resourceQuotas')) {
     if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.namespace !== 'string' || !isObject(raw.hard)) {
       throw new SeedError('each resourceQuota needs name, namespace and hard');
