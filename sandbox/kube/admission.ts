@@ -4,28 +4,34 @@ import { isDeepStrictEqual } from 'node:util';
 import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxBytesOf, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
 import { forbidden, invalid } from './api-errors.ts';
 import { pvcSpecDiff } from './pvc-spec-diff.ts';
-import { pvcProtectionFinalizer, pvProtectionFinalizer } from './controllers/volume-protection.ts';
+import { pvcSpecJsonDiff } from './pvc-spec-json-diff.ts';
+import { defaultServerVersion, type ServerVersion } from './server-version.ts';
+import { pvcProtectionFinalizer, pvProtectionFinalizer, vacProtectionFinalizer } from './controllers/volume-protection.ts';
 import { mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
 
 type Json = Record<string, unknown>;
 
-// As kube-apiserver v1.26 (the recorded server) has them; v1.27 added 'revisionHistoryLimit' to the list and the text.
-const statefulSetMutableFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
-export const statefulSetForbiddenMessage = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const quotaType = mustResourceType('v1', 'ResourceQuota');
 
 /** Server-side defaults, so objects read back look like a real cluster's (and Git-vs-live diffs meet them). */
-export function applyDefaults(t: ResourceType, object: KubeObject, store: ObjectStore): void {
+export function applyDefaults(t: ResourceType, object: KubeObject, store: ObjectStore, server: ServerVersion = defaultServerVersion): void {
   if (t.kind === 'StatefulSet') {
     const spec = (object.spec ??= {});
     spec.replicas ??= 1;
     spec.podManagementPolicy ??= 'OrderedReady';
     spec.revisionHistoryLimit ??= 10;
     spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
-    spec.persistentVolumeClaimRetentionPolicy ??= { whenDeleted: 'Retain', whenScaled: 'Retain' };
+    // StatefulSetAutoDeletePVC: defaulted where it is on (GA in v1.32), dropped on write where it is off (alpha in v1.26).
+    if (server.retentionPolicy) {
+      const policy = (spec.persistentVolumeClaimRetentionPolicy ??= {}) as Json;
+      policy.whenDeleted ??= 'Retain';
+      policy.whenScaled ??= 'Retain';
+    } else {
+      delete spec.persistentVolumeClaimRetentionPolicy;
+    }
     const template = (spec.template ??= {}) as Json;
     const templateMetadata = (template.metadata ??= {}) as Json;
     if (!('creationTimestamp' in templateMetadata)) templateMetadata.creationTimestamp = null;
@@ -47,7 +53,12 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
     object.spec = { finalizers: ['kubernetes'], ...object.spec };
     object.status ??= { phase: 'Active' };
   }
-  if (t.kind === 'PersistentVolume') object.status ??= { phase: 'Pending' };
+  if (t.kind === 'PersistentVolume') {
+    const spec = (object.spec ??= {});
+    spec.persistentVolumeReclaimPolicy ??= 'Retain';
+    spec.volumeMode ??= 'Filesystem';
+    object.status ??= { phase: 'Pending' };
+  }
   if (t.kind === 'Event' && t.group === '') {
     // core/v1 Event: eventTime is a MicroTime struct (null when unset), the reporting fields plain strings.
     if (!('eventTime' in object)) object.eventTime = null;
@@ -87,7 +98,7 @@ function defaultPodSpec(spec: Json): void {
 }
 
 /** Validation of an update (old -> new); create-time checks are the schema's business and not modelled. */
-export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeObject, featureGates: ReadonlySet<string> = new Set()): void {
+export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeObject, featureGates: ReadonlySet<string> = new Set(), server: ServerVersion = defaultServerVersion): void {
   if (t.kind === 'StatefulSet') {
     // With KEP-4650's gate (not shipped anywhere yet) the storage requests of volumeClaimTemplates become mutable.
     const vctStorageMutable = featureGates.has('StatefulSetUpdateVolumeClaimTemplate');
@@ -98,13 +109,23 @@ export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeOb
       return copy;
     }) : templates);
     const strip = (spec: Json | undefined): Json => Object.fromEntries(Object.entries(spec ?? {})
-      .filter(([k]) => !statefulSetMutableFields.includes(k))
+      .filter(([k]) => !server.statefulSetMutableFields.includes(k))
       .map(([k, v]) => [k, vctStorageMutable && k === 'volumeClaimTemplates' ? withoutStorage(v) : v]));
     if (!isDeepStrictEqual(strip(old.spec), strip(updated.spec))) {
-      throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: statefulSetForbiddenMessage }]);
+      throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: server.statefulSetForbiddenMessage }]);
     }
   }
-  if (t.kind === 'PersistentVolumeClaim') validatePvcUpdate(t, old, updated);
+  if (t.kind === 'PersistentVolumeClaim') validatePvcUpdate(t, old, updated, server);
+  if (t.kind === 'VolumeAttributesClass') validateVolumeAttributesClassUpdate(t, old, updated);
+}
+
+/** A VolumeAttributesClass's driver and parameters are fixed once created (KEP-3751). */
+function validateVolumeAttributesClassUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
+  for (const field of ['parameters', 'driverName']) {
+    if (!isDeepStrictEqual(old[field] ?? null, updated[field] ?? null)) {
+      throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field, message: `Forbidden: updates to ${field} are forbidden.` }]);
+    }
+  }
 }
 
 function storageRequest(object: KubeObject): Quantity | undefined {
@@ -118,25 +139,30 @@ function statusQuantity(object: KubeObject, field: 'capacity' | 'allocatedResour
 }
 
 /**
- * ValidatePersistentVolumeClaimUpdate (v1.26): the spec is immutable except the storage request of a *bound* claim
- * (status.phase Bound) and a volumeName set once by the binder; the refusal quotes the Go diff of the two specs.
+ * ValidatePersistentVolumeClaimUpdate: the spec is immutable except the storage request of a *bound* claim
+ * (status.phase Bound), on v1.34 also its volumeAttributesClassName, and a volumeName set once by the binder; the
+ * refusal quotes a diff of the two specs (Go struct diff on v1.26, unified JSON diff on v1.34).
  */
-function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
+function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject, server: ServerVersion): void {
   const oldSpec = structuredClone(old.spec ?? {});
   const newSpec = structuredClone(updated.spec ?? {});
   if (!oldSpec.volumeName) oldSpec.volumeName = newSpec.volumeName;
   const newRequests = (newSpec.resources as Json | undefined)?.requests as Json | undefined;
-  if (updated.status?.phase === 'Bound' && newRequests) {
+  const bound = updated.status?.phase === 'Bound';
+  if (bound && newRequests) {
     const oldStorage = ((oldSpec.resources as Json | undefined)?.requests as Json | undefined)?.storage;
     if (oldStorage === undefined) delete newRequests.storage;
     else newRequests.storage = oldStorage;
   }
-  if (!isDeepStrictEqual(pruneUndefined(oldSpec), pruneUndefined(newSpec))) {
-    throw invalid(t, updated.metadata.name, [{
-      reason: 'FieldValueForbidden', field: 'spec',
-      message: `Forbidden: spec is immutable after creation except resources.requests for bound claims\n${pvcSpecDiff(old.spec, updated.spec)}`,
-    }]);
+  if (bound && server.volumeAttributesClasses) {
+    if (oldSpec.volumeAttributesClassName === undefined) delete newSpec.volumeAttributesClassName;
+    else newSpec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
   }
+  if (!isDeepStrictEqual(pruneUndefined(oldSpec), pruneUndefined(newSpec))) {
+    const diff = server.pvcSpecDiffStyle === 'unified-json' ? pvcSpecJsonDiff(old.spec, updated.spec) : pvcSpecDiff(old.spec, updated.spec);
+    throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: `${server.pvcImmutableMessage}\n${diff}` }]);
+  }
+  if (server.volumeAttributesClasses) validateVolumeAttributesClassChange(t, old, updated);
   const before = storageRequest(old);
   const after = storageRequest(updated);
   const capacity = statusQuantity(old, 'capacity');
@@ -147,6 +173,19 @@ function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject
   }
 }
 
+/** KEP-3751: once the volume has a class (status.currentVolumeAttributesClassName), the claim cannot drop its own. */
+function validateVolumeAttributesClassChange(t: ResourceType, old: KubeObject, updated: KubeObject): void {
+  const current = old.status?.currentVolumeAttributesClassName;
+  if (current === undefined || current === null) return;
+  const requested = updated.spec?.volumeAttributesClassName;
+  const emptied = requested === undefined || requested === null ? 'nil' : requested === '' ? 'empty string' : undefined;
+  if (emptied === undefined) return;
+  throw invalid(t, updated.metadata.name, [{
+    reason: 'FieldValueForbidden', field: 'spec.volumeAttributesClassName',
+    message: `Forbidden: update to ${emptied} is forbidden when status.currentVolumeAttributesClassName is not nil`,
+  }]);
+}
+
 function pruneUndefined(value: Json): Json {
   return JSON.parse(JSON.stringify(value)) as Json;
 }
@@ -154,7 +193,7 @@ function pruneUndefined(value: Json): Json {
 /** The PersistentVolumeClaimResize admission plugin and ResourceQuota, on PVC create and update. */
 export function admit(t: ResourceType, old: KubeObject | undefined, updated: KubeObject, store: ObjectStore): void {
   if (t.kind === 'Event' && t.group === '') validateCoreEvent(t, updated);
-  if (!old && (t.kind === 'PersistentVolumeClaim' || t.kind === 'PersistentVolume')) protectOnCreate(t, updated);
+  if (!old && (t.kind === 'PersistentVolumeClaim' || t.kind === 'PersistentVolume' || t.kind === 'VolumeAttributesClass')) protectOnCreate(t, updated);
   if (t.kind !== 'PersistentVolumeClaim') return;
   const before = old ? storageRequest(old) : undefined;
   const after = storageRequest(updated);
@@ -191,9 +230,9 @@ function validateCoreEvent(t: ResourceType, event: KubeObject): void {
   if (causes.length > 0) throw invalid(t, event.metadata.name, causes);
 }
 
-/** StorageObjectInUseProtection: every new PVC and PV carries its protection finalizer. */
+/** StorageObjectInUseProtection: every new PVC, PV and VolumeAttributesClass carries its protection finalizer. */
 function protectOnCreate(t: ResourceType, object: KubeObject): void {
-  const finalizer = t.kind === 'PersistentVolumeClaim' ? pvcProtectionFinalizer : pvProtectionFinalizer;
+  const finalizer = { PersistentVolumeClaim: pvcProtectionFinalizer, VolumeAttributesClass: vacProtectionFinalizer }[t.kind] ?? pvProtectionFinalizer;
   const finalizers = object.metadata.finalizers ?? [];
   if (!finalizers.includes(finalizer)) object.metadata.finalizers = [...finalizers, finalizer];
 }

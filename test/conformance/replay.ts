@@ -19,9 +19,10 @@ const garbageCollectorDelayMs = 30;
 const clockBase = Date.parse('2026-11-23T13:00:00Z');
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 
-export async function replayTranscript(exchanges: Exchange[]): Promise<ExchangeOutcome[]> {
+/** Replays `exchanges` against a sandbox playing `version` (`1.26`, `1.34`), the recorded server's. */
+export async function replayTranscript(exchanges: Exchange[], version: string): Promise<ExchangeOutcome[]> {
   let nowMs = clockBase;
-  const sandbox = await startKubeSandbox({ now: () => new Date(nowMs), controllers: [...recordedControllers], garbageCollectorDelayMs });
+  const sandbox = await startKubeSandbox({ version, now: () => new Date(nowMs), controllers: [...recordedControllers], garbageCollectorDelayMs });
   try {
     seedPreexisting(sandbox, exchanges);
     const token = sandbox.kubeConfig().getCurrentUser()?.token ?? '';

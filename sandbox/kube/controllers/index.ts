@@ -6,6 +6,7 @@ import { startPods } from './kubelet.ts';
 import { finalizeNamespaces } from './namespace.ts';
 import { provisionVolumes } from './provisioner.ts';
 import { resizeVolumes } from './resizer.ts';
+import { modifyVolumes } from './volume-modifier.ts';
 import { ensureDefaultServiceAccounts } from './service-accounts.ts';
 import { reconcileStatefulSets } from './statefulset.ts';
 import { protectVolumes } from './volume-protection.ts';
@@ -24,7 +25,11 @@ const controllers: Record<ControllerName, (world: World) => void> = {
   statefulset: reconcileStatefulSets,
   provisioner: provisionVolumes,
   kubelet: startPods,
-  resizer: resizeVolumes,
+  // The external-resizer both expands volumes and modifies their attributes (VolumeAttributesClass).
+  resizer: (world) => {
+    resizeVolumes(world);
+    modifyVolumes(world);
+  },
   resourcequota: (world) => refreshQuotaUsage(world.store),
 };
 

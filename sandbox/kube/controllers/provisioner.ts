@@ -2,10 +2,12 @@
 import { mustResourceType } from '../store.ts';
 import { recordEvent } from './events.ts';
 import { pvProtectionFinalizer } from './volume-protection.ts';
+import { driverReaches } from './volume-modifier.ts';
 import { driverFor, type World } from './world.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const pvType = mustResourceType('v1', 'PersistentVolume');
+const vacType = mustResourceType('storage.k8s.io/v1', 'VolumeAttributesClass');
 
 type Json = Record<string, unknown>;
 
@@ -16,6 +18,12 @@ export function provisionVolumes(world: World): void {
     const storage = ((spec.resources as Json | undefined)?.requests as Json | undefined)?.storage;
     if (storage === undefined) continue;
     const driver = driverFor(world, spec.storageClassName);
+    // A claim with a VolumeAttributesClass gets a volume with those attributes, or none while the driver cannot give them.
+    const attributesClass = typeof spec.volumeAttributesClassName === 'string' && spec.volumeAttributesClassName !== '' ? spec.volumeAttributesClassName : undefined;
+    if (attributesClass !== undefined) {
+      const vac = world.store.peek(vacType, undefined, attributesClass);
+      if (!vac || !driverReaches(driver, vac)) continue;
+    }
     const volumeName = `pvc-${pvc.metadata.uid ?? ''}`;
     world.store.create(pvType, {
       apiVersion: 'v1', kind: 'PersistentVolume',
@@ -25,6 +33,7 @@ export function provisionVolumes(world: World): void {
         persistentVolumeReclaimPolicy: 'Delete', volumeMode: spec.volumeMode ?? 'Filesystem',
         claimRef: { kind: 'PersistentVolumeClaim', namespace: pvc.metadata.namespace, name: pvc.metadata.name, uid: pvc.metadata.uid },
         csi: { driver: driver.name, volumeHandle: volumeName },
+        ...(attributesClass === undefined ? {} : { volumeAttributesClassName: attributesClass }),
       },
       status: { phase: 'Bound' },
     });
@@ -32,7 +41,7 @@ export function provisionVolumes(world: World): void {
       ...pvc,
       metadata: { ...pvc.metadata, annotations: { ...pvc.metadata.annotations, 'pv.kubernetes.io/bind-completed': 'yes', 'volume.kubernetes.io/storage-provisioner': driver.name } },
       spec: { ...spec, volumeName },
-      status: { phase: 'Bound', accessModes: spec.accessModes ?? ['ReadWriteOnce'], capacity: { storage } },
+      status: { phase: 'Bound', accessModes: spec.accessModes ?? ['ReadWriteOnce'], capacity: { storage }, ...(attributesClass === undefined ? {} : { currentVolumeAttributesClassName: attributesClass }) },
     });
     recordEvent(world, pvc, 'Normal', 'ProvisioningSucceeded', `Successfully provisioned volume ${volumeName}`, driver.name);
   }
