@@ -30,6 +30,8 @@ export interface StatefulSetSpec {
   templates: Record<string, string>;
   storageClass?: string;
   accessModes?: string[];
+  /** The volumeAttributesClassName of every template (KEP-3751). */
+  volumeAttributesClass?: string;
 }
 
 export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unknown> {
@@ -42,7 +44,10 @@ export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unkno
       template: { metadata: { labels: { app: spec.name } }, spec: { containers: [{ name: 'main', image: 'busybox:1.36' }] } },
       volumeClaimTemplates: Object.entries(spec.templates).map(([name, storage]) => ({
         metadata: { name },
-        spec: { accessModes: spec.accessModes ?? ['ReadWriteOnce'], storageClassName: spec.storageClass ?? 'standard', resources: { requests: { storage } } },
+        spec: {
+          accessModes: spec.accessModes ?? ['ReadWriteOnce'], storageClassName: spec.storageClass ?? 'standard', resources: { requests: { storage } },
+          ...(spec.volumeAttributesClass !== undefined ? { volumeAttributesClassName: spec.volumeAttributesClass } : {}),
+        },
       })),
     },
   };
@@ -90,6 +95,10 @@ export interface HarnessSeed {
   newerServerFields?: Record<string, string[]>;
   /** Fields added to the pod template of every seeded StatefulSet. */
   podSpecExtras?: Record<string, unknown>;
+  /** The Kubernetes version the sandbox plays (`1.34` by default, `1.26`). */
+  version?: string;
+  /** VolumeAttributesClasses to seed (`{ name, storageClass | driverName, parameters }`, 1.34 only). */
+  volumeAttributesClasses?: unknown[];
   /** Changes the generated RBAC objects before they are applied (a test takes a verb away). */
   rbac?: (objects: RbacObject[]) => RbacObject[];
 }
@@ -100,7 +109,8 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
   const kube = await startKubeSandbox({
     ...(seed.featureGates ? { featureGates: seed.featureGates } : {}),
     ...(seed.newerServerFields ? { newerServerFields: seed.newerServerFields } : {}),
-    seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },
+    ...(seed.version ? { version: seed.version } : {}),
+    seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], volumeAttributesClasses: seed.volumeAttributesClasses ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },
   });
   const repoDir = await mkdtemp(join(tmpdir(), 'sts-repo-'));
   const allowed = namespaces;
