@@ -47,7 +47,8 @@ function renderStatefulSet(sts: StatefulSetReport): string[] {
       ? template.desiredSize : `${template.from} -> ${template.desiredSize}`;
     const klass = template.storageClassName === undefined ? 'no class'
       : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
-    const classChange = template.volumeAttributesClass ? `, class ${template.volumeAttributesClass.from ?? '(none)'} -> ${template.volumeAttributesClass.to ?? '(none)'}` : '';
+    const classChange = template.volumeAttributesClass ? `, class ${template.volumeAttributesClass.from ?? '(none)'} -> ${template.volumeAttributesClass.to ?? '(none)'}`
+      : template.desiredClass !== undefined ? `, class ${template.desiredClass}` : '';
     lines.push(`      ${template.templateName}: ${change}${classChange} [${klass}] ${template.readyReplicas}/${template.replicas} ready  (${where})`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
     for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);

@@ -266,7 +266,7 @@ async function finishReport(
     if (status && isFinished(status, template) && before !== undefined && !finishedBefore) {
       const finishedTemplate = templates[index];
       if (finishedTemplate) finishedTemplate.justFinished = true;
-      say(`${live.namespace}/${live.name}: ${template.templateName} finished: ${status.readyReplicas}/${status.replicas} at ${status.desiredSize}`);
+      say(`${live.namespace}/${live.name}: ${template.templateName} finished: ${status.readyReplicas}/${status.replicas} at ${status.desiredSize}${status.desiredClass !== undefined ? ` in ${status.desiredClass}` : ''}`);
       writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'VolumeClaimTemplateResized',
         `all ${status.replicas} PVCs of ${template.templateName} reached ${status.desiredSize}${status.desiredClass !== undefined ? ` in VolumeAttributesClass ${status.desiredClass}` : ''}`));
     }

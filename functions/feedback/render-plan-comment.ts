@@ -27,6 +27,16 @@ function quotaCell(template: TemplateReport): string {
   return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${q.used} + ${q.growth} of ${q.limit}`)).join('<br>');
 }
 
+/** `3 PVCs grow 10Gi -> 20Gi`, `3 PVCs to class gold`, or both. */
+function planWords(template: TemplateReport): string {
+  const change = template.volumeAttributesClass;
+  const grows = template.from === undefined || template.from !== template.desiredSize;
+  const size = `${template.pvcs.length} PVCs grow ${template.from ?? '?'} -> ${template.desiredSize}`;
+  if (!change) return size;
+  const klass = `class ${change.from ?? '(none)'} -> ${change.to ?? '(none)'}`;
+  return grows ? `${size}, ${klass}` : `${template.pvcs.length} PVCs ${klass}`;
+}
+
 /** The VolumeAttributesClass change (KEP-3751), under the sizes. */
 function classCell(template: TemplateReport): string {
   const change = template.volumeAttributesClass;
@@ -65,7 +75,7 @@ export function renderPlanComment(input: {
     const first = blocked[0];
     description = `${first?.sts.namespace}/${first?.sts.name} ${first?.template.templateName}: ${first?.template.reasons[0] ?? 'blocked'}`;
   } else if (resizes.length > 0) {
-    description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${template.pvcs.length} PVCs grow ${template.from ?? '?'} -> ${template.desiredSize}`).join('; ');
+    description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${planWords(template)}`).join('; ');
   } else {
     description = 'no volume changes';
   }

@@ -30,7 +30,7 @@ export function progressState(sts: StatefulSetReport): ProgressSummary['state'] 
 
 export function progressDescription(sts: StatefulSetReport): string {
   const state = progressState(sts);
-  const sizes = sts.templates.map((t) => `${t.readyReplicas}/${t.replicas} replicas at ${t.desiredSize}`).join(', ');
+  const sizes = sts.templates.map((t) => `${t.readyReplicas}/${t.replicas} replicas at ${t.desiredSize}${t.desiredClass !== undefined ? ` in ${t.desiredClass}` : ''}`).join(', ');
   if (state === 'failure') {
     const failed = sts.templates.find((t) => t.action === 'blocked' || t.pvcs.some((p) => p.state === 'failed'));
     const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
