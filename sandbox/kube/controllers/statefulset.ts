@@ -1,7 +1,7 @@
 // The StatefulSet controller, as far as this project touches it: ControllerRevisions named by a hash of the pod
 // template, PVCs <template>-<set>-<ordinal> before pods, OrderedReady one at a time vs Parallel, rolling replacement
 // of pods at an old revision, adoption of orphaned pods (no restart when the template is unchanged), scale-down that
-// leaves PVCs behind, and status.
+// leaves PVCs behind, the retention policy's claim owners where the server has it (claim-retention.ts), and status.
 import { createHash } from 'node:crypto';
 import { mustResourceType, type KubeObject, type OwnerReference } from '../store.ts';
 import { claimOwnerReferences, referencesDiffer } from './claim-retention.ts';
