@@ -1,13 +1,13 @@
 // Defaulting, validation and admission the sandbox runs on every write, with the real server's codes and texts:
-// StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790), the resize admission plugin, ResourceQuota.
+// StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790; volume-validation.ts), the resize admission
+// plugin, ResourceQuota.
 import { isDeepStrictEqual } from 'node:util';
-import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxBytesOf, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
+import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxBytesOf, sandboxQuantityValue } from './quantity.ts';
 import { forbidden, invalid } from './api-errors.ts';
-import { pvcSpecDiff } from './pvc-spec-diff.ts';
-import { pvcSpecJsonDiff } from './pvc-spec-json-diff.ts';
 import { defaultServerVersion, type ServerVersion } from './server-version.ts';
 import { pvcProtectionFinalizer, pvProtectionFinalizer, vacProtectionFinalizer } from './controllers/volume-protection.ts';
 import { mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
+import { storageRequest, validatePvcUpdate, validateVolumeAttributesClassUpdate } from './volume-validation.ts';
 
 type Json = Record<string, unknown>;
 
@@ -117,77 +117,6 @@ export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeOb
   }
   if (t.kind === 'PersistentVolumeClaim') validatePvcUpdate(t, old, updated, server);
   if (t.kind === 'VolumeAttributesClass') validateVolumeAttributesClassUpdate(t, old, updated);
-}
-
-/** A VolumeAttributesClass's driver and parameters are fixed once created (KEP-3751). */
-function validateVolumeAttributesClassUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
-  for (const field of ['parameters', 'driverName']) {
-    if (!isDeepStrictEqual(old[field] ?? null, updated[field] ?? null)) {
-      throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field, message: `Forbidden: updates to ${field} are forbidden.` }]);
-    }
-  }
-}
-
-function storageRequest(object: KubeObject): Quantity | undefined {
-  const value = ((object.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage;
-  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
-}
-
-function statusQuantity(object: KubeObject, field: 'capacity' | 'allocatedResources'): Quantity | undefined {
-  const value = (object.status?.[field] as Json | undefined)?.storage;
-  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
-}
-
-/**
- * ValidatePersistentVolumeClaimUpdate: the spec is immutable except the storage request of a *bound* claim
- * (status.phase Bound), on v1.34 also its volumeAttributesClassName, and a volumeName set once by the binder; the
- * refusal quotes a diff of the two specs (Go struct diff on v1.26, unified JSON diff on v1.34).
- */
-function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject, server: ServerVersion): void {
-  const oldSpec = structuredClone(old.spec ?? {});
-  const newSpec = structuredClone(updated.spec ?? {});
-  if (!oldSpec.volumeName) oldSpec.volumeName = newSpec.volumeName;
-  const newRequests = (newSpec.resources as Json | undefined)?.requests as Json | undefined;
-  const bound = updated.status?.phase === 'Bound';
-  if (bound && newRequests) {
-    const oldStorage = ((oldSpec.resources as Json | undefined)?.requests as Json | undefined)?.storage;
-    if (oldStorage === undefined) delete newRequests.storage;
-    else newRequests.storage = oldStorage;
-  }
-  if (bound && server.volumeAttributesClasses) {
-    if (oldSpec.volumeAttributesClassName === undefined) delete newSpec.volumeAttributesClassName;
-    else newSpec.volumeAttributesClassName = oldSpec.volumeAttributesClassName;
-  }
-  if (!isDeepStrictEqual(pruneUndefined(oldSpec), pruneUndefined(newSpec))) {
-    const diff = server.pvcSpecDiffStyle === 'unified-json' ? pvcSpecJsonDiff(old.spec, updated.spec) : pvcSpecDiff(old.spec, updated.spec);
-    throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: `${server.pvcImmutableMessage}\n${diff}` }]);
-  }
-  if (server.volumeAttributesClasses) validateVolumeAttributesClassChange(t, old, updated);
-  const before = storageRequest(old);
-  const after = storageRequest(updated);
-  const capacity = statusQuantity(old, 'capacity');
-  if (before && after && compareQuantities(after, before) < 0 && capacity && compareQuantities(after, capacity) <= 0) {
-    throw invalid(t, updated.metadata.name, [{
-      reason: 'FieldValueForbidden', field: 'spec.resources.requests.storage', message: 'Forbidden: field can not be less than status.capacity',
-    }]);
-  }
-}
-
-/** KEP-3751: once the volume has a class (status.currentVolumeAttributesClassName), the claim cannot drop its own. */
-function validateVolumeAttributesClassChange(t: ResourceType, old: KubeObject, updated: KubeObject): void {
-  const current = old.status?.currentVolumeAttributesClassName;
-  if (current === undefined || current === null) return;
-  const requested = updated.spec?.volumeAttributesClassName;
-  const emptied = requested === undefined || requested === null ? 'nil' : requested === '' ? 'empty string' : undefined;
-  if (emptied === undefined) return;
-  throw invalid(t, updated.metadata.name, [{
-    reason: 'FieldValueForbidden', field: 'spec.volumeAttributesClassName',
-    message: `Forbidden: update to ${emptied} is forbidden when status.currentVolumeAttributesClassName is not nil`,
-  }]);
-}
-
-function pruneUndefined(value: Json): Json {
-  return JSON.parse(JSON.stringify(value)) as Json;
 }
 
 /** The PersistentVolumeClaimResize admission plugin and ResourceQuota, on PVC create and update. */

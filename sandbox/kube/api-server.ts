@@ -155,6 +155,7 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
         type: route.type, namespace: route.namespace, query: url.searchParams,
         // As Tables, the first event carries the column definitions and the rest only rows.
         present: table ? (object, first) => toTable(route.type, [object], new Date(ctx.store.timestamp()), object.metadata.resourceVersion ?? '', first) : undefined,
+        initialEventsEndBookmark: ctx.server.initialEventsEndBookmark,
       });
       return;
     }

@@ -135,15 +135,16 @@ function schemaOf(shape: Shape): OpenApiSchema {
   }
 }
 
-/** Adds `model` and every model it reaches to `schemas`. */
-function addComponent(schemas: Record<string, OpenApiSchema>, model: string): void {
+/** Adds `model` and every model it reaches to `schemas`, without the fields the server does not know. */
+function addComponent(schemas: Record<string, OpenApiSchema>, model: string, unknownFields: NewerServerFields): void {
   if (schemas[model] !== undefined) return;
   const properties: Record<string, OpenApiSchema> = {};
   schemas[model] = { type: 'object', properties };
   for (const [name, shape] of fieldsOf(model)) {
+    if (unknownFields[model]?.includes(name)) continue;
     properties[name] = schemaOf(shape);
     const inner = modelWithin(shape);
-    if (inner !== undefined) addComponent(schemas, inner);
+    if (inner !== undefined) addComponent(schemas, inner, unknownFields);
   }
 }
 
@@ -236,10 +237,10 @@ function openApiDocuments(server: ServerVersion): OpenApiDocuments {
   for (const key of [...new Set(served.map(documentKey))]) {
     const types = served.filter((t) => documentKey(t) === key);
     const schemas: Record<string, OpenApiSchema> = {};
-    for (const model of ['V1Status', 'V1DeleteOptions']) addComponent(schemas, model);
+    for (const model of ['V1Status', 'V1DeleteOptions']) addComponent(schemas, model, server.unknownFields);
     for (const type of types) {
-      addComponent(schemas, modelOf(type));
-      addComponent(schemas, `${modelOf(type)}List`);
+      addComponent(schemas, modelOf(type), server.unknownFields);
+      addComponent(schemas, `${modelOf(type)}List`, server.unknownFields);
       (schemas[modelOf(type)] as OpenApiSchema)['x-kubernetes-group-version-kind'] = [{ group: type.group, version: type.version, kind: type.kind }];
     }
     const document = {

@@ -131,12 +131,15 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
   }
   for (const raw of list(seed, 'storageClasses')) {
     if (!isObject(raw) || typeof raw.name !== 'string') throw new SeedError('each storageClass needs a name');
+    if (raw.volumeBindingMode !== undefined && raw.volumeBindingMode !== 'Immediate' && raw.volumeBindingMode !== 'WaitForFirstConsumer') {
+      throw new SeedError(`storageClasses[${raw.name}].volumeBindingMode must be Immediate or WaitForFirstConsumer`);
+    }
     world.drivers.set(raw.name, driverProfile(raw.name, raw.driver));
     world.store.create(storageClassType, {
       apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass',
       metadata: { name: raw.name, ...(raw.default === true ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}) },
       provisioner: world.drivers.get(raw.name)?.name, allowVolumeExpansion: raw.allowVolumeExpansion === true,
-      reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate',
+      reclaimPolicy: 'Delete', volumeBindingMode: raw.volumeBindingMode === 'WaitForFirstConsumer' ? 'WaitForFirstConsumer' : 'Immediate',
     });
   }
   seedVolumeAttributesClasses(world, seed);

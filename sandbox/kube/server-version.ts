@@ -26,6 +26,11 @@ export interface ServerVersion {
   retentionPolicy: boolean;
   /** kube-controller-manager runs the PV binder (and the expand controller's events) on this version's cluster. */
   persistentVolumeBinder: boolean;
+  /**
+   * A watch from resourceVersion 0 asking for bookmarks gets one after the initial ADDED events, annotated
+   * `k8s.io/initial-events-end` (v1.34; v1.26 sends only the closing one).
+   */
+  initialEventsEndBookmark: boolean;
   /** Fields client-node's models declare that this server does not know (unknown fields, dropped as such). */
   unknownFields: Readonly<Record<string, readonly string[]>>;
 }
@@ -53,6 +58,7 @@ export const serverVersions: Readonly<Record<ServerVersionName, ServerVersion>> 
     volumeAttributesClasses: true,
     retentionPolicy: true,
     persistentVolumeBinder: true,
+    initialEventsEndBookmark: true,
     unknownFields: {},
   },
   '1.26': {
@@ -72,6 +78,7 @@ export const serverVersions: Readonly<Record<ServerVersionName, ServerVersion>> 
     retentionPolicy: false,
     // The recorded v1.26.5 cluster ran no PV binder (its transcripts patch every binding with kubectl).
     persistentVolumeBinder: false,
+    initialEventsEndBookmark: false,
     unknownFields: {
       V1PersistentVolumeClaimSpec: ['volumeAttributesClassName'],
       V1PersistentVolumeSpec: ['volumeAttributesClassName'],

@@ -12,6 +12,7 @@ import { loadTranscript } from './transcript.ts';
 const conformanceDir = process.env.KUBE_CONFORMANCE_DIR ?? '/work/shared/conformance';
 const recordings = [
   { version: '1.26', dir: 'kube-v1.26.5', transcripts: ['probes', 'edge-cases', 'example-pass-unfixed', 'example-pass-fixed'] },
+  { version: '1.34', dir: 'kube-v1.34.9', transcripts: ['probes', 'edge-cases', 'vac-edge-cases', 'example-pass'] },
 ];
 
 for (const { version, dir, transcripts } of recordings) {

@@ -32,6 +32,8 @@ export interface StatefulSetSpec {
   accessModes?: string[];
   /** The volumeAttributesClassName of every template (KEP-3751). */
   volumeAttributesClass?: string;
+  /** `spec.persistentVolumeClaimRetentionPolicy` (the server defaults it to Retain/Retain on 1.34). */
+  retentionPolicy?: { whenDeleted: 'Retain' | 'Delete'; whenScaled: 'Retain' | 'Delete' };
 }
 
 export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unknown> {
@@ -49,6 +51,7 @@ export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unkno
           ...(spec.volumeAttributesClass !== undefined ? { volumeAttributesClassName: spec.volumeAttributesClass } : {}),
         },
       })),
+      ...(spec.retentionPolicy ? { persistentVolumeClaimRetentionPolicy: spec.retentionPolicy } : {}),
     },
   };
 }
@@ -87,6 +90,8 @@ export interface Harness {
 }
 
 export interface HarnessSeed {
+  /** The Kubernetes version the sandbox plays (`1.34` by default, `1.26`). */
+  version?: string;
   storageClasses?: DriverSeed[];
   statefulSets: StatefulSetSpec[];
   quotas?: unknown[];
@@ -95,8 +100,6 @@ export interface HarnessSeed {
   newerServerFields?: Record<string, string[]>;
   /** Fields added to the pod template of every seeded StatefulSet. */
   podSpecExtras?: Record<string, unknown>;
-  /** The Kubernetes version the sandbox plays (`1.34` by default, `1.26`). */
-  version?: string;
   /** VolumeAttributesClasses to seed (`{ name, storageClass | driverName, parameters }`, 1.34 only). */
   volumeAttributesClasses?: unknown[];
   /** Changes the generated RBAC objects before they are applied (a test takes a verb away). */
@@ -107,9 +110,9 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
   const storageClasses = seed.storageClasses ?? [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } }];
   const namespaces = [...new Set(seed.statefulSets.map((s) => s.namespace ?? 'db'))];
   const kube = await startKubeSandbox({
+    ...(seed.version ? { version: seed.version } : {}),
     ...(seed.featureGates ? { featureGates: seed.featureGates } : {}),
     ...(seed.newerServerFields ? { newerServerFields: seed.newerServerFields } : {}),
-    ...(seed.version ? { version: seed.version } : {}),
     seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], volumeAttributesClasses: seed.volumeAttributesClasses ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },
   });
   const repoDir = await mkdtemp(join(tmpdir(), 'sts-repo-'));

@@ -1,23 +1,40 @@
-// Dynamic provisioning: a Pending PVC gets a new PV of the requested size and is bound to it.
-import { mustResourceType } from '../store.ts';
+// Dynamic provisioning by the CSI drivers this cluster runs: a Pending PVC gets a new PV of the requested size and is
+// bound to it, if a driver serves its StorageClass (the seeded classes' drivers, or a class whose provisioner names
+// one). Claims stay Pending where a real cluster leaves them so: no class, a class no driver serves, a class that
+// waits for the first consumer (volumeBindingMode WaitForFirstConsumer) while no pod uses the claim, a volume named
+// by hand (the PV binder's business), or a VolumeAttributesClass the driver cannot give.
+import { mustResourceType, type KubeObject } from '../store.ts';
 import { recordEvent } from './events.ts';
 import { pvProtectionFinalizer } from './volume-protection.ts';
 import { driverReaches } from './volume-modifier.ts';
-import { driverFor, type World } from './world.ts';
+import { usedByPod } from './persistent-volume-binder.ts';
+import { defaultDriver, type DriverProfile, type World } from './world.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const pvType = mustResourceType('v1', 'PersistentVolume');
 const vacType = mustResourceType('storage.k8s.io/v1', 'VolumeAttributesClass');
+const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
 
 type Json = Record<string, unknown>;
+
+/** The driver that would provision this claim now, if any. */
+function servingDriver(world: World, pvc: Readonly<KubeObject>): DriverProfile | undefined {
+  const className = pvc.spec?.storageClassName;
+  if (typeof className !== 'string' || className === '') return undefined;
+  const storageClass = world.store.peek(storageClassType, undefined, className);
+  if (!storageClass) return undefined;
+  if (storageClass.volumeBindingMode === 'WaitForFirstConsumer' && !usedByPod(world, pvc)) return undefined;
+  return world.drivers.get(className) ?? [...world.drivers.values(), defaultDriver].find((d) => d.name === storageClass.provisioner);
+}
 
 export function provisionVolumes(world: World): void {
   for (const pvc of world.store.peekList(pvcType)) {
     if (pvc.status?.phase === 'Bound' || pvc.metadata.deletionTimestamp) continue;
     const spec = pvc.spec ?? {};
     const storage = ((spec.resources as Json | undefined)?.requests as Json | undefined)?.storage;
-    if (storage === undefined) continue;
-    const driver = driverFor(world, spec.storageClassName);
+    if (storage === undefined || (typeof spec.volumeName === 'string' && spec.volumeName !== '')) continue;
+    const driver = servingDriver(world, pvc);
+    if (!driver) continue;
     // A claim with a VolumeAttributesClass gets a volume with those attributes, or none while the driver cannot give them.
     const attributesClass = typeof spec.volumeAttributesClassName === 'string' && spec.volumeAttributesClassName !== '' ? spec.volumeAttributesClassName : undefined;
     if (attributesClass !== undefined) {

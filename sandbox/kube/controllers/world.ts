@@ -37,6 +37,8 @@ export interface World {
   resizeTicks: Map<string, number>;
   /** Progress of in-flight volume modifications (VolumeAttributesClass), keyed by PVC uid. */
   modifyTicks: Map<string, number>;
+  /** The request (bytes) the expand controller last reported waiting for, per PVC uid. */
+  expansionsNoticed: Map<string, bigint>;
   /** For offline node expansion: the pod (uid) that was running when the node step became pending, per PVC uid. */
   podsAtNodePending: Map<string, string>;
   random: () => number;
@@ -65,7 +67,7 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     const uid = change.object.metadata.uid;
     if (uid !== undefined && change.object.metadata.deletionTimestamp && !deletionsSeenAt.has(uid)) deletionsSeenAt.set(uid, now().getTime());
   });
-  return { store, server: defaultServerVersion, now, drivers, resizeTicks: new Map(), modifyTicks: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
+  return { store, server: defaultServerVersion, now, drivers, resizeTicks: new Map(), modifyTicks: new Map(), expansionsNoticed: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
 export function driverFor(world: World, storageClassName: unknown): DriverProfile {

@@ -7,6 +7,7 @@ import { pgStatefulSet } from './fixtures.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { parseServerVersion } from '../../../sandbox/kube/server-version.ts';
 import { SeedError } from '../../../sandbox/kube/seed.ts';
+import { sandboxCommand } from '../../../functions/cli/sandbox-command.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const seed = { namespaces: ['db'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }], statefulSets: [pgStatefulSet(1)] };
@@ -69,6 +70,51 @@ describe('Kubernetes sandbox versions', () => {
     // revisionHistoryLimit became mutable in v1.27.
     await api('default', AppsV1Api).patchNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { spec: { revisionHistoryLimit: 3 } } }, mergePatch);
     assert.match(await message(api('1.26', AppsV1Api).patchNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { spec: { revisionHistoryLimit: 3 } } }, mergePatch)), /Forbidden: updates to statefulset spec/);
+  });
+
+  it('knows volumeAttributesClassName on 1.34 only: 1.26 drops it as an unknown field, with the warning, and leaves it out of its OpenAPI', async () => {
+    const body = { metadata: { name: 'classy' }, spec: { accessModes: ['ReadWriteOnce'], volumeAttributesClassName: 'gold', resources: { requests: { storage: '1Gi' } } } };
+    const send = async (name: string): Promise<{ warning: string | null; spec: Record<string, unknown> }> => {
+      const sandbox = sandboxes[name];
+      assert.ok(sandbox);
+      const answer = await fetch(`${sandbox.url}/api/v1/namespaces/db/persistentvolumeclaims`, {
+        method: 'POST', body: JSON.stringify(body),
+        headers: { Authorization: `Bearer ${sandbox.kubeConfig().getCurrentUser()?.token ?? ''}`, 'Content-Type': 'application/json' },
+      });
+      assert.equal(answer.status, 201);
+      return { warning: answer.headers.get('warning'), spec: ((await answer.json()) as { spec: Record<string, unknown> }).spec };
+    };
+    const newest = await send('default');
+    assert.equal(newest.warning, null);
+    assert.equal(newest.spec.volumeAttributesClassName, 'gold');
+    const old = await send('1.26');
+    assert.equal(old.warning, '299 - "unknown field \\"spec.volumeAttributesClassName\\""');
+    assert.equal(old.spec.volumeAttributesClassName, undefined);
+    const schemaProperties = async (name: string): Promise<string[]> => {
+      const sandbox = sandboxes[name];
+      assert.ok(sandbox);
+      const auth = { Authorization: `Bearer ${sandbox.kubeConfig().getCurrentUser()?.token ?? ''}` };
+      const index = await (await fetch(`${sandbox.url}/openapi/v3`, { headers: auth })).json() as { paths: Record<string, { serverRelativeURL: string }> };
+      const document = await (await fetch(`${sandbox.url}${index.paths['api/v1']?.serverRelativeURL ?? ''}`, { headers: auth })).json() as { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+      return Object.keys(document.components.schemas.V1PersistentVolumeClaimSpec?.properties ?? {});
+    };
+    assert.ok((await schemaProperties('default')).includes('volumeAttributesClassName'));
+    const oldProperties = await schemaProperties('1.26');
+    assert.ok(oldProperties.includes('storageClassName') && !oldProperties.includes('volumeAttributesClassName'));
+  });
+
+  it('sandbox --version: a version it does not play, or the flag on the GitHub sandbox alone, is a usage error (2)', async () => {
+    const written: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = (chunk: string) => { written.push(chunk); return true; };
+    try {
+      assert.equal(await sandboxCommand(['kube', '--version', '1.30']), 2);
+      assert.equal(await sandboxCommand(['github', '--version', '1.34']), 2);
+    } finally {
+      process.stderr.write = write;
+    }
+    assert.match(written[0] ?? '', /^--version: the Kubernetes sandbox plays 1\.34 \(v1\.34\.9\) or 1\.26 \(v1\.26\.5\), not "1\.30"/);
+    assert.match(written[1] ?? '', /--version chooses the Kubernetes version/);
   });
 
   it('quotes a Go struct diff (1.26) or a unified JSON diff (1.34) when an unbound claim is resized', async () => {
