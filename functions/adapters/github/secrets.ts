@@ -36,6 +36,8 @@ export function privateKeyFromSecret(secretId: string, text: string): string {
   return privateKey;
 }
 
+const emptySecretReason = 'the secret has no value yet (the stack creates the GitHub App key\'s secret empty): store {"privateKey": "<PEM>"} in it, see infra/README.md step 5';
+
 export class SecretReader {
   private readonly provider: SecretsProvider;
   private readonly maxAge: number;
@@ -52,6 +54,8 @@ export class SecretReader {
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       const reason = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+      // A secret with no version (the stack creates the App key's secret empty) answers ResourceNotFoundException.
+      if (/can't find the specified secret value for staging label: AWSCURRENT/.test(reason)) throw new SecretReadError(secretId, emptySecretReason);
       throw new SecretReadError(secretId, reason);
     }
     if (typeof value !== 'string') throw new SecretReadError(secretId, 'the secret has no SecretString (binary secrets are not supported)');
