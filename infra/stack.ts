@@ -12,7 +12,7 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as eks from 'aws-cdk-lib/aws-eks';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -25,7 +25,6 @@ import { parseConfig, type Config } from '../functions/domain/config.ts';
 import { defaultMetricsNamespace } from '../functions/lambda/publish-metrics.ts';
 import { targetQueueUrlVariable } from '../functions/adapters/aws/target-queue.ts';
 import { scheduleMinutesVariable } from '../functions/lambda/dispatcher.ts';
-import { webhookSecretVariable } from '../functions/lambda/webhook.ts';
 import { alarmTopic, requireAlarmSubscriber, stackAlarms } from './alarms.ts';
 import { dashboardName, dashboardUrl, operationsDashboard } from './dashboard.ts';
 import { lambdaEntries, type LambdaEntryName } from './lambda-bundle.ts';
@@ -33,6 +32,7 @@ import { EmittedMetrics } from './metrics.ts';
 import { targetQueues, type TargetQueues } from './queue.ts';
 import { retainedSecret } from './secrets.ts';
 import { shippedFunction } from './shipped-function.ts';
+import { webhookEndpoint } from './webhook-endpoint.ts';
 
 /** The Kubernetes group the access entry maps the function's role to; infra/k8s/rbac.yaml binds it. */
 export const kubernetesGroup = 'sts-volume-gitops';
@@ -175,32 +175,10 @@ export class StsVolumeGitopsStack extends Stack {
     });
 
     if (props.webhook ?? true) {
-      this.webhookSecret = props.webhookSecretArn
-        ? secretsmanager.Secret.fromSecretCompleteArn(this, 'WebhookSecret', props.webhookSecretArn)
-        : retainedSecret(this, 'WebhookSecret', {
-          description: 'GitHub webhook secret for sts-volume-gitops: {"webhookSecret": "..."}; paste the value into the webhook settings (see infra/README.md)',
-          value: { kind: 'generated', generateStringKey: 'webhookSecret', passwordLength: 40 },
-          notRotatedBecause: 'GitHub holds the same value (the webhook settings) and signs every delivery with it: a rotation by Secrets Manager would make every delivery fail its signature until someone pastes the new value into GitHub. Rotate by hand: new value in GitHub and here together.',
-        });
-      this.webhook = shippedFunction(this, 'Webhook', {
-        // GitHub waits 10 s for an answer; queueing takes milliseconds.
-        entry: entry('webhook'), configFile, timeout: Duration.seconds(10), memorySize: 256, logRetention,
-        // The URL is public (auth NONE): a flood of unsigned requests gets 429 beyond this, and cannot starve the worker.
-        reservedConcurrentExecutions: webhookConcurrency,
-        environment: { [targetQueueUrlVariable]: this.queue.queueUrl, [webhookSecretVariable]: this.webhookSecret.secretArn, POWERTOOLS_METRICS_NAMESPACE: metricsNamespace },
-      });
-      this.allowSend(this.webhook);
-      const answered = 'The Function URL invokes the webhook synchronously: GitHub gets the error answer, shows the delivery as failed and can redeliver it, and the next scheduled pass does what it would have queued. A dead-letter queue applies to asynchronous invocations only.';
-      for (const id of ['Serverless-LambdaDLQ', 'NIST.800.53.R5-LambdaDLQ']) Validations.of(this.webhook).acknowledge({ id, reason: answered });
-      this.webhook.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.webhookSecret.secretArn] }));
-      // Auth NONE: GitHub cannot sign AWS requests; the handler checks X-Hub-Signature-256 before anything else.
-      this.webhookUrl = this.webhook.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-      Validations.of(this.webhook).acknowledge({
-        id: 'NIST.800.53.R5-LambdaFunctionPublicAccessProhibited',
-        reason: 'GitHub delivers webhooks to a public URL and cannot sign AWS requests. The handler checks X-Hub-Signature-256 before anything else; reserved concurrency bounds what a flood costs, and the WebhookRefused alarm reports refused deliveries.',
-      });
-      new CfnOutput(this, 'WebhookUrl', { value: this.webhookUrl.url, description: 'Payload URL for the GitHub webhook (content type application/json)' });
-      new CfnOutput(this, 'WebhookSecretArn', { value: this.webhookSecret.secretArn, description: 'The secret to paste into the GitHub webhook: its webhookSecret field' });
+      ({ fn: this.webhook, url: this.webhookUrl, secret: this.webhookSecret } = webhookEndpoint(this, {
+        entry: entry('webhook'), configFile, logRetention, concurrency: webhookConcurrency, queue: this.queue, metricsNamespace,
+        ...(props.webhookSecretArn !== undefined ? { existingSecretArn: props.webhookSecretArn } : {}),
+      }));
     }
 
     this.githubSecrets = this.grantSecrets(props.githubSecretArn);
