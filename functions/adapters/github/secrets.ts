@@ -36,7 +36,8 @@ export function privateKeyFromSecret(secretId: string, text: string): string {
   return privateKey;
 }
 
-const emptySecretReason = 'the secret has no value yet (the stack creates the GitHub App key\'s secret empty): store {"privateKey": "<PEM>"} in it, see infra/README.md step 5';
+/** What Secrets Manager answers for a secret with no version yet, as the stack creates the App key's. */
+const noValueYet = /can't find the specified secret value for staging label: AWSCURRENT/;
 
 export class SecretReader {
   private readonly provider: SecretsProvider;
@@ -54,8 +55,6 @@ export class SecretReader {
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause;
       const reason = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-      // A secret with no version (the stack creates the App key's secret empty) answers ResourceNotFoundException.
-      if (/can't find the specified secret value for staging label: AWSCURRENT/.test(reason)) throw new SecretReadError(secretId, emptySecretReason);
       throw new SecretReadError(secretId, reason);
     }
     if (typeof value !== 'string') throw new SecretReadError(secretId, 'the secret has no SecretString (binary secrets are not supported)');
@@ -63,7 +62,13 @@ export class SecretReader {
   }
 
   async readGitHubPrivateKey(secretId: string): Promise<string> {
-    return privateKeyFromSecret(secretId, await this.readString(secretId));
+    const text = await this.readString(secretId).catch((error: unknown) => {
+      if (error instanceof SecretReadError && noValueYet.test(error.message)) {
+        throw new SecretReadError(secretId, 'the secret has no value yet (the stack creates it empty): store {"privateKey": "<PEM>"} in it, see infra/README.md step 5');
+      }
+      throw error;
+    });
+    return privateKeyFromSecret(secretId, text);
   }
 }
 
