@@ -252,7 +252,11 @@ describe('StsVolumeGitopsStack', () => {
     assert.deepEqual(refused?.Properties.Metrics?.map((m) => [m.Expression, m.Period]), [['SELECT SUM(WebhookDeliveriesRefused) FROM SCHEMA("StsVolumeGitops", reason, service)', 900]]);
     assert.equal(refused?.Properties.Threshold, 1);
     // Every alarm names the dashboard to open.
-    for (const alarm of alarms) assert.ok(joined(alarm.Properties.AlarmDescription).endsWith('Dashboard: https://console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/Test-eu-west-1'), joined(alarm.Properties.AlarmDescription));
+    for (const alarm of alarms) {
+      const description = joined(alarm.Properties.AlarmDescription);
+      assert.ok(description.endsWith('Dashboard: https://console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/Test-eu-west-1'), description);
+      assert.ok(description.length <= 1024, `CloudWatch takes at most 1024 characters: ${description}`);
+    }
     assert.equal(alarms.find((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')?.Properties.Threshold, 600, 'twice the schedule interval');
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
     for (const alarm of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
