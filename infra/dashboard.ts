@@ -6,7 +6,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { passOutcomes, type EmittedMetrics } from './metrics.ts';
+import { passCountNames, passOutcomes, type EmittedMetrics } from './metrics.ts';
 import type { TargetQueues } from './queue.ts';
 
 export interface DashboardSubjects {
@@ -68,6 +68,9 @@ export function operationsDashboard(scope: Construct, subjects: DashboardSubject
     ]),
     ...(subjects.webhook ? [graph('Webhook deliveries: queued, refused by reason', [metrics.webhookSeries('queued'), metrics.webhookSeries('refused')])] : []),
   );
+  // A count added to the passes' metrics later gets a graph without anyone listing it here.
+  const undrawn = passCountNames.filter((name) => !metrics.countsUsed.has(name));
+  if (undrawn.length > 0) dashboard.addWidgets(graph('Other pass counts', undrawn.map((name) => metrics.passCount(name)), 24));
   dashboard.addWidgets(
     graph('Oldest queued target (s)', [queues.queue.metricApproximateAgeOfOldestMessage({ period: minute, statistic: 'Maximum', label: 'Targets' })], 12),
     graph('Dead-letter queues', [

@@ -3,18 +3,30 @@
 // type check here rather than leaving a graph empty.
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type { PassMetrics, PassOutcome } from '../functions/lambda/pass-metrics.ts';
+import { passMetrics, type PassMetrics, type PassOutcome } from '../functions/lambda/pass-metrics.ts';
 import { powertoolsServiceName } from './shipped-function.ts';
 
 /** Emitted by the webhook (functions/lambda/webhook.ts): deliveries it queued, and the ones it refused by `reason`. */
 export const webhookMetricNames = { queued: 'WebhookDeliveriesQueued', refused: 'WebhookDeliveriesRefused' } as const;
 export const passOutcomes: readonly PassOutcome[] = ['ok', 'busy', 'incomplete', 'failed'];
+export type PassCountName = keyof PassMetrics['counts'];
+/**
+ * Every count a pass publishes, read off `passMetrics` itself (for a run that did nothing), so a count added there is
+ * drawn on the dashboard without anyone listing it here.
+ */
+export const passCountNames = Object.keys(passMetrics({
+  target: '', report: undefined, feedback: undefined, recovery: undefined, error: undefined, deferred: [], durationMs: 0, apiCalls: { github: 0, kubernetes: 0, pvcPatches: 0 },
+}).counts) as PassCountName[];
 
 export class EmittedMetrics {
+  /** The pass counts asked for so far (the dashboard draws the others in a graph of their own). */
+  readonly countsUsed = new Set<PassCountName>();
+
   constructor(readonly namespace: string, readonly period = Duration.minutes(5)) {}
 
   /** A per-pass count, summed (dimension `service`, as Powertools adds it). */
-  passCount(name: keyof PassMetrics['counts'], label?: string): cloudwatch.Metric {
+  passCount(name: PassCountName, label?: string): cloudwatch.Metric {
+    this.countsUsed.add(name);
     return new cloudwatch.Metric({ namespace: this.namespace, metricName: name, dimensionsMap: { service: powertoolsServiceName }, statistic: 'Sum', period: this.period, label: label ?? name });
   }
 

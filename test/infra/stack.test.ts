@@ -293,6 +293,7 @@ describe('StsVolumeGitopsStack', () => {
     }).counts)]);
     const ours = drawn.filter((m) => m.startsWith('StsVolumeGitops/')).map((m) => m.slice('StsVolumeGitops/'.length));
     for (const name of ours) assert.ok(emitted.has(name), `${name} is not emitted`);
+    for (const name of emitted) assert.ok(ours.includes(name), `${name} is emitted and not drawn`);
     for (const name of ['Passes', 'TargetsFailed', 'ResizesPlanned', 'ResizesApplied', 'PvcPatches', 'RecoveryPullRequestsOpened', 'RecoveryPullRequestsClosed', 'KubernetesApiCalls', 'GitHubApiCalls', 'DeferredSteps']) {
       assert.ok(ours.includes(name), `${name} is on the dashboard`);
     }
