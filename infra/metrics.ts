@@ -6,7 +6,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { passMetrics, type PassMetrics, type PassOutcome } from '../functions/lambda/pass-metrics.ts';
 import { powertoolsServiceName } from './shipped-function.ts';
 
-/** Emitted by the webhook (functions/lambda/webhook.ts): deliveries it queued, and the ones it refused by `reason`. */
+/** Emitted by the webhook Lambda: deliveries it queued (dimension `service`), and refused (`service`, `reason`). */
 export const webhookMetricNames = { queued: 'WebhookDeliveriesQueued', refused: 'WebhookDeliveriesRefused' } as const;
 export const passOutcomes: readonly PassOutcome[] = ['ok', 'busy', 'incomplete', 'failed'];
 export type PassCountName = keyof PassMetrics['counts'];
