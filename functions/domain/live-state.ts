@@ -27,8 +27,17 @@ export interface LiveStatefulSet {
   templates: LiveTemplate[];
   annotations: Record<string, string>;
   deleting: boolean;
+  /** The ownerReference with `controller: true`, when another object (an operator's resource) controls the set. */
+  controllerOwner?: ControllerOwner;
   /** The whole object as read, for recreation from the LIVE object. */
   raw: JsonObject;
+}
+
+export interface ControllerOwner {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
 }
 
 export interface PvcCondition {

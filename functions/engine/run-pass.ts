@@ -16,7 +16,7 @@ import {
 import { mapWithConcurrency } from './concurrency.ts';
 import type { PvcState } from './pvc-progress.ts';
 import {
-  describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
+  costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
   type PassReport, type StatefulSetReport, type TemplateReport,
 } from './pass-report.ts';
 
@@ -25,8 +25,8 @@ import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
 import type { PassContext } from './pass-context.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
-export type { PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
-export { reportFromPlan } from './pass-report.ts';
+export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
+export { costSummary, reportFromPlan } from './pass-report.ts';
 
 export type { PassContext, PassTarget } from './pass-context.ts';
 
@@ -97,7 +97,8 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     });
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
-  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports };
+  const cost = costSummary(reports);
+  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}) };
 }
 
 function now(ctx: PassContext): Date {
@@ -123,7 +124,8 @@ export async function planWithDryRuns(
   const snapshot = await ctx.cluster.readSnapshot(namespaces);
   // Sets sized by size sources are built from the live objects just read.
   const desired = assembleDesired(input, snapshot);
-  const options = { allowedNamespaces: ctx.target.allowedNamespaces };
+  const { guardrails, prices } = ctx.target;
+  const options = { allowedNamespaces: ctx.target.allowedNamespaces, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
   const first = planTarget(desired, snapshot, options);
   const patches = first.flatMap((sts) => sts.templates
     .filter((t) => t.action === 'resize')
@@ -161,8 +163,10 @@ async function applyStatefulSet(
   const report = reportFromPlan(plan, commitSha);
   const id = `${plan.namespace}/${plan.name}`;
 
+  // A set another object controls is its operator's: never deleted, recreated or annotated here (its PVCs may be grown).
+  const ours = plan.live.controllerOwner === undefined;
   try {
-    const resizing = plan.templates.filter((t) => t.action === 'resize' && t.templateNeedsUpdate);
+    const resizing = ours ? plan.templates.filter((t) => t.action === 'resize' && t.templateNeedsUpdate) : [];
     if (resizing.length > 0) {
       await lease.ensure();
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
@@ -183,7 +187,7 @@ async function applyStatefulSet(
     const pods = namespace?.pods ?? [];
     const needsPatching = plan.templates.some((t) => t.action === 'resize' && t.pvcsToPatch.length > 0);
     if (needsPatching) await lease.ensure();
-    if (needsPatching && live.annotations[statusAnnotation] === undefined) {
+    if (needsPatching && ours && live.annotations[statusAnnotation] === undefined) {
       // A template brought to size by someone else (or an older version) carries no annotation of ours: write it
       // before the patches, or a lost write after them would leave the finish unreported for good.
       const pending = pendingStatus(plan, live, commitSha);
@@ -230,7 +234,7 @@ async function finishReport(
   // nothing. One whose PVCs are growing to the desired size is concerned though nothing is left to patch: the pass that
   // patched them may have lost its annotation write (a 503), and without it the finish would never be reported.
   const concerned = live.annotations[statusAnnotation] !== undefined || plan.templates.some((t) => t.action !== 'unchanged') || growing;
-  if (concerned && live.annotations[statusAnnotation] !== rendered) {
+  if (concerned && plan.live?.controllerOwner === undefined && live.annotations[statusAnnotation] !== rendered) {
     writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
   }
   // One Event per StatefulSet per pass for its patches (and one for its failures), not one per PVC: at thousands of
