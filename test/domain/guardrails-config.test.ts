@@ -1,5 +1,6 @@
 // Guardrails, prices and ownedBy in the configuration: the schema and the checks parseConfig adds.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ConfigError, parseConfig } from '../../functions/domain/config.ts';
 
@@ -44,6 +45,19 @@ ${prometheusSource}
     assert.deepEqual(target?.prices, { currency: 'USD', perGiBMonth: { gp3: 0.08, io2: 0.125 } });
     assert.deepEqual(target?.sizeSources[0]?.guardrails, { maxSize: '8Ti' });
     assert.deepEqual(target?.sizeSources[0]?.ownedBy, { kind: 'Prometheus', group: 'monitoring.coreos.com' });
+  });
+
+  it('reads the README\'s example as documented', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Guardrails and the cost of a change'));
+    const example = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    const text = example.replace('    # source, cluster, namespaces as above\n', `    source: { local: { directory: ./repo, paths: ["**/*.yaml"] } }
+    cluster: { kubeconfig: { path: ./kubeconfig } }
+    namespaces: { allow: [db] }
+`);
+    const target = parseConfig(text, 'README.md', '/etc/sts').targets[0];
+    assert.deepEqual(target?.guardrails, { maxSize: '4Ti', maxGrowthFactor: 10, maxMonthlyIncrease: 500 });
+    assert.deepEqual(target?.prices, { currency: 'USD', perGiBMonth: { gp3: 0.08, io2: 0.125 } });
   });
 
   it('refuses a maxSize that is not a size, a cost limit without prices, and a growth factor below 1', () => {
