@@ -56,7 +56,7 @@ export interface SizeSourceConfig {
 export interface GuardrailsConfig {
   /** The largest size a template may ask for, a quantity (`2Ti`). */
   maxSize?: string | number;
-  /** The largest new size as a multiple of the live template's size (default 10). */
+  /** The largest new size as a multiple of the current size (live template or PVCs, the largest; default 10). */
   maxGrowthFactor?: number;
   /** The largest monthly cost increase of one template's change, in the target's price currency. */
   maxMonthlyIncrease?: number;

@@ -15,7 +15,7 @@ export interface GuardedChange {
   /** `namespace/name`. */
   statefulSet: string;
   templateName: string;
-  /** The live template's size. */
+  /** The size it grows from: the largest of the live template's and its PVCs'. */
   from: Quantity | undefined;
   to: Quantity;
   /** Where the size is written in Git. */
@@ -74,10 +74,10 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
   const from = change.from;
   // Exact for factors with up to six decimals: to > factor x from, in integers.
   if (from && from.bytes > 0n && change.to.bytes * 1_000_000n > BigInt(Math.round(growth.value * 1_000_000)) * from.bytes) {
-    const factor = (Number(change.to.bytes) / Number(from.bytes)).toLocaleString('en-US', { maximumFractionDigits: 1 });
+    const factor = (Number(change.to.bytes) / Number(from.bytes)).toLocaleString('en-US', { maximumFractionDigits: 2 });
     reasons.push({
       code: 'growth-limit',
-      message: `${at(change)} is ${factor}x the live size ${formatBytesLike(from.bytes, change.to)}, more than the ${growth.value}x allowed in one change `
+      message: `${at(change)} is ${factor}x the current size ${formatBytesLike(from.bytes, change.to)}, more than the ${growth.value}x allowed in one change `
         + raise('maxGrowthFactor', growth, change),
     });
   }

@@ -121,7 +121,7 @@ function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
     if (!template.templateNeedsUpdate && template.pvcsToPatch.length === 0) continue;
     template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
     const change = {
-      statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: template.from, to: template.to,
+      statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
       location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName),
     };
     const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
@@ -159,6 +159,12 @@ function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, opt
     }
   }
   return { ...base, live, outcome: 'planned', templates };
+}
+
+/** The size a change grows from: the largest of the live template's and its PVCs' requests and capacities. */
+function currentSize(template: TemplatePlan): Quantity | undefined {
+  const sizes = [template.from, ...template.pvcs.flatMap((p) => [p.request, p.capacity])].filter((q): q is Quantity => q !== undefined);
+  return sizes.reduce<Quantity | undefined>((largest, size) => (largest === undefined || size.bytes > largest.bytes ? size : largest), undefined);
 }
 
 /** Why the template list in Git cannot be applied to the live set (templates added, removed or renamed), if it cannot. */

@@ -26,7 +26,7 @@ describe('size guardrails', () => {
     const plan = planOf('7Ei');
     assert.equal(plan.action, 'blocked');
     assert.deepEqual(plan.reasons.map((r) => r.code), ['growth-limit']);
-    assert.equal(plan.reasons[0]?.message, '7Ei at k8s/db/pg.yaml:30 is 751,619,276.8x the live size 10Gi, more than the 10x allowed in one change '
+    assert.equal(plan.reasons[0]?.message, '7Ei at k8s/db/pg.yaml:30 is 751,619,276.8x the current size 10Gi, more than the 10x allowed in one change '
       + '(guardrails.maxGrowthFactor, the default); an expansion cannot be undone, so check the value first; if it is meant, '
       + 'raise guardrails.maxGrowthFactor in the target\'s configuration');
   });
@@ -35,7 +35,7 @@ describe('size guardrails', () => {
     assert.equal(planOf('100Gi').action, 'resize');
     assert.deepEqual(planOf('101Gi').reasons.map((r) => r.code), ['growth-limit']);
     assert.equal(planOf('25Gi', { guardrails: { maxGrowthFactor: 2.5 } }).action, 'resize');
-    assert.match(planOf('26Gi', { guardrails: { maxGrowthFactor: 2.5 } }).reasons[0]?.message ?? '', /2\.6x the live size 10Gi, more than the 2\.5x .*set on the target/);
+    assert.match(planOf('26Gi', { guardrails: { maxGrowthFactor: 2.5 } }).reasons[0]?.message ?? '', /2\.6x the current size 10Gi, more than the 2\.5x .*set on the target/);
   });
 
   it('blocks a size above the target\'s maxSize; a size source may raise it for its own template', () => {
@@ -47,6 +47,12 @@ describe('size guardrails', () => {
     assert.equal(planOf('90Gi', { guardrails: { maxSize: '50Gi' } }, pgWorld(), [source({ guardrails: { maxSize: '100Gi' } })]).action, 'resize');
     const lowered = planOf('40Gi', {}, pgWorld(), [source({ guardrails: { maxSize: '30Gi' } })]);
     assert.match(lowered.reasons[0]?.message ?? '', /set on the size source\); .* raise guardrails\.maxSize on the size source of db\/pg data$/);
+  });
+
+  it('measures growth from the largest of the live template and its PVCs (an operator\'s template may lag its grown PVCs)', () => {
+    const grown = pgWorld({ 0: { request: '100Gi' }, 1: { request: '100Gi' }, 2: { request: '100Gi' } });
+    assert.equal(planOf('150Gi', {}, grown).action, 'resize', '1.5x the PVCs, though 15x the 10Gi template');
+    assert.match(planOf('1001Gi', {}, grown).reasons[0]?.message ?? '', /10\.01x the current size 100Gi, more than the 10x allowed/);
   });
 
   it('leaves a set that is already at its size alone, whatever the limits say', () => {
