@@ -66,7 +66,9 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
   const maxSize = limitOf('maxSize', change, target);
   if (maxSize) {
     const limit = parseQuantity(maxSize.value); // checked when the config was read
-    if (change.to.bytes > limit.bytes) {
+    // A lower request (recovering from a failed expansion, KEP-1790) only ever shrinks the bill: never held back.
+    const grows = change.from === undefined || change.to.bytes > change.from.bytes;
+    if (grows && change.to.bytes > limit.bytes) {
       reasons.push({ code: 'size-limit', message: `${at(change)} is above the largest size allowed, ${limit.text} ${raise('maxSize', maxSize, change)}` });
     }
   }

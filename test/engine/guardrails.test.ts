@@ -45,6 +45,8 @@ describe('size guardrails', () => {
     const mapped = planOf('90Gi', { guardrails: { maxSize: '50Gi' } }, pgWorld(), [source()]);
     assert.match(mapped.reasons[0]?.message ?? '', /raise guardrails\.maxSize on the target, or on the size source of db\/pg data for this template alone$/);
     assert.equal(planOf('90Gi', { guardrails: { maxSize: '50Gi' } }, pgWorld(), [source({ guardrails: { maxSize: '100Gi' } })]).action, 'resize');
+    const recovering = pgWorld({ 0: { request: '100Gi', capacity: '10Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' } }, { size: '100Gi' });
+    assert.equal(planOf('60Gi', { guardrails: { maxSize: '50Gi' } }, recovering).action, 'resize', 'lowering a failed request is never held back');
     const lowered = planOf('40Gi', {}, pgWorld(), [source({ guardrails: { maxSize: '30Gi' } })]);
     assert.match(lowered.reasons[0]?.message ?? '', /set on the size source\); .* raise guardrails\.maxSize on the size source of db\/pg data$/);
   });
