@@ -108,7 +108,8 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     throw new ConfigError(sourceName, [`not valid YAML or JSON${where}: ${error instanceof jsYaml.YAMLException ? error.reason : 'unreadable'}`]);
   }
   if (!validate(value)) {
-    throw new ConfigError(sourceName, (validate.errors ?? []).map((e) => describe(e, value)));
+    // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
+    throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => describe(e, value)));
   }
   const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices'> & { guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
@@ -243,6 +244,8 @@ function describe(error: ErrorObject, root: unknown): string {
       if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
       if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;
       return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
+    case 'propertyNames':
+      return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
     case 'minItems':
       return `${where} must list at least ${String(params.limit)} item(s)`;
     default:

@@ -85,5 +85,9 @@ ${prometheusSource}
       - { file: apps/monitoring/values-prod.yaml, path: a.b, statefulSet: monitoring/prometheus-kube-prometheus-stack-prometheus, template: other }
 `)), ['targets[0].sizeSources[1] and sizeSources[0] map monitoring/prometheus-kube-prometheus-stack-prometheus but disagree on ownedBy; declare the same owner on both (or on neither)']);
     assert.match(problemsOf(config('    prices: { currency: dollars, perGiBMonth: { gp3: 0.08 } }\n'))[0] ?? '', /^targets\[0\]\.prices\.currency "dollars" does not have the expected form/);
+    assert.deepEqual(problemsOf(config('    prices: { perGiBMonth: { GP3: 0.08, io2: -1 } }\n')), [
+      'targets[0].prices.perGiBMonth has the key "GP3", which is not a StorageClass name (lowercase letters, digits, "-" and ".")',
+      'targets[0].prices.perGiBMonth.io2 must be >= 0',
+    ]);
   });
 });
