@@ -62,6 +62,8 @@ export interface LivePvc {
   resizeStatus: string | undefined;
   conditions: PvcCondition[];
   deleting: boolean;
+  /** Only the first replica's PVC of a set an operator writes carries one of ours (engine/run-pass.ts). */
+  annotations?: Record<string, string>;
 }
 
 export interface LivePod {

@@ -135,7 +135,11 @@ describe('kube-prometheus-stack: a StatefulSet the Prometheus Operator controls'
     const first = await pass(declaredConfig);
     assert.equal(first.report?.cost?.monthlyIncrease, 10, '2 replicas x 50Gi more at 0.10 USD/GiB-month');
     assert.match(first.report?.statefulSets[0]?.notes[0] ?? '', /^written by its operator \(Prometheus kube-prometheus-stack-prometheus/);
-    await passUntil(() => pass(declaredConfig), kube, (run) => run.report?.statefulSets[0]?.outcome === 'converged');
+    await passUntil(() => pass(declaredConfig), kube, (run) => run.feedback?.progress.some((p) => p.statefulSet === `monitoring/${name}` && p.state === 'success') ?? false);
+    const progress = github.state.statuses.filter((st) => st.context === `sts-volume-gitops/demo/monitoring/${name}`);
+    assert.equal(progress.at(-1)?.description, '2/2 replicas at 100Gi', 'the finish is reported: the status is kept on a PVC of the set');
+    const carrier = kube.store.get(types.pvc, 'monitoring', `${template}-${name}-0`);
+    assert.match(carrier?.metadata.annotations?.[statusAnnotation] ?? '', /"readyReplicas":2/);
     assert.deepEqual(pvcSizes(), [{ request: '100Gi', capacity: '100Gi' }, { request: '100Gi', capacity: '100Gi' }]);
     assert.deepEqual(statefulSetWrites(), [], 'never deleted, recreated, updated or annotated');
     const after = live();

@@ -97,6 +97,7 @@ export function toLivePvc(json: JsonObject): LivePvc {
       lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime).toISOString() : undefined,
     })),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+    annotations: stringsOf(raw.metadata?.annotations),
   };
 }
 
