@@ -68,9 +68,13 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
   const operation = matched?.r.operation ?? `${method} ${url.pathname}`;
   const fault = ctx.faults.match(method, operation, undefined) ?? ctx.faults.match(method, '*', undefined);
   let status = 0;
-  // Answers to an authenticated caller carry its rate-limit budget (after this request).
+  // Answers to an authenticated caller carry its rate-limit budget (after this request), and a classic token's scopes.
   let rateLimitSubject: string | undefined;
-  const rateHeaders = (): Record<string, string> => (rateLimitSubject === undefined ? {} : ctx.state.rateLimit.headers(rateLimitSubject));
+  let scopes: readonly string[] | undefined;
+  const rateHeaders = (): Record<string, string> => ({
+    ...(rateLimitSubject === undefined ? {} : ctx.state.rateLimit.headers(rateLimitSubject)),
+    ...(scopes === undefined ? {} : { 'x-oauth-scopes': scopes.join(', ') }),
+  });
   try {
     if (fault?.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault?.failure === 'reset') {
@@ -82,6 +86,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     const caller = authenticate(ctx, request, matched?.r.operation);
     ctx.state.rateLimit.take(caller.rateLimitSubject);
     rateLimitSubject = caller.rateLimitSubject;
+    scopes = caller.scopes;
     if (!matched?.m) throw notFound();
     const params = matched.m.slice(1).map((p) => decodeURIComponent(p));
     const body = method === 'GET' || method === 'DELETE' ? {} : await readJson(request);

@@ -6,11 +6,14 @@ import { userId } from './shapes.ts';
 import type { GitHubServerContext, GitHubState, Identity, RepositoryRole } from './state.ts';
 
 /** Operations GitHub authenticates with the App's JWT rather than a token. */
-const appJwtOperations = new Set(['apps.createInstallationAccessToken', 'apps.getAuthenticated']);
+const appJwtOperations = new Set(['apps.createInstallationAccessToken', 'apps.getAuthenticated', 'apps.getInstallation', 'apps.getRepoInstallation']);
 
-/** A person's token (all of a person's tokens share one rate limit). */
-export function personIdentity(login: string, role: RepositoryRole = 'write'): Identity {
-  return { login, type: 'User', credential: 'token', role, rateLimitSubject: `user ID ${userId(login)}` };
+/**
+ * A person's token (all of a person's tokens share one rate limit): a classic one with its OAuth `scopes`, or, without
+ * scopes, a fine-grained one.
+ */
+export function personIdentity(login: string, role: RepositoryRole = 'write', scopes?: readonly string[]): Identity {
+  return { login, type: 'User', credential: 'token', role, rateLimitSubject: `user ID ${userId(login)}`, ...(scopes ? { scopes } : {}) };
 }
 
 /** An installation token: the App acts as its bot user, with the installation's permissions and rate limit. */

@@ -1,0 +1,47 @@
+// What a credential may do, as the GitHub sandbox reports it the way GitHub does: a classic token's scopes in the
+// `X-OAuth-Scopes` header (none for fine-grained and installation tokens), the caller's role in the repository's
+// `permissions`, and an App installation's permissions (`GET /repos/{o}/{r}/installation`, with the App's JWT).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createGitHubClient } from '../../../functions/adapters/github/octokit.ts';
+import { exampleRepo, useExampleGitHub } from '../../support/example-github.ts';
+import { assertMatchesOpenApi } from './openapi.ts';
+
+describe('GitHub sandbox: token scopes and installation permissions', () => {
+  const suite = useExampleGitHub();
+
+  it('answers a classic token with its scopes, a fine-grained one without the header', async () => {
+    const classic = await suite.octokit.rest.repos.get(exampleRepo);
+    assert.equal(classic.headers['x-oauth-scopes'], 'repo');
+    const statusOnly = createGitHubClient({ baseUrl: suite.gh.url, auth: { kind: 'token', token: suite.gh.addPerson('ops', 'write', { scopes: ['repo:status', 'read:org'] }) } });
+    assert.equal((await statusOnly.rest.repos.get(exampleRepo)).headers['x-oauth-scopes'], 'repo:status, read:org');
+    const fineGrained = suite.gh.addPerson('fg', 'write', { fineGrained: true });
+    assert.match(fineGrained, /^github_pat_/);
+    const answer = await createGitHubClient({ baseUrl: suite.gh.url, auth: { kind: 'token', token: fineGrained } }).rest.repos.get(exampleRepo);
+    assert.equal(answer.headers['x-oauth-scopes'], undefined);
+  });
+
+  it('tells the caller its role in the repository', async () => {
+    const reader = createGitHubClient({ baseUrl: suite.gh.url, auth: { kind: 'token', token: suite.gh.addPerson('reader', 'read') } });
+    const repository = await reader.rest.repos.get(exampleRepo);
+    assertMatchesOpenApi('repos/get', 200, repository.data);
+    assert.deepEqual(repository.data.permissions, { admin: false, maintain: false, push: false, triage: false, pull: true });
+    assert.equal((await suite.octokit.rest.repos.get(exampleRepo)).data.permissions?.push, true);
+  });
+
+  it('serves the installation and the permissions it was granted to the App only', async () => {
+    const { gh } = suite;
+    gh.state.installationPermissions = { contents: 'read', statuses: 'write', metadata: 'read' };
+    const app = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'app', appId: gh.app.appId, installationId: gh.app.installationId, privateKey: gh.app.privateKeyPem } });
+    const byRepo = await app.rest.apps.getRepoInstallation(exampleRepo);
+    assertMatchesOpenApi('apps/get-repo-installation', 200, byRepo.data);
+    assert.deepEqual(byRepo.data.permissions, { contents: 'read', statuses: 'write', metadata: 'read' });
+    const byId = await app.rest.apps.getInstallation({ installation_id: gh.app.installationId });
+    assertMatchesOpenApi('apps/get-installation', 200, byId.data);
+    assert.equal(byId.data.id, gh.app.installationId);
+    await assert.rejects(app.rest.apps.getInstallation({ installation_id: 1 }), (error: { status?: number }) => error.status === 404);
+    await assert.rejects(app.rest.apps.getRepoInstallation({ owner: 'acme', repo: 'elsewhere' }), (error: { status?: number }) => error.status === 404);
+    // Not with a token: these need the App's JWT.
+    await assert.rejects(suite.octokit.rest.apps.getRepoInstallation(exampleRepo), (error: { status?: number }) => error.status === 401);
+  });
+});
