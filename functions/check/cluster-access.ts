@@ -63,26 +63,45 @@ export function accessQuestions(target: Pick<TargetConfig, 'name' | 'namespaces'
   return questions;
 }
 
-/** `patch persistentvolumeclaims in namespace "db"`, `get leases "sts-volume-gitops-prod" in namespace "platform"`. */
-export function describeQuestion(question: AccessQuestion): string {
+/** `persistentvolumeclaims in namespace "db"`, `leases.coordination.k8s.io "sts-volume-gitops-prod" in namespace "platform"`. */
+export function describeScope(question: AccessQuestion): string {
   const resource = question.apiGroup === '' ? question.resource : `${question.resource}.${question.apiGroup}`;
   const object = question.name === undefined ? resource : `${resource} "${question.name}"`;
   const scope = question.namespace !== undefined ? `in namespace "${question.namespace}"` : question.everyNamespace ? 'in every namespace' : 'at the cluster scope';
-  return `${question.verb} ${object} ${scope}`;
+  return `${object} ${scope}`;
 }
 
-/** One error per permission refused, naming the grant to make; one ok line when all are granted. */
+/**
+ * The refused verbs, one error per resource and scope (as a Role rule is written) naming the grant to make; one ok
+ * line when all are granted. An identity granted none of them is told to apply the generated manifest first.
+ */
 export function judgeAccess(questions: readonly AccessQuestion[], answers: readonly AccessAnswer[]): CheckResult[] {
-  const refused = questions.flatMap((question, index) => {
+  const refused = new Map<string, { question: AccessQuestion; verbs: string[]; reasons: Set<string>; why: Set<string> }>();
+  for (const [index, question] of questions.entries()) {
     const answer = answers[index];
-    if (answer?.allowed) return [];
-    return [error(
-      'cluster.access', describeQuestion(question),
-      `not allowed${answer?.reason ? ` (${answer.reason})` : ''}; needed for ${question.why}`,
-      question.everyNamespace ? `${grantToMake(question)} with a ClusterRole bound cluster-wide (namespaces.allow has "*")` : grantToMake(question),
-    )];
-  });
-  if (refused.length > 0) return refused;
+    if (answer?.allowed) continue;
+    const key = describeScope(question);
+    const group = refused.get(key) ?? { question, verbs: [], reasons: new Set<string>(), why: new Set<string>() };
+    group.verbs.push(question.verb);
+    if (answer?.reason) group.reasons.add(answer.reason);
+    group.why.add(question.why);
+    refused.set(key, group);
+  }
+  const results: CheckResult[] = [];
+  const refusedCount = [...refused.values()].reduce((sum, g) => sum + g.verbs.length, 0);
+  if (refusedCount > 0 && refusedCount === questions.length) {
+    results.push(error('cluster.access', 'permissions', 'this identity has none of the permissions the tool needs',
+      'apply the manifest the config needs (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`), bound to this identity (--group, --user or --service-account)'));
+  }
+  for (const [scope, group] of refused) {
+    const grant = grantToMake({ ...group.question, verb: group.verbs });
+    results.push(error(
+      'cluster.access', `${group.verbs.join(', ')} ${scope}`,
+      `not allowed${group.reasons.size > 0 ? ` (${[...group.reasons].join('; ')})` : ''}; needed for ${[...group.why].join('; ')}`,
+      group.question.everyNamespace ? `${grant} with a ClusterRole bound cluster-wide (namespaces.allow has "*")` : grant,
+    ));
+  }
+  if (results.length > 0) return results;
   const namespaces = [...new Set(questions.flatMap((q) => (q.namespace === undefined ? [] : [q.namespace])))];
   const everywhere = questions.some((q) => q.everyNamespace);
   return [ok('cluster.access', 'permissions', `all ${questions.length} verbs the tool uses are allowed (cluster scope${everywhere ? ', every namespace' : ''}${namespaces.length > 0 ? `, namespaces ${namespaces.join(', ')}` : ''})`)];

@@ -36,8 +36,9 @@ export function describeMissingPermission(missing: MissingPermission): string {
  * `grant "patch" on "persistentvolumeclaims" in namespace "db" (infra/k8s/rbac.yaml; ...)`: the grant that allows a
  * request (a refused call's, or one a SelfSubjectAccessReview said no to). A namespace of undefined is the cluster scope.
  */
-export function grantToMake(access: Pick<MissingPermission, 'verb' | 'resource' | 'apiGroup' | 'namespace'>): string {
+export function grantToMake(access: Pick<MissingPermission, 'resource' | 'apiGroup' | 'namespace'> & { verb: string | readonly string[] }): string {
+  const verbs = (typeof access.verb === 'string' ? [access.verb] : access.verb).map((v) => `"${v}"`).join(', ');
   const resource = access.apiGroup === '' ? `"${access.resource}"` : `"${access.resource}" (API group "${access.apiGroup}")`;
   const scope = access.namespace === undefined ? 'at the cluster scope' : `in namespace "${access.namespace}"`;
-  return `grant "${access.verb}" on ${resource} ${scope} (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config)`;
+  return `grant ${verbs} on ${resource} ${scope} (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config)`;
 }
