@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { defaultRbacGroup, rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
-import { checkCommand, type CheckReport } from '../../functions/cli/check-command.ts';
+import { checkCommand, renderCheckReport, type CheckReport } from '../../functions/cli/check-command.ts';
 import { exampleSizeSources, sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -44,12 +44,12 @@ describe('check: what is missing before anything runs', () => {
     return path;
   }
 
+  /** One check with --json; the text is what the command prints without it (the last test runs that for real). */
   async function check(args: string[], extraEnv: Record<string, string> = {}): Promise<Checked> {
     let json = '';
-    let text = '';
     const code = await checkCommand([...args, '--json'], { env: { ...env, ...extraEnv }, readSecret: noSecretsManager, readSecretText: noSecretsManager }, (t) => { json += t; });
-    await checkCommand(args, { env: { ...env, ...extraEnv }, readSecret: noSecretsManager, readSecretText: noSecretsManager }, (t) => { text += t; });
-    return { code, report: JSON.parse(json) as CheckReport, text };
+    const report = JSON.parse(json) as CheckReport;
+    return { code, report, text: renderCheckReport(report) };
   }
 
   function results(checked: Checked, id?: string): CheckResult[] {
@@ -140,8 +140,10 @@ describe('check: what is missing before anything runs', () => {
     const path = await configFile('app', { edit: appConfig });
     const saved = github.state.installationPermissions;
     github.state.installationPermissions = { contents: 'write', statuses: 'write', metadata: 'read' };
+    github.requestLog.reset();
     try {
       const checked = await check(['--config', path], { CHECK_APP_KEY: github.app.privateKeyPem });
+      assert.deepEqual(github.requestLog.writes(), [], 'an installation token is taken, nothing is written');
       assert.equal(checked.code, 1, checked.text);
       assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['github.permissions', 'pull_requests: write']]);
       assert.match(errors(checked)[0]?.message ?? '', /the App installation has no pull_requests permission/);
@@ -181,6 +183,14 @@ describe('check: what is missing before anything runs', () => {
     assert.equal(lease?.fix, 'kubectl create namespace platform (then apply the RBAC manifest again: its Role there could not be created without it)');
     assert.deepEqual(results(checked, 'source.parse').filter((r) => r.level === 'error').map((r) => r.subject), ['k8s/db/broken.yaml:3']);
     assert.deepEqual(results(checked, 'source.paths').map((r) => [r.subject, r.level]), [['k8s/**/*.yaml', 'ok'], ['manifests/**/*.yaml', 'warning']]);
+  });
+
+  it('reads a local source directory as the CLI does', async () => {
+    const local = (t: string): string => t.replace(/ {6}github:\n(?: {8}.*\n)+/, `      local: { directory: ${JSON.stringify(join(examples, 'gitops-repo'))}, paths: ["k8s/**/*.yaml"] }\n`);
+    const checked = await check(['--config', await configFile('local', { edit: local })]);
+    assert.deepEqual(errors(checked), [], checked.text);
+    assert.deepEqual(results(checked).filter((r) => r.id.startsWith('github.')), []);
+    assert.match(checked.text, /ok +source\.read +\/.*examples\/gitops-repo: read at [0-9a-f]{12}: 5 file\(s\)/);
   });
 
   it('says what is missing when the cluster cannot be reached or the token variable is not set', async () => {
