@@ -5,6 +5,7 @@ import { matchesManifestGlobs } from '../domain/manifests.ts';
 import { readTargetDesired, type TargetDesired } from '../engine/desired-input.ts';
 import type { GitSourcePort } from '../engine/ports.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
+import { judgeNamespaces } from './namespaces.ts';
 
 export interface SourceProbe {
   results: CheckResult[];
@@ -42,5 +43,6 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   } else if (unreadMappings > 0) {
     results.push(warning('source.parse', 'size sources', `${unreadMappings} of ${config.sizeSources.length} size source(s) could not be read (see the errors above)`));
   }
+  results.push(...judgeNamespaces(desired, config.namespaces.allow));
   return { results, desired };
 }

@@ -9,6 +9,7 @@ import {
 } from '../../functions/check/github-permissions.ts';
 import { judgeServerVersion } from '../../functions/check/server-version.ts';
 import { judgeStorageClasses } from '../../functions/check/storage-classes.ts';
+import { judgeNamespaces } from '../../functions/check/namespaces.ts';
 import { capabilitiesOf, parseServerVersion } from '../../functions/domain/server-capabilities.ts';
 
 const target = { name: 'prod', namespaces: { default: 'platform', allow: ['db', 'cache'] } };
@@ -118,5 +119,17 @@ describe('check: server version', () => {
     const old = judgeServerVersion(parseServerVersion({ gitVersion: 'v1.25.0' }), true);
     assert.deepEqual(old.map((r) => [r.id, r.level]), [['cluster.version', 'warning'], ['cluster.recovery', 'warning'], ['cluster.volumeattributesclass', 'ok']]);
     assert.equal(judgeServerVersion(parseServerVersion({ gitVersion: 'v1.26.5' }), false)[1]?.level, 'ok', 'no warning when recovery pull requests are off');
+  });
+});
+
+describe('check: namespaces', () => {
+  const set = (namespace: string, name: string) => ({ namespace, name, replicas: 1, podManagementPolicy: 'OrderedReady' as const, templates: [], location: { path: `${name}.yaml`, line: 1, column: 1 } });
+
+  it('names each StatefulSet in a namespace the allow list forgot; * allows all', () => {
+    const desired = { statefulSets: [set('db', 'pg'), set('logs', 'loki'), set('logs', 'tempo')], sizeValues: [] };
+    const results = judgeNamespaces(desired, ['db']);
+    assert.deepEqual(results.map((r) => [r.level, r.subject]), [['error', 'logs']]);
+    assert.match(results[0]?.message ?? '', /^logs\/loki \(loki\.yaml:1\), logs\/tempo \(tempo\.yaml:1\) are in namespace logs/);
+    assert.deepEqual(judgeNamespaces(desired, ['*']).map((r) => r.level), ['ok']);
   });
 });

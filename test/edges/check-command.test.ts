@@ -185,6 +185,14 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(results(checked, 'source.paths').map((r) => [r.subject, r.level]), [['k8s/**/*.yaml', 'ok'], ['manifests/**/*.yaml', 'warning']]);
   });
 
+  it('finds a namespace the manifests use that namespaces.allow forgot', async () => {
+    const checked = await check(['--config', await configFile('forgotten', { edit: (t) => t.replace('allow: [db, cache, analytics]', 'allow: [db, cache]') })]);
+    assert.equal(checked.code, 1);
+    assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['source.namespaces', 'analytics']]);
+    assert.match(errors(checked)[0]?.message ?? '', /^analytics\/clickhouse \(k8s\/analytics\/clickhouse\.yaml:2\), analytics\/vlogs-victoria-logs-single-server \(apps\/victoria-logs\/values-prod\.yaml:\d+\) are in namespace analytics, which namespaces\.allow \(db, cache\) does not list/);
+    assert.match(errors(checked)[0]?.fix ?? '', /^add analytics to namespaces\.allow, then apply the RBAC manifest again/);
+  });
+
   it('reads a local source directory as the CLI does', async () => {
     const local = (t: string): string => t.replace(/ {6}github:\n(?: {8}.*\n)+/, `      local: { directory: ${JSON.stringify(join(examples, 'gitops-repo'))}, paths: ["k8s/**/*.yaml"] }\n`);
     const checked = await check(['--config', await configFile('local', { edit: local })]);
