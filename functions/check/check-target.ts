@@ -40,8 +40,8 @@ async function checkSource(config: TargetConfig, options: CheckOptions): Promise
     };
   }
   const client = createGitHubClient({ ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}), auth, maxRateLimitRetries: 0 });
-  // The configuration has no check-runs switch yet; when it has, it goes here (checks: write).
-  const credential = await probeGitHub(config, client, repo, auth, { checkRuns: false });
+  // A GitHub App's verdicts are check runs (checks: write), a token's commit statuses.
+  const credential = await probeGitHub(config, client, repo, auth, { checkRuns: auth.kind === 'app' });
   if (credential.some((r) => r.id === 'github.credential' && r.level === 'error')) return { results: credential, desired: undefined };
   const read = await probeSource(config, new GitHubSource(client, repo, github.branch, github.paths, mappedFiles(config)), `${repo.owner}/${repo.repo}@${github.branch}`);
   return { results: [...credential, ...read.results], desired: read.desired };

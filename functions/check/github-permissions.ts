@@ -11,9 +11,14 @@ export interface NeededPermission {
   permission: string;
   level: PermissionLevel;
   why: string;
+  /** What the tool does without it, when it can do without (then its absence is a warning, not an error). */
+  withoutIt?: string;
 }
 
-/** `checkRuns`: whether the target publishes check runs (App only, `checks: write`). */
+/**
+ * `checkRuns`: whether the target publishes check runs (a GitHub App's verdicts; without `checks: write` they fall back
+ * to commit statuses).
+ */
 export function neededGitHubPermissions(pullRequests: TargetConfig['pullRequests'], options: { checkRuns?: boolean } = {}): NeededPermission[] {
   return [
     pullRequests.recovery
@@ -21,7 +26,10 @@ export function neededGitHubPermissions(pullRequests: TargetConfig['pullRequests
       : { permission: 'contents', level: 'read', why: 'read manifests and values files' },
     { permission: 'statuses', level: 'write', why: 'the pull request check and the progress status after a merge' },
     { permission: 'pull_requests', level: 'write', why: 'plan and progress comments on pull requests; recovery pull requests' },
-    ...(options.checkRuns ? [{ permission: 'checks', level: 'write' as const, why: 'check runs on pull requests' }] : []),
+    ...(options.checkRuns ? [{
+      permission: 'checks', level: 'write' as const, why: 'check runs with the plan and annotations on the storage lines',
+      withoutIt: 'verdicts are published as commit statuses instead, without annotations',
+    }] : []),
   ];
 }
 
@@ -32,10 +40,10 @@ export function judgeInstallationPermissions(needed: readonly NeededPermission[]
   return needed.map((need) => {
     const has = granted[need.permission];
     const subject = `${need.permission}: ${need.level}`;
-    if (has !== undefined && (rank[has] ?? 0) >= rank[need.level]!) return ok('github.permissions', subject, `the installation has ${need.permission}: ${has}`);
-    return error(
+    if (has !== undefined && (rank[has] ?? 0) >= (rank[need.level] ?? 0)) return ok('github.permissions', subject, `the installation has ${need.permission}: ${has}`);
+    return (need.withoutIt === undefined ? error : warning)(
       'github.permissions', subject,
-      `the App installation has ${has === undefined ? `no ${need.permission} permission` : `only ${need.permission}: ${has}`}; needed for ${need.why}`,
+      `the App installation has ${has === undefined ? `no ${need.permission} permission` : `only ${need.permission}: ${has}`}; needed for ${need.why}${need.withoutIt === undefined ? '' : ` (without it, ${need.withoutIt})`}`,
       `in the settings of GitHub App ${appId} (Permissions & events), set "${permissionTitle(need.permission)}" to ${titleOf(need.level)}, save, then accept the new permissions in the installation's settings (an organization owner must approve them)`,
     );
   });

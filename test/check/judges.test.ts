@@ -68,8 +68,9 @@ describe('check: GitHub permissions', () => {
   it('compares the installation\'s grants level by level', () => {
     const needed = neededGitHubPermissions(pullRequests, { checkRuns: true });
     const results = judgeInstallationPermissions(needed, { contents: 'read', statuses: 'write', pull_requests: 'admin', metadata: 'read' }, 42);
-    assert.deepEqual(results.map((r) => [r.subject, r.level]), [['contents: write', 'error'], ['statuses: write', 'ok'], ['pull_requests: write', 'ok'], ['checks: write', 'error']]);
+    assert.deepEqual(results.map((r) => [r.subject, r.level]), [['contents: write', 'error'], ['statuses: write', 'ok'], ['pull_requests: write', 'ok'], ['checks: write', 'warning']]);
     assert.match(results[0]?.message ?? '', /has only contents: read/);
+    assert.match(results[3]?.message ?? '', /without it, verdicts are published as commit statuses instead/);
     assert.match(results[3]?.fix ?? '', /GitHub App 42 .*"Checks" to Read and write/);
   });
 

@@ -149,6 +149,7 @@ describe('check: what is missing before anything runs', () => {
       assert.match(errors(checked)[0]?.message ?? '', /the App installation has no pull_requests permission/);
       assert.match(errors(checked)[0]?.fix ?? '', /set "Pull requests" to Read and write/);
       assert.match(checked.text, /ok +github\.installation +GitHub App 4242: installed on acme as installation 777/);
+      assert.deepEqual(results(checked, 'github.permissions').find((r) => r.subject === 'checks: write')?.level, 'warning', 'check runs fall back to statuses');
     } finally {
       github.state.installationPermissions = saved;
     }
