@@ -10,6 +10,12 @@ import {
 interface OctokitFailure {
   status?: number;
   message?: string;
+  response?: { headers: Record<string, string | number | undefined> };
+}
+
+/** `X-OAuth-Scopes: repo, workflow` as a list; undefined without the header (fine-grained and installation tokens). */
+function scopesOf(header: string | number | undefined): string[] | undefined {
+  return header === undefined ? undefined : String(header).split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
 export async function probeGitHub(config: TargetConfig, client: GitHubClient, repo: RepoRef, auth: GitHubAuth, options: { checkRuns: boolean }): Promise<CheckResult[]> {
@@ -28,6 +34,15 @@ export async function probeGitHub(config: TargetConfig, client: GitHubClient, re
         ? 'check source.github.app.appId, installationId and that the private key is the App\'s current one'
         : 'the token is wrong, expired or revoked: create a new one and put it where source.github.token.env says')];
     }
+    const scopes = scopesOf(failure.response?.headers['x-oauth-scopes']);
+    if (failure.status === 404 && auth.kind === 'token' && scopes !== undefined && !scopes.includes('repo')) {
+      // GitHub hides a private repository from a classic token without `repo` behind a 404; its scopes still come back.
+      return [
+        error('github.credential', subject, `GitHub answers 404: a classic token needs the repo scope to see a private repository (this one has ${scopes.length === 0 ? 'no scopes' : `scopes ${scopes.join(', ')}`})`,
+          'create a token with the "repo" scope (Settings > Developer settings > Personal access tokens), or use a GitHub App'),
+        ...judgeTokenScopes(needed, scopes, { private: true }),
+      ];
+    }
     if (failure.status === 404) {
       return [error('github.credential', subject, 'the repository does not exist or the credential cannot see it (404)', auth.kind === 'app'
         ? 'install the App on this repository (or give the installation access to it) and check owner and repo'
@@ -37,11 +52,11 @@ export async function probeGitHub(config: TargetConfig, client: GitHubClient, re
   }
   const results: CheckResult[] = [ok('github.credential', subject, `the ${auth.kind === 'app' ? 'App installation' : 'token'} is accepted and reads the repository`)];
   if (auth.kind === 'app') return [...results, ...installation];
-  const scopesHeader = repository.headers['x-oauth-scopes'];
+  const scopes = scopesOf(repository.headers['x-oauth-scopes']);
   const login = await tokenLogin(client);
   results.push(judgeRepositoryRole(repository.data.permissions, login));
-  if (scopesHeader === undefined) results.push(fineGrainedTokenWarning(needed));
-  else results.push(...judgeTokenScopes(needed, String(scopesHeader).split(',').map((s) => s.trim()).filter((s) => s !== ''), { private: repository.data.private }));
+  if (scopes === undefined) results.push(fineGrainedTokenWarning(needed));
+  else results.push(...judgeTokenScopes(needed, scopes, { private: repository.data.private }));
   return results;
 }
 

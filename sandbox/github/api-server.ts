@@ -3,7 +3,7 @@
 // (dispatch, faults, replies); each endpoint lives in endpoints/, one file per resource group.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { authenticate } from './auth.ts';
+import { authenticate, refuseByScope } from './auth.ts';
 import { commitRoutes } from './endpoints/commits.ts';
 import { contentsRoutes } from './endpoints/contents.ts';
 import { gitDataRoutes } from './endpoints/git-data.ts';
@@ -87,6 +87,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     ctx.state.rateLimit.take(caller.rateLimitSubject);
     rateLimitSubject = caller.rateLimitSubject;
     scopes = caller.scopes;
+    refuseByScope(caller, matched?.r.operation, url.pathname);
     if (!matched?.m) throw notFound();
     const params = matched.m.slice(1).map((p) => decodeURIComponent(p));
     const body = method === 'GET' || method === 'DELETE' ? {} : await readJson(request);

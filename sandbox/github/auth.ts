@@ -1,7 +1,7 @@
 // Who is calling: a token the sandbox issued (a person's or an installation's), or a GitHub App's RS256 JWT.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { GitHubError } from './errors.ts';
+import { GitHubError, notFound } from './errors.ts';
 import { userId } from './shapes.ts';
 import type { GitHubServerContext, GitHubState, Identity, RepositoryRole } from './state.ts';
 
@@ -48,4 +48,18 @@ function verifyAppJwt(state: GitHubState, jwt: string): void {
 
 export function appPublicKeyFrom(pem: string): KeyObject {
   return createPublicKey(pem);
+}
+
+/** Commit status operations, which a classic token's `repo:status` scope reaches in a private repository. */
+const statusOperations = new Set(['repos.createCommitStatus', 'repos.listCommitStatusesForRef', 'repos.getCombinedStatusForRef']);
+
+/**
+ * A classic token sees the (private) repository only with the `repo` scope, or its commit statuses with `repo:status`;
+ * GitHub answers anything else 404, as if the repository did not exist. Fine-grained and installation tokens carry no
+ * scopes and are not refused here.
+ */
+export function refuseByScope(caller: Identity, operation: string | undefined, path: string): void {
+  if (caller.scopes === undefined || !path.startsWith('/repos/') || caller.scopes.includes('repo')) return;
+  if (caller.scopes.includes('repo:status') && operation !== undefined && statusOperations.has(operation)) return;
+  throw notFound();
 }

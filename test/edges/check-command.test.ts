@@ -122,8 +122,9 @@ describe('check: what is missing before anything runs', () => {
   it('finds a classic token without the repo scope, a read-only user, and warns about a fine-grained token', async () => {
     const noRepo = await check(['--config', await configFile('scopes', { tokenVariable: 'OPS_TOKEN' })], { OPS_TOKEN: github.addPerson('ops', 'write', { scopes: ['read:org'] }) });
     assert.equal(noRepo.code, 1);
-    assert.deepEqual(errors(noRepo).map((e) => e.subject), ['contents: write', 'statuses: write', 'pull_requests: write']);
-    assert.match(errors(noRepo)[0]?.message ?? '', /the classic token has scopes read:org; needed for read manifests/);
+    assert.deepEqual(errors(noRepo).map((e) => e.subject), ['acme/platform-gitops', 'contents: write', 'statuses: write', 'pull_requests: write']);
+    assert.match(errors(noRepo)[0]?.message ?? '', /GitHub answers 404: a classic token needs the repo scope to see a private repository \(this one has scopes read:org\)/);
+    assert.match(errors(noRepo)[1]?.message ?? '', /the classic token has scopes read:org; needed for read manifests/);
     assert.match(errors(noRepo)[0]?.fix ?? '', /create a token with the "repo" scope/);
     const reader = await check(['--config', await configFile('reader', { tokenVariable: 'READER_TOKEN' })], { READER_TOKEN: github.addPerson('reader', 'read') });
     assert.deepEqual(errors(reader).map((e) => [e.id, e.subject]), [['github.role', 'reader']]);

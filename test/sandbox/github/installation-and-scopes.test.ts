@@ -13,8 +13,14 @@ describe('GitHub sandbox: token scopes and installation permissions', () => {
   it('answers a classic token with its scopes, a fine-grained one without the header', async () => {
     const classic = await suite.octokit.rest.repos.get(exampleRepo);
     assert.equal(classic.headers['x-oauth-scopes'], 'repo');
+    // Without `repo`, the private repository is a 404 (the scopes still said); `repo:status` reaches its statuses only.
     const statusOnly = createGitHubClient({ baseUrl: suite.gh.url, auth: { kind: 'token', token: suite.gh.addPerson('ops', 'write', { scopes: ['repo:status', 'read:org'] }) } });
-    assert.equal((await statusOnly.rest.repos.get(exampleRepo)).headers['x-oauth-scopes'], 'repo:status, read:org');
+    await assert.rejects(statusOnly.rest.repos.get(exampleRepo), (error: { status?: number; response?: { headers: Record<string, string> } }) =>
+      error.status === 404 && error.response?.headers['x-oauth-scopes'] === 'repo:status, read:org');
+    const { data: main } = await suite.octokit.rest.git.getRef({ ...exampleRepo, ref: 'heads/main' });
+    const combined = await statusOnly.rest.repos.getCombinedStatusForRef({ ...exampleRepo, ref: main.object.sha });
+    assert.equal(combined.status, 200);
+    await assert.rejects(statusOnly.rest.git.getRef({ ...exampleRepo, ref: 'heads/main' }), (error: { status?: number }) => error.status === 404);
     const fineGrained = suite.gh.addPerson('fg', 'write', { fineGrained: true });
     assert.match(fineGrained, /^github_pat_/);
     const answer = await createGitHubClient({ baseUrl: suite.gh.url, auth: { kind: 'token', token: fineGrained } }).rest.repos.get(exampleRepo);
