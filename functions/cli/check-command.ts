@@ -70,8 +70,8 @@ export function renderCheckReport(report: CheckReport): string {
   const section = (title: string, results: readonly CheckResult[]): void => {
     lines.push(title);
     for (const result of results) {
-      lines.push(`  ${marks[result.level]} ${result.id.padEnd(28)} ${result.subject}: ${result.message}`);
-      if (result.fix !== undefined) lines.push(`  ${' '.repeat(7)} ${' '.repeat(28)} fix: ${result.fix}`);
+      lines.push(`  ${marks[result.level]} ${result.id.padEnd(30)} ${result.subject}: ${result.message}`);
+      if (result.fix !== undefined) lines.push(`  ${' '.repeat(7)} ${' '.repeat(30)} fix: ${result.fix}`);
     }
     lines.push('');
   };

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { authenticate, refuseByScope } from './auth.ts';
+import { refuseByInstallationPermissions } from './installation-permissions.ts';
 import { commitRoutes } from './endpoints/commits.ts';
 import { contentsRoutes } from './endpoints/contents.ts';
 import { gitDataRoutes } from './endpoints/git-data.ts';
@@ -88,6 +89,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     rateLimitSubject = caller.rateLimitSubject;
     scopes = caller.scopes;
     refuseByScope(caller, matched?.r.operation, url.pathname);
+    refuseByInstallationPermissions(caller, matched?.r.operation, ctx.state.installationPermissions);
     if (!matched?.m) throw notFound();
     const params = matched.m.slice(1).map((p) => decodeURIComponent(p));
     const body = method === 'GET' || method === 'DELETE' ? {} : await readJson(request);

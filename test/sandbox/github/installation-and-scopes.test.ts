@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createGitHubClient } from '../../../functions/adapters/github/octokit.ts';
 import { exampleRepo, useExampleGitHub } from '../../support/example-github.ts';
-import { assertMatchesOpenApi } from './openapi.ts';
+import { assertMatchesComponent, assertMatchesOpenApi } from './openapi.ts';
 
 describe('GitHub sandbox: token scopes and installation permissions', () => {
   const suite = useExampleGitHub();
@@ -49,5 +49,20 @@ describe('GitHub sandbox: token scopes and installation permissions', () => {
     await assert.rejects(app.rest.apps.getRepoInstallation({ owner: 'acme', repo: 'elsewhere' }), (error: { status?: number }) => error.status === 404);
     // Not with a token: these need the App's JWT.
     await assert.rejects(suite.octokit.rest.apps.getRepoInstallation(exampleRepo), (error: { status?: number }) => error.status === 401);
+  });
+
+  it('refuses an installation token what the installation was not granted, as GitHub does', async () => {
+    const { gh } = suite;
+    gh.state.installationPermissions = { contents: 'read', statuses: 'write', metadata: 'read' };
+    const app = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'app', appId: gh.app.appId, installationId: gh.app.installationId, privateKey: gh.app.privateKeyPem } });
+    const refused = (permissions: string) => (error: { status?: number; message?: string; response?: { headers: Record<string, string>; data: unknown } }): boolean => {
+      assertMatchesComponent('basic-error', error.response?.data);
+      return error.status === 403 && /^Resource not accessible by integration/.test(error.message ?? '') && error.response?.headers['x-accepted-github-permissions'] === permissions;
+    };
+    await assert.rejects(app.rest.issues.createComment({ ...exampleRepo, issue_number: 1, body: 'x' }), refused('issues=write; pull_requests=write'));
+    await assert.rejects(app.rest.pulls.list(exampleRepo), refused('pull_requests=read'));
+    await assert.rejects(app.rest.git.createRef({ ...exampleRepo, ref: 'refs/heads/x', sha: '0'.repeat(40) }), refused('contents=write'));
+    const { data: main } = await app.rest.git.getRef({ ...exampleRepo, ref: 'heads/main' });
+    assert.equal((await app.rest.repos.createCommitStatus({ ...exampleRepo, sha: main.object.sha, state: 'success', context: 'granted' })).status, 201);
   });
 });
