@@ -6,18 +6,13 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { loadConfig, type EksCluster } from '../domain/config.ts';
 import { selectTargets } from '../app/run-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
-import { error, exitCodeOfChecks, type CheckResult, type TargetCheck } from '../check/check-result.ts';
+import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
 import { probeWebhook } from '../check/probe-webhook.ts';
+import { renderCheckReport, type CheckReport } from './render-check.ts';
 import { reportUsageError } from './usage-errors.ts';
 
 export const checkUsage = `  sts-volume-gitops check --config FILE [--target NAME] [--json] [--webhook-secret-env VAR]
                                                                       what is missing before a first pass (read-only)`;
-
-export interface CheckReport {
-  targets: TargetCheck[];
-  /** Not per target: the webhook, when one is deployed. */
-  webhook: CheckResult[];
-}
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
@@ -60,27 +55,6 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
   }
   out(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheckReport(report));
   return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
-}
-
-const marks = { ok: 'ok     ', warning: 'warning', error: 'error  ' } as const;
-
-/** One line per result (`ok      cluster.version  v1.34.9: ...`), its fix indented below, then a count. */
-export function renderCheckReport(report: CheckReport): string {
-  const lines: string[] = [];
-  const section = (title: string, results: readonly CheckResult[]): void => {
-    lines.push(title);
-    for (const result of results) {
-      lines.push(`  ${marks[result.level]} ${result.id.padEnd(30)} ${result.subject}: ${result.message}`);
-      if (result.fix !== undefined) lines.push(`  ${' '.repeat(7)} ${' '.repeat(30)} fix: ${result.fix}`);
-    }
-    lines.push('');
-  };
-  for (const check of report.targets) section(`target ${check.target}`, check.results);
-  section('webhook', report.webhook);
-  const all = [...report.targets.flatMap((c) => c.results), ...report.webhook];
-  const count = (level: CheckResult['level']): number => all.filter((r) => r.level === level).length;
-  lines.push(`${count('error')} error(s), ${count('warning')} warning(s), ${count('ok')} ok`);
-  return `${lines.join('\n')}\n`;
 }
 
 /** Secrets Manager for App keys and the webhook secret named in the config or environment (AWS credentials needed). */
