@@ -1,10 +1,11 @@
 // Which Kubernetes permissions a target needs, question by question (one SelfSubjectAccessReview each), and what the
-// answers mean (pure). The permissions come from adapters/kube/permissions.ts, the single source of what the tool's
-// calls need; a permission refused is said as the grant to make (adapters/kube/forbidden.ts), as the pass report says
-// it when a call is refused.
-import { clusterPermissions, leasePermissions, workloadPermissions, type PermissionRule } from '../adapters/kube/permissions.ts';
+// answers mean (pure). The questions are the grants of the RBAC manifest `sts-volume-gitops rbac` generates for the
+// target (from adapters/kube/permissions.ts, the single source of what the tool's calls need); a permission refused is
+// said as the grant to make (adapters/kube/forbidden.ts), as the pass report says it when a call is refused.
+import { clusterPermissions, leasePermissions, workloadPermissions } from '../adapters/kube/permissions.ts';
 import { grantToMake } from '../adapters/kube/forbidden.ts';
 import { leasePrefix } from '../engine/run-pass.ts';
+import { rbacObjects } from '../app/rbac-manifest.ts';
 import type { TargetConfig } from '../domain/config.ts';
 import { error, ok, type CheckResult } from './check-result.ts';
 
@@ -37,30 +38,48 @@ export function leaseNameOf(target: Pick<TargetConfig, 'name'>): string {
 }
 
 /**
- * Every verb the tool needs: cluster-scoped reads, the workload verbs in each allowed namespace (in every namespace for
- * `*`), the Lease verbs in the Lease namespace (on the Lease's own name where the grant is by name).
+ * Every verb the tool needs, asked exactly where `sts-volume-gitops rbac` grants it (its objects for this target are
+ * the questions, so check and the manifest cannot disagree): the ClusterRole's rules at the cluster scope (in every
+ * namespace for the workload rules of `allow: ["*"]`), each Role's rules in its namespace, by name where the grant is.
  */
 export function accessQuestions(target: Pick<TargetConfig, 'name' | 'namespaces'>): AccessQuestion[] {
+  const known = [
+    ...clusterPermissions.map((rule) => ({ rule, clusterScoped: true })),
+    ...workloadPermissions.map((rule) => ({ rule, clusterScoped: false })),
+    ...leasePermissions([leaseNameOf(target)]).map((rule) => ({ rule, clusterScoped: false })),
+  ];
   const questions: AccessQuestion[] = [];
-  const ask = (rules: readonly PermissionRule[], namespace: string | undefined, everyNamespace = false): void => {
-    for (const rule of rules) {
+  for (const object of rbacObjects([target])) {
+    if (object.kind !== 'Role' && object.kind !== 'ClusterRole') continue;
+    for (const rule of (object.rules ?? []) as GrantedRule[]) {
+      const [apiGroup = '', resource = ''] = [rule.apiGroups[0], rule.resources[0]];
+      // Which permission the rule grants (permissions.ts), for why it is needed and whether it is cluster-scoped.
+      const source = known.find(({ rule: p }) => p.apiGroup === apiGroup && p.resource === resource && sameList(p.verbs, rule.verbs) && (p.resourceNames !== undefined) === (rule.resourceNames !== undefined));
+      const namespace = object.kind === 'Role' ? object.metadata.namespace : undefined;
+      const everyNamespace = object.kind === 'ClusterRole' && source !== undefined && !source.clusterScoped;
       for (const verb of rule.verbs) {
-        const names = rule.resourceNames ?? [undefined];
-        for (const name of names) {
+        for (const name of rule.resourceNames ?? [undefined]) {
           questions.push({
-            verb, apiGroup: rule.apiGroup, resource: rule.resource, namespace,
-            ...(everyNamespace ? { everyNamespace } : {}), ...(name !== undefined ? { name } : {}), why: rule.why,
+            verb, apiGroup, resource, namespace,
+            ...(everyNamespace ? { everyNamespace } : {}), ...(name !== undefined ? { name } : {}),
+            why: source?.rule.why ?? 'granted by `sts-volume-gitops rbac`',
           });
         }
       }
     }
-  };
-  ask(clusterPermissions, undefined);
-  const allow = target.namespaces.allow;
-  if (allow.includes('*')) ask(workloadPermissions, undefined, true);
-  for (const namespace of [...new Set(allow.filter((n) => n !== '*'))].sort()) ask(workloadPermissions, namespace);
-  ask(leasePermissions([leaseNameOf(target)]), leaseNamespaceOf(target));
+  }
   return questions;
+}
+
+interface GrantedRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }
 
 /** `persistentvolumeclaims in namespace "db"`, `leases.coordination.k8s.io "sts-volume-gitops-prod" in namespace "platform"`. */

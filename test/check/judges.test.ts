@@ -25,6 +25,13 @@ describe('check: cluster access questions', () => {
     assert.deepEqual(leaseGets.map((q) => [q.verb, q.name]), [['create', undefined], ['get', 'sts-volume-gitops-prod'], ['update', 'sts-volume-gitops-prod'], ['patch', 'sts-volume-gitops-prod']]);
   });
 
+  it('knows why each granted verb is needed (every rule of the generated manifest is one of permissions.ts)', () => {
+    for (const allow of [['db'], ['*']]) {
+      const questions = accessQuestions({ name: 'prod', namespaces: { default: 'platform', allow } });
+      assert.deepEqual(questions.filter((q) => q.why === 'granted by `sts-volume-gitops rbac`'), []);
+    }
+  });
+
   it('asks the workload verbs in every namespace for allow: ["*"], and says a ClusterRole is needed', () => {
     const questions = accessQuestions({ name: 'all', namespaces: { default: 'platform', allow: ['*'] } });
     const everywhere = questions.filter((q) => q.everyNamespace);
