@@ -148,13 +148,17 @@ describe('the webhook Lambda', () => {
     assert.deepEqual(sqs.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'pass', trigger: 'push' }]);
   });
 
-  /** Powertools writes EMF blobs and logs to stdout and stderr: both captured while `act` runs. */
+  /** Powertools writes EMF blobs and logs to stdout and stderr as JSON lines: those captured while `act` runs. */
   async function captureOutput(act: () => Promise<void>): Promise<string[]> {
     const lines: string[] = [];
     const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-    const capture = (chunk: string | Uint8Array): boolean => { lines.push(...String(chunk).split('\n').filter((l) => l !== '')); return true; };
-    process.stdout.write = capture;
-    process.stderr.write = capture;
+    const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
+      if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
+      lines.push(...chunk.split('\n').filter((l) => l !== ''));
+      return true;
+    };
+    process.stdout.write = capture(stdout);
+    process.stderr.write = capture(stderr);
     try {
       await act();
     } finally {
