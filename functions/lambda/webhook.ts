@@ -1,8 +1,8 @@
 // Lambda entry behind the Function URL (auth NONE: GitHub cannot sign AWS requests, so the signature is checked in
 // code): a GitHub delivery becomes target messages on the queue, and GitHub gets its answer within its 10 s.
 // Unsigned or badly signed requests get 401 and are logged without their body; every refusal and every queued
-// delivery is counted (webhook-metrics.ts). A Function URL refuses requests over 6 MB itself (413, never invoked), so
-// the 25 MB bound of receiveWebhook is a second line here; it is checked before the body is decoded.
+// delivery is counted (webhook-metrics.ts). Lambda's 6 MB invocation payload limit refuses larger requests before the
+// function runs, so the 25 MB bound of receiveWebhook is a second line here; it is checked before the body is decoded.
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { loadConfig, type Config } from '../domain/config.ts';
 import { maxWebhookBodyBytes, receiveWebhook, refusal, tooLarge, type WebhookAnswer, type WebhookDeps, type WebhookOutcome } from '../app/receive-webhook.ts';
