@@ -16,6 +16,8 @@ export interface LocalWebhookServer {
 }
 
 const dedupWindowMs = 5 * 60_000;
+/** How long a refused sender has to read its answer before the connection is closed under it. */
+const unreadLingerMs = 2_000;
 
 export async function startLocalWebhookServer(options: {
   port: number; host?: string; config: Config; secret: string;
@@ -41,11 +43,18 @@ export async function startLocalWebhookServer(options: {
   const send = (response: ServerResponse, answer: WebhookAnswer, headers: Record<string, string> = {}): void => {
     response.writeHead(answer.statusCode, { 'content-type': 'application/json', ...headers }).end(answer.body);
   };
-  // A refusal before the body is read: answered, then the connection closed once the answer is out, so the rest of
-  // the body is never read (Node would otherwise read and discard it to keep the connection alive).
+  // A refusal before the body is read. The request is paused with a listener (Node reads and throws away the body of
+  // a request nobody listens to, all of it), so no more is read: the sender is held back by TCP flow control. Node
+  // closes a `Connection: close` socket as soon as the answer is out (destroySoon), and a socket closed with a body
+  // still arriving is reset by the kernel, which can lose the answer on the way; so it is half-closed instead (the
+  // answer and then end of stream reach the sender), and closed for good a moment later.
   const refuseUnread = (request: IncomingMessage, response: ServerResponse, answer: WebhookAnswer, headers: Record<string, string> = {}): void => {
-    request.pause();
-    response.once('finish', () => request.socket.destroy());
+    const socket = request.socket;
+    request.removeAllListeners('data').removeAllListeners('end').on('data', () => undefined).pause();
+    socket.destroySoon = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), unreadLingerMs).unref();
+    };
     send(response, answer, { connection: 'close', ...headers });
   };
   const server: Server = createServer((request, response) => {
@@ -66,7 +75,6 @@ export async function startLocalWebhookServer(options: {
       if (received > maxWebhookBodyBytes) {
         // Chunked, or longer than it said: what came so far is dropped and no more is read.
         chunks.length = 0;
-        request.removeAllListeners('data').removeAllListeners('end');
         options.log('warn', 'webhook refused: body too large', { receivedBytes: received });
         refuseUnread(request, response, tooLarge());
         return;
