@@ -73,7 +73,7 @@ export async function startLocalWebhookServer(options: {
     request.on('data', (chunk: Buffer) => {
       received += chunk.length;
       if (received > maxWebhookBodyBytes) {
-        // Chunked, or longer than it said: what came so far is dropped and no more is read.
+        // A chunked body (its length never declared) past the cap: what came so far is dropped and no more is read.
         chunks.length = 0;
         options.log('warn', 'webhook refused: body too large', { receivedBytes: received });
         refuseUnread(request, response, tooLarge());
