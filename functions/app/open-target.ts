@@ -94,7 +94,7 @@ export async function kubeConfigFor(config: TargetConfig, options: OpenOptions):
   try {
     kubeConfig.loadFromFile(config.cluster.kubeconfig.path);
   } catch (error) {
-    throw new TargetSetupError(config.name, `cannot read kubeconfig ${config.cluster.kubeconfig.path}: ${(error as Error).message}`);
+    throw new TargetSetupError(config.name, `cannot read kubeconfig ${config.cluster.kubeconfig.path}: ${kubeconfigFailure(error)}`);
   }
   const context = config.cluster.kubeconfig.context;
   if (context !== undefined) {
@@ -104,6 +104,18 @@ export async function kubeConfigFor(config: TargetConfig, options: OpenOptions):
     kubeConfig.setCurrentContext(context);
   }
   return kubeConfig;
+}
+
+/**
+ * Why a kubeconfig could not be read, without its text: js-yaml's message quotes the lines around the fault, and a
+ * kubeconfig holds tokens and client keys. The reason and position only, as for the configuration (domain/config.ts).
+ */
+function kubeconfigFailure(error: unknown): string {
+  const yaml = error as { name?: string; reason?: string; mark?: { line: number; column: number } };
+  if (yaml.name === 'YAMLException') {
+    return `not valid YAML${yaml.mark ? ` at line ${yaml.mark.line + 1}, column ${yaml.mark.column + 1}` : ''}: ${yaml.reason ?? 'unreadable'}`;
+  }
+  return error instanceof Error ? error.message : String(error);
 }
 
 export type GitHubSourceConfig = Extract<TargetConfig['source'], { github: unknown }>['github'];
@@ -121,7 +133,14 @@ export async function gitHubAuth(
     return { kind: 'app', appId: source.app.appId, installationId: source.app.installationId, privateKey };
   }
   const variable = source.token?.env ?? 'GITHUB_TOKEN';
-  const token = env[variable];
+  // A token read from a file or a secret often ends in a line break. One left inside would reach fetch, whose refusal
+  // quotes the whole header (`Headers.append: "token ghp_..." is an invalid header value`), and Octokit's redaction of
+  // the Authorization header stops at a line break: so the token is trimmed, and a token with any other character a
+  // header cannot carry is refused here, unshown.
+  const token = env[variable]?.trim();
   if (!token) throw new TargetSetupError(targetName, `environment variable ${variable} with the GitHub token is not set`);
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new TargetSetupError(targetName, `environment variable ${variable} holds a GitHub token with a space, line break or other character no token has (not shown)`);
+  }
   return { kind: 'token', token };
 }
