@@ -78,7 +78,7 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): cloudwat
     subjects.dispatcher.metricErrors({ period }), 1);
   if (subjects.webhook) {
     alarm('WebhookErrors', 'the webhook answered GitHub with an error (secret unreadable or SQS refused)', subjects.webhook.metricErrors({ period }), 1);
-    alarm('WebhookRefused', `the webhook refused ${subjects.refusedDeliveries} or more deliveries within 15 minutes (bad or missing signature, or not JSON): a webhook secret that differs from GitHub's, or someone else calling the URL; the webhook logs "webhook refused" with the reason`,
+    alarm('WebhookRefused', `the webhook refused ${subjects.refusedDeliveries} or more deliveries within 15 minutes (bad or missing signature, a body that is not the event its header names, not JSON, too large, or not a POST): a webhook secret that differs from GitHub's, or someone else calling the URL; the webhook logs "webhook refused" with the reason`,
       subjects.metrics.refusedDeliveries(period), subjects.refusedDeliveries);
   }
   alarm('DurationNearTimeout', 'a pass ran past 80% of the worker timeout',

@@ -4,10 +4,11 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import { passMetrics, type PassMetrics, type PassOutcome } from '../functions/lambda/pass-metrics.ts';
+import { webhookMetricNames } from '../functions/lambda/webhook-metric-names.ts';
 import { powertoolsServiceName } from './shipped-function.ts';
 
 /** Emitted by the webhook Lambda: deliveries it queued (dimension `service`), and refused (`service`, `reason`). */
-export const webhookMetricNames = { queued: 'WebhookDeliveriesQueued', refused: 'WebhookDeliveriesRefused' } as const;
+export { webhookMetricNames };
 export const passOutcomes: readonly PassOutcome[] = ['ok', 'busy', 'incomplete', 'failed'];
 export type PassCountName = keyof PassMetrics['counts'];
 /**

@@ -7,7 +7,9 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { WebhookOutcome } from '../app/receive-webhook.ts';
 import { defaultMetricsNamespace } from './publish-metrics.ts';
 
-export const webhookMetricNames = { refused: 'WebhookDeliveriesRefused', queued: 'WebhookDeliveriesQueued' } as const;
+import { webhookMetricNames } from './webhook-metric-names.ts';
+
+export { webhookMetricNames };
 
 export function createWebhookMetricsPublisher(options: { serviceName: string; namespace?: string }): (outcome: WebhookOutcome) => void {
   const metrics = new Metrics({
