@@ -52,6 +52,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     defaultNamespace: config.namespaces.default,
     allowedNamespaces: config.namespaces.allow,
     sizeSources: config.sizeSources,
+    ...(config.guardrails ? { guardrails: config.guardrails } : {}),
+    ...(config.prices ? { prices: config.prices } : {}),
   };
   const kubeConfig = await kubeConfigFor(config, options);
   const timeoutMs = () => requestTimeoutMs(options.remainingMs);
