@@ -10,8 +10,8 @@ import { reportUsageError } from './usage-errors.ts';
 const usage = `Usage:
   sts-volume-gitops plan --config FILE [--target NAME] [--json]       show what a pass would do (read-only)
   sts-volume-gitops reconcile --config FILE [--target NAME] [--json]  run one pass
-  sts-volume-gitops sandbox [--seed DIR] [--json]                     start both sandboxes seeded from examples/
-  sts-volume-gitops sandbox kube --port N --seed FILE                 start the Kubernetes sandbox alone
+  sts-volume-gitops sandbox [--seed DIR] [--version 1.34|1.26] [--json] start both sandboxes seeded from examples/
+  sts-volume-gitops sandbox kube --port N --seed FILE [--version V]   start the Kubernetes sandbox alone (v1.34.9 by default)
   sts-volume-gitops sandbox github --port N --seed DIR                start the GitHub sandbox alone
   sts-volume-gitops demo                                              the whole story on the sandboxes (npm start)
   sts-volume-gitops check --config FILE [--target NAME] [--json]      what is missing before a first pass (read-only)

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { startGitHubSandbox } from '../../sandbox/github/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { parseServerVersion, ServerVersionError } from '../../sandbox/kube/server-version.ts';
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { parseConfig, type SizeSourceConfig } from '../domain/config.ts';
 
@@ -42,12 +43,25 @@ ${mappings}`;
 export async function sandboxCommand(argv: string[]): Promise<number> {
   const which = argv[0] === 'kube' || argv[0] === 'github' ? argv[0] : undefined;
   const rest = which === undefined ? argv : argv.slice(1);
-  let values: { seed?: string; port?: string; json?: boolean; 'tick-ms'?: string };
+  let values: { seed?: string; port?: string; json?: boolean; 'tick-ms'?: string; version?: string };
   try {
-    values = parseArgs({ args: rest, options: { seed: { type: 'string' }, port: { type: 'string' }, json: { type: 'boolean' }, 'tick-ms': { type: 'string' } }, strict: true }).values;
+    values = parseArgs({ args: rest, options: { seed: { type: 'string' }, port: { type: 'string' }, json: { type: 'boolean' }, 'tick-ms': { type: 'string' }, version: { type: 'string' } }, strict: true }).values;
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
+  }
+  if (values.version !== undefined && which === 'github') {
+    process.stderr.write('--version chooses the Kubernetes version: it applies to `sandbox` and `sandbox kube`, not `sandbox github`\n');
+    return 2;
+  }
+  if (values.version !== undefined) {
+    try {
+      parseServerVersion(values.version);
+    } catch (error) {
+      if (!(error instanceof ServerVersionError)) throw error;
+      process.stderr.write(`--version: ${error.message}\n`);
+      return 2;
+    }
   }
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
@@ -65,11 +79,13 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
       ...(port !== undefined && which === 'kube' ? { port } : {}),
       seedFile: seedFile ? resolve(seedFile) : join(values.seed && which === undefined ? resolve(values.seed) : examples, 'cluster-seed.yaml'),
       workDir: join(workDir, 'kube'),
+      ...(values.version !== undefined ? { version: values.version } : {}),
     });
     kube.startTimer(tickMs);
     kubeSandbox = kube;
     closers.push(() => kube.close());
     info.kubernetesUrl = kube.url;
+    info.kubernetesVersion = kube.server.gitVersion;
     info.kubeconfig = kube.kubeconfigPath;
   }
   if (which !== 'kube') {

@@ -1,31 +1,37 @@
 // Defaulting, validation and admission the sandbox runs on every write, with the real server's codes and texts:
-// StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790), the resize admission plugin, ResourceQuota.
+// StatefulSet spec immutability, PVC resize rules (KEP-0284, KEP-1790; volume-validation.ts), the resize admission
+// plugin, ResourceQuota.
 import { isDeepStrictEqual } from 'node:util';
-import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxBytesOf, sandboxQuantityValue, type SandboxQuantity as Quantity } from './quantity.ts';
+import { compareSandboxQuantities as compareQuantities, parseSandboxQuantity as parseQuantity, quantityOfBytes, sandboxBytesOf, sandboxQuantityValue } from './quantity.ts';
 import { forbidden, invalid } from './api-errors.ts';
-import { pvcSpecDiff } from './pvc-spec-diff.ts';
-import { pvcProtectionFinalizer, pvProtectionFinalizer } from './controllers/volume-protection.ts';
+import { defaultServerVersion, type ServerVersion } from './server-version.ts';
+import { pvcProtectionFinalizer, pvProtectionFinalizer, vacProtectionFinalizer } from './controllers/volume-protection.ts';
 import { mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
+import { storageRequest, validatePvcUpdate, validateVolumeAttributesClassUpdate } from './volume-validation.ts';
 
 type Json = Record<string, unknown>;
 
-// As kube-apiserver v1.26 (the recorded server) has them; v1.27 added 'revisionHistoryLimit' to the list and the text.
-const statefulSetMutableFields = ['replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy', 'minReadySeconds'];
-export const statefulSetForbiddenMessage = "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden";
 
 const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const quotaType = mustResourceType('v1', 'ResourceQuota');
 
 /** Server-side defaults, so objects read back look like a real cluster's (and Git-vs-live diffs meet them). */
-export function applyDefaults(t: ResourceType, object: KubeObject, store: ObjectStore): void {
+export function applyDefaults(t: ResourceType, object: KubeObject, store: ObjectStore, server: ServerVersion = defaultServerVersion): void {
   if (t.kind === 'StatefulSet') {
     const spec = (object.spec ??= {});
     spec.replicas ??= 1;
     spec.podManagementPolicy ??= 'OrderedReady';
     spec.revisionHistoryLimit ??= 10;
     spec.updateStrategy ??= { type: 'RollingUpdate', rollingUpdate: { partition: 0 } };
-    spec.persistentVolumeClaimRetentionPolicy ??= { whenDeleted: 'Retain', whenScaled: 'Retain' };
+    // StatefulSetAutoDeletePVC: defaulted where it is on (GA in v1.32), dropped on write where it is off (alpha in v1.26).
+    if (server.retentionPolicy) {
+      const policy = (spec.persistentVolumeClaimRetentionPolicy ??= {}) as Json;
+      policy.whenDeleted ??= 'Retain';
+      policy.whenScaled ??= 'Retain';
+    } else {
+      delete spec.persistentVolumeClaimRetentionPolicy;
+    }
     const template = (spec.template ??= {}) as Json;
     const templateMetadata = (template.metadata ??= {}) as Json;
     if (!('creationTimestamp' in templateMetadata)) templateMetadata.creationTimestamp = null;
@@ -47,7 +53,12 @@ export function applyDefaults(t: ResourceType, object: KubeObject, store: Object
     object.spec = { finalizers: ['kubernetes'], ...object.spec };
     object.status ??= { phase: 'Active' };
   }
-  if (t.kind === 'PersistentVolume') object.status ??= { phase: 'Pending' };
+  if (t.kind === 'PersistentVolume') {
+    const spec = (object.spec ??= {});
+    spec.persistentVolumeReclaimPolicy ??= 'Retain';
+    spec.volumeMode ??= 'Filesystem';
+    object.status ??= { phase: 'Pending' };
+  }
   if (t.kind === 'Event' && t.group === '') {
     // core/v1 Event: eventTime is a MicroTime struct (null when unset), the reporting fields plain strings.
     if (!('eventTime' in object)) object.eventTime = null;
@@ -87,7 +98,7 @@ function defaultPodSpec(spec: Json): void {
 }
 
 /** Validation of an update (old -> new); create-time checks are the schema's business and not modelled. */
-export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeObject, featureGates: ReadonlySet<string> = new Set()): void {
+export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeObject, featureGates: ReadonlySet<string> = new Set(), server: ServerVersion = defaultServerVersion): void {
   if (t.kind === 'StatefulSet') {
     // With KEP-4650's gate (not shipped anywhere yet) the storage requests of volumeClaimTemplates become mutable.
     const vctStorageMutable = featureGates.has('StatefulSetUpdateVolumeClaimTemplate');
@@ -98,63 +109,20 @@ export function validateUpdate(t: ResourceType, old: KubeObject, updated: KubeOb
       return copy;
     }) : templates);
     const strip = (spec: Json | undefined): Json => Object.fromEntries(Object.entries(spec ?? {})
-      .filter(([k]) => !statefulSetMutableFields.includes(k))
+      .filter(([k]) => !server.statefulSetMutableFields.includes(k))
       .map(([k, v]) => [k, vctStorageMutable && k === 'volumeClaimTemplates' ? withoutStorage(v) : v]));
     if (!isDeepStrictEqual(strip(old.spec), strip(updated.spec))) {
-      throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: statefulSetForbiddenMessage }]);
+      throw invalid(t, updated.metadata.name, [{ reason: 'FieldValueForbidden', field: 'spec', message: server.statefulSetForbiddenMessage }]);
     }
   }
-  if (t.kind === 'PersistentVolumeClaim') validatePvcUpdate(t, old, updated);
-}
-
-function storageRequest(object: KubeObject): Quantity | undefined {
-  const value = ((object.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage;
-  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
-}
-
-function statusQuantity(object: KubeObject, field: 'capacity' | 'allocatedResources'): Quantity | undefined {
-  const value = (object.status?.[field] as Json | undefined)?.storage;
-  return typeof value === 'string' || typeof value === 'number' ? parseQuantity(value) : undefined;
-}
-
-/**
- * ValidatePersistentVolumeClaimUpdate (v1.26): the spec is immutable except the storage request of a *bound* claim
- * (status.phase Bound) and a volumeName set once by the binder; the refusal quotes the Go diff of the two specs.
- */
-function validatePvcUpdate(t: ResourceType, old: KubeObject, updated: KubeObject): void {
-  const oldSpec = structuredClone(old.spec ?? {});
-  const newSpec = structuredClone(updated.spec ?? {});
-  if (!oldSpec.volumeName) oldSpec.volumeName = newSpec.volumeName;
-  const newRequests = (newSpec.resources as Json | undefined)?.requests as Json | undefined;
-  if (updated.status?.phase === 'Bound' && newRequests) {
-    const oldStorage = ((oldSpec.resources as Json | undefined)?.requests as Json | undefined)?.storage;
-    if (oldStorage === undefined) delete newRequests.storage;
-    else newRequests.storage = oldStorage;
-  }
-  if (!isDeepStrictEqual(pruneUndefined(oldSpec), pruneUndefined(newSpec))) {
-    throw invalid(t, updated.metadata.name, [{
-      reason: 'FieldValueForbidden', field: 'spec',
-      message: `Forbidden: spec is immutable after creation except resources.requests for bound claims\n${pvcSpecDiff(old.spec, updated.spec)}`,
-    }]);
-  }
-  const before = storageRequest(old);
-  const after = storageRequest(updated);
-  const capacity = statusQuantity(old, 'capacity');
-  if (before && after && compareQuantities(after, before) < 0 && capacity && compareQuantities(after, capacity) <= 0) {
-    throw invalid(t, updated.metadata.name, [{
-      reason: 'FieldValueForbidden', field: 'spec.resources.requests.storage', message: 'Forbidden: field can not be less than status.capacity',
-    }]);
-  }
-}
-
-function pruneUndefined(value: Json): Json {
-  return JSON.parse(JSON.stringify(value)) as Json;
+  if (t.kind === 'PersistentVolumeClaim') validatePvcUpdate(t, old, updated, server);
+  if (t.kind === 'VolumeAttributesClass') validateVolumeAttributesClassUpdate(t, old, updated);
 }
 
 /** The PersistentVolumeClaimResize admission plugin and ResourceQuota, on PVC create and update. */
 export function admit(t: ResourceType, old: KubeObject | undefined, updated: KubeObject, store: ObjectStore): void {
   if (t.kind === 'Event' && t.group === '') validateCoreEvent(t, updated);
-  if (!old && (t.kind === 'PersistentVolumeClaim' || t.kind === 'PersistentVolume')) protectOnCreate(t, updated);
+  if (!old && (t.kind === 'PersistentVolumeClaim' || t.kind === 'PersistentVolume' || t.kind === 'VolumeAttributesClass')) protectOnCreate(t, updated);
   if (t.kind !== 'PersistentVolumeClaim') return;
   const before = old ? storageRequest(old) : undefined;
   const after = storageRequest(updated);
@@ -191,9 +159,9 @@ function validateCoreEvent(t: ResourceType, event: KubeObject): void {
   if (causes.length > 0) throw invalid(t, event.metadata.name, causes);
 }
 
-/** StorageObjectInUseProtection: every new PVC and PV carries its protection finalizer. */
+/** StorageObjectInUseProtection: every new PVC, PV and VolumeAttributesClass carries its protection finalizer. */
 function protectOnCreate(t: ResourceType, object: KubeObject): void {
-  const finalizer = t.kind === 'PersistentVolumeClaim' ? pvcProtectionFinalizer : pvProtectionFinalizer;
+  const finalizer = { PersistentVolumeClaim: pvcProtectionFinalizer, VolumeAttributesClass: vacProtectionFinalizer }[t.kind] ?? pvProtectionFinalizer;
   const finalizers = object.metadata.finalizers ?? [];
   if (!finalizers.includes(finalizer)) object.metadata.finalizers = [...finalizers, finalizer];
 }

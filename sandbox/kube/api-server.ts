@@ -15,8 +15,9 @@ import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
 import { selectorsOf } from './selectors.ts';
 import { create, list, remove, update } from './verbs.ts';
+import type { ServerVersion } from './server-version.ts';
 import {
-  apiVersionOf, findResourceType, resourceTypes, type KubeObject, type ObjectStore, type ResourceType,
+  apiVersionOf, findResourceType, resourceTypes, servedBy, type KubeObject, type ObjectStore, type ResourceType,
 } from './store.ts';
 
 export interface ApiServerContext {
@@ -29,6 +30,8 @@ export interface ApiServerContext {
   featureGates: ReadonlySet<string>;
   /** Fields this server knows beyond client-node's models (playing a newer cluster). */
   newerFields: NewerServerFields;
+  /** The Kubernetes version this server plays (server-version.ts): its words, defaults and served types. */
+  server: ServerVersion;
 }
 
 interface Route {
@@ -98,19 +101,19 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
     send(response, user.code, user.toStatus());
     return;
   }
-  const openApi = method === 'GET' ? openApiResponse(url.pathname) : undefined;
+  const openApi = method === 'GET' ? openApiResponse(url.pathname, ctx.server) : undefined;
   if (openApi !== undefined) {
     ctx.requestLog.record({ method, verb: 'get', resource: 'openapi', dryRun: false, status: 200 });
     send(response, 200, openApi.text, openApi.etag === undefined ? {} : { ETag: openApi.etag, 'Cache-Control': 'public, immutable' });
     return;
   }
-  const discovery = discoveryDocument(url.pathname);
+  const discovery = discoveryDocument(url.pathname, ctx.server);
   if (discovery !== undefined && method === 'GET') {
     ctx.requestLog.record({ method, verb: 'get', resource: 'discovery', dryRun: false, status: 200 });
     send(response, 200, discovery);
     return;
   }
-  const route = parseRoute(url.pathname);
+  const route = parseRoute(url.pathname, ctx.server);
   if (!route) {
     send(response, 404, new ApiError(404, 'NotFound', 'the server could not find the requested resource').toStatus());
     return;
@@ -152,6 +155,7 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
         type: route.type, namespace: route.namespace, query: url.searchParams,
         // As Tables, the first event carries the column definitions and the rest only rows.
         present: table ? (object, first) => toTable(route.type, [object], new Date(ctx.store.timestamp()), object.metadata.resourceVersion ?? '', first) : undefined,
+        initialEventsEndBookmark: ctx.server.initialEventsEndBookmark,
       });
       return;
     }
@@ -178,6 +182,10 @@ function asTable(ctx: ApiServerContext, type: ResourceType, answer: KubeObject):
   return { ...table, metadata: answer.metadata };
 }
 
+function servedTypes(server: ServerVersion): ResourceType[] {
+  return resourceTypes.filter((t) => servedBy(t, server.minor));
+}
+
 function faultError(code: number): ApiError {
   if (code === 429) return new ApiError(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: 1 });
   if (code === 503) return new ApiError(503, 'ServiceUnavailable', 'The server is currently unable to handle the request');
@@ -192,7 +200,7 @@ function verbOf(method: string, route: Route, query: URLSearchParams): string {
   return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
 }
 
-function parseRoute(pathname: string): Route | undefined {
+function parseRoute(pathname: string, server: ServerVersion): Route | undefined {
   const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
   let group: string;
   let version: string;
@@ -214,7 +222,7 @@ function parseRoute(pathname: string): Route | undefined {
     rest = rest.slice(2);
   }
   const type = findResourceType(group, version, rest[0] ?? '');
-  if (!type) return undefined;
+  if (!type || !servedBy(type, server.minor)) return undefined;
   if (type.namespaced === false && namespace !== undefined) return undefined;
   return { type, namespace, name: rest[1], subresource: rest[2] };
 }
@@ -248,7 +256,7 @@ function decodeFields(ctx: ApiServerContext, type: ResourceType, object: KubeObj
   try {
     decodeObject(type, object);
     const unknown = [
-      ...dropUnknownFields(type, object, ctx.newerFields).map((field) => `unknown field ${JSON.stringify(field)}`),
+      ...dropUnknownFields(type, object, ctx.newerFields, ctx.server.unknownFields).map((field) => `unknown field ${JSON.stringify(field)}`),
       ...duplicateFieldsOf(object).map((field) => `duplicate field ${JSON.stringify(field)}`),
     ];
     if (unknown.length === 0 || validation === 'Ignore') return;
@@ -279,7 +287,7 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
   if (method === 'POST' && name === undefined) {
     const validation = fieldValidationOf(query, method);
     if (typeof body === 'object' && body !== null) decodeFields(ctx, type, body as KubeObject, validation, false, warnings);
-    return { code: 201, body: create(store, type, namespace, body, dryRun), warnings };
+    return { code: 201, body: create(store, type, namespace, body, dryRun, ctx.server), warnings };
   }
   if (method === 'DELETE' && name === undefined && subresource === undefined) {
     // deletecollection: each selected object is deleted as by its own DELETE (finalizers, Orphan); the answer lists them.
@@ -299,23 +307,22 @@ function serve(ctx: ApiServerContext, method: string, route: Route, query: URLSe
     const input = method === 'PUT' ? body : applyPatch(contentType, existing, body);
     if (typeof input !== 'object' || input === null) throw badRequest('the request body must be an object');
     decodeFields(ctx, type, input as KubeObject, validation, method === 'PATCH', warnings);
-    return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun, ctx.featureGates), warnings };
+    return { code: 200, body: update(store, type, existing, input as KubeObject, subresource === 'status', dryRun, ctx.featureGates, ctx.server), warnings };
   }
   throw new ApiError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
 }
 
-function discoveryDocument(pathname: string): unknown {
+function discoveryDocument(pathname: string, server: ServerVersion): unknown {
   const path = pathname.replace(/\/+$/, '');
-  if (path === '/version') {
-    return { major: '1', minor: '26', gitVersion: 'v1.26.5-sts-volume-gitops-sandbox', gitCommit: '0000000', gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z', goVersion: 'go1.24', compiler: 'gc', platform: 'linux/amd64' };
-  }
+  if (path === '/version') return server.versionInfo;
+  const served = servedTypes(server);
   if (path === '/api') return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1' }] };
   if (path === '/apis') {
-    const groups = [...new Set(resourceTypes.filter((t) => t.group !== '').map((t) => t.group))];
+    const groups = [...new Set(served.filter((t) => t.group !== '').map((t) => t.group))];
     return {
       kind: 'APIGroupList', apiVersion: 'v1',
       groups: groups.map((group) => {
-        const versions = [...new Set(resourceTypes.filter((t) => t.group === group).map((t) => t.version))].map((version) => ({ groupVersion: `${group}/${version}`, version }));
+        const versions = [...new Set(served.filter((t) => t.group === group).map((t) => t.version))].map((version) => ({ groupVersion: `${group}/${version}`, version }));
         return { name: group, versions, preferredVersion: versions[0] };
       }),
     };
@@ -324,7 +331,7 @@ function discoveryDocument(pathname: string): unknown {
   if (!match) return undefined;
   const group = match[2] ?? '';
   const version = match[1] ?? match[3] ?? '';
-  const types = resourceTypes.filter((t) => t.group === group && t.version === version);
+  const types = served.filter((t) => t.group === group && t.version === version);
   if (types.length === 0) return undefined;
   return {
     kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`,

@@ -13,10 +13,16 @@ import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
 import type { NewerServerFields } from './openapi.ts';
 import { RequestLog } from './request-log.ts';
-import { applySeed, createSystemNamespaces, loadSeedFile } from './seed.ts';
+import { applySeed, createSystemNamespaces, loadSeedFile, seedServerVersion } from './seed.ts';
+import { defaultServerVersion, parseServerVersion, type ServerVersion } from './server-version.ts';
 import { ObjectStore } from './store.ts';
 
 export interface KubeSandboxOptions {
+  /**
+   * The Kubernetes version the sandbox plays (`1.34`, `1.26`, or in full `v1.34.9`): its /version, words, defaults,
+   * served types and controllers (server-version.ts). Overrides the seed's `version`; the newest (1.34) by default.
+   */
+  version?: string;
   port?: number;
   seedFile?: string;
   seed?: unknown;
@@ -38,6 +44,8 @@ export interface KubeSandboxOptions {
 
 export interface KubeSandbox {
   url: string;
+  /** The version it plays. */
+  server: ServerVersion;
   kubeconfigPath: string;
   kubeConfig(): KubeConfig;
   store: ObjectStore;
@@ -64,14 +72,16 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const world = createWorld(store, now);
   world.garbageCollectorDelayMs = options.garbageCollectorDelayMs ?? 0;
   const running = new Set<ControllerName>(options.controllers ?? controllerNames);
+  const seed = options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : undefined);
+  world.server = options.version !== undefined ? parseServerVersion(options.version) : seedServerVersion(seed) ?? defaultServerVersion;
   createSystemNamespaces(world);
-  applySeed(world, options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : undefined), options.newerServerFields);
+  applySeed(world, seed, options.newerServerFields);
 
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
   const token = randomBytes(16).toString('hex');
   const access = new AccessControl(store, token);
-  const server = createApiServer({ store, faults, requestLog, access, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {} });
+  const server = createApiServer({ store, faults, requestLog, access, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {}, server: world.server });
   let connectionsAccepted = 0;
   server.on('connection', () => { connectionsAccepted += 1; });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
@@ -94,7 +104,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
     return { token: userToken, kubeconfigPath: path };
   };
   return {
-    url, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, connectionsAccepted: () => connectionsAccepted,
+    url, server: world.server, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, connectionsAccepted: () => connectionsAccepted,
     kubeConfig: () => {
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);

@@ -13,7 +13,8 @@
 // same metadata a real server publishes. Component schemas are named after client-node's models (`V1StatefulSetSpec`).
 import { createHash } from 'node:crypto';
 import * as clientNode from '@kubernetes/client-node';
-import { apiVersionOf, resourceTypes, type ResourceType } from './store.ts';
+import { apiVersionOf, resourceTypes, servedBy, type ResourceType } from './store.ts';
+import type { ServerVersion } from './server-version.ts';
 
 interface AttributeType {
   baseName: string;
@@ -92,26 +93,29 @@ export type NewerServerFields = Readonly<Record<string, readonly string[]>>;
  * Removes the fields the kind does not declare, as decoding into the typed object does on a real server, and returns
  * their paths in the server's notation (`spec.template.spec.containers[0].imagee`).
  */
-export function dropUnknownFields(type: ResourceType, object: Record<string, unknown>, newerFields: NewerServerFields = {}): string[] {
+export function dropUnknownFields(type: ResourceType, object: Record<string, unknown>, newerFields: NewerServerFields = {}, olderServerFields: NewerServerFields = {}): string[] {
   const unknown: string[] = [];
-  walk({ kind: 'model', name: modelOf(type) }, object, '', unknown, newerFields);
+  walk({ kind: 'model', name: modelOf(type) }, object, '', unknown, { newerFields, olderServerFields });
   return unknown;
 }
 
-function walk(shape: Shape, value: unknown, path: string, unknown: string[], newerFields: NewerServerFields): void {
+/** Fields a server knows beyond the models (`newerFields`) and model fields an older server does not know. */
+interface ServerFields { newerFields: NewerServerFields; olderServerFields: NewerServerFields }
+
+function walk(shape: Shape, value: unknown, path: string, unknown: string[], known: ServerFields): void {
   if (value === null || typeof value !== 'object') return;
   if (shape.kind === 'array' && Array.isArray(value)) {
-    value.forEach((item, index) => walk(shape.items, item, `${path}[${index}]`, unknown, newerFields));
+    value.forEach((item, index) => walk(shape.items, item, `${path}[${index}]`, unknown, known));
   } else if (shape.kind === 'map' && !Array.isArray(value)) {
-    for (const [key, item] of Object.entries(value)) walk(shape.values, item, `${path}[${key}]`, unknown, newerFields);
+    for (const [key, item] of Object.entries(value)) walk(shape.values, item, `${path}[${key}]`, unknown, known);
   } else if (shape.kind === 'model' && !Array.isArray(value)) {
     const fields = fieldsOf(shape.name);
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const fieldPath = path === '' ? key : `${path}.${key}`;
-      const field = fields.get(key);
-      if (field !== undefined) walk(field, record[key], fieldPath, unknown, newerFields);
-      else if (!newerFields[shape.name]?.includes(key)) {
+      const field = known.olderServerFields[shape.name]?.includes(key) ? undefined : fields.get(key);
+      if (field !== undefined) walk(field, record[key], fieldPath, unknown, known);
+      else if (!known.newerFields[shape.name]?.includes(key)) {
         unknown.push(fieldPath);
         delete record[key];
       }
@@ -131,15 +135,16 @@ function schemaOf(shape: Shape): OpenApiSchema {
   }
 }
 
-/** Adds `model` and every model it reaches to `schemas`. */
-function addComponent(schemas: Record<string, OpenApiSchema>, model: string): void {
+/** Adds `model` and every model it reaches to `schemas`, without the fields the server does not know. */
+function addComponent(schemas: Record<string, OpenApiSchema>, model: string, unknownFields: NewerServerFields): void {
   if (schemas[model] !== undefined) return;
   const properties: Record<string, OpenApiSchema> = {};
   schemas[model] = { type: 'object', properties };
   for (const [name, shape] of fieldsOf(model)) {
+    if (unknownFields[model]?.includes(name)) continue;
     properties[name] = schemaOf(shape);
     const inner = modelWithin(shape);
-    if (inner !== undefined) addComponent(schemas, inner);
+    if (inner !== undefined) addComponent(schemas, inner, unknownFields);
   }
 }
 
@@ -220,25 +225,27 @@ interface OpenApiDocuments {
   byKey: ReadonlyMap<string, { text: string; hash: string }>;
 }
 
-let documents: OpenApiDocuments | undefined;
+const documentsByVersion = new Map<string, OpenApiDocuments>();
 
-/** Built once: the documents depend only on the served kinds and the installed client-node models. */
-function openApiDocuments(): OpenApiDocuments {
-  if (documents) return documents;
+/** Built once per version: the documents depend only on the served kinds and the installed client-node models. */
+function openApiDocuments(server: ServerVersion): OpenApiDocuments {
+  const built = documentsByVersion.get(server.gitVersion);
+  if (built) return built;
   const byKey = new Map<string, { text: string; hash: string }>();
   const index: OpenApiDocuments['index'] = { paths: {} };
-  for (const key of [...new Set(resourceTypes.map(documentKey))]) {
-    const types = resourceTypes.filter((t) => documentKey(t) === key);
+  const served = resourceTypes.filter((t) => servedBy(t, server.minor));
+  for (const key of [...new Set(served.map(documentKey))]) {
+    const types = served.filter((t) => documentKey(t) === key);
     const schemas: Record<string, OpenApiSchema> = {};
-    for (const model of ['V1Status', 'V1DeleteOptions']) addComponent(schemas, model);
+    for (const model of ['V1Status', 'V1DeleteOptions']) addComponent(schemas, model, server.unknownFields);
     for (const type of types) {
-      addComponent(schemas, modelOf(type));
-      addComponent(schemas, `${modelOf(type)}List`);
+      addComponent(schemas, modelOf(type), server.unknownFields);
+      addComponent(schemas, `${modelOf(type)}List`, server.unknownFields);
       (schemas[modelOf(type)] as OpenApiSchema)['x-kubernetes-group-version-kind'] = [{ group: type.group, version: type.version, kind: type.kind }];
     }
     const document = {
       openapi: '3.0.0',
-      info: { title: 'Kubernetes', version: 'v1.26.5-sts-volume-gitops-sandbox' },
+      info: { title: 'Kubernetes', version: server.gitVersion },
       paths: Object.assign({}, ...types.map(operations)) as Record<string, OpenApiSchema>,
       components: { schemas, securitySchemes: { BearerToken: { type: 'apiKey', name: 'authorization', in: 'header' } } },
       security: [{ BearerToken: [] }],
@@ -248,15 +255,16 @@ function openApiDocuments(): OpenApiDocuments {
     byKey.set(key, { text, hash });
     index.paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
   }
-  documents = { index, byKey };
+  const documents = { index, byKey };
+  documentsByVersion.set(server.gitVersion, documents);
   return documents;
 }
 
 /** The body for `GET /openapi/v3[/<key>]`, or undefined when there is no such document. */
-export function openApiResponse(pathname: string): { text: string; etag?: string } | undefined {
+export function openApiResponse(pathname: string, server: ServerVersion): { text: string; etag?: string } | undefined {
   const path = pathname.replace(/\/+$/, '');
-  if (path === '/openapi/v3') return { text: JSON.stringify(openApiDocuments().index) };
+  if (path === '/openapi/v3') return { text: JSON.stringify(openApiDocuments(server).index) };
   if (!path.startsWith('/openapi/v3/')) return undefined;
-  const document = openApiDocuments().byKey.get(path.slice('/openapi/v3/'.length));
+  const document = openApiDocuments(server).byKey.get(path.slice('/openapi/v3/'.length));
   return document && { text: document.text, etag: `"${document.hash}"` };
 }

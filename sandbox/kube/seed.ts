@@ -6,9 +6,11 @@ import { parseSandboxQuantity, sandboxQuantityValue } from './quantity.ts';
 import { applyDefaults } from './admission.ts';
 import { runControllers } from './controllers/index.ts';
 import { isRunningAndReady } from './controllers/statefulset.ts';
+import { vacProtectionFinalizer } from './controllers/volume-protection.ts';
 import { defaultDriver, type DriverProfile, type World } from './controllers/world.ts';
 import { dropUnknownFields, type NewerServerFields } from './openapi.ts';
 import { DecodeError, decodeObject } from './decode.ts';
+import { parseServerVersion, ServerVersionError, type ServerVersion } from './server-version.ts';
 import { mustResourceType, type KubeObject, type ResourceType } from './store.ts';
 
 type Json = Record<string, unknown>;
@@ -26,6 +28,7 @@ const quotaType = mustResourceType('v1', 'ResourceQuota');
 const statefulSetType = mustResourceType('apps/v1', 'StatefulSet');
 const podType = mustResourceType('v1', 'Pod');
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
+const volumeAttributesClassType = mustResourceType('storage.k8s.io/v1', 'VolumeAttributesClass');
 
 export function loadSeedFile(path: string): unknown {
   try {
@@ -72,26 +75,74 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
     maxVolumeBytes: raw.maxVolumeSize === undefined ? undefined : sandboxQuantityValue(parseSandboxQuantity(raw.maxVolumeSize as string)),
     transientErrorRate: typeof raw.transientErrorRate === 'number' ? raw.transientErrorRate : 0,
     ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
+    modifyTicks: typeof raw.modifyTicks === 'number' ? raw.modifyTicks : 1,
+    unreachableVolumeAttributesClasses: stringList(raw.unreachableVolumeAttributesClasses, `storageClasses[${name}].driver.unreachableVolumeAttributesClasses`),
   };
+}
+
+function stringList(value: unknown, where: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new SeedError(`${where} must be a list of names`);
+  return value;
+}
+
+/**
+ * `volumeAttributesClasses: [{ name, driverName | storageClass, parameters }]`: a class for the driver named, or for the
+ * driver of the StorageClass named (the seed's driver names are generated: `<class>.csi.sandbox` unless set).
+ */
+function seedVolumeAttributesClasses(world: World, seed: Json): void {
+  const classes = list(seed, 'volumeAttributesClasses');
+  if (classes.length > 0 && !world.server.volumeAttributesClasses) {
+    throw new SeedError(`volumeAttributesClasses: VolumeAttributesClass is not served by ${world.server.gitVersion} (GA in v1.34; choose version 1.34)`);
+  }
+  for (const raw of classes) {
+    if (!isObject(raw) || typeof raw.name !== 'string') throw new SeedError('each volumeAttributesClass needs a name');
+    const driverName = typeof raw.driverName === 'string' ? raw.driverName
+      : typeof raw.storageClass === 'string' ? world.drivers.get(raw.storageClass)?.name : undefined;
+    if (driverName === undefined) throw new SeedError(`volumeAttributesClasses[${raw.name}] needs driverName, or storageClass naming a seeded StorageClass`);
+    if (raw.parameters !== undefined && (!isObject(raw.parameters) || !Object.values(raw.parameters).every((v) => typeof v === 'string'))) {
+      throw new SeedError(`volumeAttributesClasses[${raw.name}].parameters must map names to strings`);
+    }
+    world.store.create(volumeAttributesClassType, {
+      apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttributesClass',
+      metadata: { name: raw.name, finalizers: [vacProtectionFinalizer] }, driverName, ...(raw.parameters === undefined ? {} : { parameters: raw.parameters }),
+    });
+  }
+}
+
+/** The seed's `version` (`1.34`, `1.26`, or a full `v1.34.9`), if it names one. */
+export function seedServerVersion(seed: unknown): ServerVersion | undefined {
+  if (!isObject(seed) || seed.version === undefined) return undefined;
+  if (typeof seed.version !== 'string' && typeof seed.version !== 'number') throw new SeedError('version must be a Kubernetes version such as 1.34 or 1.26');
+  try {
+    return parseServerVersion(seed.version);
+  } catch (error) {
+    if (error instanceof ServerVersionError) throw new SeedError(`version: ${error.message}`);
+    throw error;
+  }
 }
 
 export function applySeed(world: World, seed: unknown, newerFields: NewerServerFields = {}): void {
   if (seed === undefined || seed === null) return;
-  if (!isObject(seed)) throw new SeedError('the seed must be a map with namespaces, storageClasses, resourceQuotas, statefulSets');
+  if (!isObject(seed)) throw new SeedError('the seed must be a map with version, namespaces, storageClasses, resourceQuotas, statefulSets');
   for (const name of list(seed, 'namespaces')) {
     if (typeof name !== 'string') throw new SeedError('namespaces must be a list of names');
     ensureNamespace(world, name);
   }
   for (const raw of list(seed, 'storageClasses')) {
     if (!isObject(raw) || typeof raw.name !== 'string') throw new SeedError('each storageClass needs a name');
+    if (raw.volumeBindingMode !== undefined && raw.volumeBindingMode !== 'Immediate' && raw.volumeBindingMode !== 'WaitForFirstConsumer') {
+      throw new SeedError(`storageClasses[${raw.name}].volumeBindingMode must be Immediate or WaitForFirstConsumer`);
+    }
     world.drivers.set(raw.name, driverProfile(raw.name, raw.driver));
     world.store.create(storageClassType, {
       apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass',
       metadata: { name: raw.name, ...(raw.default === true ? { annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } } : {}) },
       provisioner: world.drivers.get(raw.name)?.name, allowVolumeExpansion: raw.allowVolumeExpansion === true,
-      reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate',
+      reclaimPolicy: 'Delete', volumeBindingMode: raw.volumeBindingMode === 'WaitForFirstConsumer' ? 'WaitForFirstConsumer' : 'Immediate',
     });
   }
+  seedVolumeAttributesClasses(world, seed);
   for (const raw of list(seed, 'resourceQuotas')) {
     if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.namespace !== 'string' || !isObject(raw.hard)) {
       throw new SeedError('each resourceQuota needs name, namespace and hard');
@@ -106,12 +157,12 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
       throw new SeedError('statefulSets must be apps/v1 StatefulSet manifests');
     }
     const object = structuredClone(raw) as unknown as KubeObject;
-    const unknown = dropUnknownFields(statefulSetType, object, newerFields);
+    const unknown = dropUnknownFields(statefulSetType, object, newerFields, world.server.unknownFields);
     if (unknown.length > 0) throw new SeedError(`statefulSets[${raw.metadata.name}]: unknown field ${unknown.map((f) => `"${f}"`).join(', ')}`);
     object.metadata.namespace ??= 'default';
     ensureNamespace(world, object.metadata.namespace);
     decodeSeeded(statefulSetType, object);
-    applyDefaults(statefulSetType, object, world.store);
+    applyDefaults(statefulSetType, object, world.store, world.server);
     world.store.create(statefulSetType, object);
   }
   settle(world);

@@ -54,13 +54,15 @@ export interface ResourceType {
   tracksGeneration: boolean;
   shortNames: string[];
   verbs: string[];
+  /** The first Kubernetes minor version that serves it (GA there); served by every version when absent. */
+  sinceMinor?: number;
 }
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 function type(
   group: string, version: string, kind: string, plural: string, namespaced: boolean,
-  options: { hasStatus?: boolean; tracksGeneration?: boolean; shortNames?: string[] } = {},
+  options: { hasStatus?: boolean; tracksGeneration?: boolean; shortNames?: string[]; sinceMinor?: number } = {},
 ): ResourceType {
   return {
     group, version, kind, plural, singular: kind.toLowerCase(), namespaced,
@@ -68,6 +70,7 @@ function type(
     tracksGeneration: options.tracksGeneration ?? false,
     shortNames: options.shortNames ?? [],
     verbs: allVerbs,
+    ...(options.sinceMinor === undefined ? {} : { sinceMinor: options.sinceMinor }),
   };
 }
 
@@ -84,6 +87,8 @@ export const resourceTypes: readonly ResourceType[] = [
   type('apps', 'v1', 'StatefulSet', 'statefulsets', true, { hasStatus: true, tracksGeneration: true, shortNames: ['sts'] }),
   type('apps', 'v1', 'ControllerRevision', 'controllerrevisions', true),
   type('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', false, { shortNames: ['sc'] }),
+  // KEP-3751, GA (storage.k8s.io/v1) in v1.34.
+  type('storage.k8s.io', 'v1', 'VolumeAttributesClass', 'volumeattributesclasses', false, { shortNames: ['vac'], sinceMinor: 34 }),
   type('events.k8s.io', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
   type('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
   // Read by the authorizer (authorization.ts) on every request of a non-admin identity.
@@ -101,6 +106,11 @@ export function apiVersionOf(t: ResourceType): string {
 
 export function findResourceType(group: string, version: string, plural: string): ResourceType | undefined {
   return resourceTypes.find((t) => t.group === group && t.version === version && t.plural === plural);
+}
+
+/** Whether a server of that minor version serves the type. */
+export function servedBy(t: ResourceType, minor: number): boolean {
+  return t.sinceMinor === undefined || minor >= t.sinceMinor;
 }
 
 export function resourceTypeOf(apiVersion: string, kind: string): ResourceType | undefined {

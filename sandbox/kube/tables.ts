@@ -96,6 +96,11 @@ const columnsByKind: Record<string, Column[]> = {
     column('AllowVolumeExpansion', 'Whether claims of this class may grow.', (o) => String(o.allowVolumeExpansion === true)),
     age,
   ],
+  VolumeAttributesClass: [
+    name,
+    column('DriverName', 'The CSI driver the class is for.', (o) => text(o.driverName)),
+    age,
+  ],
   ConfigMap: [name, column('Data', 'Number of data entries.', (o) => String(Object.keys((o.data ?? {})).length + Object.keys((o.binaryData ?? {})).length)), age],
   Namespace: [name, column('Status', 'The phase of the namespace.', (o) => text(field(o, 'status.phase'))), age],
   Lease: [name, column('Holder', 'The holder of the lease.', (o) => text(field(o, 'spec.holderIdentity'))), age],

@@ -5,6 +5,7 @@ import { admit, applyDefaults, validateUpdate } from './admission.ts';
 import { ApiError, alreadyExists, badRequest, beingDeleted, conflict, notFound, preconditionFailed, staleObject } from './api-errors.ts';
 import { page } from './list-paging.ts';
 import { selectorsOf } from './selectors.ts';
+import type { ServerVersion } from './server-version.ts';
 import { apiVersionOf, mustResourceType, type KubeObject, type ObjectStore, type ResourceType } from './store.ts';
 
 const namespaceType = mustResourceType('v1', 'Namespace');
@@ -17,7 +18,7 @@ export function list(store: ObjectStore, type: ResourceType, namespace: string |
   return { kind: `${type.kind}List`, apiVersion: apiVersionOf(type), metadata: { resourceVersion: store.currentResourceVersion, ...paging }, items };
 }
 
-export function create(store: ObjectStore, type: ResourceType, namespace: string | undefined, body: unknown, dryRun: boolean): KubeObject {
+export function create(store: ObjectStore, type: ResourceType, namespace: string | undefined, body: unknown, dryRun: boolean, server: ServerVersion): KubeObject {
   if (typeof body !== 'object' || body === null) throw badRequest('the request body must be an object');
   const object = structuredClone(body) as KubeObject;
   object.metadata ??= { name: '' };
@@ -39,13 +40,13 @@ export function create(store: ObjectStore, type: ResourceType, namespace: string
   delete object.metadata.resourceVersion;
   delete object.metadata.uid;
   if (type.hasStatus && type.kind !== 'Namespace') delete object.status;
-  applyDefaults(type, object, store);
+  applyDefaults(type, object, store, server);
   admit(type, undefined, object, store);
   if (dryRun) return { ...object, metadata: { ...object.metadata, uid: '00000000-0000-0000-0000-000000000000', creationTimestamp: store.timestamp() } };
   return store.create(type, object);
 }
 
-export function update(store: ObjectStore, type: ResourceType, existing: KubeObject, input: KubeObject, statusOnly: boolean, dryRun: boolean, featureGates: ReadonlySet<string>): KubeObject {
+export function update(store: ObjectStore, type: ResourceType, existing: KubeObject, input: KubeObject, statusOnly: boolean, dryRun: boolean, featureGates: ReadonlySet<string>, server: ServerVersion): KubeObject {
   const name = existing.metadata.name;
   const requested = input.metadata?.resourceVersion;
   // etcd's storage parses the resourceVersion before comparing it; a non-number fails there, unclassified.
@@ -66,8 +67,8 @@ export function update(store: ObjectStore, type: ResourceType, existing: KubeObj
     next.metadata.creationTimestamp = existing.metadata.creationTimestamp;
     if (existing.metadata.deletionTimestamp !== undefined) next.metadata.deletionTimestamp = existing.metadata.deletionTimestamp;
     else delete next.metadata.deletionTimestamp;
-    applyDefaults(type, next, store);
-    validateUpdate(type, existing, next, featureGates);
+    applyDefaults(type, next, store, server);
+    validateUpdate(type, existing, next, featureGates, server);
     admit(type, existing, next, store);
   }
   next.metadata.resourceVersion = existing.metadata.resourceVersion;
@@ -80,7 +81,7 @@ export function update(store: ObjectStore, type: ResourceType, existing: KubeObj
 }
 
 /** Kinds whose DELETE answers the deleted object rather than a Status (ReturnDeletedObject in their registries). */
-const returnsDeletedObject = new Set(['StorageClass', 'PersistentVolume', 'Namespace']);
+const returnsDeletedObject = new Set(['StorageClass', 'VolumeAttributesClass', 'PersistentVolume', 'Namespace']);
 
 interface DeleteOptions {
   propagationPolicy?: string;

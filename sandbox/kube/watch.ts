@@ -14,6 +14,8 @@ export interface WatchRequest {
   query: URLSearchParams;
   /** How each event's object is sent (kubectl asks for Table rows); the object itself by default. */
   present?: ((object: KubeObject, first: boolean) => unknown) | undefined;
+  /** Mark the end of the initial ADDED events with a bookmark when bookmarks are allowed (v1.34 does). */
+  initialEventsEndBookmark?: boolean;
 }
 
 export function isWatch(query: URLSearchParams): boolean {
@@ -38,7 +40,7 @@ export class WatchHub {
   }
 
   /** Streams events until the client goes away or `timeoutSeconds` passes. Bad requests throw before anything is sent. */
-  serve(request: IncomingMessage, response: ServerResponse, { type, namespace, query, present }: WatchRequest): void {
+  serve(request: IncomingMessage, response: ServerResponse, { type, namespace, query, present, initialEventsEndBookmark = false }: WatchRequest): void {
     const selected = selectorsOf(query);
     const matches = (object: KubeObject | undefined): boolean => object !== undefined
       && (namespace === undefined || !type.namespaced || object.metadata.namespace === namespace) && selected(object);
@@ -65,9 +67,22 @@ export class WatchHub {
     };
 
     const after = Number(fromNow ? this.store.currentResourceVersion : since);
+    // Asked for bookmarks, a watch the server is about to close tells the client where it stands.
+    const bookmarks = query.get('allowWatchBookmarks') === 'true';
+    const bookmark = (metadata: Record<string, unknown>): void => {
+      if (!response.destroyed) response.write(`${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion: type.group === '' ? type.version : `${type.group}/${type.version}`, metadata } })}\n`);
+    };
     if (fromNow) {
       // No starting point: the current state as ADDED events, then what changes.
-      for (const object of this.store.list(type, namespace)) if (matches(object)) send('ADDED', object);
+      let newest = 0;
+      for (const object of this.store.list(type, namespace)) {
+        if (!matches(object)) continue;
+        send('ADDED', object);
+        newest = Math.max(newest, Number(object.metadata.resourceVersion ?? 0));
+      }
+      if (bookmarks && initialEventsEndBookmark && !present) {
+        bookmark({ resourceVersion: String(newest || after), annotations: { 'k8s.io/initial-events-end': 'true' } });
+      }
     } else if (after < this.oldestReplayable) {
       send('ERROR', new ApiError(410, 'Expired', `too old resource version: ${after} (${this.oldestReplayable + 1})`).toStatus());
       response.end();
@@ -77,13 +92,8 @@ export class WatchHub {
     }
     const stop = this.store.onChange((change) => forward(change, after));
     const timeoutSeconds = Number(query.get('timeoutSeconds') ?? '0');
-    // Asked for bookmarks, a watch the server is about to close tells the client where it stands.
-    const bookmarks = query.get('allowWatchBookmarks') === 'true';
     const close = (): void => {
-      if (bookmarks && !response.destroyed) {
-        const bookmark = { kind: type.kind, apiVersion: type.group === '' ? type.version : `${type.group}/${type.version}`, metadata: { resourceVersion: this.store.currentResourceVersion, creationTimestamp: null } };
-        response.write(`${JSON.stringify({ type: 'BOOKMARK', object: bookmark })}\n`);
-      }
+      if (bookmarks) bookmark({ resourceVersion: this.store.currentResourceVersion, creationTimestamp: null });
       response.end();
     };
     const timer = timeoutSeconds > 0 ? setTimeout(close, timeoutSeconds * 1000) : undefined;

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import type { Exchange } from './transcript.ts';
 
 export interface AllowlistEntry {
+  /** The recorded server's version (`1.26`, `1.34`); both when absent. */
+  version?: string;
   /** Transcript name (`probes`, `edge-cases`, ...); every transcript when absent. */
   transcript?: string;
   /** Recorded `seq` numbers covered. */
@@ -26,8 +28,9 @@ export function loadAllowlist(file = new URL('./allowlist.json', import.meta.url
 }
 
 /** The index of the first entry covering this exchange, if any. */
-export function matchAllowlist(entries: AllowlistEntry[], transcript: string, exchange: Exchange): number | undefined {
-  const index = entries.findIndex((entry) => (entry.transcript === undefined || entry.transcript === transcript)
+export function matchAllowlist(entries: AllowlistEntry[], transcript: string, exchange: Exchange, version: string): number | undefined {
+  const index = entries.findIndex((entry) => (entry.version === undefined || entry.version === version)
+    && (entry.transcript === undefined || entry.transcript === transcript)
     && (entry.seq === undefined || entry.seq.includes(exchange.seq))
     && (entry.method === undefined || entry.method === exchange.method)
     && (entry.path === undefined || new RegExp(entry.path).test(exchange.path))

@@ -1,6 +1,7 @@
 // Replays one recorded transcript against a fresh Kubernetes sandbox: the same requests in `seq` order, the sandbox's
 // clock set to each request's recorded time, and between requests only the controllers the recorded cluster ran
-// (namespace, serviceaccount, StatefulSet, garbage collector, pvc/pv protection, ResourceQuota; no provisioner, kubelet or resizer) advanced until nothing changes.
+// advanced until nothing changes.
+import type { ControllerName } from '../../sandbox/kube/controllers/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType, resourceTypeOf, type KubeObject } from '../../sandbox/kube/store.ts';
 import { compareExchange, type Replayed } from './compare.ts';
@@ -12,16 +13,26 @@ export interface ExchangeOutcome {
   differences: string[];
 }
 
-/** The recorded cluster's controllers; its garbage collector noticed an orphan delete some 15-45 ms later. */
-const recordedControllers = ['namespace', 'serviceaccount', 'statefulset', 'garbage-collector', 'volume-protection', 'resourcequota'] as const;
-const garbageCollectorDelayMs = 30;
+/**
+ * The recorded clusters' controllers (no CSI driver: no provisioner, kubelet or resizer); the v1.34.9 one also ran the
+ * PV binder and the expand controller.
+ */
+const recordedControllers: Record<string, readonly ControllerName[]> = {
+  '1.26': ['namespace', 'serviceaccount', 'statefulset', 'garbage-collector', 'volume-protection', 'resourcequota'],
+  '1.34': ['namespace', 'serviceaccount', 'statefulset', 'garbage-collector', 'volume-protection', 'persistentvolume-binder', 'volume-expand', 'resourcequota'],
+};
+/** How late each recorded garbage collector finished an orphan delete: 15-45 ms on v1.26.5, 65-89 ms on v1.34.9. */
+const garbageCollectorDelayMs: Record<string, number> = { '1.26': 30, '1.34': 75 };
 /** Any fixed instant: only differences of the recorded `t` matter. */
 const clockBase = Date.parse('2026-11-23T13:00:00Z');
 const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 
-export async function replayTranscript(exchanges: Exchange[]): Promise<ExchangeOutcome[]> {
+/** Replays `exchanges` against a sandbox playing `version` (`1.26`, `1.34`), the recorded server's. */
+export async function replayTranscript(exchanges: Exchange[], version: string): Promise<ExchangeOutcome[]> {
   let nowMs = clockBase;
-  const sandbox = await startKubeSandbox({ now: () => new Date(nowMs), controllers: [...recordedControllers], garbageCollectorDelayMs });
+  const controllers = recordedControllers[version];
+  if (!controllers) throw new Error(`no recorded cluster of version ${version}`);
+  const sandbox = await startKubeSandbox({ version, now: () => new Date(nowMs), controllers, garbageCollectorDelayMs: garbageCollectorDelayMs[version] ?? 30 });
   try {
     seedPreexisting(sandbox, exchanges);
     const token = sandbox.kubeConfig().getCurrentUser()?.token ?? '';

@@ -30,6 +30,8 @@ export interface StatefulSetSpec {
   templates: Record<string, string>;
   storageClass?: string;
   accessModes?: string[];
+  /** `spec.persistentVolumeClaimRetentionPolicy` (the server defaults it to Retain/Retain on 1.34). */
+  retentionPolicy?: { whenDeleted: 'Retain' | 'Delete'; whenScaled: 'Retain' | 'Delete' };
 }
 
 export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unknown> {
@@ -44,6 +46,7 @@ export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unkno
         metadata: { name },
         spec: { accessModes: spec.accessModes ?? ['ReadWriteOnce'], storageClassName: spec.storageClass ?? 'standard', resources: { requests: { storage } } },
       })),
+      ...(spec.retentionPolicy ? { persistentVolumeClaimRetentionPolicy: spec.retentionPolicy } : {}),
     },
   };
 }
@@ -82,6 +85,8 @@ export interface Harness {
 }
 
 export interface HarnessSeed {
+  /** The Kubernetes version the sandbox plays (`1.34` by default, `1.26`). */
+  version?: string;
   storageClasses?: DriverSeed[];
   statefulSets: StatefulSetSpec[];
   quotas?: unknown[];
@@ -98,6 +103,7 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
   const storageClasses = seed.storageClasses ?? [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } }];
   const namespaces = [...new Set(seed.statefulSets.map((s) => s.namespace ?? 'db'))];
   const kube = await startKubeSandbox({
+    ...(seed.version ? { version: seed.version } : {}),
     ...(seed.featureGates ? { featureGates: seed.featureGates } : {}),
     ...(seed.newerServerFields ? { newerServerFields: seed.newerServerFields } : {}),
     seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },

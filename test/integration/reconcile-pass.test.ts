@@ -7,32 +7,36 @@ import {
 } from './harness.ts';
 
 describe('reconcile pass against the Kubernetes sandbox', () => {
-  it('grows a single replica: template recreated without restarting the pod, PVC patched, finished reported', async () => {
-    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }] });
-    try {
-      const podsBefore = podIdentity(h.pods());
-      const revisionBefore = h.kube.store.get(types.sts, 'db', 'pg')?.status?.updateRevision;
-      await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
-      const report = await h.converge(allConverged);
-      const template = statefulSetReport(report, 'pg').templates[0];
-      assert.equal(template?.readyReplicas, 1);
-      assert.equal(template?.finished, true);
-      assert.deepEqual(h.pvcs().map(storageOf), [{ request: '20Gi', capacity: '20Gi' }]);
-      const live = h.kube.store.get(types.sts, 'db', 'pg');
-      const claims = (live?.spec?.volumeClaimTemplates ?? []) as Array<{ spec: { resources: { requests: { storage: string } } } }>;
-      assert.equal(claims[0]?.spec.resources.requests.storage, '20Gi');
-      assert.deepEqual(podIdentity(h.pods()), podsBefore, 'no pod was restarted');
-      assert.equal(live?.status?.updateRevision, revisionBefore);
-      const annotation = JSON.parse(live?.metadata.annotations?.[statusAnnotation] ?? '[]') as Array<Record<string, unknown>>;
-      assert.deepEqual(annotation[0], {
-        templateName: 'data', desiredSize: '20Gi', commitSha: report.commitSha, replicas: 1, readyReplicas: 1,
-        finishedReconciliationGeneration: live?.metadata.generation,
-      });
-      assert.equal(h.kube.store.list(types.configMap, 'db').length, 0, 'the recreation record is dropped');
-    } finally {
-      await h.close();
-    }
-  });
+  // The suite runs against v1.34 (the sandbox's default); this pass also against v1.26, the oldest version recorded.
+  for (const version of ['1.34', '1.26']) {
+    it(`grows a single replica: template recreated without restarting the pod, PVC patched, finished reported (v${version})`, async () => {
+      const h = await startHarness({ version, statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }] });
+      assert.equal(h.kube.server.name, version);
+      try {
+        const podsBefore = podIdentity(h.pods());
+        const revisionBefore = h.kube.store.get(types.sts, 'db', 'pg')?.status?.updateRevision;
+        await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
+        const report = await h.converge(allConverged);
+        const template = statefulSetReport(report, 'pg').templates[0];
+        assert.equal(template?.readyReplicas, 1);
+        assert.equal(template?.finished, true);
+        assert.deepEqual(h.pvcs().map(storageOf), [{ request: '20Gi', capacity: '20Gi' }]);
+        const live = h.kube.store.get(types.sts, 'db', 'pg');
+        const claims = (live?.spec?.volumeClaimTemplates ?? []) as Array<{ spec: { resources: { requests: { storage: string } } } }>;
+        assert.equal(claims[0]?.spec.resources.requests.storage, '20Gi');
+        assert.deepEqual(podIdentity(h.pods()), podsBefore, 'no pod was restarted');
+        assert.equal(live?.status?.updateRevision, revisionBefore);
+        const annotation = JSON.parse(live?.metadata.annotations?.[statusAnnotation] ?? '[]') as Array<Record<string, unknown>>;
+        assert.deepEqual(annotation[0], {
+          templateName: 'data', desiredSize: '20Gi', commitSha: report.commitSha, replicas: 1, readyReplicas: 1,
+          finishedReconciliationGeneration: live?.metadata.generation,
+        });
+        assert.equal(h.kube.store.list(types.configMap, 'db').length, 0, 'the recreation record is dropped');
+      } finally {
+        await h.close();
+      }
+    });
+  }
 
   it('recreates with the server\'s own JSON: a pod template field newer than client-node survives, no pod restarts', async () => {
     const h = await startHarness({

@@ -6,14 +6,17 @@ import { startPods } from './kubelet.ts';
 import { finalizeNamespaces } from './namespace.ts';
 import { provisionVolumes } from './provisioner.ts';
 import { resizeVolumes } from './resizer.ts';
+import { modifyVolumes } from './volume-modifier.ts';
 import { ensureDefaultServiceAccounts } from './service-accounts.ts';
 import { reconcileStatefulSets } from './statefulset.ts';
 import { protectVolumes } from './volume-protection.ts';
+import { bindVolumes } from './persistent-volume-binder.ts';
+import { noticeExpansions } from './volume-expand.ts';
 import type { World } from './world.ts';
 
 export type { World } from './world.ts';
 
-export const controllerNames = ['namespace', 'serviceaccount', 'garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'kubelet', 'resizer', 'resourcequota'] as const;
+export const controllerNames = ['namespace', 'serviceaccount', 'garbage-collector', 'volume-protection', 'statefulset', 'provisioner', 'persistentvolume-binder', 'kubelet', 'volume-expand', 'resizer', 'resourcequota'] as const;
 export type ControllerName = typeof controllerNames[number];
 
 const controllers: Record<ControllerName, (world: World) => void> = {
@@ -23,8 +26,15 @@ const controllers: Record<ControllerName, (world: World) => void> = {
   'volume-protection': protectVolumes,
   statefulset: reconcileStatefulSets,
   provisioner: provisionVolumes,
+  // Runs only where the version's cluster runs it (v1.34; the recorded v1.26.5 cluster had none).
+  'persistentvolume-binder': bindVolumes,
+  'volume-expand': noticeExpansions,
   kubelet: startPods,
-  resizer: resizeVolumes,
+  // The external-resizer both expands volumes and modifies their attributes (VolumeAttributesClass).
+  resizer: (world) => {
+    resizeVolumes(world);
+    modifyVolumes(world);
+  },
   resourcequota: (world) => refreshQuotaUsage(world.store),
 };
 

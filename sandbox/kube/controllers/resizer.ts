@@ -104,7 +104,6 @@ function stepPvc(world: World, pvc: KubeObject, driver: DriverProfile): void {
     conditions: upsertCondition(withoutConditions(status, ['ControllerResizeError', 'NodeResizeError', 'FileSystemResizePending']), { type: 'Resizing', status: 'True' }),
   });
   recordEvent(world, pvc, 'Normal', 'Resizing', `External resizer is resizing volume ${volumeName(pvc)}`, `external-resizer ${driver.name}`);
-  recordEvent(world, pvc, 'Normal', 'ExternalExpanding', 'waiting for an external controller to expand this PVC', 'volume_expand');
 }
 
 function advance(world: World, uid: string, driver: DriverProfile): boolean {

@@ -1,9 +1,10 @@
 // The StatefulSet controller, as far as this project touches it: ControllerRevisions named by a hash of the pod
 // template, PVCs <template>-<set>-<ordinal> before pods, OrderedReady one at a time vs Parallel, rolling replacement
 // of pods at an old revision, adoption of orphaned pods (no restart when the template is unchanged), scale-down that
-// leaves PVCs behind, and status.
+// leaves PVCs behind, the retention policy's claim owners where the server has it (claim-retention.ts), and status.
 import { createHash } from 'node:crypto';
 import { mustResourceType, type KubeObject, type OwnerReference } from '../store.ts';
+import { claimOwnerReferences, referencesDiffer } from './claim-retention.ts';
 import { recordEvent } from './events.ts';
 import { pvcProtectionFinalizer } from './volume-protection.ts';
 import type { World } from './world.ts';
@@ -99,7 +100,9 @@ function reconcileOne(world: World, sts: KubeObject): void {
     }
   }
 
-  // Scale down: highest ordinal first, one at a time for OrderedReady; PVCs stay behind.
+  if (world.server.retentionPolicy) updateClaimOwners(world, sts, pods, replicas);
+
+  // Scale down: highest ordinal first, one at a time for OrderedReady; PVCs stay behind (unless the policy says).
   const surplus = [...pods.keys()].filter((o) => o >= replicas).sort((a, b) => b - a);
   for (const ordinal of parallel ? surplus : surplus.slice(0, 1)) {
     const pod = pods.get(ordinal);
@@ -159,6 +162,8 @@ function ensurePvcs(world: World, sts: KubeObject, ordinal: number): void {
     const claimMetadata = (claim.metadata ?? {}) as Json;
     const name = `${String(claimMetadata.name)}-${sts.metadata.name}-${ordinal}`;
     if (world.store.peek(pvcType, namespace, name)) continue;
+    const metadata = { name, namespace, labels: { ...((claimMetadata.labels ?? {}) as Record<string, string>), ...matchLabels }, finalizers: [pvcProtectionFinalizer] };
+    const owners = world.server.retentionPolicy ? claimOwnerReferences({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata }, sts, undefined, false) : [];
     const claimSpec = structuredClone((claim.spec ?? {}) as Json);
     if (claimSpec.storageClassName === undefined) {
       const defaultClass = world.store.peekList(storageClassType).find((c) => c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true');
@@ -166,10 +171,27 @@ function ensurePvcs(world: World, sts: KubeObject, ordinal: number): void {
     }
     world.store.create(pvcType, {
       apiVersion: 'v1', kind: 'PersistentVolumeClaim',
-      metadata: { name, namespace, labels: { ...((claimMetadata.labels ?? {}) as Record<string, string>), ...matchLabels }, finalizers: [pvcProtectionFinalizer] },
+      metadata: { ...metadata, ...(owners.length > 0 ? { ownerReferences: owners } : {}) },
       spec: claimSpec, status: { phase: 'Pending' },
     });
     recordEvent(world, sts, 'Normal', 'SuccessfulCreate', `create Claim ${name} Pod ${sts.metadata.name}-${ordinal} in StatefulSet ${sts.metadata.name} success`, 'statefulset-controller');
+  }
+}
+
+/** The claims of every ordinal the set has (or should have) carry the owners its retention policy asks for. */
+function updateClaimOwners(world: World, sts: KubeObject, pods: ReadonlyMap<number, KubeObject>, replicas: number): void {
+  const namespace = sts.metadata.namespace ?? '';
+  const ordinals = new Set([...Array(replicas).keys(), ...pods.keys()]);
+  for (const ordinal of ordinals) {
+    for (const claim of (sts.spec?.volumeClaimTemplates ?? []) as Json[]) {
+      const existing = world.store.peek(pvcType, namespace, `${String((claim.metadata as Json | undefined)?.name)}-${sts.metadata.name}-${ordinal}`);
+      if (!existing || existing.metadata.deletionTimestamp) continue;
+      const owners = claimOwnerReferences(existing, sts, pods.get(ordinal), ordinal >= replicas);
+      if (!referencesDiffer(existing.metadata.ownerReferences, owners)) continue;
+      const metadata = { ...existing.metadata, ownerReferences: owners };
+      if (owners.length === 0) delete (metadata as Partial<KubeObject['metadata']>).ownerReferences;
+      world.store.replace(pvcType, { ...existing, metadata });
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 // What the simulated controllers share: the store, a clock, the per-StorageClass driver profiles, and a seeded PRNG.
+import { defaultServerVersion, type ServerVersion } from '../server-version.ts';
 import type { ObjectStore } from '../store.ts';
 
 export interface DriverProfile {
@@ -14,20 +15,30 @@ export interface DriverProfile {
   transientErrorRate: number;
   /** Ticks each resize phase takes. */
   ticksPerPhase: number;
+  /** Ticks a volume modification (VolumeAttributesClass, KEP-3751) stays InProgress. */
+  modifyTicks: number;
+  /** VolumeAttributesClasses (by name) of this driver that it cannot apply: modifications to them are Infeasible. */
+  unreachableVolumeAttributesClasses: readonly string[];
 }
 
 export const defaultDriver: DriverProfile = {
   name: 'sandbox.csi.k8s.io', expansion: 'controller+node', nodeExpansion: 'online', maxVolumeBytes: undefined,
-  transientErrorRate: 0, ticksPerPhase: 1,
+  transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1, unreachableVolumeAttributesClasses: [],
 };
 
 export interface World {
   store: ObjectStore;
+  /** The Kubernetes version the cluster plays: which controllers its kube-controller-manager runs, what they set. */
+  server: ServerVersion;
   now: () => Date;
   /** Driver profile per StorageClass name. */
   drivers: Map<string, DriverProfile>;
   /** Progress of in-flight resize phases, keyed by PVC uid. */
   resizeTicks: Map<string, number>;
+  /** Progress of in-flight volume modifications (VolumeAttributesClass), keyed by PVC uid. */
+  modifyTicks: Map<string, number>;
+  /** The request (bytes) the expand controller last reported waiting for, per PVC uid. */
+  expansionsNoticed: Map<string, bigint>;
   /** For offline node expansion: the pod (uid) that was running when the node step became pending, per PVC uid. */
   podsAtNodePending: Map<string, string>;
   random: () => number;
@@ -56,7 +67,7 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     const uid = change.object.metadata.uid;
     if (uid !== undefined && change.object.metadata.deletionTimestamp && !deletionsSeenAt.has(uid)) deletionsSeenAt.set(uid, now().getTime());
   });
-  return { store, now, drivers, resizeTicks: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
+  return { store, server: defaultServerVersion, now, drivers, resizeTicks: new Map(), modifyTicks: new Map(), expansionsNoticed: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
 export function driverFor(world: World, storageClassName: unknown): DriverProfile {
