@@ -1,10 +1,11 @@
 // The webhook for local development (`sts-volume-gitops webhook --port N`): GitHub deliveries over plain HTTP, checked
 // and matched exactly as the Lambda does (receiveWebhook), their validations and passes run in this process one at a
-// time, in order, each target message once per five minutes (as the FIFO queue deduplicates).
-import { createServer, type Server } from 'node:http';
+// time, in order, each target message once per five minutes (as the FIFO queue deduplicates). A body over GitHub's
+// 25 MB cap is refused with 413 as soon as it is declared or seen, and not read further.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../domain/config.ts';
-import { receiveWebhook, type WebhookDeps } from './receive-webhook.ts';
+import { maxWebhookBodyBytes, receiveWebhook, refusal, tooLarge, type WebhookAnswer, type WebhookDeps } from './receive-webhook.ts';
 import type { QueuedTargetMessage, TargetMessage } from './target-messages.ts';
 
 export interface LocalWebhookServer {
@@ -15,6 +16,8 @@ export interface LocalWebhookServer {
 }
 
 const dedupWindowMs = 5 * 60_000;
+/** How long a refused sender has to read its answer before the connection is closed under it. */
+const unreadLingerMs = 2_000;
 
 export async function startLocalWebhookServer(options: {
   port: number; host?: string; config: Config; secret: string;
@@ -37,20 +40,52 @@ export async function startLocalWebhookServer(options: {
     }
     return Promise.resolve();
   };
+  const send = (response: ServerResponse, answer: WebhookAnswer, headers: Record<string, string> = {}): void => {
+    response.writeHead(answer.statusCode, { 'content-type': 'application/json', ...headers }).end(answer.body);
+  };
+  // A refusal before the body is read. The request is paused with a listener (Node reads and throws away the body of
+  // a request nobody listens to, all of it), so no more is read: the sender is held back by TCP flow control. Node
+  // closes a `Connection: close` socket as soon as the answer is out (destroySoon), and a socket closed with a body
+  // still arriving is reset by the kernel, which can lose the answer on the way; so it is half-closed instead (the
+  // answer and then end of stream reach the sender), and closed for good a moment later.
+  const refuseUnread = (request: IncomingMessage, response: ServerResponse, answer: WebhookAnswer, headers: Record<string, string> = {}): void => {
+    const socket = request.socket;
+    request.removeAllListeners('data').removeAllListeners('end').on('data', () => undefined).pause();
+    socket.destroySoon = () => {
+      socket.end();
+      setTimeout(() => socket.destroy(), unreadLingerMs).unref();
+    };
+    send(response, answer, { connection: 'close', ...headers });
+  };
   const server: Server = createServer((request, response) => {
+    if (request.method !== 'POST') {
+      refuseUnread(request, response, refusal(405, 'method', 'only POST is served'), { allow: 'POST' });
+      return;
+    }
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > maxWebhookBodyBytes) {
+      options.log('warn', 'webhook refused: body too large', { declaredBytes: declared });
+      refuseUnread(request, response, tooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.method !== 'POST') {
-        response.writeHead(405, { allow: 'POST' }).end();
+    let received = 0;
+    request.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxWebhookBodyBytes) {
+        // A chunked body (its length never declared) past the cap: what came so far is dropped and no more is read.
+        chunks.length = 0;
+        options.log('warn', 'webhook refused: body too large', { receivedBytes: received });
+        refuseUnread(request, response, tooLarge());
         return;
       }
+      chunks.push(chunk);
+    });
+    request.on('end', () => {
       const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
       receiveWebhook({ headers, body: Buffer.concat(chunks).toString('utf8') }, {
         secret: () => Promise.resolve(options.secret), config: () => Promise.resolve(options.config), enqueue, log: options.log,
-      }).then((answer) => {
-        response.writeHead(answer.statusCode, { 'content-type': 'application/json' }).end(answer.body);
-      }, (error: unknown) => {
+      }).then((answer) => send(response, answer), (error: unknown) => {
         options.log('warn', 'webhook failed', { error: error instanceof Error ? error.message : String(error) });
         response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal"}');
       });

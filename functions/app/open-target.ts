@@ -52,6 +52,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     defaultNamespace: config.namespaces.default,
     allowedNamespaces: config.namespaces.allow,
     sizeSources: config.sizeSources,
+    ...(config.guardrails ? { guardrails: config.guardrails } : {}),
+    ...(config.prices ? { prices: config.prices } : {}),
   };
   const kubeConfig = await kubeConfigFor(config, options);
   const timeoutMs = () => requestTimeoutMs(options.remainingMs);
@@ -79,11 +81,11 @@ export function htmlBaseOf(apiUrl: string | undefined): string {
 }
 
 /** The files the target's size sources read, wherever they are (the Git sources read them besides the globs). */
-function mappedFiles(config: TargetConfig): string[] {
+export function mappedFiles(config: TargetConfig): string[] {
   return [...new Set(config.sizeSources.map((s) => s.file))];
 }
 
-async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {
+export async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {
   if ('eks' in config.cluster) {
     if (!options.eksKubeConfig) throw new TargetSetupError(config.name, 'EKS clusters are reached from the Lambda function only; use a kubeconfig here');
     return options.eksKubeConfig(config.cluster.eks);
@@ -92,7 +94,7 @@ async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promis
   try {
     kubeConfig.loadFromFile(config.cluster.kubeconfig.path);
   } catch (error) {
-    throw new TargetSetupError(config.name, `cannot read kubeconfig ${config.cluster.kubeconfig.path}: ${(error as Error).message}`);
+    throw new TargetSetupError(config.name, `cannot read kubeconfig ${config.cluster.kubeconfig.path}: ${kubeconfigFailure(error)}`);
   }
   const context = config.cluster.kubeconfig.context;
   if (context !== undefined) {
@@ -104,9 +106,21 @@ async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promis
   return kubeConfig;
 }
 
-type GitHubSourceConfig = Extract<TargetConfig['source'], { github: unknown }>['github'];
+/**
+ * Why a kubeconfig could not be read, without its text: js-yaml's message quotes the lines around the fault, and a
+ * kubeconfig holds tokens and client keys. The reason and position only, as for the configuration (domain/config.ts).
+ */
+function kubeconfigFailure(error: unknown): string {
+  const yaml = error as { name?: string; reason?: string; mark?: { line: number; column: number } };
+  if (yaml.name === 'YAMLException') {
+    return `not valid YAML${yaml.mark ? ` at line ${yaml.mark.line + 1}, column ${yaml.mark.column + 1}` : ''}: ${yaml.reason ?? 'unreadable'}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
 
-async function gitHubAuth(
+export type GitHubSourceConfig = Extract<TargetConfig['source'], { github: unknown }>['github'];
+
+export async function gitHubAuth(
   targetName: string, source: GitHubSourceConfig, env: NodeJS.ProcessEnv, options: OpenOptions,
 ): Promise<GitHubAuth> {
   if (source.app) {
@@ -119,7 +133,14 @@ async function gitHubAuth(
     return { kind: 'app', appId: source.app.appId, installationId: source.app.installationId, privateKey };
   }
   const variable = source.token?.env ?? 'GITHUB_TOKEN';
-  const token = env[variable];
+  // A token read from a file or a secret often ends in a line break. One left inside would reach fetch, whose refusal
+  // quotes the whole header (`Headers.append: "token ghp_..." is an invalid header value`), and Octokit's redaction of
+  // the Authorization header stops at a line break: so the token is trimmed, and a token with any other character a
+  // header cannot carry is refused here, unshown.
+  const token = env[variable]?.trim();
   if (!token) throw new TargetSetupError(targetName, `environment variable ${variable} with the GitHub token is not set`);
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new TargetSetupError(targetName, `environment variable ${variable} holds a GitHub token with a space, line break or other character no token has (not shown)`);
+  }
   return { kind: 'token', token };
 }

@@ -1,24 +1,19 @@
 // Which targets a GitHub delivery concerns, and what to do: a pull request into a target's branch asks for a
-// `validate` (checks only), a push to a target's branch for a `pass`. Pure: the delivery is only a key, so the
+// `validate` (checks only: reads and dry runs), a push to a target's branch for a `pass` (which applies: a merged size
+// change is resized right away rather than at the next schedule). A fork's pull request asks for nothing unless the
+// target validates forks (`pullRequests.forks: validate`): under `neutral` it is never planned, so a delivery for it
+// must not make the worker read the cluster or spend the App's rate limit. Pure: the delivery is only a key, so the
 // message carries the target and the commit (for deduplication), never the payload.
 import type { Config, TargetConfig } from '../domain/config.ts';
 import { queuedMessage, type QueuedTargetMessage } from './target-messages.ts';
+import type { PullRequestDelivery, PushDelivery, WebhookDelivery } from './webhook-payloads.ts';
 
 export const pullRequestActions = ['opened', 'synchronize', 'reopened', 'ready_for_review'] as const;
 
 export type WebhookDecision =
   | { kind: 'enqueue'; messages: QueuedTargetMessage[] }
-  /** Nothing to do: an event, action or branch no target cares about, or a repository no target names. */
+  /** Nothing to do: an action or branch no target cares about, a repository no target names, a fork not validated. */
   | { kind: 'ignore'; reason: string };
-
-interface RepositoryPayload { repository?: { full_name?: string; name?: string; owner?: { login?: string } } }
-interface PullRequestPayload extends RepositoryPayload { action?: string; number?: number; pull_request?: { number?: number; base?: { ref?: string }; head?: { sha?: string } } }
-interface PushPayload extends RepositoryPayload { ref?: string; after?: string; deleted?: boolean }
-
-function repositoryOf(payload: RepositoryPayload): string | undefined {
-  const full = payload.repository?.full_name ?? (payload.repository?.owner?.login && payload.repository.name ? `${payload.repository.owner.login}/${payload.repository.name}` : undefined);
-  return full?.toLowerCase();
-}
 
 function targetsOf(config: Config, repository: string): TargetConfig[] {
   return config.targets.filter((t) => 'github' in t.source && `${t.source.github.owner}/${t.source.github.repo}`.toLowerCase() === repository);
@@ -28,24 +23,27 @@ function branchOf(target: TargetConfig): string {
   return 'github' in target.source ? target.source.github.branch : '';
 }
 
-export function decideWebhook(config: Config, event: string, payload: unknown): WebhookDecision {
-  if (event !== 'pull_request' && event !== 'push') return { kind: 'ignore', reason: `event ${event} is not used` };
-  const repository = repositoryOf(payload as RepositoryPayload);
-  if (repository === undefined) return { kind: 'ignore', reason: 'the payload names no repository' };
-  const targets = targetsOf(config, repository);
-  if (targets.length === 0) return { kind: 'ignore', reason: `no target reads ${repository}` };
-  if (event === 'pull_request') {
-    const pr = payload as PullRequestPayload;
-    if (!(pullRequestActions as readonly string[]).includes(pr.action ?? '')) return { kind: 'ignore', reason: `pull_request ${pr.action ?? '?'} changes nothing to check` };
-    const base = pr.pull_request?.base?.ref;
-    const matched = targets.filter((t) => branchOf(t) === base);
-    if (matched.length === 0) return { kind: 'ignore', reason: `no target of ${repository} follows ${base ?? '?'}` };
-    const key = `pr-${pr.pull_request?.number ?? pr.number ?? '?'}-${pr.pull_request?.head?.sha ?? '?'}`;
-    return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'validate', trigger: 'pull_request' }, key)) };
+export function decideWebhook(config: Config, delivery: WebhookDelivery): WebhookDecision {
+  const targets = targetsOf(config, delivery.repository);
+  if (targets.length === 0) return { kind: 'ignore', reason: `no target reads ${delivery.repository}` };
+  return delivery.event === 'pull_request' ? decidePullRequest(targets, delivery) : decidePush(targets, delivery);
+}
+
+function decidePullRequest(targets: TargetConfig[], pr: PullRequestDelivery): WebhookDecision {
+  if (!(pullRequestActions as readonly string[]).includes(pr.action)) return { kind: 'ignore', reason: `pull_request ${pr.action} changes nothing to check` };
+  const following = targets.filter((t) => branchOf(t) === pr.baseRef);
+  if (following.length === 0) return { kind: 'ignore', reason: `no target of ${pr.repository} follows ${pr.baseRef}` };
+  const matched = pr.fromFork ? following.filter((t) => t.pullRequests.forks === 'validate') : following;
+  if (matched.length === 0) {
+    return { kind: 'ignore', reason: `pull request #${pr.number} comes from a fork and no target validates forks (pullRequests.forks: neutral); the scheduled pass marks it not validated` };
   }
-  const push = payload as PushPayload;
-  if (push.deleted === true) return { kind: 'ignore', reason: `${push.ref ?? '?'} was deleted` };
+  const key = `pr-${pr.number}-${pr.headSha}`;
+  return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'validate', trigger: 'pull_request' }, key)) };
+}
+
+function decidePush(targets: TargetConfig[], push: PushDelivery): WebhookDecision {
+  if (push.deleted) return { kind: 'ignore', reason: `${push.ref} was deleted` };
   const matched = targets.filter((t) => push.ref === `refs/heads/${branchOf(t)}`);
-  if (matched.length === 0) return { kind: 'ignore', reason: `no target of ${repository} follows ${push.ref ?? '?'}` };
-  return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'pass', trigger: 'push' }, `push-${push.after ?? '?'}`)) };
+  if (matched.length === 0) return { kind: 'ignore', reason: `no target of ${push.repository} follows ${push.ref}` };
+  return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'pass', trigger: 'push' }, `push-${push.after}`)) };
 }

@@ -37,7 +37,7 @@ export function parseServerVersion(info: VersionInfo): ServerVersion {
   return { major, minor, gitVersion: info.gitVersion ?? `v${major}.${minor}` };
 }
 
-function atLeast(version: ServerVersion, minor: number): boolean {
+export function atLeast(version: ServerVersion, minor: number): boolean {
   return version.major > 1 || (version.major === 1 && version.minor >= minor);
 }
 

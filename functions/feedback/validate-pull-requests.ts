@@ -11,7 +11,8 @@ import { renderPlanComment, type RepoLinks } from './render-plan-comment.ts';
 export interface PullRequestCheck {
   number: number;
   headSha: string;
-  state: 'success' | 'failure';
+  /** `error`: not validated (a fork's pull request under `forks: neutral`), so never a passing status. */
+  state: 'success' | 'failure' | 'error';
   description: string;
   markdown: string;
   status: WriteOutcome;
@@ -29,8 +30,12 @@ export interface FeedbackFailure {
   error: string;
 }
 
-/** What a status on a fork's pull request says: never capacities, quotas or API server messages. */
-export const forkNotValidated = 'not validated: pull requests from forks are checked against the cluster after merge';
+/**
+ * What a status on a fork's pull request says when it is not planned: never capacities, quotas or API server
+ * messages. It is an `error`, never a `success`: a required check must not pass on a size change nobody checked.
+ * It says how to have it checked (at most 140 characters, GitHub's limit).
+ */
+export const forkNotValidated = 'not validated (from a fork): push the branch to this repository, or set pullRequests.forks: validate';
 
 export async function validatePullRequests(input: {
   host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; branch: string; links: RepoLinks;
@@ -70,8 +75,8 @@ async function validatePullRequest(
   // Whoever opens a fork's pull request reads its statuses and comments: by default it is not planned against the
   // production cluster at all; when validated, it learns the verdict and nothing of the cluster.
   if (pr.fromFork && input.forks === 'neutral') {
-    const status = await host.ensureCommitStatus(pr.headSha, { context: validateContext(target.name), state: 'success', description: forkNotValidated });
-    return { number: pr.number, headSha: pr.headSha, state: 'success', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
+    const status = await host.ensureCommitStatus(pr.headSha, { context: validateContext(target.name), state: 'error', description: forkNotValidated });
+    return { number: pr.number, headSha: pr.headSha, state: 'error', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
   }
   const head = await repository.readCommit(pr.headSha);
   const desired = readTargetDesired(head.files, target);

@@ -94,7 +94,7 @@ describe('the fan-out bundles, built as the stack builds them, each in its own N
     assert.match(output, /"message":"pass finished"/);
   });
 
-  it('webhook: a signed pull_request (secret from Secrets Manager) is queued as a validate, a bad one gets 401', async () => {
+  it('webhook: a signed pull_request (secret from Secrets Manager) is queued as a validate, a bad one gets 401; each counted', async () => {
     const pg = await github.readFile('refs/heads/main', 'k8s/db/pg.yaml');
     assert.ok(pg);
     await github.commitFiles({ branch: 'grow', message: 'grow', files: { 'k8s/db/pg.yaml': pg.replace('storage: 20Gi', 'storage: 50Gi') } });
@@ -110,5 +110,9 @@ describe('the fan-out bundles, built as the stack builds them, each in its own N
     assert.ok(bad.outcome.ok);
     assert.equal((JSON.parse(bad.outcome.body) as { statusCode: number }).statusCode, 401);
     assert.ok(!bad.output.includes('"pull_request":'), 'the body is not logged');
+    // The metrics the stack's alarm and dashboard read, as the shipped bundle writes them (EMF on stdout).
+    const emf = (output: string): Array<Record<string, unknown>> => output.split('\n').filter((l) => l.startsWith('{') && l.includes('"_aws"')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.deepEqual(emf(signed.output).map((m) => [m.WebhookDeliveriesQueued, m.reason]), [[1, undefined]]);
+    assert.deepEqual(emf(bad.output).map((m) => [m.WebhookDeliveriesRefused, m.reason]), [[1, 'bad-signature']]);
   });
 });

@@ -44,10 +44,12 @@ describe('pull requests from forks', () => {
     await github.close();
   });
 
-  it('gives a fork\'s pull request a passing status saying it is not validated, with no dry run and no comment', async () => {
+  it('gives a fork\'s pull request an error status (never a pass) saying it is not validated and how to have it validated, with no dry run and no comment', async () => {
     kube.requestLog.reset();
     const run = await pass(undefined);
-    assert.deepEqual(statuses(forkHead), [{ state: 'success', description: forkNotValidated }]);
+    assert.deepEqual(statuses(forkHead), [{ state: 'error', description: forkNotValidated }]);
+    assert.match(forkNotValidated, /not validated.*push the branch to this repository.*forks: validate/);
+    assert.ok(forkNotValidated.length <= 140, 'GitHub refuses a status description over 140 characters');
     assert.deepEqual(github.state.comments.filter((c) => c.issue === forkPr), []);
     assert.equal(kube.requestLog.countsByVerbAndResource()['patch persistentvolumeclaims (dryRun)'], undefined, 'not planned against the cluster');
     assert.equal(run.feedback?.checks[0]?.number, forkPr);

@@ -2,6 +2,7 @@
 // pull_request queues a validate whose worker run checks the PR head with no cluster write; bad signatures get 401
 // (logged without the body); duplicates and unknown repositories change nothing.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,7 +77,7 @@ describe('the webhook Lambda', () => {
     assert.deepEqual(JSON.parse(typeof answer === 'object' ? answer.body ?? '' : ''), { queued: [{ target: 'demo', action: 'validate' }] });
     const writesBefore = kube.requestLog.writes().length;
     assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request' }]);
-    assert.deepEqual(kube.requestLog.writes().slice(writesBefore), [], 'a webhook never causes a cluster write');
+    assert.deepEqual(kube.requestLog.writes().slice(writesBefore), [], 'a pull request delivery never causes a cluster write');
     const statuses = github.state.statuses.filter((s) => s.sha === head && s.context === 'sts-volume-gitops/validate (demo)');
     assert.deepEqual(statuses.map((s) => s.state), ['success']);
     assert.equal(github.state.comments.filter((c) => c.issue === number).length, 1, 'the plan comment');
@@ -133,14 +134,115 @@ describe('the webhook Lambda', () => {
       return (JSON.parse(answer.body) as { ignored: string }).ignored;
     };
     const pr = pullRequestEvent(1);
-    assert.equal(await ignored('pull_request', { ...pr, repository: { full_name: 'someone/else' } }), 'no target reads someone/else');
+    const elsewhere = { full_name: 'someone/else' };
+    const prElsewhere = { ...pr, repository: elsewhere, pull_request: { ...(pr.pull_request as Record<string, unknown>), base: { ...((pr.pull_request as { base: object }).base), repo: elsewhere } } };
+    assert.equal(await ignored('pull_request', prElsewhere), 'no target reads someone/else');
     assert.match(await ignored('pull_request', { ...pr, action: 'closed' }), /pull_request closed changes nothing/);
     const head = await github.readFile('refs/heads/main', 'k8s/db/pg.yaml') ? await github.state.git.resolve('refs/heads/main') ?? '' : '';
     assert.match(await ignored('push', pushPayload(github.state, 'grow-pg', undefined, head, 'dana')), /no target of acme\/platform-gitops follows refs\/heads\/grow-pg/);
     assert.match(await ignored('issues', {}), /event issues is not used/);
+    assert.match(await ignored('pull_request', { ...pr, action: 'labeled' }), /pull_request labeled changes nothing/);
     assert.equal(sqs.drain().length, 0);
     const push = await webhook(await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', head, head, 'dana'), secret, base64: true }), lambdaContext('webhook')) as { statusCode: number; body: string };
     assert.deepEqual({ status: push.statusCode, body: JSON.parse(push.body) as unknown }, { status: 202, body: { queued: [{ target: 'demo', action: 'pass' }] } });
     assert.deepEqual(sqs.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'pass', trigger: 'push' }]);
+  });
+
+  /** Powertools writes EMF blobs and logs to stdout and stderr as JSON lines: those captured while `act` runs. */
+  async function captureOutput(act: () => Promise<void>): Promise<string[]> {
+    const lines: string[] = [];
+    const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
+    const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
+      if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
+      lines.push(...chunk.split('\n').filter((l) => l !== ''));
+      return true;
+    };
+    process.stdout.write = capture(stdout);
+    process.stderr.write = capture(stderr);
+    try {
+      await act();
+    } finally {
+      process.stdout.write = stdout;
+      process.stderr.write = stderr;
+    }
+    return lines;
+  }
+
+  interface EmfBlob { _aws: { CloudWatchMetrics: Array<{ Dimensions: string[][]; Metrics: Array<{ Name: string }> }> }; [field: string]: unknown }
+  const metricsIn = (lines: string[]): EmfBlob[] => lines.filter((l) => l.startsWith('{') && l.includes('"_aws"')).map((l) => JSON.parse(l) as EmfBlob);
+
+  it('queues nothing for a fork\'s pull request under forks: neutral, and a validate when the target opts into forks: validate', async () => {
+    await github.forkRepository('mallory');
+    await github.commitFiles({ fork: 'mallory', branch: 'shrink', message: 'Shrink pg', files: { 'k8s/db/pg.yaml': 'kind: StatefulSet\n' } });
+    const number = await github.openPullRequest({ head: 'mallory:shrink', title: 'Shrink pg', author: 'mallory' });
+    const payload = pullRequestEvent(number);
+    assert.equal((payload.pull_request as { head: { repo: { full_name: string } } }).head.repo.full_name, 'mallory/platform-gitops');
+    sqs.drain();
+    const neutral = await webhook(await gitHubDelivery({ event: 'pull_request', payload, secret }), lambdaContext('webhook')) as { statusCode: number; body: string };
+    assert.equal(neutral.statusCode, 202);
+    assert.match((JSON.parse(neutral.body) as { ignored: string }).ignored, new RegExp(`pull request #${number} comes from a fork and no target validates forks`));
+    assert.equal(sqs.drain().length, 0, 'no pass reads the cluster for a fork nobody validates');
+
+    const validatingConfig = join(dir, 'config-forks-validate.yaml');
+    const text = sandboxConfig(kube.kubeconfigPath, github.url, token);
+    const opted = text.replace('pullRequests: { validate: true, recovery: true }', 'pullRequests: { validate: true, recovery: true, forks: validate }');
+    assert.notEqual(opted, text, 'the configuration names the fork policy');
+    await writeFile(validatingConfig, opted);
+    const queue = sqsTargetQueue(sqs.queueUrl, { endpoint: sqs.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test' } });
+    const validating = createWebhook({ env: { ...env, STS_VOLUME_GITOPS_CONFIG: validatingConfig }, secret: () => Promise.resolve(secret), enqueue: (messages) => queue.send(messages) });
+    const answer = await validating(await gitHubDelivery({ event: 'pull_request', payload, secret }), lambdaContext('webhook')) as { statusCode: number; body: string };
+    assert.deepEqual({ status: answer.statusCode, body: JSON.parse(answer.body) as unknown }, { status: 202, body: { queued: [{ target: 'demo', action: 'validate' }] } });
+    assert.deepEqual(sqs.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'validate', trigger: 'pull_request' }]);
+  });
+
+  it('refuses signed bodies that are not the event their header names (the header is not signed) with 400, never 5xx', async () => {
+    const repository = { full_name: 'acme/platform-gitops', name: 'platform-gitops', owner: { login: 'acme' } };
+    const workflowDispatch = { ref: 'refs/heads/main', inputs: null, repository, sender: { login: 'mallory' }, workflow: '.github/workflows/ci.yml' };
+    const push = pushPayload(github.state, 'main', undefined, await github.state.git.resolve('refs/heads/main') ?? '', 'dana');
+    const cases: Array<[string, unknown, RegExp]> = [
+      ['push', workflowDispatch, /the body is not a push delivery: body\.before must be a commit SHA/],
+      ['push', null, /the body is not a push delivery: the body must be an object/],
+      ['push', { repository: { full_name: 42 } }, /body\.ref must be a non-empty string/],
+      ['push', { ...push, repository: { full_name: 42 } }, /body\.repository\.full_name must be a non-empty string/],
+      ['pull_request', push, /the body is not a pull_request delivery: body\.action must be a non-empty string/],
+      ['pull_request', { ...pullRequestEvent(1), repository: { full_name: 42 } }, /body\.repository\.full_name must be a non-empty string/],
+    ];
+    for (const [event, payload, error] of cases) {
+      const answer = await webhook(await gitHubDelivery({ event, payload, secret }), lambdaContext('webhook')) as { statusCode: number; body: string };
+      assert.equal(answer.statusCode, 400, `${event} ${JSON.stringify(payload).slice(0, 80)}`);
+      assert.match((JSON.parse(answer.body) as { error: string }).error, error);
+    }
+    const empty = await gitHubDelivery({ event: 'push', payload: null, secret });
+    const signedEmpty = { ...empty, body: '', headers: { ...empty.headers, 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update('').digest('hex')}` } };
+    const emptyAnswer = await webhook(signedEmpty, lambdaContext('webhook')) as { statusCode: number; body: string };
+    assert.deepEqual({ status: emptyAnswer.statusCode, body: JSON.parse(emptyAnswer.body) as unknown }, { status: 400, body: { error: 'the body is empty: GitHub always sends a JSON payload' } });
+    const unsignedEmpty = { ...signedEmpty, headers: { ...signedEmpty.headers, 'x-hub-signature-256': `sha256=${'0'.repeat(64)}` } };
+    assert.equal((await webhook(unsignedEmpty, lambdaContext('webhook')) as { statusCode: number }).statusCode, 401);
+    assert.equal(sqs.drain().length, 0);
+  });
+
+  it('counts refused deliveries by reason and queued ones, as EMF metrics', async () => {
+    const head = await github.state.git.resolve('refs/heads/main') ?? '';
+    const lines = await captureOutput(async () => {
+      await webhook(await gitHubDelivery({ event: 'push', payload: { marker: 1 }, secret: 'not-the-secret' }), lambdaContext('webhook'));
+      await webhook(await gitHubDelivery({ event: 'push', payload: { marker: 2 }, secret: 'not-the-secret' }), lambdaContext('webhook'));
+      await webhook(await gitHubDelivery({ event: 'push', payload: null, secret }), lambdaContext('webhook'));
+      const oversized = await gitHubDelivery({ event: 'push', payload: null, secret });
+      const tooLarge = await webhook({ ...oversized, body: 'x'.repeat(25 * 1024 * 1024 + 1) }, lambdaContext('webhook')) as { statusCode: number };
+      assert.equal(tooLarge.statusCode, 413);
+      await webhook(await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', undefined, head, 'dana'), secret }), lambdaContext('webhook'));
+      await webhook(await gitHubDelivery({ event: 'issues', payload: {}, secret }), lambdaContext('webhook'));
+    });
+    sqs.drain();
+    const counted = metricsIn(lines).flatMap((blob) => blob._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => ({
+      name: metric.Name, value: blob[metric.Name], dimensions: m.Dimensions.flat().sort(), reason: blob.reason,
+    }))));
+    assert.deepEqual(counted, [
+      { name: 'WebhookDeliveriesRefused', value: 1, dimensions: ['reason', 'service'], reason: 'bad-signature' },
+      { name: 'WebhookDeliveriesRefused', value: 1, dimensions: ['reason', 'service'], reason: 'bad-signature' },
+      { name: 'WebhookDeliveriesRefused', value: 1, dimensions: ['reason', 'service'], reason: 'payload-mismatch' },
+      { name: 'WebhookDeliveriesRefused', value: 1, dimensions: ['reason', 'service'], reason: 'too-large' },
+      { name: 'WebhookDeliveriesQueued', value: 1, dimensions: ['service'], reason: undefined },
+    ]);
   });
 });

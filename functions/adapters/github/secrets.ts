@@ -36,6 +36,9 @@ export function privateKeyFromSecret(secretId: string, text: string): string {
   return privateKey;
 }
 
+/** What Secrets Manager answers for a secret with no version yet, as the stack creates the App key's. */
+const noValueYet = /can't find the specified secret value for staging label: AWSCURRENT/;
+
 export class SecretReader {
   private readonly provider: SecretsProvider;
   private readonly maxAge: number;
@@ -50,16 +53,20 @@ export class SecretReader {
     try {
       value = await this.provider.get(secretId, { maxAge: this.maxAge });
     } catch (error) {
-      const cause = (error as { cause?: unknown }).cause;
-      const reason = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
-      throw new SecretReadError(secretId, reason);
+      throw new SecretReadError(secretId, readFailure(error));
     }
     if (typeof value !== 'string') throw new SecretReadError(secretId, 'the secret has no SecretString (binary secrets are not supported)');
     return value;
   }
 
   async readGitHubPrivateKey(secretId: string): Promise<string> {
-    return privateKeyFromSecret(secretId, await this.readString(secretId));
+    const text = await this.readString(secretId).catch((error: unknown) => {
+      if (error instanceof SecretReadError && noValueYet.test(error.message)) {
+        throw new SecretReadError(secretId, 'the secret has no value yet (the stack creates it empty): store {"privateKey": "<PEM>"} in it, see infra/README.md step 5');
+      }
+      throw error;
+    });
+    return privateKeyFromSecret(secretId, text);
   }
 }
 
@@ -75,11 +82,30 @@ export function webhookSecretFromSecret(secretId: string, text: string): string 
   return secret;
 }
 
-/** A secret value that starts like JSON; the error names the secret and the parse failure, never the value. */
+/**
+ * A secret value that starts like JSON. The error names the secret, never the value, nor the parser's message:
+ * V8's quotes the text around the fault (`Unexpected token 'k', ..."kSecret": s3cr3t"...`).
+ */
 function parseSecretJson(secretId: string, text: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
-    throw new SecretReadError(secretId, `the value starts like JSON but does not parse: ${(error as Error).message}`);
+  } catch {
+    throw new SecretReadError(secretId, `the value starts like JSON but does not parse (${text.length} characters; the parser's message is not shown, it would quote the value)`);
   }
+}
+
+/**
+ * Why Secrets Manager could not be read. A modelled service error (not found, access denied: `$fault` set) says so in
+ * AWS's words; an answer the SDK could not deserialise is named only by its status, since the parser's message quotes
+ * the answer, which may hold the secret; anything else (network, credentials) never saw the value.
+ */
+function readFailure(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  if (typeof cause !== 'object' || cause === null) return String(cause);
+  const { $fault, $metadata, message, name } = cause as { $fault?: string; $metadata?: { httpStatusCode?: number }; message?: string; name?: string };
+  if ($fault !== undefined) return message ?? name ?? 'a service error';
+  if ($metadata !== undefined || cause instanceof SyntaxError) {
+    return `the answer (HTTP ${$metadata?.httpStatusCode ?? '?'}) could not be read (${name ?? 'an error'}; its message is not shown, it may quote the secret)`;
+  }
+  return message ?? name ?? 'an unknown error';
 }

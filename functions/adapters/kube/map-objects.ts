@@ -48,6 +48,7 @@ export function toLiveStatefulSet(wire: JsonObject): LiveStatefulSet {
   const raw = asWire<V1StatefulSet>(wire);
   const spec = (wire.spec ?? {}) as JsonObject;
   const templates = Array.isArray(spec.volumeClaimTemplates) ? (spec.volumeClaimTemplates as JsonObject[]) : [];
+  const controller = raw.metadata?.ownerReferences?.find((ref) => ref.controller === true);
   return {
     namespace: raw.metadata?.namespace ?? '',
     name: raw.metadata?.name ?? '',
@@ -60,6 +61,7 @@ export function toLiveStatefulSet(wire: JsonObject): LiveStatefulSet {
     templates: templates.map(toLiveTemplate),
     annotations: stringsOf(raw.metadata?.annotations),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+    ...(controller ? { controllerOwner: { apiVersion: controller.apiVersion ?? '', kind: controller.kind ?? '', name: controller.name ?? '', uid: controller.uid ?? '' } } : {}),
     raw: wire,
   };
 }
@@ -98,6 +100,7 @@ export function toLivePvc(json: JsonObject): LivePvc {
       lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime).toISOString() : undefined,
     })),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+    annotations: stringsOf(raw.metadata?.annotations),
     volumeAttributesClassName: raw.spec?.volumeAttributesClassName ?? undefined,
     currentVolumeAttributesClassName: raw.status?.currentVolumeAttributesClassName ?? undefined,
     modifyVolumeStatus: raw.status?.modifyVolumeStatus?.status

@@ -1,0 +1,128 @@
+// The shape of each webhook event this tool acts on, checked before anything is decided. The signature covers the
+// body, not the X-GitHub-Event header: a signed body of one event resent under another event's name must be refused,
+// so each reader demands the fields that make its event what it is (a push has a ref, before and after SHAs, created,
+// deleted and a pusher; a pull_request an action, a number and the pull request's head and base). Pure: a problem is a
+// sentence naming the field, never a value from the body.
+
+/** A commit SHA as GitHub writes it: SHA-1, or SHA-256 in repositories that use it. */
+const commitSha = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+export interface PushDelivery {
+  event: 'push';
+  /** `owner/name` in lower case. */
+  repository: string;
+  ref: string;
+  after: string;
+  deleted: boolean;
+}
+
+export interface PullRequestDelivery {
+  event: 'pull_request';
+  /** `owner/name` in lower case: the repository the pull request is opened in. */
+  repository: string;
+  action: string;
+  number: number;
+  baseRef: string;
+  headSha: string;
+  /** The head branch lives in another repository, or in one since deleted (`head.repo` is null). */
+  fromFork: boolean;
+}
+
+export type WebhookDelivery = PushDelivery | PullRequestDelivery;
+
+/** The delivery, or why the body is not one of `event`. */
+export type PayloadReading<T> = { ok: true; delivery: T } | { ok: false; problem: string };
+
+type Json = Record<string, unknown>;
+
+class ShapeProblem extends Error {}
+
+function objectAt(value: unknown, where: string): Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ShapeProblem(`${where} must be an object`);
+  return value as Json;
+}
+
+function stringAt(object: Json, field: string, where: string): string {
+  const value = object[field];
+  if (typeof value !== 'string' || value === '') throw new ShapeProblem(`${where}.${field} must be a non-empty string`);
+  return value;
+}
+
+function shaAt(object: Json, field: string, where: string): string {
+  const value = object[field];
+  if (typeof value !== 'string' || !commitSha.test(value)) throw new ShapeProblem(`${where}.${field} must be a commit SHA (40 or 64 lower-case hex digits)`);
+  return value;
+}
+
+function booleanAt(object: Json, field: string, where: string): boolean {
+  const value = object[field];
+  if (typeof value !== 'boolean') throw new ShapeProblem(`${where}.${field} must be true or false`);
+  return value;
+}
+
+function numberAt(object: Json, field: string, where: string): number {
+  const value = object[field];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new ShapeProblem(`${where}.${field} must be a positive whole number`);
+  return value;
+}
+
+function fullNameAt(object: Json, field: string, where: string): string {
+  const name = stringAt(objectAt(object[field], `${where}.${field}`), 'full_name', `${where}.${field}`);
+  if (!/^[^/\s]+\/[^/\s]+$/.test(name)) throw new ShapeProblem(`${where}.${field}.full_name must be owner/name`);
+  return name.toLowerCase();
+}
+
+function reading<T>(event: string, read: () => T): PayloadReading<T> {
+  try {
+    return { ok: true, delivery: read() };
+  } catch (error) {
+    if (!(error instanceof ShapeProblem)) throw error;
+    return { ok: false, problem: `the body is not a ${event} delivery: ${error.message}` };
+  }
+}
+
+export function readPush(payload: unknown): PayloadReading<PushDelivery> {
+  return reading('push', () => {
+    const body = objectAt(payload, 'the body');
+    const ref = stringAt(body, 'ref', 'body');
+    if (!ref.startsWith('refs/')) throw new ShapeProblem('body.ref must be a full ref name (refs/...)');
+    shaAt(body, 'before', 'body');
+    const after = shaAt(body, 'after', 'body');
+    const deleted = booleanAt(body, 'deleted', 'body');
+    booleanAt(body, 'created', 'body');
+    objectAt(body.pusher, 'body.pusher');
+    return { event: 'push', repository: fullNameAt(body, 'repository', 'body'), ref, after, deleted };
+  });
+}
+
+export function readPullRequest(payload: unknown): PayloadReading<PullRequestDelivery> {
+  return reading('pull_request', () => {
+    const body = objectAt(payload, 'the body');
+    const action = stringAt(body, 'action', 'body');
+    const number = numberAt(body, 'number', 'body');
+    const pr = objectAt(body.pull_request, 'body.pull_request');
+    if (numberAt(pr, 'number', 'body.pull_request') !== number) throw new ShapeProblem('body.number and body.pull_request.number differ');
+    const base = objectAt(pr.base, 'body.pull_request.base');
+    const head = objectAt(pr.head, 'body.pull_request.head');
+    const repository = fullNameAt(body, 'repository', 'body');
+    const baseRepository = fullNameAt(base, 'repo', 'body.pull_request.base');
+    if (baseRepository !== repository) throw new ShapeProblem('body.pull_request.base.repo is not body.repository');
+    // A fork deleted since the pull request was opened leaves `head.repo` null: still not this repository's branch.
+    const headRepository = head.repo === null ? undefined : fullNameAt(head, 'repo', 'body.pull_request.head');
+    return {
+      event: 'pull_request', repository, action, number,
+      baseRef: stringAt(base, 'ref', 'body.pull_request.base'), headSha: shaAt(head, 'sha', 'body.pull_request.head'),
+      fromFork: headRepository !== repository,
+    };
+  });
+}
+
+/** One reader per event the webhook acts on; deliveries of any other event are ignored unread. */
+export const payloadReaders: Readonly<Record<WebhookDelivery['event'], (payload: unknown) => PayloadReading<WebhookDelivery>>> = {
+  push: readPush,
+  pull_request: readPullRequest,
+};
+
+export function isReadEvent(event: string): event is WebhookDelivery['event'] {
+  return Object.hasOwn(payloadReaders, event);
+}
