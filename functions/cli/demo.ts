@@ -1,7 +1,8 @@
 // `npm start`: the whole story on the embedded sandboxes, seeded from examples/. Passes run (advancing the simulated
 // cluster between them) and print a timeline: the plan, template updates, PVC patches, per-replica progress, the
-// terminal failure and its recovery pull request, a reviewer's pull request with its check and comments, and a size
-// that lives in a Helm chart's values file (a size source) going through the same check, merge and resize.
+// terminal failure and its recovery pull request, a reviewer's pull request with its check and comments, a performance
+// class (VolumeAttributesClass) the driver cannot reach and its recovery pull request, and a size that lives in a Helm
+// chart's values file (a size source) going through the same check, merge and resize.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderCheckReport } from './render-check.ts';
 import { renderPassReport } from './render-report.ts';
+import { isClassRecoveryKey } from '../recovery/class-recovery.ts';
 import { exampleSizeSources, sandboxConfig } from './sandbox-command.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -102,10 +104,13 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     print('\nProgress comment on the merged pull request:\n');
     print(indent(progress?.markdown ?? ''));
 
-    heading(print, '5. A size in a Helm chart\'s values file (Argo CD or Flux renders the StatefulSet)');
+    heading(print, '5. A performance class the driver cannot reach, and its recovery pull request');
+    await infeasibleClassStory(demo);
+
+    heading(print, '6. A size in a Helm chart\'s values file (Argo CD or Flux renders the StatefulSet)');
     await chartValuesStory(demo);
 
-    heading(print, '6. Converged: one more pass changes nothing');
+    heading(print, '7. Converged: one more pass changes nothing');
     github.requestLog.reset();
     kube.requestLog.reset();
     run = await pass(demo);
@@ -117,6 +122,33 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     await github.close();
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A push that asks for a VolumeAttributesClass the driver cannot give the volumes: each modification ends Infeasible
+ * (KEP-3751), and the recovery pull request proposes the class the volumes have; merged, the claims go back to it.
+ */
+async function infeasibleClassStory(demo: Demo): Promise<void> {
+  const { github, print } = demo;
+  const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
+  await github.commitFiles({ branch: 'main', message: 'pg data volumes: extreme performance class', files: { 'k8s/db/pg.yaml': current.replace('volumeAttributesClassName: gold', 'volumeAttributesClassName: extreme') } });
+  print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (100000 IOPS, more than a gp3 volume gives)');
+  const run = await passUntil(demo, (r) => r.recovery?.outcomes.some((o) => isClassRecoveryKey(o.key) && o.pullRequestUrl !== undefined) === true);
+  if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }));
+  const recovery = run.recovery?.outcomes.find((o) => isClassRecoveryKey(o.key));
+  const pr = github.state.pulls.find((p) => p.state === 'open' && p.head.endsWith('/data.class'));
+  if (!recovery || !pr) return print('(no recovery pull request was opened)');
+  print(`\nPull request #${pr.number}: ${recovery.title ?? ''}`);
+  print(`Branch: ${pr.head}\n`);
+  print(indent(recovery.body ?? ''));
+  print('\nThe change (one line):');
+  print(indent(recovery.diff ?? ''));
+  print(`\nMerging #${pr.number}...`);
+  await github.mergePullRequest(pr.number);
+  const converged = await passUntil(demo, (r) => r.report?.statefulSets.find((s) => s.name === 'pg')?.outcome === 'converged');
+  const pvcs = converged.report?.statefulSets.find((s) => s.name === 'pg')?.templates[0]?.pvcs ?? [];
+  print(`\nPVCs: ${pvcs.map((p) => `${p.name} ${p.capacity ?? '?'} in ${p.volumeAttributesClass?.current ?? 'no class'}`).join(', ')}`);
+  printStatuses(demo, 'sts-volume-gitops/demo/db/pg');
 }
 
 /** A PR that edits a chart's values file: the mapped value is checked, merged and resized like a manifest's size. */

@@ -12,6 +12,7 @@ const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'resizing-node': 'resizing on node',
   'retrying': 'retrying after a transient error',
   'in-progress-other-size': 'held back: another expansion in progress',
+  'modifying': 'modifying the volume to its class',
   'done': 'done',
   'failed': 'failed',
 };
@@ -23,6 +24,10 @@ export function renderPassReport(report: PassReport): string {
   if (report.outcome === 'busy') {
     lines.push(`  busy: ${report.notes.join('; ')}`);
     return lines.join('\n');
+  }
+  if (report.server) {
+    lines.push(`  server ${report.server.version}`);
+    if (report.mode === 'plan') for (const capability of report.server.capabilities) lines.push(`    ${capability}`);
   }
   for (const error of report.manifestErrors) {
     lines.push(`  ! ${error.path}:${error.line}:${error.column}: ${error.message}${error.jsonPath ? ` (at ${error.jsonPath})` : ''}`);
@@ -49,12 +54,17 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
       ? template.desiredSize : `${template.from} -> ${template.desiredSize}`;
     const klass = template.storageClassName === undefined ? 'no class'
       : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
-    lines.push(`      ${template.templateName}: ${change} [${klass}] ${template.readyReplicas}/${template.replicas} ready  (${where})`);
+    const classChange = template.volumeAttributesClass ? `, class ${template.volumeAttributesClass.from ?? '(none)'} -> ${template.volumeAttributesClass.to ?? '(none)'}`
+      : template.desiredClass !== undefined ? `, class ${template.desiredClass}` : '';
+    lines.push(`      ${template.templateName}: ${change}${classChange} [${klass}] ${template.readyReplicas}/${template.replicas} ready  (${where})`);
     if (template.cost) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
+    for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
     for (const pvc of template.pvcs) {
       if (pvc.state === 'done' && template.finished) continue;
-      const sizes = `request ${pvc.request ?? '?'}, capacity ${pvc.capacity ?? '?'}`;
+      const vac = pvc.volumeAttributesClass;
+      const sizes = `request ${pvc.request ?? '?'}, capacity ${pvc.capacity ?? '?'}`
+        + (vac ? `, class ${vac.requested ?? '(none)'}, volume ${vac.current ?? '(none)'}${vac.modifyStatus ? ` (${vac.modifyStatus})` : ''}` : '');
       lines.push(`        ${pvc.name}: ${stateWords[pvc.state]} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
     }
   }

@@ -29,6 +29,11 @@ export interface DesiredTemplate {
   storageLocation: SourceLocation;
   /** Byte offsets [start, end) of the storage scalar's source text (quotes included) in the file. */
   storageRange: [number, number];
+  /** `spec.volumeAttributesClassName` as written (KEP-3751): may change like the size; undefined when absent. */
+  volumeAttributesClassName?: string | undefined;
+  /** Where the class scalar sits and its byte range [start, end), for links and the byte-exact edit of a recovery. */
+  classLocation?: SourceLocation;
+  classRange?: [number, number];
   /** The whole template as written, minus `spec.resources.requests.storage` (for "only storage changed" checks). */
   templateWithoutStorage: Record<string, unknown>;
 }

@@ -2,6 +2,7 @@
 // types in one place; nothing here knows about HTTP or client-node.
 import type { Quantity } from './quantity.ts';
 import type { PodManagementPolicy } from './desired-state.ts';
+import type { ServerVersion } from './server-capabilities.ts';
 
 /** JSON as the API server returns it (used only where an object must be re-sent whole, e.g. recreation). */
 export type JsonObject = { [key: string]: unknown };
@@ -10,6 +11,8 @@ export interface LiveTemplate {
   name: string;
   storageClassName: string | undefined;
   storage: Quantity | undefined;
+  /** `spec.volumeAttributesClassName` (KEP-3751), compared apart from the rest like the size. */
+  volumeAttributesClassName?: string | undefined;
   /** The template as the server returns it, minus `spec.resources.requests.storage`. */
   templateWithoutStorage: JsonObject;
 }
@@ -64,6 +67,25 @@ export interface LivePvc {
   deleting: boolean;
   /** Only the first replica's PVC of a set an operator writes carries one of ours (engine/run-pass.ts). */
   annotations?: Record<string, string>;
+  /** `spec.volumeAttributesClassName`: the class asked for (KEP-3751). */
+  volumeAttributesClassName?: string | undefined;
+  /** `status.currentVolumeAttributesClassName`: the class the volume has. */
+  currentVolumeAttributesClassName?: string | undefined;
+  /** `status.modifyVolumeStatus`: a modification under way (`Pending`, `InProgress`) or refused (`Infeasible`). */
+  modifyVolumeStatus?: ModifyVolumeStatus | undefined;
+}
+
+export interface ModifyVolumeStatus {
+  status: string;
+  targetVolumeAttributesClassName: string | undefined;
+}
+
+/** A VolumeAttributesClass (`storage.k8s.io/v1`, KEP-3751): performance parameters of one CSI driver. */
+export interface LiveVolumeAttributesClass {
+  name: string;
+  driverName: string;
+  parameters: Record<string, string>;
+  deleting: boolean;
 }
 
 export interface LivePod {
@@ -80,6 +102,8 @@ export interface LiveQuota {
   name: string;
   /** `spec.hard`, keyed as in the object (`requests.storage`, `<class>.storageclass.storage.k8s.io/requests.storage`). */
   hard: Record<string, Quantity>;
+  /** `scopeSelector` `VolumeAttributesClass In [...]` (KEP-3751): the quota counts only claims of these classes. */
+  volumeAttributesClasses?: string[];
   /** Changes with `status.used` too: a dry-run answer is only reused while it is unchanged. */
   resourceVersion?: string;
 }
@@ -88,6 +112,8 @@ export interface LiveStorageClass {
   name: string;
   allowVolumeExpansion: boolean;
   isDefault: boolean;
+  /** The CSI driver that provisions its volumes (a VolumeAttributesClass must name the same driver). */
+  provisioner?: string;
   resourceVersion?: string;
 }
 
@@ -131,4 +157,8 @@ export interface NamespaceSnapshot {
 export interface ClusterSnapshot {
   namespaces: Map<string, NamespaceSnapshot>;
   storageClasses: LiveStorageClass[];
+  /** The API server's `/version`, read once per snapshot (undefined in tests that do not care). */
+  server?: ServerVersion;
+  /** Read only when a template's class changes; undefined when not read or not served by this server. */
+  volumeAttributesClasses?: LiveVolumeAttributesClass[];
 }

@@ -203,6 +203,9 @@ function readStatefulSet(
       const templateWithoutStorage = structuredClone(raw);
       delete (((templateWithoutStorage.spec as JsonObject).resources as JsonObject).requests as JsonObject).storage;
       const templateSpec = raw.spec as JsonObject;
+      const classPath = ['spec', 'volumeClaimTemplates', index, 'spec', 'volumeAttributesClassName'];
+      const classNode = document.getIn(classPath, true);
+      const classRange = isScalar(classNode) && classNode.range ? classNode.range : undefined;
       templates.push({
         name: (raw.metadata as JsonObject).name as string,
         storageClassName: typeof templateSpec.storageClassName === 'string' ? templateSpec.storageClassName : undefined,
@@ -210,6 +213,11 @@ function readStatefulSet(
         storageText: storage.text,
         storageLocation: location,
         storageRange: range ? [range[0], range[1]] : [0, 0],
+        ...(typeof templateSpec.volumeAttributesClassName === 'string' ? {
+          volumeAttributesClassName: templateSpec.volumeAttributesClassName,
+          classLocation: nodeLocation(classPath),
+          classRange: classRange ? [classRange[0], classRange[1]] as [number, number] : [0, 0] as [number, number],
+        } : {}),
         templateWithoutStorage,
       });
     } catch (error) {
@@ -274,8 +282,10 @@ export function replaceScalarBytes(
   describe: { what: string; where: SourceLocation; nothingRecorded: string },
   /** The document containing the scalar as it must read afterwards (given a copy of it as it reads now). */
   expected: (document: unknown) => unknown,
+  /** Throws when `newValue` is not what the scalar may hold (a quantity, unless told otherwise). */
+  validate: (value: string) => unknown = parseQuantity,
 ): string {
-  parseQuantity(newValue);
+  validate(newValue);
   const [start, end] = range;
   if (end <= start || end > fileText.length) throw new Error(describe.nothingRecorded);
   const original = fileText.slice(start, end);
@@ -295,6 +305,27 @@ export function replaceScalarBytes(
     throw new Error(`rewriting ${describe.where.path}:${describe.where.line} would change more than ${describe.what}`);
   }
   return updated;
+}
+
+/**
+ * Rewrites only the bytes of a template's volumeAttributesClassName (KEP-3751), as replaceStorageValue does for its
+ * size: quoting kept, the rest of the file proven unchanged.
+ */
+export function replaceClassValue(fileText: string, template: DesiredTemplate, newClass: string): string {
+  const where = template.classLocation ?? template.storageLocation;
+  return replaceScalarBytes(fileText, template.classRange ?? [0, 0], newClass,
+    { what: `the volumeAttributesClassName of ${template.name}`, where, nothingRecorded: `no volumeAttributesClassName recorded for template ${template.name} in ${where.path}` },
+    (document) => {
+      const templates = ((isObject(document) ? (document.spec as JsonObject | undefined)?.volumeClaimTemplates : undefined) ?? []) as JsonObject[];
+      const spec = templates.find((t) => (t.metadata as JsonObject | undefined)?.name === template.name)?.spec as JsonObject | undefined;
+      if (!spec) throw new Error(`template ${template.name} has no spec to change`);
+      spec.volumeAttributesClassName = newClass;
+      return document;
+    },
+    (value) => {
+      // A DNS subdomain (what the API server accepts as an object name).
+      if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(value) || value.length > 253) throw new Error(`${JSON.stringify(value)} is not a VolumeAttributesClass name`);
+    });
 }
 
 function setStorage(document: unknown, templateName: string, value: string): unknown {

@@ -3,6 +3,7 @@
 import type { LocatedError } from '../domain/desired-state.ts';
 import type { LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
+import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../domain/server-capabilities.ts';
 import { totalCost, type CostTotal } from '../domain/volume-cost.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
@@ -26,6 +27,10 @@ export interface PvcReport {
   message: string | undefined;
   terminal: boolean;
   since: string | undefined;
+  /** KEP-3751, when the template names a class: the class asked for, the volume's, a modification's status. */
+  volumeAttributesClass?: { requested: string | undefined; current: string | undefined; modifyStatus: string | undefined };
+  /** What failed terminally: the expansion or the class modification. */
+  failedOn?: 'size' | 'class';
 }
 
 export interface TemplateReport extends TemplateStatus {
@@ -43,6 +48,12 @@ export interface TemplateReport extends TemplateStatus {
   quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
   /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
   failureEvents: PvcEvent[];
+  /** The class change Git asks for (KEP-3751), when the template or a PVC is not at it yet. */
+  volumeAttributesClass?: { from: string | undefined; to: string | undefined };
+  /** Where the class is written in Git (for links and a recovery's edit). */
+  classLocation?: { path: string; line: number; column: number };
+  /** What this API server does that another version would not (KEP-1790 lowering). */
+  serverNotes?: string[];
   /** What the change adds a month (with prices configured and a change to make). */
   cost?: CostReport;
 }
@@ -77,6 +88,8 @@ export interface PassReport {
   target: string;
   mode: PassMode;
   commitSha: string;
+  /** The API server's version and what it means here (read once per pass; absent on a busy pass). */
+  server?: { version: string; capabilities: string[] };
   outcome: 'ok' | 'busy' | 'incomplete';
   statefulSets: StatefulSetReport[];
   manifestErrors: LocatedError[];
@@ -95,6 +108,11 @@ export function costSummary(statefulSets: readonly StatefulSetReport[]): CostSum
   return all ? { ...all, statefulSets: perSet } : undefined;
 }
 
+/** The server's version and what it means for this tool, for the report's header. */
+export function serverReport(server: ServerVersion): NonNullable<PassReport['server']> {
+  return { version: server.gitVersion, capabilities: describeCapabilities(capabilitiesOf(server)) };
+}
+
 export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
   if (templates.some((t) => t.action === 'blocked')) return 'blocked';
   if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
@@ -108,7 +126,7 @@ export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulS
   const result: PvcProgress[] = [];
   for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
     const name = pvcName(template.templateName, live.name, ordinal);
-    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to));
+    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to, template.volumeAttributesClassName));
   }
   return result;
 }
@@ -130,6 +148,10 @@ export function templateReport(
     pvcs: progress.map((p) => ({
       name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
       message: p.message, terminal: p.terminal, since: p.since,
+      ...(template.volumeAttributesClassName !== undefined ? {
+        volumeAttributesClass: { requested: p.requestedClass, current: p.currentClass, modifyStatus: p.modifyStatus },
+      } : {}),
+      ...(p.failedOn ? { failedOn: p.failedOn } : {}),
     })),
     storageLocation: template.desired.storageLocation,
     quota: template.quotaChecks.map((c) => ({
@@ -137,6 +159,9 @@ export function templateReport(
       growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
     })),
     failureEvents: events.filter((e) => failed.has(e.pvcName)),
+    ...(template.volumeAttributesClass ? { volumeAttributesClass: template.volumeAttributesClass } : {}),
+    ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
+    ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
     ...(template.cost ? {
       cost: {
         storageClassName: template.cost.storageClassName, growth: formatBytesLike(template.cost.growthBytes, template.to), currency: template.cost.currency,

@@ -10,6 +10,10 @@ import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volum
 import { ownershipOf, type OwnershipCode } from './controller-owner.ts';
 import { guardrailReasons, type GuardrailCode } from './guardrails.ts';
 import { describeDifference, diffTemplates } from './template-diff.ts';
+import { lowerRequestNote } from '../domain/server-capabilities.ts';
+import {
+  classBlockReasons, classChangeOf, classQuotaChecks, pvcNeedsClass, wantedClass, type ClassBlockCode, type ClassChange,
+} from './plan-volume-attributes.ts';
 
 export type BlockCode =
   | 'namespace-not-allowed'
@@ -21,6 +25,7 @@ export type BlockCode =
   | 'below-capacity'
   | 'quota-exceeded'
   | 'dry-run-rejected'
+  | ClassBlockCode
   | GuardrailCode
   | OwnershipCode;
 
@@ -52,8 +57,14 @@ export interface TemplatePlan {
   storageClassExpandable: boolean | undefined;
   /** The live StatefulSet's template must be rewritten to the desired size. */
   templateNeedsUpdate: boolean;
-  /** Names of the PVCs (ordinal < replicas) whose request differs from the desired size. */
+  /** Names of the PVCs (ordinal < replicas) whose request differs from the desired size, or their class from Git's. */
   pvcsToPatch: string[];
+  /** The volumeAttributesClassName Git asks for: the PVCs are done when their volumes have it (KEP-3751). */
+  volumeAttributesClassName?: string;
+  /** Set when the template's volumeAttributesClassName, or a replica PVC's, differs from Git's. */
+  volumeAttributesClass?: ClassChange;
+  /** What this API server will do that another version would not (said, not blocking: the dry run decides). */
+  serverNotes?: string[];
   /** The PVCs of the replicas that count (ordinal < replicas), by ordinal; missing ones are absent. */
   pvcs: LivePvc[];
   quotaChecks: QuotaCheck[];
@@ -80,11 +91,15 @@ export interface PlanOptions {
   allowedNamespaces: readonly string[];
   /** Server-side dry-run rejections of PVC patches, keyed `namespace/pvcName`, worded as the API server words them. */
   dryRunRejections?: ReadonlyMap<string, string>;
+  /** Set by planTarget: the server and its VolumeAttributesClasses, for the class checks. */
+  snapshot?: ClusterSnapshot;
   /** The target's size limits (a size source may override them); the default growth factor applies without. */
   guardrails?: GuardrailsConfig;
   /** Price per GiB-month per StorageClass: the cost of each change. */
   prices?: PriceConfig;
 }
+
+const emptySnapshot: ClusterSnapshot = { namespaces: new Map(), storageClasses: [] };
 
 export function isNamespaceAllowed(namespace: string, allowed: readonly string[]): boolean {
   return allowed.includes('*') || allowed.includes(namespace);
@@ -101,7 +116,7 @@ export function pvcKey(namespace: string, name: string): string {
 export function planTarget(
   desired: readonly DesiredStatefulSet[], snapshot: ClusterSnapshot, options: PlanOptions,
 ): StatefulSetPlan[] {
-  const plans = desired.map((sts) => planStatefulSet(sts, snapshot, options));
+  const plans = desired.map((sts) => planStatefulSet(sts, snapshot, { ...options, snapshot }));
   for (const plan of plans) applyGuards(plan, options);
   applyQuotaHeadroom(plans, snapshot);
   return plans;
@@ -207,14 +222,20 @@ function planTemplate(
     }]);
   }
   const pvcs = replicaPvcs(desired.name, live, namespace);
-  const pvcsToPatch = pvcs.filter((p) => !p.request || compareQuantities(p.request, desired.storage) !== 0).map((p) => p.name);
-  const templateNeedsUpdate = !liveTemplate.storage || compareQuantities(liveTemplate.storage, desired.storage) !== 0;
+  const needsSize = (p: LivePvc): boolean => !p.request || compareQuantities(p.request, desired.storage) !== 0;
+  const wanted = wantedClass(desired, liveTemplate, sizedBy);
+  const pvcsToPatch = pvcs.filter((p) => needsSize(p) || pvcNeedsClass(p, wanted)).map((p) => p.name);
+  const classChange = classChangeOf(liveTemplate, wanted, pvcs);
+  const templateNeedsUpdate = !liveTemplate.storage || compareQuantities(liveTemplate.storage, desired.storage) !== 0
+    || (classChange !== undefined && classChange.from !== classChange.to);
   const className = desired.storageClassName ?? liveTemplate.storageClassName ?? storageClasses.find((c) => c.isDefault)?.name;
   const storageClass = className === undefined ? undefined : storageClasses.find((c) => c.name === className);
   const plan: TemplatePlan = {
     templateName: desired.name, desired, live: liveTemplate, action: 'unchanged', from: liveTemplate.storage,
     to: desired.storage, storageClassName: className, storageClassExpandable: storageClass?.allowVolumeExpansion,
     templateNeedsUpdate, pvcsToPatch, pvcs, quotaChecks: [], reasons: [],
+    ...(wanted !== undefined ? { volumeAttributesClassName: wanted } : {}),
+    ...(classChange ? { volumeAttributesClass: classChange } : {}),
   };
 
   const differences = diffTemplates(liveTemplate.templateWithoutStorage, desired.templateWithoutStorage);
@@ -230,17 +251,19 @@ function planTemplate(
     return plan;
   }
 
+  // PVCs patched for their class alone keep their size: the size rules below are not theirs.
+  const sizePatches = pvcs.filter((p) => pvcsToPatch.includes(p.name) && needsSize(p));
   if (className === undefined) {
     plan.reasons.push({ code: 'storage-class-missing', message: `volumeClaimTemplate ${desired.name} names no StorageClass and the cluster has no default class` });
   } else if (!storageClass) {
     plan.reasons.push({ code: 'storage-class-missing', message: `StorageClass ${className} does not exist in the cluster` });
-  } else if (!storageClass.allowVolumeExpansion && pvcsToPatch.length > 0) {
+  } else if (!storageClass.allowVolumeExpansion && sizePatches.length > 0) {
     plan.reasons.push({
       code: 'storage-class-not-expandable',
       message: `StorageClass ${className} does not allow volume expansion (allowVolumeExpansion is not true)`,
     });
   }
-  const atOrAboveTarget = pvcs.filter((p) => pvcsToPatch.includes(p.name) && p.capacity && compareQuantities(desired.storage, p.capacity) <= 0);
+  const atOrAboveTarget = sizePatches.filter((p) => p.capacity && compareQuantities(desired.storage, p.capacity) <= 0);
   if (atOrAboveTarget.length > 0) {
     plan.reasons.push({
       code: 'below-capacity',
@@ -249,6 +272,17 @@ function planTemplate(
         + '; a request can only be lowered to a value strictly above status.capacity (KEP-1790)',
     });
   }
+  if (classChange) plan.reasons.push(...classBlockReasons({ templateName: desired.name, change: classChange, storageClass, snapshot: options.snapshot ?? emptySnapshot }));
+  if (wanted !== undefined && (classChange || sizePatches.length > 0)) {
+    const { checks, reasons } = classQuotaChecks({
+      quotas: namespace.quotas, namespacePvcs: namespace.pvcs, templatePvcs: pvcs, to: wanted, size: desired.storage, usageOf: quotaUsageOf,
+    });
+    plan.quotaChecks.push(...checks);
+    plan.reasons.push(...reasons.map((message) => ({ code: 'quota-exceeded' as const, message })));
+  }
+  const lowered = sizePatches.filter((p) => p.request && compareQuantities(desired.storage, p.request) < 0).map((p) => p.name);
+  const loweringNote = options.snapshot?.server && lowered.length > 0 ? lowerRequestNote(options.snapshot.server, lowered) : undefined;
+  if (loweringNote) plan.serverNotes = [loweringNote];
   for (const name of pvcsToPatch) {
     const rejection = options.dryRunRejections?.get(pvcKey(live.namespace, name));
     if (rejection !== undefined) plan.reasons.push({ code: 'dry-run-rejected', message: `dry run of the patch to ${name} was rejected: ${rejection}` });
@@ -292,6 +326,7 @@ function applyQuotaHeadroom(plans: StatefulSetPlan[], snapshot: ClusterSnapshot)
         .reduce((sum, p) => sum + maxBig(0n, template.to.bytes - quotaUsageOf(p)), 0n);
       if (growth === 0n) continue;
       for (const quota of namespace.quotas) {
+        if (quota.volumeAttributesClasses) continue; // counts claims of its classes only: plan-volume-attributes.ts
         for (const [resource, limit] of Object.entries(quota.hard)) {
           const className = resource.endsWith(classQuotaSuffix) ? resource.slice(0, -classQuotaSuffix.length) : undefined;
           if (resource !== 'requests.storage' && className === undefined) continue;

@@ -1,6 +1,9 @@
 // The ports the engine, feedback and recovery talk through. Adapters (functions/adapters/*) implement them with
 // client-node and Octokit; the engine never sees HTTP, and every value crossing a port is plain data.
-import type { ClusterSnapshot, JsonObject, LiveStatefulSet, PvcEvent, RecreationRecord } from '../domain/live-state.ts';
+import type {
+  ClusterSnapshot, JsonObject, LiveStatefulSet, LiveVolumeAttributesClass, PvcEvent, RecreationRecord,
+} from '../domain/live-state.ts';
+import type { VolumeAttributesClassApi } from '../domain/server-capabilities.ts';
 
 /** An API failure, classified the way KEP-0661's loop needs: transient errors stop the set and are retried next pass. */
 export class ClusterError extends Error {
@@ -46,18 +49,23 @@ export interface LeaseState {
 }
 
 export interface ClusterPort {
-  /** One LIST per kind per namespace, StorageClasses once. */
+  /** One LIST per kind per namespace, StorageClasses once, and the server's `/version`. */
   readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot>;
+  /** VolumeAttributesClasses through `api` (one LIST; read only when a class changes); undefined when not served. */
+  listVolumeAttributesClasses(api: Exclude<VolumeAttributesClassApi, 'none'>): Promise<LiveVolumeAttributesClass[] | undefined>;
   /** The recreation records `target` wrote in `namespace` (its Lease namespace): one LIST. */
   listRecreationRecords(namespace: string, target: string): Promise<RecreationRecord[]>;
   /** Records an older version wrote in a StatefulSet's own namespace (no owning target): one LIST. */
   listLegacyRecreationRecords(namespace: string): Promise<RecreationRecord[]>;
   /** VolumeResizeFailed and other warning events of PVCs in a namespace (read only when something failed). */
   listPvcWarningEvents(namespace: string): Promise<PvcEvent[]>;
-  /** Server-side dry run of the storage patch: the API server's rejection message, or undefined when accepted. */
-  dryRunPvcStorage(namespace: string, name: string, storage: string): Promise<string | undefined>;
-  /** Merge-patches the request with a resourceVersion precondition. */
-  patchPvcStorage(namespace: string, name: string, storage: string, resourceVersion: string): Promise<void>;
+  /**
+   * Server-side dry run of the storage patch (with `volumeAttributesClassName` when the class changes too): the API
+   * server's rejection message, or undefined when accepted.
+   */
+  dryRunPvcStorage(namespace: string, name: string, storage: string, volumeAttributesClassName?: string): Promise<string | undefined>;
+  /** Merge-patches the request (and the class, when given) with a resourceVersion precondition. */
+  patchPvcStorage(namespace: string, name: string, storage: string, resourceVersion: string, volumeAttributesClassName?: string): Promise<void>;
   getStatefulSet(namespace: string, name: string): Promise<LiveStatefulSet | undefined>;
   /** PUT of a whole StatefulSet; with dryRun nothing is stored (used to learn if in-place template updates work). */
   replaceStatefulSet(target: JsonObject, options: { dryRun: boolean }): Promise<LiveStatefulSet>;

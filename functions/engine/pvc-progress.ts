@@ -12,6 +12,7 @@ export type PvcState =
   | 'resizing-node'
   | 'retrying'
   | 'in-progress-other-size'
+  | 'modifying'
   | 'done'
   | 'failed';
 
@@ -27,6 +28,12 @@ export interface PvcProgress {
   terminal: boolean;
   /** When the PVC's resize conditions last changed, as the cluster recorded it (absent when it has none). */
   since: string | undefined;
+  /** What failed terminally: the expansion, or the modification to the template's volumeAttributesClass. */
+  failedOn?: 'size' | 'class';
+  /** `status.currentVolumeAttributesClassName`, and `modifyVolumeStatus.status` while a modification is under way. */
+  requestedClass?: string | undefined;
+  currentClass?: string | undefined;
+  modifyStatus?: string | undefined;
 }
 
 const terminalStatuses = new Set(['ControllerResizeInfeasible', 'NodeResizeInfeasible', 'ControllerResizeFailed', 'NodeResizeFailed']);
@@ -40,8 +47,36 @@ export function hasReachedSize(pvc: LivePvc, desired: Quantity): boolean {
     && pvc.capacity !== undefined && compareQuantities(pvc.capacity, desired) >= 0;
 }
 
-/** The state of a PVC as the cluster shows it, before this pass acts on it. */
-export function describePvc(name: string, ordinal: number, pvc: LivePvc | undefined, desired: Quantity): PvcProgress {
+/**
+ * The state of a PVC as the cluster shows it, before this pass acts on it: its size, then (with `desiredClass`) its
+ * volumeAttributesClass (KEP-3751), both of which must be reached for `done`.
+ */
+export function describePvc(name: string, ordinal: number, pvc: LivePvc | undefined, desired: Quantity, desiredClass?: string): PvcProgress {
+  const size = describePvcSize(name, ordinal, pvc, desired);
+  if (!pvc || desiredClass === undefined) return size;
+  const withClass = {
+    ...size, requestedClass: pvc.volumeAttributesClassName, currentClass: pvc.currentVolumeAttributesClassName, modifyStatus: pvc.modifyVolumeStatus?.status,
+  };
+  if (size.state === 'failed' || size.state === 'in-progress-other-size' || size.state === 'missing') return withClass;
+  if (pvc.volumeAttributesClassName !== desiredClass) return { ...withClass, state: 'to-patch' };
+  if (pvc.currentVolumeAttributesClassName === desiredClass) return withClass;
+  const modify = pvc.modifyVolumeStatus;
+  if (modify?.status === 'Infeasible' && modify.targetVolumeAttributesClassName === desiredClass) {
+    return {
+      ...withClass, state: 'failed', terminal: true, failedOn: 'class',
+      message: `the driver refused to modify the volume to VolumeAttributesClass ${desiredClass} (modifyVolumeStatus Infeasible); it stays ${pvc.currentVolumeAttributesClassName ?? 'without a class'}`,
+    };
+  }
+  if (size.state !== 'done') return withClass; // the size is on its way; the class follows
+  return {
+    ...withClass, state: 'modifying',
+    message: modify?.status === 'Pending'
+      ? `modification to ${desiredClass} Pending (the class or the driver is not ready)`
+      : `modifying from ${pvc.currentVolumeAttributesClassName ?? '(none)'} to ${desiredClass}${modify?.status ? ` (${modify.status})` : ''}`,
+  };
+}
+
+function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined, desired: Quantity): PvcProgress {
   const since = pvc?.conditions.map((c) => c.lastTransitionTime).filter((t): t is string => t !== undefined).sort().at(-1);
   const base = { name, ordinal, request: pvc?.request, capacity: pvc?.capacity, message: undefined, terminal: false, since };
   if (!pvc) return { ...base, state: 'missing', message: 'the StatefulSet controller has not created it yet' };
@@ -59,7 +94,7 @@ export function describePvc(name: string, ordinal: number, pvc: LivePvc | undefi
     if (!requestIsDesired || (pvc.allocated && compareQuantities(pvc.allocated, desired) !== 0)) {
       return { ...base, state: requestIsDesired ? 'patched' : 'to-patch', message: `previous expansion failed: ${message}` };
     }
-    return { ...base, state: 'failed', message, terminal: true };
+    return { ...base, state: 'failed', message, terminal: true, failedOn: 'size' };
   }
   if (pvc.resizeStatus === 'ControllerResizeInProgress' && pvc.allocated && compareQuantities(pvc.allocated, desired) !== 0) {
     return {

@@ -19,7 +19,7 @@ export interface PatchFailure {
 export interface VolumeRollout {
   /** Per template name, the PVCs of ordinals 0..replicas-1 as they stand after this pass. */
   progress: Map<string, PvcProgress[]>;
-  patched: Array<{ pvcName: string; ordinal: number; storage: string }>;
+  patched: Array<{ pvcName: string; ordinal: number; storage: string; volumeAttributesClassName?: string }>;
   failures: PatchFailure[];
   /** Set when a transient error stopped the set: the next pass retries. */
   stoppedByTransientError: boolean;
@@ -50,20 +50,27 @@ export async function reconcileVolumes(
     for (const template of active) {
       const name = pvcName(template.templateName, sts.name, ordinal);
       const pvc = template.pvcs.find((p) => p.name === name);
-      let progress = describePvc(name, ordinal, pvc, template.to);
+      let progress = describePvc(name, ordinal, pvc, template.to, template.volumeAttributesClassName);
+      const wantedClass = template.volumeAttributesClassName;
+      // The class goes in the same patch as the size, and only when it differs (KEP-3751).
+      const classToSend = wantedClass !== undefined && pvc?.volumeAttributesClassName !== wantedClass ? wantedClass : undefined;
+      const sizeChanges = pvc?.request === undefined || compareQuantities(pvc.request, template.to) !== 0;
       if (progress.state === 'to-patch' && pvc) {
         if (stopped) {
           progress = { ...progress, message: 'not attempted: an earlier replica failed (OrderedReady)' };
         } else if (!eligible) {
           progress = { ...progress, state: 'waiting-for-pod', message: waitingReason(pod, updateRevision) };
-        } else if (pvc.capacity && compareQuantities(template.to, pvc.capacity) <= 0) {
+        } else if (sizeChanges && pvc.capacity && compareQuantities(template.to, pvc.capacity) <= 0) {
           // Never request a size at or below capacity: the API server would refuse it anyway (KEP-1790).
           progress = { ...progress, state: 'failed', message: `${template.desired.storageText} is not above capacity ${spelledLike(pvc.capacity, template.desired.storage) ?? ''}` };
         } else {
           try {
-            await cluster.patchPvcStorage(sts.namespace, name, template.desired.storageText, pvc.resourceVersion);
-            rollout.patched.push({ pvcName: name, ordinal, storage: template.desired.storageText });
-            progress = { ...progress, state: 'patched', request: template.to, message: undefined };
+            await cluster.patchPvcStorage(sts.namespace, name, template.desired.storageText, pvc.resourceVersion, classToSend);
+            rollout.patched.push({ pvcName: name, ordinal, storage: template.desired.storageText, ...(classToSend ? { volumeAttributesClassName: classToSend } : {}) });
+            progress = {
+              ...progress, state: sizeChanges ? 'patched' : 'modifying', request: template.to, message: undefined,
+              ...(classToSend ? { requestedClass: classToSend } : {}),
+            };
           } catch (error) {
             const failure = toPatchFailure(error, name, ordinal);
             rollout.failures.push(failure);
@@ -81,6 +88,11 @@ export async function reconcileVolumes(
     }
   }
   return rollout;
+}
+
+/** `20Gi`, or `20Gi and VolumeAttributesClass gold` (for the timeline and the Event). */
+export function describePatch(patched: VolumeRollout['patched'][number]): string {
+  return `${patched.storage}${patched.volumeAttributesClassName !== undefined ? ` and VolumeAttributesClass ${patched.volumeAttributesClassName}` : ''}`;
 }
 
 function waitingReason(pod: LivePod | undefined, updateRevision: string | undefined): string {

@@ -54,10 +54,13 @@ export function relocatedRecord(record: RecreationRecord, place: RecordPlace): R
 }
 
 /**
- * The object to create: the live one with only the template storage changed, and the server-owned fields stripped.
- * The pod template is left byte-for-byte alone so the revision hash, and with it every pod, stays as it is.
+ * The object to create: the live one with only the template storage (and volumeAttributesClassName, KEP-3751) changed,
+ * and the server-owned fields stripped. The pod template is left byte-for-byte alone so the revision hash, and with it
+ * every pod, stays as it is.
  */
-export function buildRecreatedStatefulSet(live: JsonObject, newStorage: ReadonlyMap<string, string>): JsonObject {
+export function buildRecreatedStatefulSet(
+  live: JsonObject, newStorage: ReadonlyMap<string, string>, newClasses: ReadonlyMap<string, string> = new Map(),
+): JsonObject {
   const target = structuredClone(live);
   const metadata = (target.metadata ?? {}) as JsonObject;
   for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'managedFields', 'generation', 'deletionTimestamp',
@@ -77,6 +80,8 @@ export function buildRecreatedStatefulSet(live: JsonObject, newStorage: Readonly
   for (const template of templates) {
     const name = ((template.metadata ?? {}) as JsonObject).name;
     const storage = typeof name === 'string' ? newStorage.get(name) : undefined;
+    const className = typeof name === 'string' ? newClasses.get(name) : undefined;
+    if (className !== undefined) ((template.spec ??= {}) as JsonObject).volumeAttributesClassName = className;
     if (storage === undefined) continue;
     const templateSpec = (template.spec ??= {}) as JsonObject;
     const resources = (templateSpec.resources ??= {}) as JsonObject;
@@ -120,6 +125,18 @@ export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSe
     && isDeepStrictEqual(marks(record.target), marks(live.raw));
 }
 
+/** The classes a record asks for, by template name (KEP-3751). */
+export function recordedClasses(record: RecreationRecord): Map<string, string> {
+  const templates = (((record.target.spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined) ?? [];
+  const classes = new Map<string, string>();
+  for (const template of templates) {
+    const name = ((template.metadata ?? {}) as JsonObject).name;
+    const className = ((template.spec ?? {}) as JsonObject).volumeAttributesClassName;
+    if (typeof name === 'string' && typeof className === 'string') classes.set(name, className);
+  }
+  return classes;
+}
+
 /** The sizes a record asks for, by template name. */
 export function recordedStorage(record: RecreationRecord): Map<string, string> {
   const templates = (((record.target.spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined) ?? [];
@@ -149,9 +166,9 @@ export type RecreationCluster = Pick<ClusterPort,
  */
 export async function updateLiveTemplate(
   live: LiveStatefulSet, newStorage: ReadonlyMap<string, string>, cluster: RecreationCluster, timing: RecreationTiming,
-  place: RecordPlace, annotations: Readonly<Record<string, string>> = {},
+  place: RecordPlace, annotations: Readonly<Record<string, string>> = {}, newClasses: ReadonlyMap<string, string> = new Map(),
 ): Promise<TemplateUpdate> {
-  const target = buildRecreatedStatefulSet(live.raw, newStorage);
+  const target = buildRecreatedStatefulSet(live.raw, newStorage, newClasses);
   if (Object.keys(annotations).length > 0) {
     const metadata = (target.metadata ??= {}) as JsonObject;
     metadata.annotations = { ...((metadata.annotations ?? {}) as JsonObject), ...annotations };
@@ -223,7 +240,7 @@ export async function resumeRecreation(
       // Already being deleted but edited since the record was written (a PATCH of a deleting set is allowed):
       // recreate from the object as it is now, and persist that before it disappears.
       if (!options.rewriteRecord) return { outcome: 'waiting-for-deletion' };
-      record = { ...record, target: buildRecreatedStatefulSet(current.raw, recordedStorage(record)) };
+      record = { ...record, target: buildRecreatedStatefulSet(current.raw, recordedStorage(record), recordedClasses(record)) };
       await cluster.saveRecreationRecord(record);
     }
     if (step === 'delete-old' && current) {

@@ -4,9 +4,11 @@
 import type { ClusterSnapshot, LiveStatefulSet } from '../domain/live-state.ts';
 import { sameSize } from '../domain/quantity.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
+import { capabilitiesOf } from '../domain/server-capabilities.ts';
+import { classToPatch } from './plan-volume-attributes.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
 import { ClusterError, type LeaseState } from './ports.ts';
-import { reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
+import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { updateLiveTemplate, type RecreationCluster } from './recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
 import { RecordLedger, recordedInLedger, recordScanNeeded } from './recreation-records.ts';
@@ -17,7 +19,7 @@ import {
 import { mapWithConcurrency } from './concurrency.ts';
 import type { PvcState } from './pvc-progress.ts';
 import {
-  costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
+  costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, serverReport, templateReport,
   type PassReport, type StatefulSetReport, type TemplateReport,
 } from './pass-report.ts';
 
@@ -69,6 +71,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
       : { waiting: new Set<string>(), revisions: new Map<string, string>(), notes: [] };
     base.notes.push(...resumed.notes);
     const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
+    if (snapshot.server) base.server = serverReport(snapshot.server);
     say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
     // StatefulSets are independent of each other: a few are applied at once (bounded, to stay polite to the server);
     // the reports keep the plan's order.
@@ -127,15 +130,23 @@ export async function planWithDryRuns(
   const desired = assembleDesired(input, snapshot);
   const { guardrails, prices } = ctx.target;
   const options = { allowedNamespaces: ctx.target.allowedNamespaces, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
-  const first = planTarget(desired, snapshot, options);
+  let first = planTarget(desired, snapshot, options);
+  // VolumeAttributesClasses are read only when a template's class changes (one LIST), then the plan is made again.
+  const api = snapshot.server ? capabilitiesOf(snapshot.server).volumeAttributesClassApi : 'storage.k8s.io/v1';
+  if (api !== 'none' && first.some((sts) => sts.templates.some((t) => t.volumeAttributesClass?.to !== undefined))) {
+    const classes = await ctx.cluster.listVolumeAttributesClasses(api);
+    if (classes) snapshot.volumeAttributesClasses = classes;
+    first = planTarget(desired, snapshot, options);
+  }
   const patches = first.flatMap((sts) => sts.templates
     .filter((t) => t.action === 'resize')
-    .flatMap((t) => t.pvcsToPatch.map((name) => ({ namespace: sts.namespace, name, storage: t.desired.storageText }))));
+    .flatMap((t) => t.pvcsToPatch.map((name) => ({ namespace: sts.namespace, name, storage: t.desired.storageText, className: classToPatch(t, sts.namespace, name, snapshot) }))));
   if (patches.length === 0) return { plans: first, snapshot, unchecked };
   const rejections = new Map<string, string>();
   await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
-    const key = `${pvcKey(patch.namespace, patch.name)}=${patch.storage}`;
-    const cacheKey = cache.key(snapshot, patch.namespace, patch.name, patch.storage);
+    const asked = patch.className === undefined ? patch.storage : `${patch.storage},class=${patch.className}`;
+    const key = `${pvcKey(patch.namespace, patch.name)}=${asked}`;
+    const cacheKey = cache.key(snapshot, patch.namespace, patch.name, asked);
     let rejection: string | undefined;
     if (answered.has(key)) rejection = answered.get(key);
     else if (cacheKey !== undefined && cache.has(cacheKey)) rejection = cache.get(cacheKey);
@@ -144,7 +155,7 @@ export async function planWithDryRuns(
       unchecked.add(`${patch.namespace}/${patch.name}`);
       return;
     } else {
-      rejection = await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage);
+      rejection = await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage, patch.className);
       if (cacheKey !== undefined) cache.set(cacheKey, rejection);
     }
     answered.set(key, rejection);
@@ -171,17 +182,19 @@ async function applyStatefulSet(
     if (resizing.length > 0) {
       await lease.ensure();
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
+      const classes = new Map(resizing.flatMap((t) => (t.volumeAttributesClass?.to !== undefined ? [[t.templateName, t.volumeAttributesClass.to] as const] : [])));
+      const change = (name: string, size: string, arrow: string): string => `${name}${arrow}${size}${classes.has(name) ? ` (class ${classes.get(name) ?? ''})` : ''}`;
       // The status annotation (pending) goes in with the new template: if a later write of it is lost, the set still
       // carries ours, so the finish is noticed and reported whatever happens in between.
       const { outcome, stored } = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
-        { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) });
+        { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) }, classes);
       report.templateUpdate = outcome;
-      say(`${id}: template ${[...sizes].map(([n, s]) => `${n}=${s}`).join(', ')} ${templateUpdateWords[outcome]}`);
+      say(`${id}: template ${[...sizes].map(([n, s]) => change(n, s, '=')).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
       if (outcome === 'record-outdated') return { ...report, outcome: 'waiting', notes: [...report.notes, 'the StatefulSet changed while its template was being updated; the next pass starts from it as it is now'] };
       live = stored ?? (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
       await ctx.cluster.recordEvent(involved(live), 'Normal', 'UpdatedVolumeClaimTemplates',
-        `volumeClaimTemplates ${[...sizes].map(([n, s]) => `${n} -> ${s}`).join(', ')} from commit ${commitSha.slice(0, 12)}`);
+        `volumeClaimTemplates ${[...sizes].map(([n, s]) => change(n, s, ' -> ')).join(', ')} from commit ${commitSha.slice(0, 12)}`);
     }
 
     // The pod template never changes here, so the revision read before any recreation is still the current one.
@@ -196,7 +209,7 @@ async function applyStatefulSet(
     }
     const revision = plan.live.updateRevision ?? knownRevision ?? live.updateRevision;
     const rollout = await reconcileVolumes(live, plan.templates, pods, ctx.cluster, revision);
-    for (const patched of rollout.patched) say(`${id}: patched PVC ${patched.pvcName} (replica ${patched.ordinal}) to ${patched.storage}`);
+    for (const patched of rollout.patched) say(`${id}: patched PVC ${patched.pvcName} (replica ${patched.ordinal}) to ${describePatch(patched)}`);
     for (const failure of rollout.failures) {
       say(`${id}: ${failure.transient ? 'transient error' : 'failed'} patching ${failure.pvcName}: ${failure.message}`);
     }
@@ -240,7 +253,7 @@ async function finishReport(
   // PVCs the Events would outnumber the patches' own calls.
   if (rollout.patched.length > 0) {
     writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'SuccessfulPatchPVC',
-      `patched ${rollout.patched.map((p) => `PVC ${p.pvcName} of Pod ${p.ordinal} to ${p.storage}`).join('; ')}`));
+      `patched ${rollout.patched.map((p) => `PVC ${p.pvcName} of Pod ${p.ordinal} to ${describePatch(p)}`).join('; ')}`));
   }
   if (rollout.failures.length > 0) {
     writes.push(() => ctx.cluster.recordEvent(involved(live), 'Warning', 'FailedToPatchPVC',
@@ -249,15 +262,16 @@ async function finishReport(
   for (const [index, template] of plan.templates.entries()) {
     const status = statuses[index];
     const before = previous.find((p) => p.templateName === template.templateName);
-    const finishedBefore = before !== undefined && status !== undefined && sameSize(before.desiredSize, status.desiredSize) && before.readyReplicas === before.replicas
+    const finishedBefore = before !== undefined && status !== undefined && sameSize(before.desiredSize, status.desiredSize)
+      && before.desiredClass === status.desiredClass && before.readyReplicas === before.replicas
       && before.finishedReconciliationGeneration !== undefined;
     // Without an earlier annotation of ours the set was already at size: nothing finished because of us.
     if (status && isFinished(status, template) && before !== undefined && !finishedBefore) {
       const finishedTemplate = templates[index];
       if (finishedTemplate) finishedTemplate.justFinished = true;
-      say(`${live.namespace}/${live.name}: ${template.templateName} finished: ${status.readyReplicas}/${status.replicas} at ${status.desiredSize}`);
+      say(`${live.namespace}/${live.name}: ${template.templateName} finished: ${status.readyReplicas}/${status.replicas} at ${status.desiredSize}${status.desiredClass !== undefined ? ` in ${status.desiredClass}` : ''}`);
       writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'VolumeClaimTemplateResized',
-        `all ${status.replicas} PVCs of ${template.templateName} reached ${status.desiredSize}`));
+        `all ${status.replicas} PVCs of ${template.templateName} reached ${status.desiredSize}${status.desiredClass !== undefined ? ` in VolumeAttributesClass ${status.desiredClass}` : ''}`));
     }
   }
   if (writes.length > 0) await lease.ensure();
@@ -272,8 +286,8 @@ function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: 
   return renderStatusAnnotation(plan.templates.map((t) => summariseTemplate(t, describeTemplatePvcs(t, live), live, commitSha, previous)));
 }
 
-/** PVCs whose request is the desired size and whose capacity has not reached it yet. */
-const growingStates = new Set<PvcState>(['patched', 'retrying', 'resizing-controller', 'resizing-node', 'failed']);
+/** PVCs whose request is the desired size (and class) and whose capacity (or volume) has not reached it yet. */
+const growingStates = new Set<PvcState>(['patched', 'retrying', 'resizing-controller', 'resizing-node', 'modifying', 'failed']);
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {
   return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: live.namespace, name: live.name, uid: live.uid };

@@ -1,4 +1,5 @@
-// "Only the storage request changed" check (KEP-0661 non-goal: every other template field stays immutable).
+// "Only the storage request (and the volume attributes class) changed" check (KEP-0661 non-goal: every other template
+// field stays immutable).
 // Live templates carry server-filled defaults that Git never has (Argo CD #11143), so both sides are normalised first.
 import type { JsonObject } from '../domain/live-state.ts';
 
@@ -22,10 +23,12 @@ function normaliseTemplate(template: JsonObject): JsonObject {
   }
   const spec = asObject(copy.spec);
   if (spec && spec.volumeMode === undefined) spec.volumeMode = 'Filesystem';
+  // The class may change like the size (KEP-3751, mutable on a bound PVC); the plan compares it on its own.
+  if (spec) delete spec.volumeAttributesClassName;
   return pruneEmpty(copy) as JsonObject;
 }
 
-/** Differences between the live template and the Git template, both without their storage request. */
+/** Differences between the live template and the Git template, both without their storage request and class. */
 export function diffTemplates(live: JsonObject, desired: JsonObject): TemplateDifference[] {
   const differences: TemplateDifference[] = [];
   collectDifferences(normaliseTemplate(live), normaliseTemplate(desired), '', differences);

@@ -9,6 +9,8 @@ export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
 export interface TemplateStatus {
   templateName: string;
   desiredSize: string;
+  /** The volumeAttributesClassName Git asks for (KEP-3751), when it names one. */
+  desiredClass?: string;
   /** The branch head at which this size was first seen: kept while the size stays, so unrelated commits write nothing. */
   commitSha: string;
   replicas: number;
@@ -24,10 +26,12 @@ export function summariseTemplate(
 ): TemplateStatus {
   const readyReplicas = progress.filter((p) => p.state === 'done').length;
   const earlier = previous.find((p) => p.templateName === plan.templateName);
+  const sameAsEarlier = earlier?.desiredSize === plan.desired.storageText && earlier.desiredClass === plan.volumeAttributesClassName;
   const status: TemplateStatus = {
     templateName: plan.templateName,
     desiredSize: plan.desired.storageText,
-    commitSha: earlier?.desiredSize === plan.desired.storageText ? earlier.commitSha : commitSha,
+    ...(plan.volumeAttributesClassName !== undefined ? { desiredClass: plan.volumeAttributesClassName } : {}),
+    commitSha: sameAsEarlier && earlier ? earlier.commitSha : commitSha,
     replicas: live.replicas,
     readyReplicas,
   };

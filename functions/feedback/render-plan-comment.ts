@@ -28,6 +28,22 @@ function quotaCell(template: TemplateReport): string {
   return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${q.used} + ${q.growth} of ${q.limit}`)).join('<br>');
 }
 
+/** `3 PVCs grow 10Gi -> 20Gi`, `3 PVCs to class gold`, or both. */
+function planWords(template: TemplateReport): string {
+  const change = template.volumeAttributesClass;
+  const grows = template.from === undefined || template.from !== template.desiredSize;
+  const size = `${template.pvcs.length} PVCs grow ${template.from ?? '?'} -> ${template.desiredSize}`;
+  if (!change) return size;
+  const klass = `class ${change.from ?? '(none)'} -> ${change.to ?? '(none)'}`;
+  return grows ? `${size}, ${klass}` : `${template.pvcs.length} PVCs ${klass}`;
+}
+
+/** The VolumeAttributesClass change (KEP-3751), under the sizes. */
+function classCell(template: TemplateReport): string {
+  const change = template.volumeAttributesClass;
+  return change ? `<br>class ${escapeMarkdown(change.from ?? '(none)')} → ${escapeMarkdown(change.to ?? '(none)')}` : '';
+}
+
 function verdict(template: TemplateReport): string {
   if (template.action === 'blocked') return '❌ blocked';
   if (template.action === 'resize') return '✅ will resize';
@@ -41,6 +57,8 @@ function changedTemplates(sets: readonly StatefulSetReport[]): Array<{ sts: Stat
 /** The status and comment for one PR head. `touched` limits the report to StatefulSets in files the PR changes. */
 export function renderPlanComment(input: {
   target: string; headSha: string; links: RepoLinks; statefulSets: readonly StatefulSetReport[]; errors: readonly LocatedError[];
+  /** The API server's version, as `/version` said it. */
+  server?: string;
 }): PlanSummary {
   const { target, headSha, links, statefulSets, errors } = input;
   const rows = changedTemplates(statefulSets);
@@ -59,7 +77,7 @@ export function renderPlanComment(input: {
     const first = blocked[0];
     description = `${first?.sts.namespace}/${first?.sts.name} ${first?.template.templateName}: ${first?.template.reasons[0] ?? 'blocked'}`;
   } else if (resizes.length > 0) {
-    description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${template.pvcs.length} PVCs grow ${template.from ?? '?'} -> ${template.desiredSize}`).join('; ');
+    description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${planWords(template)}`).join('; ');
     if (cost) {
       const unpriced = cost.unpricedClasses.length > 0 ? ` (no price for ${cost.unpricedClasses.join(', ')})` : '';
       description += `; ${formatMoney(cost.monthlyIncrease, cost.currency)}/month${unpriced}`;
@@ -80,7 +98,7 @@ export function renderPlanComment(input: {
       const klass = template.storageClassName === undefined ? '—'
         : `${escapeMarkdown(template.storageClassName)} (${template.storageClassExpandable === false ? 'not expandable' : 'expandable'})`;
       lines.push(`| ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} | ${escapeMarkdown(template.templateName)} | ${sts.replicas ?? '—'} | `
-        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
+        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)}${classCell(template)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
     }
     lines.push('');
   }
@@ -99,7 +117,7 @@ export function renderPlanComment(input: {
     lines.push(`- ❌ [${escapeMarkdown(`${error.path}:${error.line}`)}](${fileLink(links, headSha, error.path, error.line)}): ${escapeMarkdown(error.message)}`);
   }
   lines.push('');
-  lines.push('<sub>Checked against the live cluster with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>');
+  lines.push(`<sub>Checked against the live cluster${input.server ? ` (${escapeMarkdown(input.server)})` : ''} with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>`);
   return { state, description: fitDescription(description), markdown: fitComment(lines) };
 }
 

@@ -18,6 +18,7 @@ const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'resizing-node': '🔄 resizing on node',
   'retrying': '🔁 retrying after a transient error',
   'in-progress-other-size': '⏸️ held back: another expansion in progress',
+  'modifying': '🔄 modifying the volume to its class',
   'done': '✅ done',
   'failed': '❌ failed',
 };
@@ -29,7 +30,7 @@ export function progressState(sts: StatefulSetReport): ProgressSummary['state'] 
 
 export function progressDescription(sts: StatefulSetReport): string {
   const state = progressState(sts);
-  const sizes = sts.templates.map((t) => `${t.readyReplicas}/${t.replicas} replicas at ${t.desiredSize}`).join(', ');
+  const sizes = sts.templates.map((t) => `${t.readyReplicas}/${t.replicas} replicas at ${t.desiredSize}${t.desiredClass !== undefined ? ` in ${t.desiredClass}` : ''}`).join(', ');
   if (state === 'failure') {
     const failed = sts.templates.find((t) => t.action === 'blocked' || t.pvcs.some((p) => p.state === 'failed'));
     const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
@@ -51,14 +52,17 @@ export function renderProgressComment(input: {
   lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressDescription(sts))}.`);
   for (const template of sts.templates) {
     lines.push('');
-    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${escapeMarkdown(template.desiredSize)}: ${template.readyReplicas}/${template.replicas} ready${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    const inClass = template.desiredClass !== undefined ? ` in VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : '';
+    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${escapeMarkdown(template.desiredSize)}${inClass}: ${template.readyReplicas}/${template.replicas} ready${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
     if (template.pvcs.length > 0) {
       lines.push('');
       lines.push('| PVC | Request | Capacity | State | Since |');
       lines.push('| --- | --- | --- | --- | --- |');
       for (const pvc of template.pvcs) {
-        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
+        const vac = pvc.volumeAttributesClass;
+        const volumeClass = vac ? ` (volume in class ${escapeMarkdown(vac.current ?? 'none')}${vac.modifyStatus ? `, ${escapeMarkdown(vac.modifyStatus)}` : ''})` : '';
+        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
       }
     }
     const events = template.failureEvents;

@@ -74,7 +74,10 @@ async function reportStatefulSet(
   return { statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome };
 }
 
-/** The newest commit on the branch touching the file where a storage value of this StatefulSet differs from its parent. */
+/**
+ * The newest commit on the branch touching the file where a storage value (or a volumeAttributesClassName) of this
+ * StatefulSet differs from its parent.
+ */
 async function introducingCommit(
   repository: GitHistoryPort, branch: string, path: string, sts: StatefulSetReport, headSha: string, target: PassTarget,
 ): Promise<string> {
@@ -93,7 +96,7 @@ async function introducingCommit(
     }
     const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
     const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name);
-    return found ? found.templates.map((t) => `${t.name}=${t.storage.bytes}`).join(',') : undefined;
+    return found ? found.templates.map((t) => `${t.name}=${t.storage.bytes}${t.volumeAttributesClassName !== undefined ? `@${t.volumeAttributesClassName}` : ''}`).join(',') : undefined;
   };
   let result = headSha;
   for (const commit of await repository.commitsTouching(branch, path)) {

@@ -80,13 +80,14 @@ async function validatePullRequest(
   }
   const head = await repository.readCommit(pr.headSha);
   const desired = readTargetDesired(head.files, target);
-  const { plans } = await planWithDryRuns({ cluster, target }, {
+  const { plans, snapshot } = await planWithDryRuns({ cluster, target }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
     sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),
   });
   const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha));
   const summary = renderPlanComment({
     target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),
+    ...(snapshot.server ? { server: snapshot.server.gitVersion } : {}),
   });
   if (pr.fromFork) {
     const description = summary.state === 'success' ? 'validated against the cluster: this change can be applied'

@@ -9,20 +9,12 @@ import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
 import { findSizeValue, replaceSizeValue } from '../domain/size-sources.ts';
+import {
+  classKeySuffix, classRecoveryKey, classResolution, hasClassFailure, isClassRecoveryKey, proposeClassRecovery,
+} from './class-recovery.ts';
+import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
 
-export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed';
-
-export interface RecoveryOutcome {
-  key: string;
-  action: RecoveryAction;
-  decision: RecoveryDecision | undefined;
-  pullRequestUrl: string | undefined;
-  title?: string;
-  body?: string;
-  /** The one-line change, as a unified diff fragment. */
-  diff?: string;
-  reason?: string;
-}
+export { recoveryBranch, type RecoveryAction, type RecoveryOutcome } from './recovery-pull-request.ts';
 
 export interface RecoveryResult {
   /** `namespace/statefulset/template` -> recovery PR URL, for statuses and progress comments. */
@@ -33,21 +25,14 @@ export interface RecoveryResult {
   deferred: string[];
 }
 
-export function recoveryBranch(target: string, namespace: string, statefulSet: string, template: string): string {
-  return `sts-volume-gitops/recover/${target}/${namespace}/${statefulSet}/${template}`;
-}
-
-function marker(key: string, failed: string, proposed: string): string {
-  return `<!-- sts-volume-gitops:recovery key=${key} failed=${failed} proposed=${proposed} -->`;
-}
-
 function parseMarker(body: string): { key: string; failed: string; proposed: string } | undefined {
   const match = /<!-- sts-volume-gitops:recovery key=(\S+) failed=(\S+) proposed=(\S+) -->/.exec(body);
   return match ? { key: match[1] ?? '', failed: match[2] ?? '', proposed: match[3] ?? '' } : undefined;
 }
 
+/** A terminal expansion failure (a refused class modification has its own recovery: class-recovery.ts). */
 function hasTerminalFailure(template: TemplateReport): boolean {
-  return template.action !== 'blocked' && template.pvcs.some((p) => p.state === 'failed' && p.terminal);
+  return template.action !== 'blocked' && template.pvcs.some((p) => p.state === 'failed' && p.terminal && p.failedOn !== 'class');
 }
 
 export async function manageRecoveryPullRequests(input: {
@@ -63,6 +48,7 @@ export async function manageRecoveryPullRequests(input: {
   for (const sts of input.report.statefulSets) {
     for (const template of sts.templates) {
       if (hasTerminalFailure(template)) failing.set(`${sts.namespace}/${sts.name}/${template.templateName}`, { sts, template });
+      if (hasClassFailure(template)) failing.set(classRecoveryKey(sts, template.templateName), { sts, template });
     }
   }
   for (const [key, { sts, template }] of failing) {
@@ -72,13 +58,16 @@ export async function manageRecoveryPullRequests(input: {
     }
     // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
     // as failed; the other templates' recoveries and the rest of the pass go on.
-    const outcome = await proposeRecovery({ host, repository, key, sts, template, input })
+    const propose = isClassRecoveryKey(key) ? proposeClassRecovery : proposeRecovery;
+    const outcome = await propose({ host, repository, key, sts, template, input })
       .catch((error: unknown): RecoveryOutcome => {
         if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
         return { key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${messageOf(error)}` };
       });
     result.outcomes.push(outcome);
-    if (outcome.pullRequestUrl) result.links.set(key, outcome.pullRequestUrl);
+    // A class recovery is linked from its template's progress too, unless a size recovery already is.
+    const linkKey = isClassRecoveryKey(key) ? key.slice(0, -classKeySuffix.length) : key;
+    if (outcome.pullRequestUrl && !result.links.has(linkKey)) result.links.set(linkKey, outcome.pullRequestUrl);
   }
   if (timeLeft()) await closeResolved({ host, input, failing, result });
   else result.deferred.push('closing recovery pull requests that are no longer needed');
@@ -101,7 +90,7 @@ async function proposeRecovery(args: {
   const messages = [...template.pvcs.flatMap((p) => (p.message ? [p.message] : [])), ...template.failureEvents.map((e) => e.message)];
   const decision = chooseRecoverySize({
     failedSize: desired.storage,
-    pvcs: template.pvcs.map((p) => ({ name: p.name, capacity: p.capacity ? parseQuantity(p.capacity) : undefined, terminal: p.terminal })),
+    pvcs: template.pvcs.map((p) => ({ name: p.name, capacity: p.capacity ? parseQuantity(p.capacity) : undefined, terminal: p.terminal && p.failedOn !== 'class' })),
     driverMessages: messages,
     previousGitSize: previous,
   });
@@ -110,32 +99,16 @@ async function proposeRecovery(args: {
   }
 
   const branch = recoveryBranch(input.target.name, sts.namespace, sts.name, template.templateName);
-  const existing = await host.pullRequestsFrom(branch);
   const proposalMarker = marker(key, desired.storageText, decision.size);
-  if (existing.some((p) => p.state === 'closed' && !p.merged && !p.closedByTool && p.body.includes(proposalMarker))) {
-    return { key, action: 'declined-before', decision, pullRequestUrl: undefined, reason: `a recovery to ${decision.size} was closed without merging; it is not proposed again` };
-  }
   const updated = desired.replace(text, decision.size);
-  const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${desired.storageText} → ${decision.size} (expansion failed)`;
-  const body = renderBody({ key, sts, template, failed: desired.storageText, decision, proposalMarker, headSha });
-  const line = desired.line;
-  const diff = `--- a/${path}\n+++ b/${path}\n@@ line ${line} @@\n-${text.split('\n')[line - 1] ?? ''}\n+${updated.split('\n')[line - 1] ?? ''}`;
-  const open = existing.find((p) => p.state === 'open');
-  if (open) {
-    if (await host.branchHeadIsOurs(branch) !== true) {
-      const note = await host.ensureComment(open.number, `recovery-human:${key}`,
-        `sts-volume-gitops would now propose **${escapeMarkdown(decision.size)}**, but someone else pushed to \`${escapeMarkdown(branch)}\`, so the branch is left alone. Merge, edit or close this pull request as you see fit.`);
-      void note;
-      return { key, action: 'left-alone', decision, pullRequestUrl: open.htmlUrl, title, body, diff };
-    }
-    if (open.body.includes(proposalMarker)) return { key, action: 'unchanged', decision, pullRequestUrl: open.htmlUrl, title, body, diff };
-    await host.commitFile(branch, headSha, path, updated, commitMessage(sts, template, desired.storageText, decision.size));
-    await host.updatePullRequest(open.number, title, body);
-    return { key, action: 'updated', decision, pullRequestUrl: open.htmlUrl, title, body, diff };
-  }
-  await host.commitFile(branch, headSha, path, updated, commitMessage(sts, template, desired.storageText, decision.size));
-  const created = await host.createPullRequest(branch, input.branch, title, body);
-  return { key, action: 'opened', decision, pullRequestUrl: created.htmlUrl, title, body, diff };
+  const published = await publishRecovery({
+    host, branch, base: input.branch, headSha, key, path, proposed: decision.size, proposalMarker,
+    title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${desired.storageText} → ${decision.size} (expansion failed)`,
+    body: renderBody({ key, sts, template, failed: desired.storageText, decision, proposalMarker, headSha }),
+    diff: oneLineDiff(path, desired.line, text, updated), updated,
+    message: commitMessage(sts, template, desired.storageText, decision.size),
+  });
+  return { ...published, decision };
 }
 
 function commitMessage(sts: StatefulSetReport, template: TemplateReport, failed: string, size: string): string {
@@ -245,9 +218,11 @@ function messageOf(error: unknown): string {
  * did not evaluate (not started for lack of time, a manifest error somewhere, a pass cut short) keeps its PR open.
  */
 export function resolution(report: PassReport, proposal: { key: string; failed: string }): string | undefined {
-  const [namespace, name, templateName] = proposal.key.split('/');
+  const forClass = isClassRecoveryKey(proposal.key);
+  const [namespace, name, templateName] = (forClass ? proposal.key.slice(0, -classKeySuffix.length) : proposal.key).split('/');
   const sts = report.statefulSets.find((s) => s.namespace === namespace && s.name === name);
   const template = sts?.templates.find((t) => t.templateName === templateName);
+  if (template && forClass) return classResolution(template, proposal.failed);
   if (template) {
     if (!sameSize(template.desiredSize, proposal.failed)) return `the template changed in Git (now ${template.desiredSize}, was ${proposal.failed})`;
     if (template.finished) return `the expansion to ${template.desiredSize} completed`;

@@ -20,7 +20,7 @@ describe('check: cluster access questions', () => {
     const questions = accessQuestions(target);
     assert.equal(questions.filter((q) => q.namespace === 'db').length, workloadVerbs);
     assert.equal(questions.filter((q) => q.namespace === 'cache').length, workloadVerbs);
-    assert.deepEqual(questions.filter((q) => q.namespace === undefined).map((q) => `${q.verb} ${q.resource}`), ['list storageclasses']);
+    assert.deepEqual(questions.filter((q) => q.namespace === undefined).map((q) => `${q.verb} ${q.resource}`), ['list storageclasses', 'list volumeattributesclasses']);
     const leaseGets = questions.filter((q) => q.namespace === 'platform' && q.resource === 'leases');
     assert.deepEqual(leaseGets.map((q) => [q.verb, q.name]), [['create', undefined], ['get', 'sts-volume-gitops-prod'], ['update', 'sts-volume-gitops-prod'], ['patch', 'sts-volume-gitops-prod']]);
   });

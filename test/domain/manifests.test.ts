@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { matchesManifestGlobs, readDesiredState, replaceStorageValue } from '../../functions/domain/manifests.ts';
+import { matchesManifestGlobs, readDesiredState, replaceClassValue, replaceStorageValue } from '../../functions/domain/manifests.ts';
+import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 
 const helmRendered = `---
 # Source: postgres/templates/service.yaml
@@ -236,5 +237,23 @@ describe('replaceStorageValue', () => {
   it('refuses when the file changed since it was read (the range no longer holds the value)', () => {
     assert.ok(data);
     assert.throws(() => replaceStorageValue(`# shifted\n${helmRendered}`, data, '15Gi'), /would change more than the storage value|storage value/);
+  });
+});
+
+describe('volumeAttributesClassName in a manifest (KEP-3751)', () => {
+  const text = statefulSetManifest({ volumeAttributesClass: '"gold"  # tier' });
+  const read = () => readDesiredState(new Map([['k8s/pg.yaml', text]]), { globs: ['**/*.yaml'], defaultNamespace: 'db' }).statefulSets[0]?.templates[0];
+
+  it('is read with where it is written', () => {
+    const template = read();
+    assert.equal(template?.volumeAttributesClassName, 'gold');
+    assert.equal(template?.classLocation?.line, text.split('\n').findIndex((l) => l.includes('volumeAttributesClassName')) + 1);
+  });
+
+  it('is rewritten byte for byte (quotes and comment kept), and a name the server would refuse is refused', () => {
+    const template = read();
+    assert.ok(template);
+    assert.equal(replaceClassValue(text, template, 'silver'), text.replace('"gold"  # tier', '"silver"  # tier'));
+    assert.throws(() => replaceClassValue(text, template, 'Not A Name'), /"Not A Name" is not a VolumeAttributesClass name/);
   });
 });

@@ -169,3 +169,19 @@ describe('planTarget', () => {
     assert.match(plan.reasons[0]?.message ?? '', /dry run of the patch to data-pg-1 was rejected: persistentvolumeclaims "data-pg-1" is forbidden/);
   });
 });
+
+describe('planTarget: what the server does with a lowered request', () => {
+  const lowering = (gitVersion: string, minor: number) => {
+    const world = pgWorld({ 0: { request: '100Gi', capacity: '10Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' } }, { size: '100Gi' });
+    world.server = { major: 1, minor, gitVersion };
+    return onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '20Gi' })] })], world, allowAll));
+  };
+  it('says that v1.26 accepts it only with the RecoverVolumeExpansionFailure gate (the dry run decides)', () => {
+    const plan = lowering('v1.26.5', 26);
+    assert.equal(plan.action, 'resize');
+    assert.deepEqual(plan.serverNotes, ['lowering data-pg-0: v1.26.5 accepts it only with the RecoverVolumeExpansionFailure feature gate (alpha before 1.32); the dry run asks the server']);
+  });
+  it('says nothing on 1.34, where it is GA', () => {
+    assert.equal(lowering('v1.34.9', 34).serverNotes, undefined);
+  });
+});

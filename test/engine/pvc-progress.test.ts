@@ -29,3 +29,31 @@ describe('describePvc', () => {
     });
   }
 });
+
+describe('describePvc with the template\'s volumeAttributesClassName (KEP-3751)', () => {
+  const at = (overrides: Parameters<typeof livePvc>[1]) => livePvc('p', { request: '20Gi', volumeAttributesClassName: 'silver', currentVolumeAttributesClassName: 'silver', ...overrides });
+  const cases: Array<{ name: string; pvc: ReturnType<typeof livePvc>; state: PvcState; message?: RegExp; terminal?: boolean }> = [
+    { name: 'at the size and in the class: done', pvc: at({ volumeAttributesClassName: 'gold', currentVolumeAttributesClassName: 'gold' }), state: 'done' },
+    { name: 'at the size, asking for another class: to patch', pvc: at({}), state: 'to-patch' },
+    { name: 'below the size and in another class: to patch (one patch for both)', pvc: at({ request: '10Gi' }), state: 'to-patch' },
+    { name: 'asking for the class, modification InProgress: modifying', pvc: at({ volumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'InProgress', targetVolumeAttributesClassName: 'gold' } }), state: 'modifying', message: /modifying from silver to gold \(InProgress\)/ },
+    { name: 'asking for the class, modification Pending: modifying, said so', pvc: at({ volumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'Pending', targetVolumeAttributesClassName: 'gold' } }), state: 'modifying', message: /Pending/ },
+    { name: 'Infeasible towards the class: a terminal failure of the class', pvc: at({ volumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'Infeasible', targetVolumeAttributesClassName: 'gold' } }), state: 'failed', message: /refused to modify the volume to VolumeAttributesClass gold \(modifyVolumeStatus Infeasible\); it stays silver/, terminal: true },
+    { name: 'Infeasible towards another class is history once the claim asks for this one', pvc: at({ volumeAttributesClassName: 'silver', modifyVolumeStatus: { status: 'Infeasible', targetVolumeAttributesClassName: 'platinum' } }), state: 'to-patch' },
+    { name: 'a size still growing keeps its size state while the class follows', pvc: at({ capacity: '10Gi', volumeAttributesClassName: 'gold' }), state: 'patched' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const progress = describePvc('p', 0, c.pvc, q('20Gi'), 'gold');
+      assert.equal(progress.state, c.state, progress.message);
+      if (c.message) assert.match(progress.message ?? '', c.message);
+      assert.equal(progress.terminal, c.terminal ?? false);
+      if (c.state === 'failed') assert.equal(progress.failedOn, 'class');
+    });
+  }
+
+  it('a rolled-back class is done though the Infeasible status of the refused one stays (as recorded on v1.34.9)', () => {
+    const pvc = at({ volumeAttributesClassName: 'silver', modifyVolumeStatus: { status: 'Infeasible', targetVolumeAttributesClassName: 'gold' } });
+    assert.equal(describePvc('p', 0, pvc, q('20Gi'), 'silver').state, 'done');
+  });
+});

@@ -92,3 +92,33 @@ describe('reconcileVolumes', () => {
     assert.equal(first?.message, 'in progress to 100Gi; 20Gi will not be attempted until it ends');
   });
 });
+
+describe('reconcileVolumes with a volumeAttributesClassName change', () => {
+  it('patches the class alone where the size is reached, and both in one patch where it is not', async () => {
+    const world = pgWorld({
+      0: { request: '20Gi', volumeAttributesClassName: 'silver', currentVolumeAttributesClassName: 'silver' },
+      1: { volumeAttributesClassName: 'silver', currentVolumeAttributesClassName: 'silver' },
+      2: { request: '20Gi', volumeAttributesClassName: 'gold', currentVolumeAttributesClassName: 'gold' },
+    });
+    world.server = { major: 1, minor: 34, gitVersion: 'v1.34.9' };
+    world.volumeAttributesClasses = [{ name: 'gold', driverName: 'ebs.csi.aws.com', parameters: {}, deleting: false }];
+    const sts = world.namespaces.get('db')?.statefulSets[0];
+    assert.ok(sts?.templates[0]);
+    sts.templates[0].volumeAttributesClassName = 'silver';
+    const desired = desiredSet();
+    assert.ok(desired.templates[0]);
+    desired.templates[0].volumeAttributesClassName = 'gold';
+    const plan = planTarget([desired], world, { allowedNamespaces: ['*'] })[0];
+    assert.ok(plan?.live);
+    const calls: string[] = [];
+    const rollout = await reconcileVolumes(plan.live, plan.templates, [0, 1, 2].map((i) => runningPod(`pg-${i}`)), {
+      patchPvcStorage: (_ns: string, name: string, storage: string, _rv: string, className?: string) => {
+        calls.push(`${name}=${storage},${className ?? '-'}`);
+        return Promise.resolve();
+      },
+    }, plan.live.updateRevision);
+    // data-pg-0's capacity is already 20Gi: a size-only rule would have refused to patch it.
+    assert.deepEqual(calls, ['data-pg-0=20Gi,gold', 'data-pg-1=20Gi,gold']);
+    assert.deepEqual(rollout.progress.get('data')?.map((p) => p.state), ['modifying', 'patched', 'done']);
+  });
+});

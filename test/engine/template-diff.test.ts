@@ -26,4 +26,10 @@ describe('diffTemplates', () => {
     assert.equal(differences.length, 1);
     assert.equal(describeDifference(differences[0]!), 'spec.volumeMode: "Filesystem" in the cluster, "Block" in Git');
   });
+
+  it('leaves a volumeAttributesClassName change to the plan (it is mutable like the size), but not a storageClassName one', () => {
+    const live = { ...gitTemplate, spec: { ...gitTemplate.spec, storageClassName: 'gp3', volumeAttributesClassName: 'silver' } };
+    assert.deepEqual(diffTemplates(live, { ...gitTemplate, spec: { ...gitTemplate.spec, storageClassName: 'gp3', volumeAttributesClassName: 'gold' } }), []);
+    assert.deepEqual(diffTemplates(live, { ...gitTemplate, spec: { ...gitTemplate.spec, storageClassName: 'io2', volumeAttributesClassName: 'silver' } }).map((d) => d.path), ['spec.storageClassName']);
+  });
 });

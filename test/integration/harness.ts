@@ -30,6 +30,8 @@ export interface StatefulSetSpec {
   templates: Record<string, string>;
   storageClass?: string;
   accessModes?: string[];
+  /** The volumeAttributesClassName of every template (KEP-3751). */
+  volumeAttributesClass?: string;
   /** `spec.persistentVolumeClaimRetentionPolicy` (the server defaults it to Retain/Retain on 1.34). */
   retentionPolicy?: { whenDeleted: 'Retain' | 'Delete'; whenScaled: 'Retain' | 'Delete' };
 }
@@ -44,7 +46,10 @@ export function statefulSetManifest(spec: StatefulSetSpec): Record<string, unkno
       template: { metadata: { labels: { app: spec.name } }, spec: { containers: [{ name: 'main', image: 'busybox:1.36' }] } },
       volumeClaimTemplates: Object.entries(spec.templates).map(([name, storage]) => ({
         metadata: { name },
-        spec: { accessModes: spec.accessModes ?? ['ReadWriteOnce'], storageClassName: spec.storageClass ?? 'standard', resources: { requests: { storage } } },
+        spec: {
+          accessModes: spec.accessModes ?? ['ReadWriteOnce'], storageClassName: spec.storageClass ?? 'standard', resources: { requests: { storage } },
+          ...(spec.volumeAttributesClass !== undefined ? { volumeAttributesClassName: spec.volumeAttributesClass } : {}),
+        },
       })),
       ...(spec.retentionPolicy ? { persistentVolumeClaimRetentionPolicy: spec.retentionPolicy } : {}),
     },
@@ -95,6 +100,8 @@ export interface HarnessSeed {
   newerServerFields?: Record<string, string[]>;
   /** Fields added to the pod template of every seeded StatefulSet. */
   podSpecExtras?: Record<string, unknown>;
+  /** VolumeAttributesClasses to seed (`{ name, storageClass | driverName, parameters }`, 1.34 only). */
+  volumeAttributesClasses?: unknown[];
   /** Changes the generated RBAC objects before they are applied (a test takes a verb away). */
   rbac?: (objects: RbacObject[]) => RbacObject[];
 }
@@ -106,7 +113,7 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
     ...(seed.version ? { version: seed.version } : {}),
     ...(seed.featureGates ? { featureGates: seed.featureGates } : {}),
     ...(seed.newerServerFields ? { newerServerFields: seed.newerServerFields } : {}),
-    seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },
+    seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], volumeAttributesClasses: seed.volumeAttributesClasses ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },
   });
   const repoDir = await mkdtemp(join(tmpdir(), 'sts-repo-'));
   const allowed = namespaces;

@@ -125,14 +125,15 @@ describe('the engine under RBAC', () => {
 });
 
 describe('the manifest grants nothing the engine does not use', () => {
-  it('every verb granted is used by a pass, where it is granted: recreation, PVC patches, a terminal expansion failure, a stale record, an older version\'s record, the Lease', async () => {
+  it('every verb granted is used by a pass, where it is granted: recreation, PVC patches, a class change, a terminal expansion failure, a stale record, an older version\'s record, the Lease', async () => {
     const h = await startHarness({
+      volumeAttributesClasses: [{ name: 'silver', storageClass: 'standard' }, { name: 'gold', storageClass: 'standard' }],
       storageClasses: [
         { name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } },
         { name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '15Gi', ticksPerPhase: 1 } },
       ],
       statefulSets: [
-        { name: 'pg', replicas: 2, templates: { data: '10Gi' } },
+        { name: 'pg', replicas: 2, templates: { data: '10Gi' }, volumeAttributesClass: 'silver' },
         { name: 'ch', replicas: 1, templates: { data: '10Gi' }, storageClass: 'capped' },
       ],
     });
@@ -144,12 +145,13 @@ describe('the manifest grants nothing the engine does not use', () => {
         apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: legacyRecreationRecordName('ch'), namespace: 'db', labels: { [recordLabel]: 'true' } },
         data: { statefulSet: 'ch', oldUid: 'uid-of-an-older-ch', target: '{}' },
       });
-      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' }, volumeAttributesClass: 'gold' });
       await h.writeManifest({ name: 'ch', replicas: 1, templates: { data: '30Gi' }, storageClass: 'capped' });
       await h.converge((report) => statefulSetReport(report, 'pg').outcome === 'converged' && statefulSetReport(report, 'ch').outcome === 'failed', { ticks: 3 });
       // Authorized is what counts: the in-place template update's dry run is authorized, then refused by validation (422).
       const scopeOf = (namespace: string | undefined): string => (namespace === undefined ? 'cluster' : namespace === 'default' ? 'lease namespace' : 'workload namespace');
-      const used = new Set(h.kube.requestLog.entries.filter((e) => e.status !== 401 && e.status !== 403).map((e) => `${scopeOf(e.namespace)}: ${e.verb} ${e.resource}`));
+      // /version (logged as discovery) is open to every authenticated user (system:public-info-viewer): no grant.
+      const used = new Set(h.kube.requestLog.entries.filter((e) => e.status !== 401 && e.status !== 403 && e.resource !== 'discovery').map((e) => `${scopeOf(e.namespace)}: ${e.verb} ${e.resource}`));
       const grants = (scope: string, rules: readonly PermissionRule[]): string[] => rules.flatMap((p) => p.verbs.map((v) => `${scope}: ${v} ${p.resource}`));
       const granted = new Set([...grants('cluster', clusterPermissions), ...grants('workload namespace', workloadPermissions), ...grants('lease namespace', leasePermissions([]))]);
       assert.deepEqual([...granted].filter((g) => !used.has(g)).sort(), [], 'granted but never used');

@@ -11,8 +11,8 @@ import { allConverged, podIdentity, startHarness, types, type Harness } from './
 
 const leaseName = 'sts-volume-gitops-test';
 
-/** Lease, StorageClasses, and per namespace StatefulSets, PVCs, pods and quotas. */
-const floor = (namespaces: number): number => 2 + 4 * namespaces;
+/** Lease, StorageClasses, the server's /version, and per namespace StatefulSets, PVCs, pods and quotas. */
+const floor = (namespaces: number): number => 3 + 4 * namespaces;
 
 function calls(h: Harness): { total: number; configMaps: string[]; writes: string[] } {
   const entries = h.kube.requestLog.entries;

@@ -74,3 +74,18 @@ describe('recovery pull requests when the invocation runs short of time', () => 
     }
   });
 });
+
+describe('resolution of a class recovery pull request (KEP-3751)', () => {
+  const classProposal = { key: 'analytics/wh1/data.volume-attributes-class', failed: 'extreme' };
+  const withClass = (desiredClass: string, finished = false): TemplateReport => ({ ...template('100Gi', finished), desiredClass });
+  it('is kept open while Git still asks for the refused class and the replicas are not there', () => {
+    assert.equal(resolution(report([sts('failed', [withClass('extreme')])]), classProposal), undefined);
+  });
+  it('is closed once Git names another class, or the modification completed, never on the size rules', () => {
+    assert.equal(resolution(report([sts('in-progress', [withClass('gold')])]), classProposal), 'the class changed in Git (now gold, was extreme)');
+    assert.equal(resolution(report([sts('converged', [withClass('extreme', true)])]), classProposal), 'the modification to extreme completed');
+  });
+  it('is closed when the template is no longer in Git after a complete clean pass', () => {
+    assert.equal(resolution(report([]), classProposal), 'analytics/wh1/data.volume-attributes-class is no longer in Git');
+  });
+});

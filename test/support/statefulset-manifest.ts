@@ -21,6 +21,8 @@ export interface ManifestParts {
   heading?: string;
   /** A comment after the storage value on its line (recovery edits must keep it). */
   storageComment?: string;
+  /** The template's volumeAttributesClassName (KEP-3751), written as given (quotes and comments included). */
+  volumeAttributesClass?: string;
 }
 
 export function statefulSetManifest(parts: ManifestParts = {}): string {
@@ -47,7 +49,7 @@ spec:
         name: data${parts.templateMetadata === undefined ? '' : `\n        ${parts.templateMetadata}`}
       spec:
         accessModes: [${parts.accessMode ?? 'ReadWriteOnce'}]
-        storageClassName: ${parts.storageClass ?? 'standard'}
+        storageClassName: ${parts.storageClass ?? 'standard'}${parts.volumeAttributesClass === undefined ? '' : `\n        volumeAttributesClassName: ${parts.volumeAttributesClass}`}
         resources:
           requests:
             storage: ${parts.storage ?? '20Gi'}${parts.storageComment === undefined ? '' : `  # ${parts.storageComment}`}

@@ -1,17 +1,20 @@
 // ClusterPort over @kubernetes/client-node: the only place that knows Kubernetes' wire shapes. Raw objects are mapped
 // to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
 import {
-  AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, setHeaderOptions, V1MicroTime,
+  AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, StorageV1beta1Api, setHeaderOptions, V1MicroTime, VersionApi,
   type KubeConfig, type V1Lease, type V1LeaseSpec,
 } from '@kubernetes/client-node';
-import type { ClusterSnapshot, JsonObject, LiveStatefulSet, NamespaceSnapshot, PvcEvent, RecreationRecord } from '../../domain/live-state.ts';
+import type {
+  ClusterSnapshot, JsonObject, LiveStatefulSet, LiveVolumeAttributesClass, NamespaceSnapshot, PvcEvent, RecreationRecord,
+} from '../../domain/live-state.ts';
+import { parseServerVersion, type ServerVersion, type VolumeAttributesClassApi } from '../../domain/server-capabilities.ts';
 import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
 import { call, listPageSize, listPages, listWire, wireJson } from './api-calls.ts';
 import {
   leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
-  toLiveStorageClass, toPvcEvent, toRecreationRecord,
+  toLiveStorageClass, toLiveVolumeAttributesClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -21,6 +24,8 @@ export class KubeCluster implements ClusterPort {
   private readonly core: CoreV1Api;
   private readonly apps: AppsV1Api;
   private readonly storage: StorageV1Api;
+  private readonly storageBeta: StorageV1beta1Api;
+  private readonly version: VersionApi;
   private readonly coordination: CoordinationV1Api;
 
   constructor(config: KubeConfig, private readonly concurrency = 4, private readonly pageSize = listPageSize) {
@@ -28,18 +33,39 @@ export class KubeCluster implements ClusterPort {
     this.core = pooled.makeApiClient(CoreV1Api);
     this.apps = pooled.makeApiClient(AppsV1Api);
     this.storage = pooled.makeApiClient(StorageV1Api);
+    this.storageBeta = pooled.makeApiClient(StorageV1beta1Api);
+    this.version = pooled.makeApiClient(VersionApi);
     this.coordination = pooled.makeApiClient(CoordinationV1Api);
   }
 
   async readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot> {
-    const [storageClasses, perNamespace] = await Promise.all([
+    const [server, storageClasses, perNamespace] = await Promise.all([
+      this.readServerVersion(),
       this.list((page, options) => this.storage.listStorageClass(page, options), toLiveStorageClass),
       mapWithConcurrency(namespaces, this.concurrency, (namespace) => this.readNamespace(namespace)),
     ]);
     return {
+      server,
       storageClasses,
       namespaces: new Map(perNamespace.map((n) => [n.namespace, n])),
     };
+  }
+
+  /** `GET /version`: open to every authenticated user (system:public-info-viewer), so it needs no grant. */
+  private async readServerVersion(): Promise<ServerVersion> {
+    return parseServerVersion(await call(() => this.version.getCode()));
+  }
+
+  async listVolumeAttributesClasses(api: Exclude<VolumeAttributesClassApi, 'none'>): Promise<LiveVolumeAttributesClass[] | undefined> {
+    try {
+      return await this.list((page, options) => (api === 'storage.k8s.io/v1'
+        ? this.storage.listVolumeAttributesClass(page, options)
+        : this.storageBeta.listVolumeAttributesClass(page, options)), toLiveVolumeAttributesClass);
+    } catch (error) {
+      // A 1.31-1.33 server whose storage.k8s.io/v1beta1 is off (the default) does not serve the resource.
+      if (error instanceof ClusterError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 
   private async readNamespace(namespace: string): Promise<NamespaceSnapshot> {
@@ -80,10 +106,10 @@ export class KubeCluster implements ClusterPort {
     return events.items.filter((e) => e.type === 'Warning').map(toPvcEvent).sort((a, b) => (a.lastTimestamp ?? '').localeCompare(b.lastTimestamp ?? ''));
   }
 
-  async dryRunPvcStorage(namespace: string, name: string, storage: string): Promise<string | undefined> {
+  async dryRunPvcStorage(namespace: string, name: string, storage: string, volumeAttributesClassName?: string): Promise<string | undefined> {
     try {
       await call(() => this.core.patchNamespacedPersistentVolumeClaim(
-        { namespace, name, dryRun: 'All', fieldManager, body: storageBody(storage) }, mergePatch));
+        { namespace, name, dryRun: 'All', fieldManager, body: storageBody(storage, volumeAttributesClassName) }, mergePatch));
       return undefined;
     } catch (error) {
       if (error instanceof ClusterError && !error.transient) return error.message;
@@ -91,8 +117,8 @@ export class KubeCluster implements ClusterPort {
     }
   }
 
-  async patchPvcStorage(namespace: string, name: string, storage: string, resourceVersion: string): Promise<void> {
-    const body = { metadata: { resourceVersion }, ...storageBody(storage) };
+  async patchPvcStorage(namespace: string, name: string, storage: string, resourceVersion: string, volumeAttributesClassName?: string): Promise<void> {
+    const body = { metadata: { resourceVersion }, ...storageBody(storage, volumeAttributesClassName) };
     await call(() => this.core.patchNamespacedPersistentVolumeClaim({ namespace, name, fieldManager, body }, mergePatch));
   }
 
@@ -244,8 +270,8 @@ function recordsMarkOf(value: string | undefined): RecordsMark | undefined {
   return value === 'none' || value === 'outstanding' ? value : undefined;
 }
 
-function storageBody(storage: string): JsonObject {
-  return { spec: { resources: { requests: { storage } } } };
+function storageBody(storage: string, volumeAttributesClassName: string | undefined): JsonObject {
+  return { spec: { resources: { requests: { storage } }, ...(volumeAttributesClassName !== undefined ? { volumeAttributesClassName } : {}) } };
 }
 
 function nameOf(target: JsonObject): { namespace: string; name: string } {

@@ -2,9 +2,11 @@
 // (`Wire<T>`: client-node's model with its timestamps as the strings the server sent), not client-node's typed copy.
 import type {
   CoreV1Event, V1ConfigMap, V1PersistentVolumeClaim, V1Pod, V1ResourceQuota, V1StatefulSet, V1StorageClass,
+  V1VolumeAttributesClass,
 } from '@kubernetes/client-node';
 import type {
-  JsonObject, LivePod, LivePvc, LiveQuota, LiveStatefulSet, LiveStorageClass, LiveTemplate, PvcEvent, RecreationRecord,
+  JsonObject, LivePod, LivePvc, LiveQuota, LiveStatefulSet, LiveStorageClass, LiveTemplate, LiveVolumeAttributesClass, PvcEvent,
+  RecreationRecord,
 } from '../../domain/live-state.ts';
 import { parseQuantity, QuantityError, type Quantity } from '../../domain/quantity.ts';
 
@@ -75,6 +77,7 @@ function toLiveTemplate(template: JsonObject): LiveTemplate {
     name: typeof metadata.name === 'string' ? metadata.name : '',
     storageClassName: typeof spec.storageClassName === 'string' ? spec.storageClassName : undefined,
     storage: quantityOrUndefined(storage),
+    volumeAttributesClassName: typeof spec.volumeAttributesClassName === 'string' ? spec.volumeAttributesClassName : undefined,
     templateWithoutStorage: requests === undefined ? template : { ...template, spec: { ...spec, resources: { ...resources, requests: otherRequests } } },
   };
 }
@@ -98,6 +101,22 @@ export function toLivePvc(json: JsonObject): LivePvc {
     })),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
     annotations: stringsOf(raw.metadata?.annotations),
+    volumeAttributesClassName: raw.spec?.volumeAttributesClassName ?? undefined,
+    currentVolumeAttributesClassName: raw.status?.currentVolumeAttributesClassName ?? undefined,
+    modifyVolumeStatus: raw.status?.modifyVolumeStatus?.status
+      ? { status: raw.status.modifyVolumeStatus.status, targetVolumeAttributesClassName: raw.status.modifyVolumeStatus.targetVolumeAttributesClassName ?? undefined }
+      : undefined,
+  };
+}
+
+/** storage.k8s.io/v1 and v1beta1 VolumeAttributesClasses have the same fields. */
+export function toLiveVolumeAttributesClass(json: JsonObject): LiveVolumeAttributesClass {
+  const raw = asWire<V1VolumeAttributesClass>(json);
+  return {
+    name: raw.metadata?.name ?? '',
+    driverName: raw.driverName ?? '',
+    parameters: stringsOf(raw.parameters),
+    deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
   };
 }
 
@@ -119,7 +138,12 @@ export function toLiveQuota(json: JsonObject): LiveQuota {
     const quantity = quantityOrUndefined(value);
     if (quantity) hard[key] = quantity;
   }
-  return { namespace: raw.metadata?.namespace ?? '', name: raw.metadata?.name ?? '', hard, resourceVersion: raw.metadata?.resourceVersion };
+  const classes = (raw.spec?.scopeSelector?.matchExpressions ?? [])
+    .filter((e) => e.scopeName === 'VolumeAttributesClass' && e.operator === 'In').flatMap((e) => e.values ?? []);
+  return {
+    namespace: raw.metadata?.namespace ?? '', name: raw.metadata?.name ?? '', hard, resourceVersion: raw.metadata?.resourceVersion,
+    ...(classes.length > 0 ? { volumeAttributesClasses: classes } : {}),
+  };
 }
 
 export function toLiveStorageClass(json: JsonObject): LiveStorageClass {
@@ -128,6 +152,7 @@ export function toLiveStorageClass(json: JsonObject): LiveStorageClass {
   return {
     name: raw.metadata?.name ?? '',
     allowVolumeExpansion: raw.allowVolumeExpansion === true,
+    provisioner: raw.provisioner,
     isDefault: annotations['storageclass.kubernetes.io/is-default-class'] === 'true'
       || annotations['storageclass.beta.kubernetes.io/is-default-class'] === 'true',
     resourceVersion: raw.metadata?.resourceVersion,

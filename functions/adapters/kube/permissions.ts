@@ -15,6 +15,10 @@ export interface PermissionRule {
 /** Cluster-scoped reads, once per pass. */
 export const clusterPermissions: readonly PermissionRule[] = [
   { apiGroup: 'storage.k8s.io', resource: 'storageclasses', verbs: ['list'], why: 'readSnapshot: whether each class allows volume expansion' },
+  {
+    apiGroup: 'storage.k8s.io', resource: 'volumeattributesclasses', verbs: ['list'],
+    why: 'listVolumeAttributesClasses: whether the class a template asks for exists and names its StorageClass\'s driver (only when a class changes)',
+  },
 ];
 
 /** In every namespace whose StatefulSets the tool may resize (the target's `namespaces.allow`). */

@@ -1,0 +1,116 @@
+// Recovery from a refused class modification (KEP-3751): when the driver answers `modifyVolumeStatus: Infeasible`,
+// the claim may be set back to the class its volume has, so the recovery pull request proposes that class in Git,
+// with the same lifecycle as a failed expansion's (manage-recovery-pull-requests.ts). The choice is pure.
+import { readDesiredState, replaceClassValue } from '../domain/manifests.ts';
+import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
+import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
+import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
+
+/** A class recovery's key: its template's key with this suffix (a template name, a DNS label, holds no dot). */
+export const classKeySuffix = '.volume-attributes-class';
+
+export function classRecoveryKey(sts: { namespace: string; name: string }, templateName: string): string {
+  return `${sts.namespace}/${sts.name}/${templateName}${classKeySuffix}`;
+}
+
+export function isClassRecoveryKey(key: string): boolean {
+  return key.endsWith(classKeySuffix);
+}
+
+export function hasClassFailure(template: TemplateReport): boolean {
+  return template.action !== 'blocked' && template.pvcs.some((p) => p.state === 'failed' && p.terminal && p.failedOn === 'class');
+}
+
+export type ClassRecoveryDecision =
+  | { kind: 'propose'; className: string; explanation: string }
+  | { kind: 'impossible'; reason: string };
+
+/** The class to go back to: the one the refused volumes have, when they all have the same one. */
+export function chooseRecoveryClass(failedClass: string, pvcs: TemplateReport['pvcs']): ClassRecoveryDecision {
+  const refused = pvcs.filter((p) => p.state === 'failed' && p.failedOn === 'class');
+  const current = [...new Set(refused.map((p) => p.volumeAttributesClass?.current ?? ''))];
+  if (refused.length === 0) return { kind: 'impossible', reason: 'no modification was refused' };
+  if (current.length !== 1 || current[0] === '' || current[0] === undefined) {
+    return {
+      kind: 'impossible',
+      reason: `the refused volumes are in ${current.map((c) => c || 'no class').join(', ')}: no one class takes them all back `
+        + '(Kubernetes refuses to empty a claim\'s class once its volume has one)',
+    };
+  }
+  const back = current[0];
+  return {
+    kind: 'propose', className: back,
+    explanation: `${refused.map((p) => p.name).join(', ')} ${refused.length === 1 ? 'is' : 'are'} still in ${back}; `
+      + `setting the claims back to the class their volumes have cancels the refused modification to ${failedClass} (KEP-3751)`,
+  };
+}
+
+/** Where a template's class is resolved: the change in Git (positive evidence only), or the modification completed. */
+export function classResolution(template: TemplateReport, failed: string): string | undefined {
+  if (template.desiredClass !== failed) return `the class changed in Git (now ${template.desiredClass ?? 'none'}, was ${failed})`;
+  if (template.finished) return `the modification to ${failed} completed`;
+  return undefined;
+}
+
+export async function proposeClassRecovery(args: {
+  host: ReviewHost; repository: GitHistoryPort; key: string; sts: StatefulSetReport; template: TemplateReport;
+  input: { branch: string; target: PassTarget; report: PassReport };
+}): Promise<RecoveryOutcome> {
+  const { host, repository, key, sts, template, input } = args;
+  const path = (template.classLocation ?? template.storageLocation).path;
+  const headSha = input.report.commitSha;
+  const text = await repository.fileAt(headSha, path);
+  const state = text === undefined ? undefined : readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: input.target.defaultNamespace });
+  const desired = state?.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name)?.templates.find((t) => t.name === template.templateName);
+  const failed = desired?.volumeAttributesClassName;
+  if (text === undefined || !desired || failed === undefined || !desired.classLocation) {
+    return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer names a volumeAttributesClassName for ${key} at ${headSha.slice(0, 7)}` };
+  }
+  const decision = chooseRecoveryClass(failed, template.pvcs);
+  if (decision.kind !== 'propose') return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: decision.reason };
+  const proposalMarker = marker(key, failed, decision.className);
+  const updated = replaceClassValue(text, desired, decision.className);
+  const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${failed} → ${decision.className} (modification infeasible)`;
+  const published = await publishRecovery({
+    host, branch: recoveryBranch(input.target.name, sts.namespace, sts.name, `${template.templateName}.class`), base: input.branch, headSha, key, path,
+    proposed: decision.className, proposalMarker, title, body: renderClassBody({ sts, template, failed, decision, proposalMarker }),
+    diff: oneLineDiff(path, desired.classLocation.line, text, updated), updated,
+    message: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${failed} -> ${decision.className}\n\n`
+      + `The driver refused to modify the volumes to ${failed} (Infeasible); ${decision.className} is the class they have (KEP-3751).`,
+  });
+  return { ...published, decision: undefined };
+}
+
+function renderClassBody(args: {
+  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<ClassRecoveryDecision, { kind: 'propose' }>; proposalMarker: string;
+}): string {
+  const { sts, template, failed, decision } = args;
+  const refused = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn === 'class');
+  const said = [...new Set([...refused.flatMap((p) => (p.message ? [`${p.name}: ${p.message}`] : [])), ...template.failureEvents.map((e) => `${e.pvcName}: ${e.reason}: ${e.message}`)])];
+  return [
+    args.proposalMarker,
+    `## The modification of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to VolumeAttributesClass ${escapeMarkdown(failed)} is infeasible`,
+    '',
+    `${refused.length} of ${template.replicas} volumes cannot be given the attributes of ${escapeMarkdown(failed)} (\`modifyVolumeStatus: Infeasible\`):`,
+    '',
+    ...refused.map((p) => `- ${escapeMarkdown(p.name)}: volume in ${escapeMarkdown(p.volumeAttributesClass?.current ?? 'no class')}, claim asks for ${escapeMarkdown(p.volumeAttributesClass?.requested ?? failed)}`),
+    '',
+    'What the cluster said:',
+    '',
+    codeBlock(said.join('\n') || '(no message was recorded)'),
+    '',
+    `## Why ${escapeMarkdown(decision.className)}`,
+    '',
+    `${escapeMarkdown(decision.explanation)}. Until then the claims keep asking for ${escapeMarkdown(failed)} and the driver keeps refusing it.`,
+    '',
+    '## Alternatives',
+    '',
+    `- Make ${escapeMarkdown(failed)} reachable for this driver (its parameters within what the volume type allows), then close this pull request: the modification is retried.`,
+    '- Name another VolumeAttributesClass of the same driver by editing this branch.',
+    '',
+    '## After merge',
+    '',
+    'The next pass recreates the StatefulSet with this class (pods untouched) and sets each claim back to it. This pull request is closed automatically if the failure resolves another way.',
+  ].join('\n');
+}
