@@ -98,7 +98,7 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(errors(checked), [], checked.text);
     assert.equal(checked.code, 0);
     assert.match(checked.text, /ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed \(cluster scope, namespaces analytics, cache, db, default\)/);
-    assert.match(checked.text, /ok +cluster\.version +v1\.26\.5-sts-volume-gitops-sandbox: Kubernetes 1\.26/);
+    assert.match(checked.text, /ok +cluster\.version +v1\.34\.9: Kubernetes 1\.34/, 'the sandbox plays v1.34.9 by default');
     assert.match(checked.text, /ok +cluster\.storageclass +capped: exists and allows expansion \(used by analytics\/clickhouse data \(k8s\/analytics\/clickhouse\.yaml:\d+\)\)/);
     assert.match(checked.text, /ok +cluster\.lease-namespace +default: exists/);
     assert.match(checked.text, /ok +github\.permissions +pull_requests: write: the token's scopes repo cover it/);

@@ -37,5 +37,7 @@ export function asText(content: string | Buffer): string {
 export function readAndPlan(files: Record<string, string | Buffer>): { state: DesiredState; plans: StatefulSetPlan[] } {
   const texts = new Map(Object.entries({ ...goodFile, ...files }).map(([path, content]) => [path, asText(content)]));
   const state = readDesiredState(texts, { globs, defaultNamespace: 'db' });
-  return { state, plans: planTarget(state.statefulSets, live, { allowedNamespaces }) };
+  // The corpus is about how sizes are spelled, not how far they grow: the growth guardrail (tested on its own in
+  // test/engine/guardrails.test.ts) is opened wide so that 1.5Ti or 2e11 from 10Gi still plans as a resize.
+  return { state, plans: planTarget(state.statefulSets, live, { allowedNamespaces, guardrails: { maxGrowthFactor: 1_000 } }) };
 }
