@@ -13,6 +13,7 @@ import { labelRoutes } from './endpoints/labels.ts';
 import { pullRoutes } from './endpoints/pulls.ts';
 import { repositoryRoutes } from './endpoints/repository.ts';
 import { archiveRoutes } from './endpoints/archives.ts';
+import { checkRunRoutes } from './endpoints/check-runs.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
 import { userRoutes } from './endpoints/users.ts';
 import { dropReply } from '../kube/faults.ts';
@@ -25,7 +26,7 @@ export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, Is
 
 const routes: Route[] = [
   ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...archiveRoutes, ...commitRoutes, ...statusRoutes,
-  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes,
+  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes,
 ];
 
 export function createGitHubServer(ctx: GitHubServerContext): Server {
@@ -104,7 +105,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
       send(response, status, result.body, { ETag: etag, ...rateHeaders(), ...result.headers });
       return;
     }
-    send(response, status, result.body, { ...rateHeaders(), ...result.headers });
+    send(response, status, result.body, { ...writeHeaders(status, result.body), ...rateHeaders(), ...result.headers });
   } catch (error) {
     if (!(error instanceof GitHubError)) {
       status = 500;
@@ -115,6 +116,15 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
   } finally {
     ctx.requestLog.record({ method, operation, path: url.pathname, status });
   }
+}
+
+/** What GitHub adds to a successful write's answer: an ETag of the body, and a 201's Location (the created resource). */
+function writeHeaders(status: number, body: unknown): Record<string, string> {
+  if (status < 200 || status >= 300 || status === 204 || body === undefined) return {};
+  const headers: Record<string, string> = { ETag: `"${createHash('sha1').update(JSON.stringify(body)).digest('hex')}"` };
+  const url = (body as { url?: unknown }).url;
+  if (status === 201 && typeof url === 'string') headers.Location = url;
+  return headers;
 }
 
 function faultError(code: number): GitHubError {

@@ -5,26 +5,31 @@ import { installationIdentity } from '../auth.ts';
 import { notFound } from '../errors.ts';
 import { routeInto, type Route } from '../routing.ts';
 import { userJson } from '../shapes.ts';
+import type { GitHubServerContext, Json } from '../state.ts';
 
 export const installationRoutes: Route[] = [];
 const route = routeInto(installationRoutes);
 
-const permissions = { contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', metadata: 'read' };
+/** What the sandbox's App is granted unless a test takes something away (`state.installationPermissions`). */
+export const defaultInstallationPermissions: Readonly<Record<string, 'read' | 'write'>> = {
+  checks: 'write', contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', metadata: 'read',
+};
 
-route('GET', '/app', 'apps.getAuthenticated', async (ctx) => {
+/** The App as GET /app answers it (also the `app` of its check runs). */
+export function appJson(ctx: GitHubServerContext): Json {
   const { appId, appSlug, owner } = ctx.state;
   return {
-    body: {
-      id: appId, slug: appSlug, node_id: `A_${appId}`, client_id: `Iv1.${appId}`, owner: userJson(owner), name: appSlug, description: 'sandbox GitHub App',
-      external_url: 'https://example.com', html_url: `https://github.com/apps/${appSlug}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
-      permissions, events: [], installations_count: 1,
-    },
+    id: appId, slug: appSlug, node_id: `A_${appId}`, client_id: `Iv1.${appId}`, owner: userJson(owner), name: appSlug, description: 'sandbox GitHub App',
+    external_url: 'https://example.com', html_url: `https://github.com/apps/${appSlug}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    permissions: ctx.state.installationPermissions, events: [], installations_count: 1,
   };
-});
+}
+
+route('GET', '/app', 'apps.getAuthenticated', async (ctx) => ({ body: appJson(ctx) }));
 
 route('POST', '/app/installations/{id}/access_tokens', 'apps.createInstallationAccessToken', async (ctx, [id]) => {
   if (Number(id) !== ctx.state.installationId) throw notFound();
   const token = `ghs_${randomBytes(18).toString('hex')}`;
   ctx.state.tokens.set(token, installationIdentity(ctx.state));
-  return { status: 201, body: { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions, repository_selection: 'all' } };
+  return { status: 201, body: { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions: ctx.state.installationPermissions, repository_selection: 'all' } };
 });
