@@ -158,8 +158,14 @@ route('GET', `${repoPath}/check-runs/{id}/annotations`, 'checks.listAnnotations'
   return paginate(run.annotations.map((a) => annotationJson(ctx, run, a)), query, `/repos/${ctx.state.owner}/${ctx.state.repo}/check-runs/${run.id}/annotations`, ctx);
 });
 
-route('GET', `${repoPath}/commits/{ref}/check-runs`, 'checks.listForRef', async (ctx, [o, r, ref = ''], query) => {
+route('GET', `${repoPath}/commits/{ref}/check-runs`, 'checks.listForRef', async (ctx, [o, r, ref = ''], query, _body, caller) => {
   repoMatches(ctx, o, r);
+  // An installation reads check runs of a private repository only with the checks permission.
+  if (caller.credential === 'installation' && ctx.state.installationPermissions.checks === undefined) {
+    throw new GitHubError(403, 'Resource not accessible by integration', undefined, { 'x-accepted-github-permissions': 'checks=read' }, 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference');
+  }
+  const appId = query.get('app_id');
+  if (appId !== null && Number(appId) !== ctx.state.appId) return { body: { total_count: 0, check_runs: [] } };
   const sha = await ctx.state.git.resolve(ref);
   if (!sha) throw new GitHubError(422, `No commit found for SHA: ${ref}`);
   const name = query.get('check_name');
