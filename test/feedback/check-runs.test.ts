@@ -12,7 +12,7 @@ import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
-import { noWaiting, statusesOf } from '../support/passes.ts';
+import { noWaiting, passUntil, statusesOf } from '../support/passes.ts';
 import { pgManifest, startOneSetWorld } from './one-set-world.ts';
 
 const storageLine = pgManifest('10Gi').split('\n').findIndex((line) => line.includes('storage:')) + 1;
@@ -98,6 +98,27 @@ describe('check runs on pull requests (GitHub App)', () => {
     } finally {
       github.state.installationPermissions.checks = 'write';
     }
+  });
+
+  it('reports progress after merge as a check run on the commit that introduced the size, with the PVC table', async () => {
+    const pr = github.state.pulls.find((p) => p.head === 'shrink');
+    assert.ok(pr);
+    const introducing = pr.headSha;
+    await github.mergePullRequest(pr.number);
+    const apply = async (): Promise<TargetRun> => {
+      const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: noWaiting });
+      assert.ok(run);
+      assert.equal(run.error, undefined, run.error);
+      return run;
+    };
+    await passUntil(apply, kube, (run) => run.feedback?.progress.some((p) => p.state === 'success') ?? false);
+    const runs = github.state.checkRuns.filter((r) => r.name === 'sts-volume-gitops/demo/db/pg');
+    assert.ok(runs.length > 0 && runs.every((r) => r.headSha === introducing), JSON.stringify(runs.map((r) => r.headSha)));
+    assert.equal(runs.length, 1, 'one run, updated in place from in progress to success');
+    assert.equal(runs[0]?.conclusion, 'success');
+    assert.equal(runs[0]?.output.title, '1/1 replicas at 20Gi');
+    assert.match(runs[0]?.output.summary ?? '', /\| data-pg-0 \| 20Gi \| 20Gi \| ✅ done \|/);
+    assert.deepEqual(statusesOf(github, introducing, 'sts-volume-gitops/demo/db/pg'), []);
   });
 });
 
