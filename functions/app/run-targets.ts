@@ -7,6 +7,7 @@ import { openTarget, type OpenOptions } from './open-target.ts';
 import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
+import type { MergeGroupRef } from './target-messages.ts';
 
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
 const itemMs = 10_000;
@@ -46,6 +47,8 @@ export interface RunTargetsOptions extends OpenOptions {
   /** Called as each target's run ends, before the next target starts (logs and metrics per pass). */
   onRunFinished?: (run: TargetRun) => void;
   now?: () => number;
+  /** `validate` of a merge queue's commit (the `merge_group` webhook) rather than of the open pull requests. */
+  mergeGroup?: MergeGroupRef;
 }
 
 export const defaultTiming: RecreationTiming = {
@@ -149,6 +152,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+        ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
       }));
       for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       for (const failure of feedback?.failures ?? []) options.onEvent?.(targetConfig.name, `github: could not publish ${failure.item}: ${failure.error}`);
