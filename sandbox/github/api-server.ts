@@ -41,7 +41,9 @@ export function createGitHubServer(ctx: GitHubServerContext): Server {
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
   const text = status === 204 || status === 304 ? '' : JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'x-github-media-type': 'github.v3; format=json', ...headers });
+  // A 204 or 304 has no body, and GitHub sends no Content-Type with it.
+  const contentType = status === 204 || status === 304 ? {} : { 'Content-Type': 'application/json; charset=utf-8' };
+  response.writeHead(status, { ...contentType, 'x-github-media-type': 'github.v3; format=json', ...headers });
   response.end(text);
 }
 
@@ -89,7 +91,8 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     const result = await matched.r.handler(ctx, params, url.searchParams, body, caller, request.headers.accept ?? '');
     status = result.status ?? 200;
     if (result.raw) {
-      response.writeHead(200, { 'Content-Type': result.rawContentType ?? 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ...rateHeaders(), ...result.headers });
+      const etag = `"${createHash('sha1').update(result.raw).digest('hex')}"`;
+      response.writeHead(200, { 'Content-Type': result.rawContentType ?? 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ETag: etag, ...rateHeaders(), ...result.headers });
       response.end(result.raw);
       return;
     }

@@ -12,6 +12,15 @@ export const maxJsonContentBytes = 1024 * 1024;
 export const contentsRoutes: Route[] = [];
 const route = routeInto(contentsRoutes);
 
+// The repository's root: `/contents` or `/contents/` (an empty path) lists it.
+route('GET', `${repoPath}/contents/?`, 'repos.getContent', async (ctx, [o, r], query) => {
+  repoMatches(ctx, o, r);
+  const ref = query.get('ref') ?? ctx.state.defaultBranch;
+  const commit = await ctx.state.git.resolve(ref);
+  if (!commit) throw new GitHubError(404, `No commit found for the ref ${ref}`);
+  return { body: directoryListing(ctx, await ctx.state.git.listTree(commit, true), '', ref) };
+});
+
 route('GET', `${repoPath}/contents/{+path}`, 'repos.getContent', async (ctx, [o, r, path = ''], query, _body, _user, accept) => {
   repoMatches(ctx, o, r);
   const ref = query.get('ref') ?? ctx.state.defaultBranch;
@@ -23,7 +32,9 @@ route('GET', `${repoPath}/contents/{+path}`, 'repos.getContent', async (ctx, [o,
   if (entry.type === 'tree') return { body: directoryListing(ctx, tree, path, ref) };
   const content = (await ctx.state.git.readBlob(entry.sha)) ?? Buffer.alloc(0);
   // The raw media type answers the file's bytes instead of the JSON description.
-  if (/application\/vnd\.github(\.v3)?\.raw/.test(accept)) return { body: undefined, raw: content };
+  // It answers in the media type asked for (`application/vnd.github.v3.raw` from Octokit's `format: 'raw'`).
+  const rawType = /application\/vnd\.github(\.v3)?\.raw/.exec(accept)?.[0];
+  if (rawType) return { body: undefined, raw: content, rawContentType: `${rawType}; charset=utf-8` };
   const name = path.split('/').pop() ?? path;
   // Over 1 MB the JSON answer describes the file without its bytes (GitHub: `content: ""`, `encoding: "none"`);
   // only the raw media type (or the git blobs API) returns them.
@@ -33,7 +44,8 @@ route('GET', `${repoPath}/contents/{+path}`, 'repos.getContent', async (ctx, [o,
 
 /** A directory answers 200 with its entries (files and folders directly in it), as GitHub's contents API does. */
 function directoryListing(ctx: GitHubServerContext, tree: readonly TreeEntry[], dir: string, ref: string): Json[] {
-  return tree.filter((e) => e.path.startsWith(`${dir}/`) && !e.path.slice(dir.length + 1).includes('/')).map((e) => {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  return tree.filter((e) => e.path.startsWith(prefix) && !e.path.slice(prefix.length).includes('/')).map((e) => {
     const file = e.type === 'blob';
     const self = `${repoUrl(ctx)}/contents/${e.path}?ref=${ref}`;
     const git = `${repoUrl(ctx)}/git/${file ? 'blobs' : 'trees'}/${e.sha}`;
