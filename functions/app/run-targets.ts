@@ -49,6 +49,8 @@ export interface RunTargetsOptions extends OpenOptions {
   now?: () => number;
   /** `validate` of a merge queue's commit (the `merge_group` webhook) rather than of the open pull requests. */
   mergeGroup?: MergeGroupRef;
+  /** `validate` of this pull request alone (its own webhook event). */
+  pullRequest?: number;
 }
 
 export const defaultTiming: RecreationTiming = {
@@ -153,6 +155,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
+        ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));
       for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       for (const failure of feedback?.failures ?? []) options.onEvent?.(targetConfig.name, `github: could not publish ${failure.item}: ${failure.error}`);

@@ -14,6 +14,8 @@ export interface TargetMessage {
   trigger: string;
   /** A merge queue's merge commit to check (`validate` only): its changes from `baseSha` are planned, not the open PRs. */
   mergeGroup?: MergeGroupRef;
+  /** The one pull request a `validate` from its own event checks (the schedule checks them all). */
+  pullRequest?: number;
 }
 
 export interface MergeGroupRef {
@@ -76,7 +78,12 @@ export function parseTargetMessage(text: string): TargetMessage {
   if (typeof message.target !== 'string' || message.target === '') throw new TargetMessageError('"target" must be a target name');
   if (message.action !== 'pass' && message.action !== 'validate') throw new TargetMessageError(`"action" must be pass or validate, got ${JSON.stringify(message.action)}`);
   const trigger = typeof message.trigger === 'string' ? message.trigger : 'unknown';
-  if (message.mergeGroup === undefined) return { target: message.target, action: message.action, trigger };
+  if (message.pullRequest !== undefined && (!Number.isInteger(message.pullRequest) || message.pullRequest < 1)) {
+    throw new TargetMessageError(`"pullRequest" must be a pull request number, got ${JSON.stringify(message.pullRequest)}`);
+  }
+  if (message.mergeGroup === undefined) {
+    return { target: message.target, action: message.action, trigger, ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}) };
+  }
   const group = message.mergeGroup as Partial<MergeGroupRef> | null;
   const isSha = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{40}$/.test(value);
   if (typeof group !== 'object' || group === null || !isSha(group.headSha) || !isSha(group.baseSha)) {

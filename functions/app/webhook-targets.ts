@@ -46,7 +46,9 @@ export function decideWebhook(config: Config, event: string, payload: unknown): 
     if (matched.length === 0) return { kind: 'ignore', reason: `no target of ${repository} follows ${base ?? '?'}` };
     // A new base is checked even when the same head was checked against the old one minutes ago.
     const key = `pr-${pr.pull_request?.number ?? pr.number ?? '?'}-${pr.pull_request?.head?.sha ?? '?'}${baseChanged ? `-base-${base ?? '?'}` : ''}`;
-    return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'validate', trigger: 'pull_request' }, key)) };
+    const number = pr.pull_request?.number ?? pr.number;
+    const only = typeof number === 'number' ? { pullRequest: number } : {};
+    return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'validate', trigger: 'pull_request', ...only }, key)) };
   }
   const push = payload as PushPayload;
   if (push.deleted === true) return { kind: 'ignore', reason: `${push.ref ?? '?'} was deleted` };

@@ -30,6 +30,8 @@ export async function publishFeedback(input: {
   recoveryNotes?: ReadonlyMap<string, string>;
   /** A merge queue's commit to check instead of the open pull requests (the `merge_group` webhook). */
   mergeGroup?: { headSha: string; baseSha: string };
+  /** Check this open pull request alone (a webhook event of its own). */
+  onlyPullRequest?: number;
 }): Promise<FeedbackResult> {
   const { host, repository } = input;
   const writesBefore = host.writes.length;
@@ -47,7 +49,7 @@ export async function publishFeedback(input: {
     return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
   }
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral' })
+    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}) })
     : [];
   return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

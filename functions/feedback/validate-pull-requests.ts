@@ -41,10 +41,13 @@ export async function validatePullRequests(input: {
   hasTime?: () => boolean; deferred?: string[];
   /** `neutral`: a fork's pull request is not planned against the cluster; `validate`: it is, and told only a verdict. */
   forks: 'neutral' | 'validate';
+  /** Only this pull request (its own webhook event): the others' heads have not moved. */
+  only?: number;
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
   const checks: PullRequestCheck[] = [];
-  for (const pr of await host.openPullRequests(branch)) {
+  const open = await host.openPullRequests(branch);
+  for (const pr of input.only === undefined ? open : open.filter((p) => p.number === input.only)) {
     if (input.hasTime && !input.hasTime()) {
       input.deferred?.push(`check of pull request #${pr.number}`);
       continue;

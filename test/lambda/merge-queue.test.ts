@@ -152,14 +152,19 @@ describe('merge queues and base changes through the webhook', () => {
     assert.equal(sqs.drain().length, 0);
   });
 
-  it('re-checks a pull request whose base was changed, and ignores other edits', async () => {
+  it('re-checks a pull request whose base was changed (that one alone), and ignores other edits', async () => {
     const pr = github.state.pulls.find((p) => p.head === 'shrink-pg') ?? assert.fail('pr');
+    const otherHead = await github.commitFiles({ branch: 'grow-other', message: 'pg to 30Gi', files: { 'k8s/db/pg.yaml': await pgWith('30Gi') } });
+    await github.openPullRequest({ head: 'grow-other', title: 'pg to 30Gi' });
     const opened = retarget(exampleOf('pull_request', 'opened'));
     const ours = pullRequestPayload(github.state, pr, 'opened', 'dana');
     const edited = { ...opened, ...ours, action: 'edited', changes: { base: { ref: { from: 'develop' }, sha: { from: '0'.repeat(40) } } } };
     assert.deepEqual((await deliver('pull_request', edited)).body, { queued: [{ target: 'demo', action: 'validate' }] });
     const retitled = { ...edited, changes: { title: { from: 'old title' } } };
     assert.match(String((await deliver('pull_request', retitled)).body.ignored), /pull_request edited changes nothing to check/);
-    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request' }]);
+    const runsBefore = github.state.checkRuns.length;
+    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: pr.number }]);
+    assert.equal(github.state.checkRuns.some((r) => r.headSha === otherHead), false, 'a pull request\'s own event checks it alone');
+    assert.ok(github.state.checkRuns.length >= runsBefore);
   });
 });

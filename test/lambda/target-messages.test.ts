@@ -47,5 +47,7 @@ describe('target messages', () => {
       { target: 'demo', action: 'validate', trigger: 'merge_group', mergeGroup });
     assert.throws(() => parseTargetMessage(JSON.stringify({ target: 'demo', action: 'validate', mergeGroup: { headSha: 'main', baseSha: 'b'.repeat(40) } })), /"mergeGroup" must be \{ headSha, baseSha \}/);
     assert.throws(() => parseTargetMessage(JSON.stringify({ target: 'demo', action: 'pass', mergeGroup })), /goes with the validate action only/);
+    assert.deepEqual(parseTargetMessage('{"target":"a","action":"validate","pullRequest":12}'), { target: 'a', action: 'validate', trigger: 'unknown', pullRequest: 12 });
+    assert.throws(() => parseTargetMessage('{"target":"a","action":"validate","pullRequest":"12"}'), /"pullRequest" must be a pull request number/);
   });
 });

@@ -75,7 +75,7 @@ describe('the webhook Lambda', () => {
     assert.equal(typeof answer === 'object' && answer.statusCode, 202);
     assert.deepEqual(JSON.parse(typeof answer === 'object' ? answer.body ?? '' : ''), { queued: [{ target: 'demo', action: 'validate' }] });
     const writesBefore = kube.requestLog.writes().length;
-    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request' }]);
+    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: number }]);
     assert.deepEqual(kube.requestLog.writes().slice(writesBefore), [], 'a webhook never causes a cluster write');
     const statuses = github.state.statuses.filter((s) => s.sha === head && s.context === 'sts-volume-gitops/validate (demo)');
     assert.deepEqual(statuses.map((s) => s.state), ['success']);
