@@ -127,7 +127,10 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       },
     });
     if (opened.github) observeGitHubRequests(opened.github.client, () => { apiCalls.github += 1; });
-    const report = await runPass({
+    // A validate of one pull request or one merge queue commit (its own webhook event) plans that commit alone: the
+    // branch head's plan would only delay its check.
+    const scoped = options.mode === 'validate' && (options.pullRequest !== undefined || options.mergeGroup !== undefined);
+    const report = scoped ? undefined : await runPass({
       target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
@@ -135,9 +138,9 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
-    if (opened.github && report.outcome !== 'busy' && options.mode !== 'plan') {
+    if (opened.github && report?.outcome !== 'busy' && options.mode !== 'plan') {
       const github = opened.github;
-      if (targetConfig.pullRequests.recovery && options.mode === 'apply') {
+      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report) {
         recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
@@ -150,7 +153,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         .map((o) => [o.key, o.reason ?? o.action]));
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
         host: github.host, repository: github.repository, branch: github.branch, links: github.links,
-        target: opened.target, cluster: opened.cluster, report,
+        target: opened.target, cluster: opened.cluster, ...(report ? { report } : {}),
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,

@@ -175,6 +175,8 @@ export interface RecoveryPullRequest {
 export interface ReviewHost {
   /** Every write made through this host, in order (the report and the demo print them). */
   readonly writes: readonly string[];
+  /** Whether verdicts go out as check runs (a GitHub App with `checks: write`) rather than commit statuses. */
+  readonly writesCheckRuns: boolean;
   openPullRequests(base: string): Promise<OpenPullRequest[]>;
   /** Paths a pull request changes (a rename gives both names). */
   changedFiles(pullNumber: number): Promise<string[]>;

@@ -21,7 +21,9 @@ export interface FeedbackResult {
 
 export async function publishFeedback(input: {
   host: ReviewHost; repository: GitHistoryPort; branch: string; links: RepoLinks; target: PassTarget;
-  cluster: ClusterPort; report: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
+  cluster: ClusterPort;
+  /** The pass's report (progress after merge comes from it); none for a validate of one pull request or queue commit. */
+  report?: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
   /** Pull requests from forks: not planned (default) or planned with a verdict only. */
   forkPullRequests?: 'neutral' | 'validate';
   /** Whether there is time for one more pull request or StatefulSet (the budget the pass shares). */
@@ -38,8 +40,9 @@ export async function publishFeedback(input: {
   const failures: FeedbackFailure[] = [];
   const deferred: string[] = [];
   const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
-  const progress = input.report.mode === 'apply'
-    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report: input.report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+  const report = input.report;
+  const progress = report?.mode === 'apply'
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.

@@ -66,7 +66,7 @@ export async function validatePullRequests(input: {
 
 async function validatePullRequest(
   input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
-  pr: { number: number; headSha: string; fromFork: boolean },
+  pr: { number: number; headSha: string; fromFork: boolean; htmlUrl: string },
 ): Promise<PullRequestCheck | undefined> {
   const { host, target } = input;
   const touched = touchedFiles(target, await host.changedFiles(pr.number));
@@ -86,7 +86,15 @@ async function validatePullRequest(
     const status = await host.ensureCheck(pr.headSha, verdictCheck(context, summary.state, description));
     return { number: pr.number, headSha: pr.headSha, state: summary.state, description, markdown: '', status, comment: 'unchanged' };
   }
-  const comment = await host.ensureComment(pr.number, `plan:${target.name}`, summary.markdown);
+  const key = `plan:${target.name}`;
+  if (host.writesCheckRuns) {
+    // A check run carries the plan itself and is what the reviewer waits for: it goes first (GitHub wants writes a
+    // second apart), linking the pull request; the comment follows.
+    const status = await host.ensureCheck(pr.headSha, planCheck({ context, ...planned, targetUrl: pr.htmlUrl }));
+    const comment = await host.ensureComment(pr.number, key, summary.markdown);
+    return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
+  }
+  const comment = await host.ensureComment(pr.number, key, summary.markdown);
   const status = await host.ensureCheck(pr.headSha, planCheck({ context, ...planned, targetUrl: comment.url }));
   return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
 }

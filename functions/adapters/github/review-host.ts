@@ -59,6 +59,10 @@ export class GitHubReviewHost implements ReviewHost {
     return latest ? 'updated' : 'created';
   }
 
+  get writesCheckRuns(): boolean {
+    return this.checkRuns !== undefined;
+  }
+
   async ensureCheck(sha: string, check: CommitCheck): Promise<WriteOutcome> {
     if (this.checkRuns) {
       try {
