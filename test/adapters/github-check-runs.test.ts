@@ -3,7 +3,7 @@
 // only ever appends them), and texts past the API's limits are cut rather than refused.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CheckRuns, maxOutputCharacters } from '../../functions/adapters/github/check-runs.ts';
+import { CheckRuns, fitAnnotation, maxOutputCharacters } from '../../functions/adapters/github/check-runs.ts';
 import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
 import type { CheckAnnotation, CommitCheck } from '../../functions/engine/ports.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -65,5 +65,12 @@ describe('check runs through Octokit (adapter)', () => {
     assert.ok(run?.output.summary && run.output.summary.length <= maxOutputCharacters);
     assert.match(run.output.summary, /cut to stay within GitHub's check run size limit/);
     assert.ok((run.annotations[0]?.title?.length ?? 0) <= 255);
+    assert.ok(Buffer.byteLength(run.annotations[0]?.message ?? '') <= 64 * 1024);
+  });
+
+  it('cuts an annotation message by its UTF-8 bytes, never inside a character', () => {
+    const euros = fitAnnotation({ path: 'a', line: 1, level: 'failure', title: 't', message: '€'.repeat(30_000) }).message;
+    assert.ok(Buffer.byteLength(euros) <= 64 * 1024 && Buffer.byteLength(euros) > 64 * 1024 - 8, String(Buffer.byteLength(euros)));
+    assert.match(euros, /^€+…$/);
   });
 });

@@ -11,9 +11,9 @@ export const checkRunPermissions = { checks: 'write' } as const;
 /** The Checks API's limits: annotations per request, characters of summary and text (its OpenAPI `maxLength`). */
 export const maxAnnotationsPerRequest = 50;
 export const maxOutputCharacters = 65_535;
-/** An annotation's title and message: 255 characters and 64 KB are GitHub's documented limits. */
+/** An annotation's title and message: 255 characters and 64 KB (bytes, not characters) are GitHub's documented limits. */
 const maxAnnotationTitle = 255;
-const maxAnnotationMessage = 60_000;
+const maxAnnotationMessageBytes = 64 * 1024;
 const maxTitle = 1_000;
 
 type Conclusion = 'success' | 'failure';
@@ -31,9 +31,22 @@ export function fitText(text: string, limit: number, note = '…'): string {
   return text.length <= limit ? text : `${text.slice(0, limit - note.length)}${note}`;
 }
 
+/** Text cut to `maxBytes` of UTF-8, saying so at its end (a character is one to four bytes). */
+export function fitBytes(text: string, maxBytes: number, note = '…'): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  let cut = text.slice(0, maxBytes);
+  for (let excess = Buffer.byteLength(cut + note) - maxBytes; excess > 0; excess = Buffer.byteLength(cut + note) - maxBytes) {
+    // A UTF-16 unit is at most three bytes of UTF-8: dropping a third of the excess never cuts far below the limit.
+    cut = cut.slice(0, cut.length - Math.max(1, Math.floor(excess / 3)));
+  }
+  // Never end on half of a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}${note}`;
+}
+
 export function fitAnnotation(a: CheckAnnotation): { path: string; start_line: number; end_line: number; annotation_level: CheckAnnotation['level']; title: string; message: string } {
   const line = Math.max(1, Math.floor(a.line));
-  return { path: a.path, start_line: line, end_line: line, annotation_level: a.level, title: fitText(a.title, maxAnnotationTitle), message: fitText(a.message, maxAnnotationMessage) || a.title };
+  return { path: a.path, start_line: line, end_line: line, annotation_level: a.level, title: fitText(a.title, maxAnnotationTitle), message: fitBytes(a.message, maxAnnotationMessageBytes) || a.title };
 }
 
 function fitOutput(check: CommitCheck): { title: string; summary: string } {
