@@ -1,8 +1,9 @@
 // The goal rows of issue 14, each with the figure this run measured (or why there is none).
 import type { BundleFigures } from './lambda-bundle.ts';
 import type { ScenarioResult } from './scenario.ts';
+import type { VerdictFigures } from './verdict.ts';
 
-export function printGoals(results: readonly ScenarioResult[], bundle: BundleFigures | undefined): void {
+export function printGoals(results: readonly ScenarioResult[], bundle: BundleFigures | undefined, verdict?: VerdictFigures): void {
   const find = (world: string, scenario: string): ScenarioResult | undefined =>
     results.find((r) => r.world === world && r.scenario.startsWith(scenario));
   const notRun = 'not run';
@@ -28,9 +29,11 @@ export function printGoals(results: readonly ScenarioResult[], bundle: BundleFig
     ['resize of 1,000 sets to convergence', resize1000 ? `${(resize1000.wallMs / 1000).toFixed(0)} s of pass time (${resize1000.notes.join(', ')})` : notRun, '< 3 min of pass time'],
     ['first pass in a fresh container', github ? `${(github.wallMs / 1000).toFixed(2)} s, ${github.githubCalls} GitHub calls (${github.world}, ${github.notes.join(', ')})` : notRun, '< 5 s'],
     ['writes on a converged cluster after any commit', writes.length ? writes.map((r) => `${r.world.split(' ')[0]}: ${r.kubeWrites}`).join(', ') : notRun, '0'],
+    ['push -> check on the head, p50 / p95 (issue 24)', verdict ? `${(verdict.pullRequest.p50Ms / 1000).toFixed(2)} s / ${(verdict.pullRequest.p95Ms / 1000).toFixed(2)} s` : notRun, 'p95 < 2 s'],
+    ['merge queue entry -> check, p50 / p95', verdict ? `${(verdict.mergeGroup.p50Ms / 1000).toFixed(2)} s / ${(verdict.mergeGroup.p95Ms / 1000).toFixed(2)} s` : notRun, 'p95 < 2 s'],
     ['Lambda bundle / cold import', bundle ? bundle.entries.map((e) => `${e.name} ${(e.bytes / 1e6).toFixed(2)} MB / ${e.coldImportMs.toFixed(0)} ms`).join('; ') : notRun, '< 3 MB / < 150 ms'],
   ];
-  process.stdout.write('\nGoals of issue 14 (measured in this run):\n');
+  process.stdout.write('\nGoals of issues 14 and 24 (measured in this run):\n');
   process.stdout.write(`  ${'what'.padEnd(48)} ${'measured'.padEnd(64)} goal\n`);
   for (const [what, measured, goal] of rows) process.stdout.write(`  ${what.padEnd(48)} ${measured.padEnd(64)} ${goal}\n`);
 }

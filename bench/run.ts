@@ -5,7 +5,8 @@
 // The 5,000 x 100 world is read but not resized (its resize would take longer than the rest together); --huge (or
 // BENCH_HUGE=1) resizes it too. BENCH_WORLDS=50x20,200x20 picks worlds; BENCH_SKIP=resize,github,bundle,cluster,naive leaves scenarios out (cluster: every
 // Kubernetes one; naive: the per-object reader beside the steady pass); BENCH_OUT=file.json keeps the raw results;
-// BENCH_SANDBOX_CPU_PROF=dir profiles the sandboxes' process.
+// BENCH_SANDBOX_CPU_PROF=dir profiles the sandboxes' process. Then push -> verdict latency (verdict.ts;
+// BENCH_ONLY=verdict runs it alone, BENCH_SKIP=verdict leaves it out).
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,12 +16,14 @@ import { build } from 'esbuild';
 import { lambdaBundle } from '../infra/lambda-bundle.ts';
 import { benchLambdaBundle, type BundleFigures } from './lambda-bundle.ts';
 import { printGoals } from './goals.ts';
+import { benchVerdict, type VerdictFigures } from './verdict.ts';
 import type { ScenarioResult } from './scenario.ts';
 
 const huge = process.argv.includes('--huge') || process.env.BENCH_HUGE === '1';
 const worlds = (process.env.BENCH_WORLDS ?? '50x20,200x20,1000x20,5000x100')
   .split(',').map((w) => w.split('x').map(Number) as [number, number]);
 const skip = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const only = process.env.BENCH_ONLY;
 
 /**
  * The controller of each world runs from an esbuild bundle built as the Lambda's is (bench/scenario.ts and what it
@@ -83,7 +86,20 @@ function printResult(r: ScenarioResult): void {
   if (counts.length > 0) process.stdout.write(`    calls: ${counts.map(([k, v]) => `${k}=${Number.isInteger(v) ? v : v.toFixed(1)}`).join(', ')}\n`);
 }
 
+async function verdictScenario(): Promise<VerdictFigures> {
+  process.stdout.write('\n  [verdict] push -> check on the head commit, through the webhook (1,000 files, 50 open pull requests)\n');
+  const figures = await benchVerdict((line) => process.stdout.write(`  | ${line}\n`));
+  for (const [what, f] of [['pull request push', figures.pullRequest], ['merge queue entry', figures.mergeGroup]] as const) {
+    process.stdout.write(`    ${`${what} p50 / p95 / max`.padEnd(34)} ${(f.p50Ms / 1000).toFixed(2)} s / ${(f.p95Ms / 1000).toFixed(2)} s / ${(f.maxMs / 1000).toFixed(2)} s (${f.samples} samples)\n`);
+  }
+  return figures;
+}
+
 async function main(): Promise<void> {
+  if (only === 'verdict') {
+    printGoals([], undefined, await verdictScenario());
+    return;
+  }
   const latency = process.env.BENCH_LATENCY_MS ?? '10';
   process.stdout.write(`Worlds: ${worlds.map(([s, n]) => `${s} sets x ${n} namespaces`).join('; ')}; 3 replicas x 2 templates; ${latency} ms latency per request\n`);
   const results: ScenarioResult[] = [];
@@ -91,7 +107,8 @@ async function main(): Promise<void> {
   for (const [sets, namespaces] of worlds) results.push(...await runWorld(controller, sets, namespaces));
   let bundle: BundleFigures | undefined;
   if (!skip.has('bundle')) bundle = await benchLambdaBundle((rows) => { for (const [l, v] of rows) process.stdout.write(`  ${l.padEnd(44)} ${v}\n`); });
-  printGoals(results, bundle);
+  const verdict = skip.has('verdict') ? undefined : await verdictScenario();
+  printGoals(results, bundle, verdict);
   if (process.env.BENCH_OUT) await writeFile(process.env.BENCH_OUT, JSON.stringify({ results, bundle }, null, 2));
 }
 

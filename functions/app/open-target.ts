@@ -70,7 +70,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
   });
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config), options.onWarning);
   const repo = { owner: source.owner, repo: source.repo };
-  const host = new GitHubReviewHost(client, repo);
+  const host = new GitHubReviewHost(client, repo, source.app ? { checkRunsAppId: source.app.appId } : {});
   return { target, cluster, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };
 }
 

@@ -7,6 +7,7 @@ import { openTarget, type OpenOptions } from './open-target.ts';
 import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
+import type { MergeGroupRef } from './target-messages.ts';
 
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
 const itemMs = 10_000;
@@ -46,6 +47,10 @@ export interface RunTargetsOptions extends OpenOptions {
   /** Called as each target's run ends, before the next target starts (logs and metrics per pass). */
   onRunFinished?: (run: TargetRun) => void;
   now?: () => number;
+  /** `validate` of a merge queue's commit (the `merge_group` webhook) rather than of the open pull requests. */
+  mergeGroup?: MergeGroupRef;
+  /** `validate` of this pull request alone (its own webhook event). */
+  pullRequest?: number;
 }
 
 export const defaultTiming: RecreationTiming = {
@@ -122,7 +127,10 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       },
     });
     if (opened.github) observeGitHubRequests(opened.github.client, () => { apiCalls.github += 1; });
-    const report = await runPass({
+    // A validate of one pull request or one merge queue commit (its own webhook event) plans that commit alone: the
+    // branch head's plan would only delay its check.
+    const scoped = options.mode === 'validate' && (options.pullRequest !== undefined || options.mergeGroup !== undefined);
+    const report = scoped ? undefined : await runPass({
       target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
@@ -130,9 +138,9 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
-    if (opened.github && report.outcome !== 'busy' && options.mode !== 'plan') {
+    if (opened.github && report?.outcome !== 'busy' && options.mode !== 'plan') {
       const github = opened.github;
-      if (targetConfig.pullRequests.recovery && options.mode === 'apply') {
+      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report) {
         recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
@@ -145,10 +153,12 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         .map((o) => [o.key, o.reason ?? o.action]));
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
         host: github.host, repository: github.repository, branch: github.branch, links: github.links,
-        target: opened.target, cluster: opened.cluster, report,
+        target: opened.target, cluster: opened.cluster, ...(report ? { report } : {}),
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+        ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
+        ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));
       for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       for (const failure of feedback?.failures ?? []) options.onEvent?.(targetConfig.name, `github: could not publish ${failure.item}: ${failure.error}`);

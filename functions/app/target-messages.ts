@@ -10,8 +10,17 @@ export type TargetAction = 'pass' | 'validate';
 export interface TargetMessage {
   target: string;
   action: TargetAction;
-  /** Why it was sent: `schedule`, or the GitHub event that asked for it (`pull_request`, `push`). */
+  /** Why it was sent: `schedule`, or the GitHub event that asked for it (`pull_request`, `push`, `merge_group`). */
   trigger: string;
+  /** A merge queue's merge commit to check (`validate` only): its changes from `baseSha` are planned, not the open PRs. */
+  mergeGroup?: MergeGroupRef;
+  /** The one pull request a `validate` from its own event checks (the schedule checks them all). */
+  pullRequest?: number;
+}
+
+export interface MergeGroupRef {
+  headSha: string;
+  baseSha: string;
 }
 
 /** The SQS FIFO fields of one message. */
@@ -68,5 +77,18 @@ export function parseTargetMessage(text: string): TargetMessage {
   if (typeof message !== 'object' || message === null) throw new TargetMessageError('the body is not an object');
   if (typeof message.target !== 'string' || message.target === '') throw new TargetMessageError('"target" must be a target name');
   if (message.action !== 'pass' && message.action !== 'validate') throw new TargetMessageError(`"action" must be pass or validate, got ${JSON.stringify(message.action)}`);
-  return { target: message.target, action: message.action, trigger: typeof message.trigger === 'string' ? message.trigger : 'unknown' };
+  const trigger = typeof message.trigger === 'string' ? message.trigger : 'unknown';
+  if (message.pullRequest !== undefined && (!Number.isInteger(message.pullRequest) || message.pullRequest < 1)) {
+    throw new TargetMessageError(`"pullRequest" must be a pull request number, got ${JSON.stringify(message.pullRequest)}`);
+  }
+  if (message.mergeGroup === undefined) {
+    return { target: message.target, action: message.action, trigger, ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}) };
+  }
+  const group = message.mergeGroup as Partial<MergeGroupRef> | null;
+  const isSha = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{40}$/.test(value);
+  if (typeof group !== 'object' || group === null || !isSha(group.headSha) || !isSha(group.baseSha)) {
+    throw new TargetMessageError('"mergeGroup" must be { headSha, baseSha } with 40-hex commit SHAs');
+  }
+  if (message.action !== 'validate') throw new TargetMessageError('"mergeGroup" goes with the validate action only');
+  return { target: message.target, action: message.action, trigger, mergeGroup: { headSha: group.headSha, baseSha: group.baseSha } };
 }

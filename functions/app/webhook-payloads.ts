@@ -1,8 +1,9 @@
 // The shape of each webhook event this tool acts on, checked before anything is decided. The signature covers the
 // body, not the X-GitHub-Event header: a signed body of one event resent under another event's name must be refused,
 // so each reader demands the fields that make its event what it is (a push has a ref, before and after SHAs, created,
-// deleted and a pusher; a pull_request an action, a number and the pull request's head and base). Pure: a problem is a
-// sentence naming the field, never a value from the body.
+// deleted and a pusher; a pull_request an action, a number and the pull request's head and base; a merge_group an
+// action and the queue's head and base commits). Pure: a problem is a sentence naming the field, never a value from
+// the body.
 
 /** A commit SHA as GitHub writes it: SHA-1, or SHA-256 in repositories that use it. */
 const commitSha = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -12,6 +13,7 @@ export interface PushDelivery {
   /** `owner/name` in lower case. */
   repository: string;
   ref: string;
+  before: string;
   after: string;
   deleted: boolean;
 }
@@ -26,9 +28,23 @@ export interface PullRequestDelivery {
   headSha: string;
   /** The head branch lives in another repository, or in one since deleted (`head.repo` is null). */
   fromFork: boolean;
+  /** `edited` with `changes.base`: the pull request now merges into another branch. */
+  baseChanged: boolean;
 }
 
-export type WebhookDelivery = PushDelivery | PullRequestDelivery;
+export interface MergeGroupDelivery {
+  event: 'merge_group';
+  /** `owner/name` in lower case. */
+  repository: string;
+  action: string;
+  /** The queue's merge commit, and the commit of the base branch it is built on. */
+  headSha: string;
+  baseSha: string;
+  /** The base branch's name (`refs/heads/` taken off). */
+  baseRef: string;
+}
+
+export type WebhookDelivery = PushDelivery | PullRequestDelivery | MergeGroupDelivery;
 
 /** The delivery, or why the body is not one of `event`. */
 export type PayloadReading<T> = { ok: true; delivery: T } | { ok: false; problem: string };
@@ -86,12 +102,12 @@ export function readPush(payload: unknown): PayloadReading<PushDelivery> {
     const body = objectAt(payload, 'the body');
     const ref = stringAt(body, 'ref', 'body');
     if (!ref.startsWith('refs/')) throw new ShapeProblem('body.ref must be a full ref name (refs/...)');
-    shaAt(body, 'before', 'body');
+    const before = shaAt(body, 'before', 'body');
     const after = shaAt(body, 'after', 'body');
     const deleted = booleanAt(body, 'deleted', 'body');
     booleanAt(body, 'created', 'body');
     objectAt(body.pusher, 'body.pusher');
-    return { event: 'push', repository: fullNameAt(body, 'repository', 'body'), ref, after, deleted };
+    return { event: 'push', repository: fullNameAt(body, 'repository', 'body'), ref, before, after, deleted };
   });
 }
 
@@ -113,6 +129,23 @@ export function readPullRequest(payload: unknown): PayloadReading<PullRequestDel
       event: 'pull_request', repository, action, number,
       baseRef: stringAt(base, 'ref', 'body.pull_request.base'), headSha: shaAt(head, 'sha', 'body.pull_request.head'),
       fromFork: headRepository !== repository,
+      baseChanged: action === 'edited' && typeof body.changes === 'object' && body.changes !== null
+        && typeof (body.changes as Json).base === 'object' && (body.changes as Json).base !== null,
+    };
+  });
+}
+
+export function readMergeGroup(payload: unknown): PayloadReading<MergeGroupDelivery> {
+  return reading('merge_group', () => {
+    const body = objectAt(payload, 'the body');
+    const action = stringAt(body, 'action', 'body');
+    const group = objectAt(body.merge_group, 'body.merge_group');
+    const baseRef = stringAt(group, 'base_ref', 'body.merge_group');
+    if (!baseRef.startsWith('refs/heads/')) throw new ShapeProblem('body.merge_group.base_ref must be a branch ref (refs/heads/...)');
+    return {
+      event: 'merge_group', repository: fullNameAt(body, 'repository', 'body'), action,
+      headSha: shaAt(group, 'head_sha', 'body.merge_group'), baseSha: shaAt(group, 'base_sha', 'body.merge_group'),
+      baseRef: baseRef.slice('refs/heads/'.length),
     };
   });
 }
@@ -121,6 +154,7 @@ export function readPullRequest(payload: unknown): PayloadReading<PullRequestDel
 export const payloadReaders: Readonly<Record<WebhookDelivery['event'], (payload: unknown) => PayloadReading<WebhookDelivery>>> = {
   push: readPush,
   pull_request: readPullRequest,
+  merge_group: readMergeGroup,
 };
 
 export function isReadEvent(event: string): event is WebhookDelivery['event'] {

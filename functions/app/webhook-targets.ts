@@ -2,9 +2,12 @@
 // `validate` (checks only: reads and dry runs), a push to a target's branch for a `pass` (which applies: a merged size
 // change is resized right away rather than at the next schedule). A fork's pull request asks for nothing unless the
 // target validates forks (`pullRequests.forks: validate`): under `neutral` it is never planned, so a delivery for it
-// must not make the worker read the cluster or spend the App's rate limit. Pure: the delivery is only a key, so the
+// must not make the worker read the cluster or spend the App's rate limit. A merge queue's commit gets its own
+// `validate` (merge-queue-webhooks.ts), and a pull request whose base changed is checked again. Pure: the delivery is
+// only a key, so the
 // message carries the target and the commit (for deduplication), never the payload.
 import type { Config, TargetConfig } from '../domain/config.ts';
+import { isMergeQueueDelivery, mergeQueueMessages } from './merge-queue-webhooks.ts';
 import { queuedMessage, type QueuedTargetMessage } from './target-messages.ts';
 import type { PullRequestDelivery, PushDelivery, WebhookDelivery } from './webhook-payloads.ts';
 
@@ -26,19 +29,21 @@ function branchOf(target: TargetConfig): string {
 export function decideWebhook(config: Config, delivery: WebhookDelivery): WebhookDecision {
   const targets = targetsOf(config, delivery.repository);
   if (targets.length === 0) return { kind: 'ignore', reason: `no target reads ${delivery.repository}` };
+  if (isMergeQueueDelivery(delivery)) return mergeQueueMessages(targets, delivery);
   return delivery.event === 'pull_request' ? decidePullRequest(targets, delivery) : decidePush(targets, delivery);
 }
 
 function decidePullRequest(targets: TargetConfig[], pr: PullRequestDelivery): WebhookDecision {
-  if (!(pullRequestActions as readonly string[]).includes(pr.action)) return { kind: 'ignore', reason: `pull_request ${pr.action} changes nothing to check` };
+  if (!(pullRequestActions as readonly string[]).includes(pr.action) && !pr.baseChanged) return { kind: 'ignore', reason: `pull_request ${pr.action} changes nothing to check` };
   const following = targets.filter((t) => branchOf(t) === pr.baseRef);
   if (following.length === 0) return { kind: 'ignore', reason: `no target of ${pr.repository} follows ${pr.baseRef}` };
   const matched = pr.fromFork ? following.filter((t) => t.pullRequests.forks === 'validate') : following;
   if (matched.length === 0) {
     return { kind: 'ignore', reason: `pull request #${pr.number} comes from a fork and no target validates forks (pullRequests.forks: neutral); the scheduled pass marks it not validated` };
   }
-  const key = `pr-${pr.number}-${pr.headSha}`;
-  return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'validate', trigger: 'pull_request' }, key)) };
+  // A new base is checked even when the same head was checked against the old one minutes ago.
+  const key = `pr-${pr.number}-${pr.headSha}${pr.baseChanged ? `-base-${pr.baseRef}` : ''}`;
+  return { kind: 'enqueue', messages: matched.map((t) => queuedMessage(t, { target: t.name, action: 'validate', trigger: 'pull_request', pullRequest: pr.number }, key)) };
 }
 
 function decidePush(targets: TargetConfig[], push: PushDelivery): WebhookDecision {

@@ -42,6 +42,7 @@ export async function webhookCommand(args: string[], usage: string): Promise<num
     run: async (message) => {
       const [run] = await runTargets(config, {
         mode: message.action === 'validate' ? 'validate' : 'apply', targetName: message.target,
+        ...(message.mergeGroup ? { mergeGroup: message.mergeGroup } : {}), ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}),
         holderIdentity: `cli-webhook-${hostname()}-${process.pid}`,
         onEvent: (target, line) => process.stderr.write(`[${target}] ${line}\n`),
       });

@@ -133,6 +133,27 @@ export interface CommitStatus {
   targetUrl?: string;
 }
 
+/** A remark on one line of a file, shown there in the pull request's "Files changed" (a check run's annotation). */
+export interface CheckAnnotation {
+  path: string;
+  line: number;
+  level: 'notice' | 'warning' | 'failure';
+  /** Plain text, not Markdown. */
+  title: string;
+  message: string;
+}
+
+/**
+ * A verdict on a commit. A host that can write check runs (a GitHub App with `checks: write`) writes one, named
+ * `context`, with the summary and annotations; otherwise a commit status carries `state`, `description`, `targetUrl`.
+ */
+export interface CommitCheck extends CommitStatus {
+  title: string;
+  /** Markdown: the plan or progress table. */
+  summary: string;
+  annotations: readonly CheckAnnotation[];
+}
+
 export interface OpenPullRequest {
   number: number;
   headSha: string;
@@ -164,6 +185,8 @@ export interface RecoveryPullRequest {
 export interface ReviewHost {
   /** Every write made through this host, in order (the report and the demo print them). */
   readonly writes: readonly string[];
+  /** Whether verdicts go out as check runs (a GitHub App with `checks: write`) rather than commit statuses. */
+  readonly writesCheckRuns: boolean;
   openPullRequests(base: string): Promise<OpenPullRequest[]>;
   /** Paths a pull request changes (a rename gives both names). */
   changedFiles(pullNumber: number): Promise<string[]>;
@@ -171,6 +194,10 @@ export interface ReviewHost {
   mergedPullRequestFor(sha: string): Promise<number | undefined>;
   /** Sets the status unless the latest one of its context already says the same. */
   ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome>;
+  /** A check run on `sha` (created once, updated when it changed), or the commit status where check runs cannot be written. */
+  ensureCheck(sha: string, check: CommitCheck): Promise<WriteOutcome>;
+  /** Paths changed from `baseSha` to `headSha` (a merge queue's merge commit against its base). */
+  changedFilesBetween(baseSha: string, headSha: string): Promise<string[]>;
   /** One comment of ours per `key` on a pull request: created, edited when `body` changed, else left alone. */
   ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }>;
   /** Pull requests from `branch` of this repository, in any state. */

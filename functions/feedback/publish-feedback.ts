@@ -3,6 +3,7 @@ import type { ClusterPort, GitHistoryPort, ReviewHost } from '../engine/ports.ts
 import type { PassReport, PassTarget } from '../engine/run-pass.ts';
 import type { RepoLinks } from './render-plan-comment.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
+import { validateMergeGroup, type MergeGroupCheck } from './validate-merge-group.ts';
 import { validatePullRequests, type FeedbackFailure, type PullRequestCheck } from './validate-pull-requests.ts';
 
 export interface FeedbackResult {
@@ -14,28 +15,44 @@ export interface FeedbackResult {
   deferred: string[];
   /** Every write this step made to the review host, in order. */
   writes: string[];
+  /** The check of a merge queue's commit, when the pass was asked for one. */
+  mergeGroup?: MergeGroupCheck;
 }
 
 export async function publishFeedback(input: {
   host: ReviewHost; repository: GitHistoryPort; branch: string; links: RepoLinks; target: PassTarget;
-  cluster: ClusterPort; report: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
+  cluster: ClusterPort;
+  /** The pass's report (progress after merge comes from it); none for a validate of one pull request or queue commit. */
+  report?: PassReport; validatePullRequests: boolean; recoveryLinks?: ReadonlyMap<string, string>;
   /** Pull requests from forks: not planned (default) or planned with a verdict only. */
   forkPullRequests?: 'neutral' | 'validate';
   /** Whether there is time for one more pull request or StatefulSet (the budget the pass shares). */
   hasTime?: () => boolean;
   /** Why no recovery PR was opened, per `namespace/statefulset/template`. */
   recoveryNotes?: ReadonlyMap<string, string>;
+  /** A merge queue's commit to check instead of the open pull requests (the `merge_group` webhook). */
+  mergeGroup?: { headSha: string; baseSha: string };
+  /** Check this open pull request alone (a webhook event of its own). */
+  onlyPullRequest?: number;
 }): Promise<FeedbackResult> {
   const { host, repository } = input;
   const writesBefore = host.writes.length;
   const failures: FeedbackFailure[] = [];
   const deferred: string[] = [];
   const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
-  const progress = input.report.mode === 'apply'
-    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report: input.report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+  const report = input.report;
+  const progress = report?.mode === 'apply'
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
+  if (input.mergeGroup) {
+    // A target that checks no pull request has no check for a queue to require either.
+    const mergeGroup = input.validatePullRequests
+      ? await validateMergeGroup({ host, repository, target: input.target, cluster: input.cluster, links: input.links, mergeGroup: input.mergeGroup })
+      : undefined;
+    return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
+  }
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral' })
+    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}) })
     : [];
   return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

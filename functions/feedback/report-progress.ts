@@ -1,5 +1,5 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
-// set a status on it and upsert a progress comment on the pull request that merged it.
+// set a status (a check run with App auth) on it and upsert a progress comment on the pull request that merged it.
 import { readDesiredState } from '../domain/manifests.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
@@ -68,8 +68,10 @@ async function reportStatefulSet(
     : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
   const recovery = sts.templates.map((t) => input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${t.templateName}`)).find((l) => l !== undefined);
   const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
-  const status = await host.ensureCommitStatus(commitSha, {
+  // A check run (App auth) carries the progress table itself; its lines may have moved since that commit, so no annotations.
+  const status = await host.ensureCheck(commitSha, {
     context: progressContext(target.name, sts), state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
+    title: summary.description, summary: summary.markdown, annotations: [],
   });
   return { statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome };
 }

@@ -1,12 +1,14 @@
 // Before merge: for each open PR against the target branch that touches the target's manifests or a file its size
 // sources map, plan the PR head against the live cluster (reads and dry runs only) and report it as a commit status
-// and an upserted plan comment.
+// (a check run with annotations on the storage lines, where the App may write them) and an upserted plan comment.
 import { matchesManifestGlobs } from '../domain/manifests.ts';
 import { readTargetDesired } from '../engine/desired-input.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { ClusterPort, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
-import { planWithDryRuns, reportFromPlan, type PassTarget } from '../engine/run-pass.ts';
-import { renderPlanComment, type RepoLinks } from './render-plan-comment.ts';
+import { planWithDryRuns, reportFromPlan, type PassTarget, type StatefulSetReport } from '../engine/run-pass.ts';
+import type { LocatedError } from '../domain/desired-state.ts';
+import { planCheck, verdictCheck } from './render-check-run.ts';
+import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
 
 export interface PullRequestCheck {
   number: number;
@@ -44,10 +46,13 @@ export async function validatePullRequests(input: {
   hasTime?: () => boolean; deferred?: string[];
   /** `neutral`: a fork's pull request is not planned against the cluster; `validate`: it is, and told only a verdict. */
   forks: 'neutral' | 'validate';
+  /** Only this pull request (its own webhook event): the others' heads have not moved. */
+  only?: number;
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
   const checks: PullRequestCheck[] = [];
-  for (const pr of await host.openPullRequests(branch)) {
+  const open = await host.openPullRequests(branch);
+  for (const pr of input.only === undefined ? open : open.filter((p) => p.number === input.only)) {
     if (input.hasTime && !input.hasTime()) {
       input.deferred?.push(`check of pull request #${pr.number}`);
       continue;
@@ -66,38 +71,60 @@ export async function validatePullRequests(input: {
 
 async function validatePullRequest(
   input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
-  pr: { number: number; headSha: string; fromFork: boolean },
+  pr: { number: number; headSha: string; fromFork: boolean; htmlUrl: string },
 ): Promise<PullRequestCheck | undefined> {
-  const { host, repository, target, cluster, links } = input;
-  const mappedFiles = new Set((target.sizeSources ?? []).map((s) => s.file));
-  const touched = new Set((await host.changedFiles(pr.number)).filter((f) => matchesManifestGlobs(f, target.globs) || mappedFiles.has(f)));
+  const { host, target } = input;
+  const touched = touchedFiles(target, await host.changedFiles(pr.number));
   if (touched.size === 0) return undefined;
+  const context = validateContext(target.name);
   // Whoever opens a fork's pull request reads its statuses and comments: by default it is not planned against the
   // production cluster at all; when validated, it learns the verdict and nothing of the cluster.
   if (pr.fromFork && input.forks === 'neutral') {
-    const status = await host.ensureCommitStatus(pr.headSha, { context: validateContext(target.name), state: 'error', description: forkNotValidated });
+    const status = await host.ensureCheck(pr.headSha, verdictCheck(context, 'error', forkNotValidated));
     return { number: pr.number, headSha: pr.headSha, state: 'error', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
   }
-  const head = await repository.readCommit(pr.headSha);
+  const planned = await planCommit(input, pr.headSha, touched);
+  const summary = planned.plan;
+  if (pr.fromFork) {
+    const description = summary.state === 'success' ? 'validated against the cluster: this change can be applied'
+      : 'validated against the cluster: this change cannot be applied as it is; a maintainer can see why';
+    const status = await host.ensureCheck(pr.headSha, verdictCheck(context, summary.state, description));
+    return { number: pr.number, headSha: pr.headSha, state: summary.state, description, markdown: '', status, comment: 'unchanged' };
+  }
+  const key = `plan:${target.name}`;
+  if (host.writesCheckRuns) {
+    // A check run carries the plan itself and is what the reviewer waits for: it goes first (GitHub wants writes a
+    // second apart), linking the pull request; the comment follows.
+    const status = await host.ensureCheck(pr.headSha, planCheck({ context, ...planned, targetUrl: pr.htmlUrl }));
+    const comment = await host.ensureComment(pr.number, key, summary.markdown);
+    return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
+  }
+  const comment = await host.ensureComment(pr.number, key, summary.markdown);
+  const status = await host.ensureCheck(pr.headSha, planCheck({ context, ...planned, targetUrl: comment.url }));
+  return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
+}
+
+/** The files among `changed` that the target reads: manifests its globs match, and files its size sources map. */
+export function touchedFiles(target: PassTarget, changed: readonly string[]): Set<string> {
+  const mappedFiles = new Set((target.sizeSources ?? []).map((s) => s.file));
+  return new Set(changed.filter((f) => matchesManifestGlobs(f, target.globs) || mappedFiles.has(f)));
+}
+
+/** The plan of the StatefulSets and mapped values in `touched` at `headSha`, against the live cluster (dry runs only). */
+export async function planCommit(
+  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks }, headSha: string, touched: ReadonlySet<string>,
+): Promise<{ plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] }> {
+  const { repository, target, cluster, links } = input;
+  const head = await repository.readCommit(headSha);
   const desired = readTargetDesired(head.files, target);
   const { plans, snapshot } = await planWithDryRuns({ cluster, target }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
     sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),
   });
-  const reports = plans.map((plan) => reportFromPlan(plan, pr.headSha));
-  const summary = renderPlanComment({
-    target: target.name, headSha: pr.headSha, links, statefulSets: reports, errors: desired.errors.filter((e) => touched.has(e.path)),
-    ...(snapshot.server ? { server: snapshot.server.gitVersion } : {}),
+  const statefulSets = plans.map((plan) => reportFromPlan(plan, headSha));
+  const errors = desired.errors.filter((e) => touched.has(e.path));
+  const plan = renderPlanComment({
+    target: target.name, headSha, links, statefulSets, errors, ...(snapshot.server ? { server: snapshot.server.gitVersion } : {}),
   });
-  if (pr.fromFork) {
-    const description = summary.state === 'success' ? 'validated against the cluster: this change can be applied'
-      : 'validated against the cluster: this change cannot be applied as it is; a maintainer can see why';
-    const status = await host.ensureCommitStatus(pr.headSha, { context: validateContext(target.name), state: summary.state, description });
-    return { number: pr.number, headSha: pr.headSha, state: summary.state, description, markdown: '', status, comment: 'unchanged' };
-  }
-  const comment = await host.ensureComment(pr.number, `plan:${target.name}`, summary.markdown);
-  const status = await host.ensureCommitStatus(pr.headSha, {
-    context: validateContext(target.name), state: summary.state, description: summary.description, targetUrl: comment.url,
-  });
-  return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
+  return { plan, statefulSets, errors };
 }

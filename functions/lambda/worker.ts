@@ -20,6 +20,8 @@ export function createWorker(deps: { env?: NodeJS.ProcessEnv } = {}) {
         const [run] = await runTargets(config, {
           ...lambdaRunOptions(context), ...(deps.env ? { env: deps.env } : {}),
           mode: message.action === 'validate' ? 'validate' : 'apply', targetName: message.target,
+          ...(message.mergeGroup ? { mergeGroup: message.mergeGroup } : {}),
+          ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}),
         });
         if (run?.error !== undefined) failures.push({ itemIdentifier: record.messageId });
       } catch (error) {

@@ -14,6 +14,7 @@ import { labelRoutes } from './endpoints/labels.ts';
 import { pullRoutes } from './endpoints/pulls.ts';
 import { repositoryRoutes } from './endpoints/repository.ts';
 import { archiveRoutes } from './endpoints/archives.ts';
+import { checkRunRoutes } from './endpoints/check-runs.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
 import { userRoutes } from './endpoints/users.ts';
 import { dropReply } from '../kube/faults.ts';
@@ -26,7 +27,7 @@ export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, Is
 
 const routes: Route[] = [
   ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...archiveRoutes, ...commitRoutes, ...statusRoutes,
-  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes,
+  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes,
 ];
 
 export function createGitHubServer(ctx: GitHubServerContext): Server {
@@ -41,7 +42,9 @@ export function createGitHubServer(ctx: GitHubServerContext): Server {
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (response.headersSent || response.destroyed) return;
   const text = status === 204 || status === 304 ? '' : JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'x-github-media-type': 'github.v3; format=json', ...headers });
+  // A 204 or 304 has no body, and GitHub sends no Content-Type with it.
+  const contentType = status === 204 || status === 304 ? {} : { 'Content-Type': 'application/json; charset=utf-8' };
+  response.writeHead(status, { ...contentType, 'x-github-media-type': 'github.v3; format=json', ...headers });
   response.end(text);
 }
 
@@ -96,7 +99,8 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     const result = await matched.r.handler(ctx, params, url.searchParams, body, caller, request.headers.accept ?? '');
     status = result.status ?? 200;
     if (result.raw) {
-      response.writeHead(200, { 'Content-Type': result.rawContentType ?? 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ...rateHeaders(), ...result.headers });
+      const etag = `"${createHash('sha1').update(result.raw).digest('hex')}"`;
+      response.writeHead(200, { 'Content-Type': result.rawContentType ?? 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ETag: etag, ...rateHeaders(), ...result.headers });
       response.end(result.raw);
       return;
     }
@@ -112,7 +116,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
       send(response, status, result.body, { ETag: etag, ...rateHeaders(), ...result.headers });
       return;
     }
-    send(response, status, result.body, { ...rateHeaders(), ...result.headers });
+    send(response, status, result.body, { ...writeHeaders(status, result.body), ...rateHeaders(), ...result.headers });
   } catch (error) {
     if (!(error instanceof GitHubError)) {
       status = 500;
@@ -123,6 +127,15 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
   } finally {
     ctx.requestLog.record({ method, operation, path: url.pathname, status });
   }
+}
+
+/** What GitHub adds to a successful write's answer: an ETag of the body, and a 201's Location (the created resource). */
+function writeHeaders(status: number, body: unknown): Record<string, string> {
+  if (status < 200 || status >= 300 || status === 204 || body === undefined) return {};
+  const headers: Record<string, string> = { ETag: `"${createHash('sha1').update(JSON.stringify(body)).digest('hex')}"` };
+  const url = (body as { url?: unknown }).url;
+  if (status === 201 && typeof url === 'string') headers.Location = url;
+  return headers;
 }
 
 function faultError(code: number): GitHubError {

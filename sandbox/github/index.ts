@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { FaultInjector } from '../kube/faults.ts';
 import { createGitHubServer, type GitHubState, type RepositoryRole } from './api-server.ts';
 import { personIdentity } from './auth.ts';
+import { defaultInstallationPermissions } from './endpoints/installations.ts';
 import { createFork, forkBranchRef, headRefOf, parseHead } from './forks.ts';
 import { GitRepo } from './git-repo.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
@@ -70,10 +71,9 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const token = `ghp_${randomBytes(18).toString('hex')}`;
   const tokenLogin = 'platform-bot';
   const state: GitHubState = {
-    owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], forks: [],
+    owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], checkRuns: [], forks: [],
     tokens: new Map([[token, personIdentity(tokenLogin, 'write', ['repo'])]]), rateLimit: new RateLimiter(options.rateLimit),
-    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, appPublicKey: publicKey, nextId: 1,
-    installationPermissions: { contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', checks: 'write', metadata: 'read' },
+    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, appPublicKey: publicKey, nextId: 1,
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();

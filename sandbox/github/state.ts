@@ -79,6 +79,37 @@ export interface CommitStatus {
   creator: string;
 }
 
+/** One annotation of a check run, on a file and lines of its commit. */
+export interface CheckRunAnnotation {
+  path: string;
+  startLine: number;
+  endLine: number;
+  startColumn: number | null;
+  endColumn: number | null;
+  level: 'notice' | 'warning' | 'failure';
+  title: string | null;
+  message: string;
+  rawDetails: string | null;
+}
+
+/** A check run of the App on a commit (only an installation token writes them). */
+export interface CheckRun {
+  id: number;
+  headSha: string;
+  name: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: string | null;
+  startedAt: string;
+  completedAt: string | null;
+  externalId: string | null;
+  detailsUrl: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+  /** Appended to by every create and update that sends some (GitHub never replaces them). */
+  annotations: CheckRunAnnotation[];
+  /** The login of the bot user that created it: only it may update it. */
+  creator: string;
+}
+
 export interface GitHubState {
   owner: string;
   repo: string;
@@ -87,6 +118,7 @@ export interface GitHubState {
   pulls: PullRequest[];
   comments: IssueComment[];
   statuses: CommitStatus[];
+  checkRuns: CheckRun[];
   /** Forks of the repository (same name, owned by `owner`); their branches live in the shared object store. */
   forks: Fork[];
   tokens: Map<string, Identity>;
@@ -96,8 +128,8 @@ export interface GitHubState {
   appSlug: string;
   installationId: number;
   /**
-   * What the installation was granted, as `GET /repos/{o}/{r}/installation` reports it (a test takes one away to play an
-   * App registered without it). Not enforced on requests.
+   * What the installation was granted, as `GET /repos/{o}/{r}/installation` reports it; its tokens are refused what it
+   * was not granted (`checks: 'write'` lets it write check runs). Tests take permissions away.
    */
   installationPermissions: Record<string, PermissionLevel>;
   appPublicKey: KeyObject;

@@ -105,7 +105,7 @@ describe('the fan-out bundles, built as the stack builds them, each in its own N
     const signed = await invoke('webhook', await gitHubDelivery({ event: 'pull_request', payload, secret: webhookSecret }));
     assert.ok(signed.outcome.ok, `${JSON.stringify(signed.outcome)}\n${signed.output}`);
     assert.deepEqual(JSON.parse(signed.outcome.body), { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ queued: [{ target: 'demo', action: 'validate' }] }) });
-    assert.deepEqual(aws.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'validate', trigger: 'pull_request' }]);
+    assert.deepEqual(aws.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: number }]);
     const bad = await invoke('webhook', await gitHubDelivery({ event: 'pull_request', payload, secret: 'not-the-secret' }));
     assert.ok(bad.outcome.ok);
     assert.equal((JSON.parse(bad.outcome.body) as { statusCode: number }).statusCode, 401);

@@ -85,7 +85,7 @@ describe('every GitHub-documented delivery, signed, through the webhook', () => 
     // Every example through the readers; one of each event over HTTP.
     const sentOver = new Set<string>();
     for (const example of examples) {
-      for (const event of (['push', 'pull_request'] as const).filter((e) => e !== example.event)) {
+      for (const event of (['push', 'pull_request', 'merge_group'] as const).filter((e) => e !== example.event)) {
         const reading = payloadReaders[event](example.payload);
         assert.ok(!reading.ok, `${example.source} ${example.event} #${example.index} reads as ${event}`);
         if (sentOver.has(`${example.event}>${event}`)) continue;

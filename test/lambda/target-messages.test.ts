@@ -40,4 +40,14 @@ describe('target messages', () => {
     assert.throws(() => parseTargetMessage('{"action":"pass"}'), /"target" must be a target name/);
     assert.deepEqual(parseTargetMessage('{"target":"a","action":"validate"}'), { target: 'a', action: 'validate', trigger: 'unknown' });
   });
+
+  it('carries a merge queue\'s commit on validate messages only, with 40-hex SHAs', () => {
+    const mergeGroup = { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) };
+    assert.deepEqual(parseTargetMessage(JSON.stringify({ target: 'demo', action: 'validate', trigger: 'merge_group', mergeGroup })),
+      { target: 'demo', action: 'validate', trigger: 'merge_group', mergeGroup });
+    assert.throws(() => parseTargetMessage(JSON.stringify({ target: 'demo', action: 'validate', mergeGroup: { headSha: 'main', baseSha: 'b'.repeat(40) } })), /"mergeGroup" must be \{ headSha, baseSha \}/);
+    assert.throws(() => parseTargetMessage(JSON.stringify({ target: 'demo', action: 'pass', mergeGroup })), /goes with the validate action only/);
+    assert.deepEqual(parseTargetMessage('{"target":"a","action":"validate","pullRequest":12}'), { target: 'a', action: 'validate', trigger: 'unknown', pullRequest: 12 });
+    assert.throws(() => parseTargetMessage('{"target":"a","action":"validate","pullRequest":"12"}'), /"pullRequest" must be a pull request number/);
+  });
 });

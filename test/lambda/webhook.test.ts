@@ -76,7 +76,7 @@ describe('the webhook Lambda', () => {
     assert.equal(typeof answer === 'object' && answer.statusCode, 202);
     assert.deepEqual(JSON.parse(typeof answer === 'object' ? answer.body ?? '' : ''), { queued: [{ target: 'demo', action: 'validate' }] });
     const writesBefore = kube.requestLog.writes().length;
-    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request' }]);
+    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: number }]);
     assert.deepEqual(kube.requestLog.writes().slice(writesBefore), [], 'a pull request delivery never causes a cluster write');
     const statuses = github.state.statuses.filter((s) => s.sha === head && s.context === 'sts-volume-gitops/validate (demo)');
     assert.deepEqual(statuses.map((s) => s.state), ['success']);
@@ -192,7 +192,7 @@ describe('the webhook Lambda', () => {
     const validating = createWebhook({ env: { ...env, STS_VOLUME_GITOPS_CONFIG: validatingConfig }, secret: () => Promise.resolve(secret), enqueue: (messages) => queue.send(messages) });
     const answer = await validating(await gitHubDelivery({ event: 'pull_request', payload, secret }), lambdaContext('webhook')) as { statusCode: number; body: string };
     assert.deepEqual({ status: answer.statusCode, body: JSON.parse(answer.body) as unknown }, { status: 202, body: { queued: [{ target: 'demo', action: 'validate' }] } });
-    assert.deepEqual(sqs.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'validate', trigger: 'pull_request' }]);
+    assert.deepEqual(sqs.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: number }]);
   });
 
   it('refuses signed bodies that are not the event their header names (the header is not signed) with 400, never 5xx', async () => {

@@ -1,6 +1,7 @@
 // The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
 // branches made through the git data API. Raw API shapes become the port's plain types here.
-import type { CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
+import type { CommitCheck, CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
+import { CheckRuns, CheckRunsRefused } from './check-runs.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
@@ -21,9 +22,12 @@ type ListedPull = {
 export class GitHubReviewHost implements ReviewHost {
   readonly writes: string[] = [];
   private readonly comments: MarkedComments;
+  /** Check runs, when the host acts as a GitHub App (statuses otherwise, and once the App is refused them). */
+  private checkRuns: CheckRuns | undefined;
 
-  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef) {
+  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number } = {}) {
     this.comments = new MarkedComments(octokit, repo, this.writes);
+    if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes);
   }
 
   async openPullRequests(base: string): Promise<OpenPullRequest[]> {
@@ -53,6 +57,31 @@ export class GitHubReviewHost implements ReviewHost {
     });
     this.writes.push(`status ${status.context} on ${sha.slice(0, 7)}: ${status.state} "${status.description}"`);
     return latest ? 'updated' : 'created';
+  }
+
+  get writesCheckRuns(): boolean {
+    return this.checkRuns !== undefined;
+  }
+
+  async ensureCheck(sha: string, check: CommitCheck): Promise<WriteOutcome> {
+    if (this.checkRuns) {
+      try {
+        return await this.checkRuns.ensure(sha, check);
+      } catch (error) {
+        if (!(error instanceof CheckRunsRefused)) throw error;
+        // Said once in the pass's writes, then every verdict of this host is a commit status.
+        this.checkRuns = undefined;
+        this.writes.push(`${error.message}: commit statuses instead`);
+      }
+    }
+    const { context, state, description, targetUrl } = check;
+    return this.ensureCommitStatus(sha, { context, state, description, ...(targetUrl ? { targetUrl } : {}) });
+  }
+
+  async changedFilesBetween(baseSha: string, headSha: string): Promise<string[]> {
+    // GitHub lists at most 300 files of a comparison; a merge queue's group is a few pull requests.
+    const compared = await this.octokit.rest.repos.compareCommitsWithBasehead({ ...this.repo, basehead: `${baseSha}...${headSha}` });
+    return (compared.data.files ?? []).flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]));
   }
 
   ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }> {

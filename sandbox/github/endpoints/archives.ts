@@ -1,4 +1,4 @@
-// Repository archives as GitHub serves them: GET .../tarball/{ref} answers 302 to codeload, which answers the commit's
+// Repository archives as GitHub serves them: GET .../tarball/{ref} answers 302 (text/html, as GitHub's) to codeload, which answers the commit's
 // tree as a gzipped tar whose paths sit under `{owner}-{repo}-{short sha}/` (what `git archive` writes, as GitHub's
 // does). The sandbox serves the codeload side itself, under /_codeload, on the same origin (so the client's
 // Authorization header survives the redirect; github.com puts a short-lived token in the codeload URL instead).
@@ -13,7 +13,7 @@ route('GET', `${repoPath}/tarball/{+ref}`, 'repos.downloadTarballArchive', async
   repoMatches(ctx, o, r);
   if (!(await ctx.state.git.resolve(ref))) throw notFound();
   const location = `${ctx.baseUrl()}/_codeload/${ctx.state.owner}/${ctx.state.repo}/legacy.tar.gz/${ref.split('/').map(encodeURIComponent).join('/')}`;
-  return { status: 302, body: undefined, headers: { Location: location, 'Content-Length': '0' } };
+  return { status: 302, body: undefined, headers: { Location: location, 'Content-Type': 'text/html;charset=utf-8', 'Content-Length': '0' } };
 });
 
 route('GET', '/_codeload/{owner}/{repo}/legacy.tar.gz/{+ref}', 'codeload.tarball', async (ctx, [o, r, ref = '']) => {

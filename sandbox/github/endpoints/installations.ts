@@ -10,16 +10,22 @@ import type { GitHubServerContext, Json } from '../state.ts';
 export const installationRoutes: Route[] = [];
 const route = routeInto(installationRoutes);
 
-route('GET', '/app', 'apps.getAuthenticated', async (ctx) => {
-  const { appId, appSlug, owner, installationPermissions: permissions } = ctx.state;
+/** What the sandbox's App is granted unless a test takes something away (`state.installationPermissions`). */
+export const defaultInstallationPermissions: Readonly<Record<string, 'read' | 'write'>> = {
+  checks: 'write', contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', metadata: 'read',
+};
+
+/** The App as GET /app answers it (also the `app` of its check runs). */
+export function appJson(ctx: GitHubServerContext): Json {
+  const { appId, appSlug, owner } = ctx.state;
   return {
-    body: {
-      id: appId, slug: appSlug, node_id: `A_${appId}`, client_id: `Iv1.${appId}`, owner: userJson(owner), name: appSlug, description: 'sandbox GitHub App',
-      external_url: 'https://example.com', html_url: `https://github.com/apps/${appSlug}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
-      permissions, events: [], installations_count: 1,
-    },
+    id: appId, slug: appSlug, node_id: `A_${appId}`, client_id: `Iv1.${appId}`, owner: userJson(owner), name: appSlug, description: 'sandbox GitHub App',
+    external_url: 'https://example.com', html_url: `https://github.com/apps/${appSlug}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    permissions: ctx.state.installationPermissions, events: [], installations_count: 1,
   };
-});
+}
+
+route('GET', '/app', 'apps.getAuthenticated', async (ctx) => ({ body: appJson(ctx) }));
 
 route('POST', '/app/installations/{id}/access_tokens', 'apps.createInstallationAccessToken', async (ctx, [id]) => {
   if (Number(id) !== ctx.state.installationId) throw notFound();

@@ -14,7 +14,13 @@ route('GET', `${repoPath}/pulls`, 'pulls.list', async (ctx, [o, r], query) => {
   const state = query.get('state') ?? 'open';
   const head = query.get('head');
   const baseBranch = query.get('base');
-  for (const pr of ctx.state.pulls) await refreshPull(ctx, pr);
+  // Every ref read once (one git process), not two per pull request: listing 50 pull requests took seconds.
+  const refs = new Map((await ctx.state.git.refs()).map((r) => [r.ref, r.sha]));
+  for (const pr of ctx.state.pulls) {
+    if (pr.mergedAt !== null) continue;
+    pr.headSha = refs.get(headRefOf(ctx.state, pr)) ?? pr.headSha;
+    pr.baseSha = refs.get(`refs/heads/${pr.base}`) ?? pr.baseSha;
+  }
   let pulls = ctx.state.pulls.filter((p) => state === 'all' || p.state === state)
     .filter((p) => !head || `${p.headOwner}:${p.head}`.toLowerCase() === head.toLowerCase())
     .filter((p) => !baseBranch || p.base === baseBranch);

@@ -3,10 +3,17 @@ import { notFound, validationFailed } from '../errors.ts';
 import { paginate } from '../paging.ts';
 import { repoPath, routeInto, type Route } from '../routing.ts';
 import { now, repoMatches, repositoryJson, repoUrl, statusJson } from '../shapes.ts';
-import type { CommitStatus } from '../state.ts';
+import type { CommitStatus, GitHubServerContext, Json } from '../state.ts';
 
 export const statusRoutes: Route[] = [];
 const route = routeInto(statusRoutes);
+
+/** The repository's identity and API URLs, without its settings and counts (GitHub's `minimal-repository` as the combined status has it). */
+function minimalRepositoryJson(ctx: GitHubServerContext): Json {
+  const full = repositoryJson(ctx);
+  const keep = (key: string): boolean => key.endsWith('_url') ? !['git_url', 'ssh_url', 'clone_url', 'svn_url', 'mirror_url'].includes(key) : ['id', 'node_id', 'name', 'full_name', 'private', 'owner', 'html_url', 'description', 'fork', 'url'].includes(key);
+  return Object.fromEntries(Object.entries(full).filter(([key]) => keep(key)));
+}
 
 route('GET', `${repoPath}/commits/{ref}/statuses`, 'repos.listCommitStatusesForRef', async (ctx, [o, r, ref = ''], query) => {
   repoMatches(ctx, o, r);
@@ -23,7 +30,9 @@ route('GET', `${repoPath}/commits/{ref}/status`, 'repos.getCombinedStatusForRef'
   for (const s of ctx.state.statuses.filter((x) => x.sha === sha).sort((a, b) => a.id - b.id)) latest.set(s.context, s);
   const list = [...latest.values()];
   const state = list.length === 0 ? 'pending' : list.some((s) => s.state === 'error' || s.state === 'failure') ? 'failure' : list.some((s) => s.state === 'pending') ? 'pending' : 'success';
-  return { body: { state, statuses: list.map((s) => statusJson(ctx, s)), sha, total_count: list.length, repository: repositoryJson(ctx), commit_url: `${repoUrl(ctx)}/commits/${sha}`, url: `${repoUrl(ctx)}/commits/${sha}/status` } };
+  // The combined status names its statuses without their creator, and the repository in its minimal form.
+  const statuses = list.map((s) => Object.fromEntries(Object.entries(statusJson(ctx, s)).filter(([key]) => key !== 'creator')));
+  return { body: { state, statuses, sha, total_count: list.length, repository: minimalRepositoryJson(ctx), commit_url: `${repoUrl(ctx)}/commits/${sha}`, url: `${repoUrl(ctx)}/commits/${sha}/status` } };
 });
 
 route('POST', `${repoPath}/statuses/{sha}`, 'repos.createCommitStatus', async (ctx, [o, r, sha = ''], _q, body, { login: user }) => {

@@ -1,0 +1,44 @@
+// A plan as a check: the plan table as its summary, and an annotation on the storage line of each template that
+// changes (failure for blocked, with the reasons; notice for a planned resize, from -> to) and on each located error.
+// Annotations are plain text, shown on the line in "Files changed". Pure.
+import type { LocatedError } from '../domain/desired-state.ts';
+import type { StatefulSetReport } from '../engine/pass-report.ts';
+import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
+import type { PlanSummary } from './render-plan-comment.ts';
+
+export function planAnnotations(statefulSets: readonly StatefulSetReport[], errors: readonly LocatedError[]): CheckAnnotation[] {
+  const annotations: CheckAnnotation[] = [];
+  for (const sts of statefulSets) {
+    for (const template of sts.templates) {
+      const { path, line } = template.storageLocation;
+      const name = `${sts.namespace}/${sts.name} ${template.templateName}`;
+      if (template.action === 'blocked') {
+        annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: template.reasons.length > 0 ? template.reasons.join('\n') : 'blocked' });
+      } else if (template.action === 'resize') {
+        const pvcs = template.pvcs.length;
+        annotations.push({
+          path, line, level: 'notice', title: `${name}: will resize`,
+          message: `${template.from ?? '?'} -> ${template.desiredSize} on ${pvcs} PVC${pvcs === 1 ? '' : 's'}${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}`,
+        });
+      }
+    }
+  }
+  for (const error of errors) annotations.push({ path: error.path, line: error.line, level: 'failure', title: 'not a valid size or manifest', message: error.message });
+  return annotations;
+}
+
+/** The check for a plan: the same verdict and description as the status, the table as its summary. */
+export function planCheck(input: {
+  context: string; plan: PlanSummary; statefulSets: readonly StatefulSetReport[]; errors: readonly LocatedError[]; targetUrl?: string | undefined;
+}): CommitCheck {
+  const { context, plan } = input;
+  return {
+    context, state: plan.state, description: plan.description, title: plan.description, summary: plan.markdown,
+    annotations: planAnnotations(input.statefulSets, input.errors), ...(input.targetUrl ? { targetUrl: input.targetUrl } : {}),
+  };
+}
+
+/** A verdict with nothing more to show (a fork's pull request): no table, no annotations, nothing of the cluster. */
+export function verdictCheck(context: string, state: 'success' | 'failure' | 'error', description: string): CommitCheck {
+  return { context, state, description, title: description, summary: description, annotations: [] };
+}

@@ -1,0 +1,170 @@
+// Merge queues through the webhook and worker Lambdas, with GitHub's own recorded payloads (@octokit/webhooks-examples)
+// pointed at the sandbox repository: `merge_group` `checks_requested` puts the same check as the pull request's on the
+// queue's merge commit (a check run: the target authenticates as the App), the queue branch's push is the same request,
+// a commit changing none of the target's files still gets its check, and a changed base re-checks a pull request.
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { sqsTargetQueue } from '../../functions/adapters/aws/target-queue.ts';
+import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
+import { createWebhook } from '../../functions/lambda/webhook.ts';
+import { createWorker } from '../../functions/lambda/worker.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { gitHubDelivery } from './function-url-event.ts';
+import { lambdaContext } from './lambda-context.ts';
+import { startLocalSqs, type LocalSqs } from './local-sqs.ts';
+
+const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
+const secret = 'a-webhook-secret-of-some-length';
+const context = validateContext('demo');
+
+type Payload = Record<string, unknown> & { action: string; repository: Record<string, unknown> };
+const recorded = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Array<{ name: string; examples: Payload[] }>;
+const exampleOf = (event: string, action: string): Payload => {
+  const found = recorded.find((e) => e.name === event)?.examples.find((e) => e.action === action);
+  assert.ok(found, `no ${event} ${action} in @octokit/webhooks-examples`);
+  return structuredClone(found);
+};
+
+describe('merge queues and base changes through the webhook', () => {
+  let dir: string;
+  let kube: KubeSandbox;
+  let github: GitHubSandbox;
+  let sqs: LocalSqs;
+  let env: NodeJS.ProcessEnv;
+  let webhook: ReturnType<typeof createWebhook>;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sts-merge-queue-'));
+    kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(dir, 'kube') });
+    github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), workDir: join(dir, 'github') });
+    sqs = await startLocalSqs();
+    const configFile = join(dir, 'config.yaml');
+    await writeFile(configFile, sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED')
+      .replace('token: { env: UNUSED }', `app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: QUEUE_APP_KEY } }`));
+    env = { STS_VOLUME_GITOPS_CONFIG: configFile, QUEUE_APP_KEY: github.app.privateKeyPem };
+    const queue = sqsTargetQueue(sqs.queueUrl, { endpoint: sqs.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test' } });
+    webhook = createWebhook({ env, secret: () => Promise.resolve(secret), enqueue: (messages) => queue.send(messages) });
+  });
+  after(async () => {
+    await sqs.close();
+    await kube.close();
+    await github.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The recorded payload, about this sandbox's repository. */
+  function retarget(payload: Payload): Payload {
+    return { ...payload, repository: { ...payload.repository, name: github.repo, full_name: `${github.owner}/${github.repo}`, owner: { ...(payload.repository.owner as object), login: github.owner } } };
+  }
+
+  async function deliver(event: string, payload: unknown): Promise<{ statusCode: number; body: Record<string, unknown> }> {
+    const answer = await webhook(await gitHubDelivery({ event, payload, secret }), lambdaContext('webhook')) as { statusCode: number; body: string };
+    return { statusCode: answer.statusCode, body: JSON.parse(answer.body) as Record<string, unknown> };
+  }
+
+  async function drainToWorker(): Promise<unknown[]> {
+    const worker = createWorker({ env });
+    const records = sqs.drain();
+    for (const record of records) assert.deepEqual(await worker({ Records: [record] }, lambdaContext('worker')), { batchItemFailures: [] });
+    return records.map((r) => JSON.parse(r.body) as unknown);
+  }
+
+  /** What GitHub's queue does: a commit on `gh-readonly-queue/main/pr-N-<main>` holding main plus the pull request. */
+  async function queueEntry(number: number, files: Record<string, string>): Promise<{ headSha: string; baseSha: string; ref: string }> {
+    const baseSha = await github.state.git.resolve('refs/heads/main') ?? assert.fail('main');
+    const branch = `gh-readonly-queue/main/pr-${number}-${baseSha}`;
+    const headSha = await github.commitFiles({ branch, baseBranch: 'main', message: `Merge pull request #${number}`, files });
+    return { headSha, baseSha, ref: `refs/heads/${branch}` };
+  }
+
+  function mergeGroupEvent(entry: { headSha: string; baseSha: string; ref: string }): Payload {
+    const payload = retarget(exampleOf('merge_group', 'checks_requested'));
+    const group = payload.merge_group as Record<string, unknown>;
+    return { ...payload, merge_group: { ...group, head_sha: entry.headSha, base_sha: entry.baseSha, head_ref: entry.ref, base_ref: 'refs/heads/main' } };
+  }
+
+  async function checkRunOn(sha: string): Promise<{ conclusion: string | null; title: string | null; annotations: string[] }> {
+    const run = github.state.checkRuns.filter((r) => r.headSha === sha && r.name === context).at(-1);
+    assert.ok(run, `no check run ${context} on ${sha}`);
+    return { conclusion: run.conclusion, title: run.output.title, annotations: run.annotations.map((a) => `${a.level} ${a.path}:${a.startLine} ${a.message}`) };
+  }
+
+  async function pgWith(size: string): Promise<string> {
+    const pg = await github.readFile('refs/heads/main', 'k8s/db/pg.yaml') ?? assert.fail('pg.yaml');
+    return pg.replace('storage: 20Gi', `storage: ${size}`);
+  }
+
+  it('puts the pull request\'s verdict on the merge queue\'s commit for merge_group checks_requested, writing nothing to the cluster', async () => {
+    const prHead = await github.commitFiles({ branch: 'shrink-pg', message: 'pg to 5Gi', files: { 'k8s/db/pg.yaml': await pgWith('5Gi') } });
+    const number = await github.openPullRequest({ head: 'shrink-pg', title: 'pg to 5Gi' });
+    const pr = github.state.pulls.find((p) => p.number === number) ?? assert.fail('pr');
+    assert.equal((await deliver('pull_request', pullRequestPayload(github.state, pr, 'opened', 'dana'))).statusCode, 202);
+    await drainToWorker();
+    const entry = await queueEntry(number, { 'k8s/db/pg.yaml': await pgWith('5Gi') });
+    const answer = await deliver('merge_group', mergeGroupEvent(entry));
+    assert.deepEqual(answer, { statusCode: 202, body: { queued: [{ target: 'demo', action: 'validate' }] } });
+    const kubeWrites = kube.requestLog.writes().length;
+    const comments = github.state.comments.length;
+    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'merge_group', mergeGroup: { headSha: entry.headSha, baseSha: entry.baseSha } }]);
+    const onQueue = await checkRunOn(entry.headSha);
+    const onPull = await checkRunOn(prHead);
+    assert.equal(onQueue.conclusion, 'failure');
+    assert.deepEqual({ conclusion: onQueue.conclusion, title: onQueue.title, annotations: onQueue.annotations }, onPull, 'the same verdict as the pull request');
+    assert.match(onQueue.annotations[0] ?? '', /^failure k8s\/db\/pg\.yaml:\d+ 5Gi is not above the current capacity/);
+    assert.deepEqual(kube.requestLog.writes().slice(kubeWrites), [], 'a merge queue never causes a cluster write');
+    assert.equal(github.state.comments.length, comments, 'no comment: the queued pull request carries its own');
+  });
+
+  it('treats the push of the queue branch as the same request (queued once), and checks a queue commit pushed alone', async () => {
+    const entry = await queueEntry(900, { 'k8s/db/pg.yaml': await pgWith('40Gi') });
+    const push = pushPayload(github.state, entry.ref.replace('refs/heads/', ''), undefined, entry.headSha, 'github-merge-queue[bot]');
+    assert.deepEqual((await deliver('push', push)).body, { queued: [{ target: 'demo', action: 'validate' }] });
+    assert.equal((await deliver('merge_group', mergeGroupEvent(entry))).statusCode, 202);
+    const messages = await drainToWorker();
+    assert.equal(messages.length, 1, 'deduplicated: one check for one queue commit');
+    assert.equal((await checkRunOn(entry.headSha)).conclusion, 'success');
+    assert.match((await checkRunOn(entry.headSha)).annotations[0] ?? '', /^notice k8s\/db\/pg\.yaml:\d+ \d+Gi -> 40Gi on \d+ PVCs/);
+  });
+
+  it('passes a queue commit that changes none of the target\'s files (a missing required check would stall the queue)', async () => {
+    const entry = await queueEntry(901, { 'README.md': 'docs only\n' });
+    await deliver('merge_group', mergeGroupEvent(entry));
+    await drainToWorker();
+    const check = await checkRunOn(entry.headSha);
+    assert.equal(check.conclusion, 'success');
+    assert.match(check.title ?? '', /^no volume changes/);
+  });
+
+  it('ignores a destroyed merge group and a deleted queue branch', async () => {
+    const destroyed = { ...retarget(exampleOf('merge_group', 'checks_requested')), action: 'destroyed' };
+    assert.match(String((await deliver('merge_group', destroyed)).body.ignored), /merge_group destroyed asks for no check/);
+    const entry = await queueEntry(902, { 'README.md': 'again\n' });
+    const deleted = { ...pushPayload(github.state, entry.ref.replace('refs/heads/', ''), entry.headSha, '0'.repeat(40), 'github-merge-queue[bot]'), deleted: true };
+    assert.match(String((await deliver('push', deleted)).body.ignored), /was deleted/);
+    assert.equal(sqs.drain().length, 0);
+  });
+
+  it('re-checks a pull request whose base was changed (that one alone), and ignores other edits', async () => {
+    const pr = github.state.pulls.find((p) => p.head === 'shrink-pg') ?? assert.fail('pr');
+    const otherHead = await github.commitFiles({ branch: 'grow-other', message: 'pg to 30Gi', files: { 'k8s/db/pg.yaml': await pgWith('30Gi') } });
+    await github.openPullRequest({ head: 'grow-other', title: 'pg to 30Gi' });
+    const opened = retarget(exampleOf('pull_request', 'opened'));
+    const ours = pullRequestPayload(github.state, pr, 'opened', 'dana');
+    const edited = { ...opened, ...ours, action: 'edited', changes: { base: { ref: { from: 'develop' }, sha: { from: '0'.repeat(40) } } } };
+    assert.deepEqual((await deliver('pull_request', edited)).body, { queued: [{ target: 'demo', action: 'validate' }] });
+    const retitled = { ...edited, changes: { title: { from: 'old title' } } };
+    assert.match(String((await deliver('pull_request', retitled)).body.ignored), /pull_request edited changes nothing to check/);
+    const runsBefore = github.state.checkRuns.length;
+    assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: pr.number }]);
+    assert.equal(github.state.checkRuns.some((r) => r.headSha === otherHead), false, 'a pull request\'s own event checks it alone');
+    assert.ok(github.state.checkRuns.length >= runsBefore);
+  });
+});
