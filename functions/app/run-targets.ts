@@ -115,6 +115,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
   try {
     const opened = await openTarget(targetConfig, {
       ...options,
+      needsRecordKey: options.mode === 'apply',
       onWarning: (message) => options.onEvent?.(targetConfig.name, `warning: ${message}`),
       onKubernetesRequest: (method, url) => {
         apiCalls.kubernetes += 1;
@@ -125,6 +126,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     const report = await runPass({
       target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
+      ...(opened.recordKey ? { recordKey: opened.recordKey } : {}),
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
     });

@@ -4,6 +4,7 @@ import type { SizeSource } from '../domain/size-sources.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './pass-report.ts';
 import type { RecreationTiming } from './recreate-statefulset.ts';
+import type { RecordKey } from './record-authenticity.ts';
 
 export interface PassTarget {
   name: string;
@@ -12,6 +13,13 @@ export interface PassTarget {
   allowedNamespaces: readonly string[];
   /** Sizes mapped from values files (Helm values, Kustomize patches) to StatefulSet templates. */
   sizeSources?: readonly SizeSource[];
+  /** Where the Lease and the recreation records live (a config always sets it; without, `defaultNamespace`). */
+  stateNamespace?: string;
+}
+
+/** The namespace of the target's Lease and recreation records. */
+export function stateNamespaceOf(target: PassTarget): string {
+  return target.stateNamespace ?? target.defaultNamespace;
 }
 
 
@@ -24,6 +32,8 @@ export interface PassContext {
   holderIdentity: string;
   leaseDurationSeconds?: number;
   timing: RecreationTiming;
+  /** Signs the recreation records this pass writes and authenticates those it finds; without it none is written or trusted. */
+  recordKey?: RecordKey;
   /** Milliseconds left before the caller must stop; no new StatefulSet is started when it runs short. */
   remainingMs?: () => number;
   /** Timeline of what the pass does, for the CLI and the demo. */

@@ -45,14 +45,6 @@ export interface RecordPlace {
   target: string;
 }
 
-/** The record moved from where an older version kept it to `place` (same intent, new ConfigMap). */
-export function relocatedRecord(record: RecreationRecord, place: RecordPlace): RecreationRecord {
-  return {
-    ...record, recordNamespace: place.recordNamespace, ownerTarget: place.target,
-    recordName: recreationRecordName(place.target, record.namespace, record.statefulSetName),
-  };
-}
-
 /**
  * The object to create: the live one with only the template storage changed, and the server-owned fields stripped.
  * The pod template is left byte-for-byte alone so the revision hash, and with it every pod, stays as it is.
