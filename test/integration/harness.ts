@@ -101,6 +101,8 @@ export interface HarnessSeed {
   rbac?: (objects: RbacObject[]) => RbacObject[];
   /** The passes run without a record key (a deployment whose config names none). */
   noRecordKey?: boolean;
+  /** The target's `namespaces.allow` (default: the seeded StatefulSets' namespaces). */
+  allow?: string[];
 }
 
 /** A fresh key, as `sts-volume-gitops sandbox` generates one. */
@@ -117,7 +119,7 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
     seed: { namespaces, storageClasses, resourceQuotas: seed.quotas ?? [], statefulSets: seed.statefulSets.map((s) => withPodSpecExtras(statefulSetManifest(s), seed.podSpecExtras)) },
   });
   const repoDir = await mkdtemp(join(tmpdir(), 'sts-repo-'));
-  const allowed = namespaces;
+  const allowed = seed.allow ?? namespaces;
   const target: RbacTarget = { name: 'test', namespaces: { default: 'default', state: defaultStateNamespace, allow: allowed } };
   const recordKey = seed.noRecordKey ? undefined : generatedRecordKey();
   const generated = rbacObjects([target]);
