@@ -7,6 +7,7 @@ import {
   clusterPermissions, leasePermissions, previousLeaseNamespacePermissions, workloadPermissions, type PermissionRule,
 } from '../adapters/kube/permissions.ts';
 import { leasePrefix } from '../engine/run-pass.ts';
+import { defaultStateNamespace } from '../domain/config.ts';
 
 export const defaultRbacGroup = 'sts-volume-gitops';
 const roleName = 'sts-volume-gitops';
@@ -24,13 +25,12 @@ export interface RbacTarget {
   namespaces: { default: string; state?: string; allow: readonly string[] };
 }
 
-/** Namespaces every cluster has: the manifest never declares them. */
-const builtInNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+
 
 export type RbacObject = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string; labels: Record<string, string> } };
 
 /**
- * The state namespaces (a namespace of their own by default, which the manifest creates), a ClusterRole for the
+ * The state namespace `sts-volume-gitops` when a target uses it (the default), a ClusterRole for the
  * cluster-scoped reads, and per namespace a Role with what that namespace needs (workloads in each allowed namespace,
  * the Lease and records in each target's state namespace, a read of the records older versions kept in the Lease
  * namespace they used, `namespaces.default`), each bound to `subjects`. An allow list with `*` gets the workload rules as
@@ -55,7 +55,9 @@ export function rbacObjects(targets: readonly RbacTarget[], subjects: readonly R
   const upgradeReads = [...previousLeaseNamespaces].filter((n) => !covered(n));
 
   const objects: RbacObject[] = [];
-  for (const namespace of [...leaseNames.keys()].filter((n) => !builtInNamespaces.has(n)).sort()) objects.push(namespaceObject(namespace));
+  // Only the tool's own namespace is declared: a namespace someone else chose may hold more, and `kubectl delete -f` of
+  // the manifest would delete it with everything in it.
+  if (leaseNames.has(defaultStateNamespace)) objects.push(namespaceObject(defaultStateNamespace));
   objects.push(clusterRole(roleName, clusterPermissions), clusterRoleBinding(roleName, roleName, boundTo));
   if (anyNamespace) {
     objects.push(clusterRole(`${roleName}-workloads`, workloadPermissions), clusterRoleBinding(`${roleName}-workloads`, `${roleName}-workloads`, boundTo));
@@ -83,6 +85,8 @@ export function renderRbacManifest(objects: readonly RbacObject[], source: strin
     '# To bind a ServiceAccount or a user instead, regenerate with `--service-account NAMESPACE:NAME` or `--user NAME`',
     '# (repeatable; `--group NAME` names another group). Check an identity with kubectl, e.g.',
     `#   kubectl get storageclasses --as=system:serviceaccount:NAMESPACE:NAME   or   --as=someone --as-group=${defaultRbacGroup}`,
+    '# The state namespace (namespaces.state, by default sts-volume-gitops, created here) holds the Lease and the recreation',
+    '# records: grant nobody else write access there (records are signed and checked, but a refused one stops a recreation).',
     '# Why each verb:',
     ...why,
   ];
