@@ -9,7 +9,7 @@ describe('the npm start demo', () => {
     const code = await runDemo((text) => lines.push(text));
     const output = lines.join('\n');
     assert.equal(code, 0);
-    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 10 objects/);
+    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 13 objects/);
     assert.match(output, /Plan for target demo at commit/);
     assert.match(output, /Recover analytics\/clickhouse data: 100Gi → 50Gi \(expansion failed\)/);
     assert.match(output, /-\s+storage: 100Gi\n\s+\+\s+storage: 50Gi/);
