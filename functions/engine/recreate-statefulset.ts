@@ -98,8 +98,10 @@ export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSe
     delete copy.volumeClaimTemplates;
     return copy;
   };
+  // Each template whole but its storage request: a record changes the storage values and nothing else (not the class,
+  // not the access modes), so the object created is the deleted one with only those values changed.
   const templateShapes = (spec: unknown): unknown[] => (((spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined ?? [])
-    .map((t) => ((t.metadata ?? {}) as JsonObject).name);
+    .map(templateWithoutStorage);
   // Labels and annotations too (the recreated object carries them): all but the status annotation the record adds.
   const marks = (object: JsonObject): unknown => {
     const metadata = (object.metadata ?? {}) as JsonObject;
@@ -110,6 +112,13 @@ export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSe
   return isDeepStrictEqual(withoutTemplates(record.target.spec), withoutTemplates(live.raw.spec))
     && isDeepStrictEqual(templateShapes(record.target.spec), templateShapes(live.raw.spec))
     && isDeepStrictEqual(marks(record.target), marks(live.raw));
+}
+
+function templateWithoutStorage(template: JsonObject): JsonObject {
+  const copy = structuredClone(template);
+  const requests = ((((copy.spec ?? {}) as JsonObject).resources ?? {}) as JsonObject).requests as JsonObject | undefined;
+  if (requests) delete requests.storage;
+  return copy;
 }
 
 /** The sizes a record asks for, by template name. */
