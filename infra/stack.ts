@@ -1,33 +1,38 @@
 // The AWS side: the schedule invokes a dispatcher that queues one message per target on an SQS FIFO queue (grouped by
 // cluster); a worker Lambda runs one pass per message; a webhook Lambda behind a Function URL queues validations for
-// pull requests and passes for pushes. Secrets, EKS access (own account or an assumed role), logs, metrics, alarms. The tool's configuration is the one source of truth: it is checked against the schema at synth,
+// pull requests and passes for pushes. Secrets, EKS access (own account or an assumed role), logs, metrics, alarms and
+// a dashboard (infra/queue.ts, infra/secrets.ts, infra/alarms.ts, infra/dashboard.ts); every cdk-nag finding is fixed
+// or acknowledged with its reason where the resource is made. The tool's configuration is the one source of truth: it is checked against the schema at synth,
 // bundled with the function, and names the clusters and secrets the stack grants. Synthesizes offline: bundling uses
 // the locally installed esbuild (infra/lambda-bundle.ts), no Docker and no credentials.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CfnOutput, Duration, SecretValue, Stack, Token, type StackProps } from 'aws-cdk-lib';
-import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as cloudwatchActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { CfnOutput, Duration, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as eks from 'aws-cdk-lib/aws-eks';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sns from 'aws-cdk-lib/aws-sns';
-import * as snsSubscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { parseConfig, type Config } from '../functions/domain/config.ts';
 import { defaultMetricsNamespace } from '../functions/lambda/publish-metrics.ts';
 import { targetQueueUrlVariable } from '../functions/adapters/aws/target-queue.ts';
 import { scheduleMinutesVariable } from '../functions/lambda/dispatcher.ts';
-import { webhookSecretVariable } from '../functions/lambda/webhook.ts';
+import { alarmTopic, requireAlarmSubscriber, stackAlarms } from './alarms.ts';
+import { dashboardName, dashboardUrl, operationsDashboard } from './dashboard.ts';
 import { lambdaEntries, type LambdaEntryName } from './lambda-bundle.ts';
+import { EmittedMetrics } from './metrics.ts';
+import { targetQueues, type TargetQueues } from './queue.ts';
+import { retainedSecret } from './secrets.ts';
 import { shippedFunction } from './shipped-function.ts';
+import { webhookEndpoint } from './webhook-endpoint.ts';
 
 /** The Kubernetes group the access entry maps the function's role to; infra/k8s/rbac.yaml binds it. */
 export const kubernetesGroup = 'sts-volume-gitops';
@@ -50,8 +55,13 @@ export interface StsVolumeGitopsStackProps extends StackProps {
    * `privateKey.secret` in the config must name it (by name or ARN); otherwise the stack creates one secret per name.
    */
   githubSecretArn?: string;
-  /** Alarms notify this topic; a new one is created when absent. */
+  /**
+   * Alarms notify this topic; a new one (SSL only) is created when absent. One of `alarmTopic`, `alarmTopicArn` and
+   * `alarmEmail` is required: an alarm nobody receives protects nothing, so synth fails without one.
+   */
   alarmTopic?: sns.ITopic;
+  /** An existing topic (its ARN) instead of `alarmTopic`, for `infra/app.ts` (`STS_ALARM_TOPIC_ARN`). */
+  alarmTopicArn?: string;
   /** Subscribes this address to the alarm topic (the subscription must be confirmed from the email). */
   alarmEmail?: string;
   /** CloudWatch metrics namespace of the EMF metrics; `StsVolumeGitops` by default. */
@@ -67,8 +77,19 @@ export interface StsVolumeGitopsStackProps extends StackProps {
   memorySize?: number;
   /** The worker's timeout: 5 minutes by default; at most 14 (an EKS token must outlive the invocation). */
   timeout?: Duration;
-  /** Worker invocations at once (reserved concurrency): passes on different clusters run side by side; 5 by default. */
+  /**
+   * Worker invocations at once (reserved concurrency, and the event source's maximum concurrency, so the event source
+   * never invokes more workers than may run: a throttled receive would count towards `maxReceiveCount`): passes on
+   * different clusters run side by side; 5 by default, at least 2 (the event source's lowest maximum).
+   */
   workerConcurrency?: number;
+  /**
+   * Webhook invocations at once (reserved concurrency): requests beyond get 429 instead of taking the account's shared
+   * pool from the worker and the dispatcher; 5 by default.
+   */
+  webhookConcurrency?: number;
+  /** Refused webhook deliveries within 15 minutes that raise the WebhookRefused alarm; 1 by default. */
+  webhookRefusedAlarmThreshold?: number;
   /** Receives of one message before it moves to the dead-letter queue; 3 by default. */
   maxReceiveCount?: number;
   /** The oldest queued message alarms past this age; twice the schedule's interval by default. */
@@ -96,6 +117,11 @@ export class StsVolumeGitopsStack extends Stack {
   readonly githubSecrets: secretsmanager.ISecret[];
   /** The secrets holding the key that signs recreation records (`recordKey.secret`); read by the worker only. */
   readonly recordKeySecrets: secretsmanager.ISecret[];
+  readonly dashboard: cloudwatch.Dashboard;
+  /** The dashboard's console URL, also in every alarm's description. */
+  readonly dashboardUrl: string;
+  readonly alarms: cloudwatch.Alarm[];
+  private readonly queues: TargetQueues;
 
   constructor(scope: Construct, id: string, props: StsVolumeGitopsStackProps) {
     super(scope, id, props);
@@ -109,66 +135,75 @@ export class StsVolumeGitopsStack extends Stack {
     if (timeout.toSeconds() > 14 * 60) throw new Error(`timeout must be at most 14 minutes (an EKS token lives 15), got ${timeout.toHumanString()}`);
 
     const workerConcurrency = props.workerConcurrency ?? 5;
-    if (!Number.isInteger(workerConcurrency) || workerConcurrency < 1) throw new Error(`workerConcurrency must be a whole number >= 1, got ${workerConcurrency}`);
+    if (!Number.isInteger(workerConcurrency) || workerConcurrency < 2 || workerConcurrency > 1000) throw new Error(`workerConcurrency must be a whole number from 2 to 1000 (it is also the SQS event source's maximum concurrency, at least 2), got ${workerConcurrency}`);
+    const webhookConcurrency = props.webhookConcurrency ?? 5;
+    if (!Number.isInteger(webhookConcurrency) || webhookConcurrency < 1) throw new Error(`webhookConcurrency must be a whole number >= 1, got ${webhookConcurrency}`);
+    const refusedThreshold = props.webhookRefusedAlarmThreshold ?? 1;
+    if (!Number.isInteger(refusedThreshold) || refusedThreshold < 1) throw new Error(`webhookRefusedAlarmThreshold must be a whole number >= 1, got ${refusedThreshold}`);
     const maxReceiveCount = props.maxReceiveCount ?? 3;
     if (!Number.isInteger(maxReceiveCount) || maxReceiveCount < 1 || maxReceiveCount > 1000) throw new Error(`maxReceiveCount must be a whole number from 1 to 1000, got ${maxReceiveCount}`);
+    const metricsNamespace = props.metricsNamespace ?? defaultMetricsNamespace;
+    // The namespace is quoted into the dashboard's SEARCH and the alarm's Metrics Insights query.
+    if (!/^[A-Za-z0-9._\-/#: ]{1,255}$/.test(metricsNamespace) || metricsNamespace.startsWith('AWS/')) throw new Error(`metricsNamespace must be 1-255 letters, digits and . - _ / # : or spaces, not starting with AWS/, got ${JSON.stringify(metricsNamespace)}`);
+    requireAlarmSubscriber(props); // before any bundling
 
-    this.deadLetters = new sqs.Queue(this, 'FailedInvocations', { retentionPeriod: Duration.days(14), enforceSSL: true });
-    this.failedMessages = new sqs.Queue(this, 'FailedTargetMessages', { fifo: true, retentionPeriod: Duration.days(14), enforceSSL: true });
-    this.queue = new sqs.Queue(this, 'Targets', {
-      fifo: true, enforceSSL: true, retentionPeriod: Duration.hours(1),
-      // A pass that crashed or timed out is received again one minute after the worker's timeout, not later: its
-      // cluster's group waits meanwhile (FIFO). Throttled receives are retried by the event source.
-      visibilityTimeout: timeout.plus(Duration.minutes(1)),
-      deadLetterQueue: { queue: this.failedMessages, maxReceiveCount },
-    });
-    const logGroup = new logs.LogGroup(this, 'Logs', { retention: props.logRetention ?? logs.RetentionDays.ONE_MONTH });
+    this.queues = targetQueues(this, { workerTimeout: timeout, maxReceiveCount });
+    ({ queue: this.queue, failedMessages: this.failedMessages, deadLetters: this.deadLetters } = this.queues);
+    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
     const entry = (name: LambdaEntryName): string => props.entry ?? lambdaEntries[name];
     const network = { ...(props.vpc ? { vpc: props.vpc } : {}), ...(props.vpcSubnets ? { vpcSubnets: props.vpcSubnets } : {}), ...(props.securityGroups ? { securityGroups: props.securityGroups } : {}) };
-    const metricsNamespace = props.metricsNamespace ?? defaultMetricsNamespace;
 
     this.function = shippedFunction(this, 'Worker', {
-      entry: entry('worker'), configFile, timeout, memorySize: props.memorySize ?? 512, logGroup, network,
+      entry: entry('worker'), configFile, timeout, memorySize: props.memorySize ?? 512, logRetention, network,
       // Passes on one cluster never overlap (the FIFO group); this bounds how many clusters are worked at once.
       reservedConcurrentExecutions: workerConcurrency,
       environment: { POWERTOOLS_METRICS_NAMESPACE: metricsNamespace },
     });
-    this.function.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true }));
+    this.function.addEventSource(new lambdaEvents.SqsEventSource(this.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: workerConcurrency }));
+    const redriven = 'The worker is invoked synchronously by its SQS event source: a failed pass is a batch item failure, received again and moved to FailedTargetMessages (alarmed) after maxReceiveCount receives. A Lambda dead-letter queue or an on-failure destination applies to asynchronous invocations and to stream sources, not to SQS.';
+    for (const id of ['Serverless-LambdaDLQ', 'NIST.800.53.R5-LambdaDLQ', 'Serverless-LambdaEventSourceMappingDestination']) Validations.of(this.function).acknowledge({ id, reason: redriven });
 
     this.dispatcher = shippedFunction(this, 'Dispatcher', {
-      entry: entry('dispatcher'), configFile, timeout: Duration.minutes(1), memorySize: 256, logGroup,
+      entry: entry('dispatcher'), configFile, timeout: Duration.minutes(1), memorySize: 256, logRetention,
+      // One schedule slot at a time; a throttled asynchronous invocation waits in Lambda's queue (up to maximumEventAge).
+      reservedConcurrentExecutions: 1,
       environment: { [targetQueueUrlVariable]: this.queue.queueUrl, [scheduleMinutesVariable]: String(everyMinutes) },
       extra: { deadLetterQueue: this.deadLetters, retryAttempts: 0, maxEventAge: props.maximumEventAge ?? Duration.minutes(10) },
     });
     this.allowSend(this.dispatcher);
+    Validations.of(this.dispatcher).acknowledge({
+      id: 'Serverless-LambdaAsyncFailureDestination',
+      reason: 'Failed asynchronous invocations go to the FailedInvocations dead-letter queue (DeadLetterConfig, with the error code and message as attributes), which is alarmed; a failure destination would be a second copy.',
+    });
 
     if (props.webhook ?? true) {
-      this.webhookSecret = props.webhookSecretArn
-        ? secretsmanager.Secret.fromSecretCompleteArn(this, 'WebhookSecret', props.webhookSecretArn)
-        : new secretsmanager.Secret(this, 'WebhookSecret', {
-          description: 'GitHub webhook secret for sts-volume-gitops: {"webhookSecret": "..."}; paste the value into the webhook settings (see infra/README.md)',
-          generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'webhookSecret', excludePunctuation: true, passwordLength: 40 },
-        });
-      this.webhook = shippedFunction(this, 'Webhook', {
-        // GitHub waits 10 s for an answer; queueing takes milliseconds.
-        entry: entry('webhook'), configFile, timeout: Duration.seconds(10), memorySize: 256, logGroup,
-        environment: { [targetQueueUrlVariable]: this.queue.queueUrl, [webhookSecretVariable]: this.webhookSecret.secretArn },
-      });
-      this.allowSend(this.webhook);
-      this.webhook.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.webhookSecret.secretArn] }));
-      // Auth NONE: GitHub cannot sign AWS requests; the handler checks X-Hub-Signature-256 before anything else.
-      this.webhookUrl = this.webhook.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
-      new CfnOutput(this, 'WebhookUrl', { value: this.webhookUrl.url, description: 'Payload URL for the GitHub webhook (content type application/json)' });
-      new CfnOutput(this, 'WebhookSecretArn', { value: this.webhookSecret.secretArn, description: 'The secret to paste into the GitHub webhook: its webhookSecret field' });
+      ({ fn: this.webhook, url: this.webhookUrl, secret: this.webhookSecret } = webhookEndpoint(this, {
+        entry: entry('webhook'), configFile, logRetention, concurrency: webhookConcurrency, queue: this.queue, metricsNamespace,
+        ...(props.webhookSecretArn !== undefined ? { existingSecretArn: props.webhookSecretArn } : {}),
+      }));
     }
 
     this.githubSecrets = this.grantSecrets(props.githubSecretArn);
     this.recordKeySecrets = this.grantRecordKeys();
     this.grantClusters();
     this.schedule(props, everyMinutes);
-    this.alarmTopic = props.alarmTopic ?? new sns.Topic(this, 'Alarms', { displayName: 'sts-volume-gitops alarms' });
-    if (props.alarmEmail) this.alarmTopic.addSubscription(new snsSubscriptions.EmailSubscription(props.alarmEmail));
-    this.alarms(timeout, props.oldestMessageAlarmAge ?? Duration.minutes(2 * everyMinutes));
+    this.alarmTopic = alarmTopic(this, props);
+
+    const metrics = new EmittedMetrics(metricsNamespace);
+    const name = dashboardName(this);
+    this.dashboardUrl = dashboardUrl(this, name);
+    this.alarms = stackAlarms(this, {
+      worker: this.function, dispatcher: this.dispatcher, webhook: this.webhook,
+      queues: this.queues, metrics,
+      workerTimeout: timeout, oldestMessageAge: props.oldestMessageAlarmAge ?? Duration.minutes(2 * everyMinutes),
+      retryAfter: this.queues.visibilityTimeout,
+      refusedDeliveries: refusedThreshold, topic: this.alarmTopic, dashboardUrl: this.dashboardUrl,
+    });
+    this.dashboard = operationsDashboard(this, {
+      name, metrics, worker: this.function, workerLogs: this.function.logGroup, dispatcher: this.dispatcher, webhook: this.webhook,
+      queues: this.queues, alarms: this.alarms,
+    });
+    new CfnOutput(this, 'DashboardUrl', { value: this.dashboardUrl, description: 'The CloudWatch dashboard of passes, resizes, API calls, webhook deliveries and the queues' });
   }
 
   /** sqs:SendMessage on the target queue and nothing else (SendMessageBatch is authorised as SendMessage). */
@@ -197,11 +232,12 @@ export class StsVolumeGitopsStack extends Stack {
         imported.grantRead(this.function);
         return imported;
       }
-      const created = new secretsmanager.Secret(this, index === 0 ? 'GitHubAppKey' : `GitHubAppKey${index}`, {
+      // Empty until the key is stored (infra/README.md, step 5); a pass fails with "cannot read secret <name>" until then.
+      const created = retainedSecret(this, index === 0 ? 'GitHubAppKey' : `GitHubAppKey${index}`, {
         secretName: name,
         description: 'GitHub App private key for sts-volume-gitops: {"privateKey": "<PEM>"} (see infra/README.md)',
-        // A placeholder the function refuses with a clear message until the real key is stored.
-        secretStringValue: SecretValue.unsafePlainText(JSON.stringify({ privateKey: 'replace with the GitHub App private key (PEM)' })),
+        value: { kind: 'empty' },
+        notRotatedBecause: 'GitHub makes an App\'s private keys (App settings, Private keys); Secrets Manager cannot create one. Rotate by hand: generate a new key, store it here, then delete the old one in GitHub.',
       });
       created.grantRead(this.function);
       return created;
@@ -218,10 +254,11 @@ export class StsVolumeGitopsStack extends Stack {
     return names.map((name, index) => {
       const secret = name.startsWith('arn:')
         ? secretsmanager.Secret.fromSecretCompleteArn(this, `RecordKey${index}`, name)
-        : new secretsmanager.Secret(this, index === 0 ? 'RecordKey' : `RecordKey${index}`, {
+        : retainedSecret(this, index === 0 ? 'RecordKey' : `RecordKey${index}`, {
           secretName: name,
           description: 'Key that signs sts-volume-gitops recreation records (HMAC-SHA256): {"recordKey": "..."}; generated, keep it unchanged while records are outstanding',
-          generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'recordKey', excludePunctuation: true, passwordLength: 64 },
+          value: { kind: 'generated', generateStringKey: 'recordKey', passwordLength: 64 },
+          notRotatedBecause: 'A recreation record signed with the old key would be refused after a rotation, leaving its StatefulSet absent; the key is changed by hand, only while no record is outstanding (README, "Recreation records").',
         });
       secret.grantRead(this.function);
       return secret;
@@ -256,12 +293,24 @@ export class StsVolumeGitopsStack extends Stack {
   }
 
   private schedule(props: StsVolumeGitopsStackProps, everyMinutes: number): void {
-    const schedulerRole = new iam.Role(this, 'SchedulerRole', { assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com') });
+    // The stack's own schedule group, so the role trusts EventBridge Scheduler only for schedules of this group in this
+    // account (confused deputy: Scheduler's aws:SourceArn is the schedule group, never a schedule).
+    const group = new scheduler.CfnScheduleGroup(this, 'ScheduleGroup', {});
+    const schedulerRole = new iam.Role(this, 'SchedulerRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com').withConditions({
+        StringEquals: { 'aws:SourceAccount': this.account, 'aws:SourceArn': group.attrArn },
+      }),
+    });
     // Exactly the dispatcher, not its versions (grantInvoke would add `arn:*`).
     schedulerRole.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.dispatcher.functionArn] }));
+    Validations.of(schedulerRole).acknowledge({
+      id: 'NIST.800.53.R5-IAMNoInlinePolicy',
+      reason: 'The role has one policy of its own, lambda:InvokeFunction on the dispatcher, made with the role; a customer managed policy would grant the same.',
+    });
     const window = props.flexibleWindowMinutes;
     if (window !== undefined && (!Number.isInteger(window) || window < 1 || window > 1440)) throw new Error(`flexibleWindowMinutes must be a whole number from 1 to 1440, got ${window}`);
     new scheduler.CfnSchedule(this, 'Schedule', {
+      groupName: group.ref,
       scheduleExpression: everyMinutes === 1 ? 'rate(1 minute)' : `rate(${everyMinutes} minutes)`,
       flexibleTimeWindow: window === undefined ? { mode: 'OFF' } : { mode: 'FLEXIBLE', maximumWindowInMinutes: window },
       description: 'Queues one sts-volume-gitops pass per configured target',
@@ -272,33 +321,5 @@ export class StsVolumeGitopsStack extends Stack {
         retryPolicy: { maximumRetryAttempts: props.scheduleRetryAttempts ?? 0, maximumEventAgeInSeconds: props.scheduleMaximumEventAgeSeconds ?? 300 },
       },
     });
-  }
-
-  private alarms(timeout: Duration, oldestMessageAge: Duration): void {
-    const action = new cloudwatchActions.SnsAction(this.alarmTopic);
-    const alarm = (id: string, description: string, metric: cloudwatch.IMetric, threshold: number): void => {
-      const created = new cloudwatch.Alarm(this, id, {
-        metric, threshold, evaluationPeriods: 1, alarmDescription: description,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      });
-      created.addAlarmAction(action);
-    };
-    const period = Duration.minutes(15);
-    alarm('Errors', 'sts-volume-gitops: a worker invocation failed (crashed or timed out; a failed pass is a batch item failure, see FailedTargetMessages)',
-      this.function.metricErrors({ period }), 1);
-    alarm('DispatcherErrors', 'sts-volume-gitops: the dispatcher failed to queue the targets (unreadable config or SQS refused)',
-      this.dispatcher.metricErrors({ period }), 1);
-    if (this.webhook) {
-      alarm('WebhookErrors', 'sts-volume-gitops: the webhook answered GitHub with an error (secret unreadable or SQS refused)', this.webhook.metricErrors({ period }), 1);
-    }
-    alarm('DurationNearTimeout', 'sts-volume-gitops: a pass ran past 80% of the worker timeout',
-      this.function.metricDuration({ period, statistic: 'Maximum' }), Math.floor(timeout.toMilliseconds() * 0.8));
-    alarm('DeadLetters', 'sts-volume-gitops: failed dispatcher invocations are waiting in the dead-letter queue',
-      this.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }), 1);
-    alarm('FailedTargets', 'sts-volume-gitops: a target failed its pass on every try; its message is in the dead-letter queue (see the worker logs)',
-      this.failedMessages.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }), 1);
-    alarm('OldestMessage', `sts-volume-gitops: a target has waited in the queue for ${oldestMessageAge.toHumanString()} (workers too few or too slow, or a cluster's group is stuck)`,
-      this.queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5), statistic: 'Maximum' }), oldestMessageAge.toSeconds());
   }
 }

@@ -60,6 +60,8 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     allowedNamespaces: config.namespaces.allow,
     sizeSources: config.sizeSources,
     stateNamespace: config.namespaces.state,
+    ...(config.guardrails ? { guardrails: config.guardrails } : {}),
+    ...(config.prices ? { prices: config.prices } : {}),
   };
   const recordKey = config.recordKey === undefined || !options.needsRecordKey ? undefined : await readRecordKey(config.name, config.recordKey, env, options);
   const kubeConfig = await kubeConfigFor(config, options);
@@ -88,11 +90,11 @@ export function htmlBaseOf(apiUrl: string | undefined): string {
 }
 
 /** The files the target's size sources read, wherever they are (the Git sources read them besides the globs). */
-function mappedFiles(config: TargetConfig): string[] {
+export function mappedFiles(config: TargetConfig): string[] {
   return [...new Set(config.sizeSources.map((s) => s.file))];
 }
 
-async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {
+export async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {
   if ('eks' in config.cluster) {
     if (!options.eksKubeConfig) throw new TargetSetupError(config.name, 'EKS clusters are reached from the Lambda function only; use a kubeconfig here');
     return options.eksKubeConfig(config.cluster.eks);
@@ -113,9 +115,9 @@ async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promis
   return kubeConfig;
 }
 
-type GitHubSourceConfig = Extract<TargetConfig['source'], { github: unknown }>['github'];
+export type GitHubSourceConfig = Extract<TargetConfig['source'], { github: unknown }>['github'];
 
-async function gitHubAuth(
+export async function gitHubAuth(
   targetName: string, source: GitHubSourceConfig, env: NodeJS.ProcessEnv, options: OpenOptions,
 ): Promise<GitHubAuth> {
   if (source.app) {

@@ -10,9 +10,11 @@ import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/ind
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
-import { parseConfig, type Config } from '../domain/config.ts';
+import { parseConfig, type Config, type TargetConfig } from '../domain/config.ts';
+import { checkTarget } from '../check/check-target.ts';
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { runTargets, type TargetRun } from '../app/run-targets.ts';
+import { renderCheckReport } from './render-check.ts';
 import { renderPassReport } from './render-report.ts';
 import { exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
 
@@ -55,6 +57,10 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     print(`GitHub sandbox      ${github.url}/repos/${github.owner}/${github.repo}`);
     print(`Configuration       ${configPath}`);
     print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
+
+    heading(print, '0. Before the first pass: what check finds (read-only)');
+    const checked = await checkTarget(demo.config.targets[0] as TargetConfig, { env: demo.env });
+    print(renderCheckReport({ targets: [checked], webhook: [] }).trimEnd());
 
     heading(print, '1. What Git asks for, against what runs (read-only plan)');
     const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env });

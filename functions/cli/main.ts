@@ -14,6 +14,7 @@ const usage = `Usage:
   sts-volume-gitops sandbox kube --port N --seed FILE                 start the Kubernetes sandbox alone
   sts-volume-gitops sandbox github --port N --seed DIR                start the GitHub sandbox alone
   sts-volume-gitops demo                                              the whole story on the sandboxes (npm start)
+  sts-volume-gitops check --config FILE [--target NAME] [--json]      what is missing before a first pass (read-only)
   sts-volume-gitops rbac --config FILE [--target NAME]                print the RBAC manifest the config needs
   sts-volume-gitops webhook --port N --config FILE [--secret-env VAR]  GitHub webhooks for local development: pull
                                                                       requests validated, pushes reconciled, in process
@@ -29,6 +30,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import('./sandbox-command.ts')).sandboxCommand(rest);
     case 'demo':
       return (await import('./demo.ts')).runDemo();
+    case 'check':
+      return (await import('./check-command.ts')).checkCommand(rest);
     case 'rbac':
       return (await import('./rbac-command.ts')).rbacCommand(rest);
     case 'webhook':

@@ -1,6 +1,7 @@
 // Human-readable pass reports for the terminal, in the spirit of `terraform plan`: what would change, what is
 // blocked and why, with file:line so the reader can jump to the value.
-import type { PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { formatMoney } from '../domain/volume-cost.ts';
+import type { CostSummary, PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 
 const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'missing': 'not created yet',
@@ -27,15 +28,21 @@ export function renderPassReport(report: PassReport): string {
     lines.push(`  ! ${error.path}:${error.line}:${error.column}: ${error.message}${error.jsonPath ? ` (at ${error.jsonPath})` : ''}`);
   }
   if (report.statefulSets.length === 0) lines.push('  no StatefulSets in the target paths');
-  for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts));
+  for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost));
   for (const note of report.notes) lines.push(`  note: ${note}`);
   lines.push(summaryLine(report));
+  if (report.cost) {
+    const unpriced = report.cost.unpricedClasses.length > 0 ? ` (not counted: no price for StorageClass ${report.cost.unpricedClasses.join(', ')})` : '';
+    lines.push(`  storage cost of the resizes: ${formatMoney(report.cost.monthlyIncrease, report.cost.currency)} a month${unpriced}`);
+  }
   return lines.join('\n');
 }
 
-function renderStatefulSet(sts: StatefulSetReport): string[] {
+function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined): string[] {
   const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
-  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${sts.replicas ?? '?'} replicas): ${sts.outcome}${sts.templateUpdate ? `, template ${sts.templateUpdate}` : ''}`];
+  const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
+  const costWords = setCost ? `, ${formatMoney(setCost.monthlyIncrease, setCost.currency)} a month` : '';
+  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${sts.replicas ?? '?'} replicas): ${sts.outcome}${sts.templateUpdate ? `, template ${sts.templateUpdate}` : ''}${costWords}`];
   for (const template of sts.templates) {
     const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
     const change = template.from === undefined || template.from === template.desiredSize
@@ -43,6 +50,7 @@ function renderStatefulSet(sts: StatefulSetReport): string[] {
     const klass = template.storageClassName === undefined ? 'no class'
       : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
     lines.push(`      ${template.templateName}: ${change} [${klass}] ${template.readyReplicas}/${template.replicas} ready  (${where})`);
+    if (template.cost) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
     for (const pvc of template.pvcs) {
       if (pvc.state === 'done' && template.finished) continue;
@@ -52,6 +60,12 @@ function renderStatefulSet(sts: StatefulSetReport): string[] {
   }
   for (const note of sts.notes) lines.push(`      note: ${note}`);
   return lines;
+}
+
+function costOfTemplate(cost: NonNullable<TemplateReport['cost']>): string {
+  const growth = `${cost.growth} more on ${cost.storageClassName ?? 'no class'}`;
+  return cost.monthlyIncrease === undefined ? `${growth}, no price for the class in prices.perGiBMonth`
+    : `${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${growth} at ${cost.pricePerGiBMonth} ${cost.currency}/GiB-month)`;
 }
 
 function summaryLine(report: PassReport): string {

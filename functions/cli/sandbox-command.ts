@@ -141,7 +141,7 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
   } else {
     for (const [key, value] of Object.entries(info)) process.stdout.write(`${key.padEnd(14)} ${value}\n`);
     if (info.config) {
-      process.stdout.write(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops plan --config ${info.config}\n`);
+      process.stdout.write(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops check --config ${info.config}\n  sts-volume-gitops plan --config ${info.config}\n`);
     }
     process.stdout.write('\nPress Ctrl-C to stop.\n');
   }

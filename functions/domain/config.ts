@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
+import { parseQuantity, QuantityError } from './quantity.ts';
 
 export interface GitHubSource {
   owner: string;
@@ -45,6 +46,27 @@ export interface SizeSourceConfig {
   statefulSet: string;
   /** The volumeClaimTemplate's name in that StatefulSet. */
   template: string;
+  /** Limits for this template, field by field over the target's (engine/guardrails.ts). */
+  guardrails?: GuardrailsConfig;
+  /** An operator writes the StatefulSet from a resource of this kind: only its PVCs are grown (engine/controller-owner.ts). */
+  ownedBy?: { kind: string; group?: string };
+}
+
+/** Limits on one template's size change; a change beyond any of them is blocked (engine/guardrails.ts). */
+export interface GuardrailsConfig {
+  /** The largest size a template may ask for, a quantity (`2Ti`). */
+  maxSize?: string | number;
+  /** The largest new size as a multiple of the current size (live template or PVCs, the largest; default 10). */
+  maxGrowthFactor?: number;
+  /** The largest monthly cost increase of one template's change, in the target's price currency. */
+  maxMonthlyIncrease?: number;
+}
+
+/** What a GiB-month of each StorageClass costs: the user's own figures, there is no built-in price list. */
+export interface PriceConfig {
+  /** ISO 4217 code, `USD` unless set. */
+  currency: string;
+  perGiBMonth: Record<string, number>;
 }
 
 /** Where the key that signs recreation records is kept (engine/record-authenticity.ts); exactly one field. */
@@ -62,6 +84,9 @@ export interface TargetConfig {
   source: { github: GitHubSource } | { local: LocalSource };
   cluster: { kubeconfig: KubeconfigCluster } | { eks: EksCluster };
   sizeSources: SizeSourceConfig[];
+  /** Limits on every template's change (a size source may override them); absent: only the default growth factor. */
+  guardrails?: GuardrailsConfig;
+  prices?: PriceConfig;
   /** `state`: where the Lease and the recreation records live. */
   namespaces: { default: string; state: string; allow: string[] };
   recordKey?: RecordKeySource;
@@ -95,9 +120,10 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     throw new ConfigError(sourceName, [`not valid YAML or JSON${where}: ${error instanceof jsYaml.YAMLException ? error.reason : 'unreadable'}`]);
   }
   if (!validate(value)) {
-    throw new ConfigError(sourceName, (validate.errors ?? []).map((e) => describe(e, value)));
+    // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
+    throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => describe(e, value)));
   }
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests'> & { namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices'> & { guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.map((target, index): TargetConfig => {
@@ -126,11 +152,14 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     // Optional in the file (the schema says so), always a list here.
     const sizeSources = (target.sizeSources as SizeSourceConfig[] | undefined) ?? [];
     problems.push(...sizeSourceProblems(sizeSources, `targets[${index}]`));
+    problems.push(...guardrailProblems(target.guardrails ?? {}, sizeSources, target.prices !== undefined, `targets[${index}]`));
     return {
       name: target.name,
       source,
       cluster,
       sizeSources,
+      ...(target.guardrails ? { guardrails: target.guardrails } : {}),
+      ...(target.prices ? { prices: { currency: target.prices.currency ?? 'USD', perGiBMonth: target.prices.perGiBMonth } } : {}),
       namespaces: { default: target.namespaces.default ?? 'default', state: target.namespaces.state ?? defaultStateNamespace, allow: target.namespaces.allow },
       ...(recordKey !== undefined ? { recordKey } : {}),
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
@@ -149,6 +178,40 @@ function sizeSourceProblems(sources: readonly SizeSourceConfig[], where: string)
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, index);
     else problems.push(`${where}.sizeSources[${index}] maps ${source.statefulSet} template ${source.template}, which sizeSources[${earlier}] maps already; one template takes its size from one place`);
+  }
+  return problems;
+}
+
+/** Sizes that are not quantities, and a cost limit with no prices to count a cost by. */
+function guardrailProblems(target: GuardrailsConfig, sources: readonly SizeSourceConfig[], priced: boolean, where: string): string[] {
+  const problems: string[] = [];
+  const check = (guardrails: GuardrailsConfig | undefined, at: string): void => {
+    if (guardrails?.maxSize !== undefined) {
+      try {
+        parseQuantity(guardrails.maxSize);
+      } catch (error) {
+        if (!(error instanceof QuantityError)) throw error;
+        problems.push(`${at}.maxSize ${shown(guardrails.maxSize)} is not a size: ${error.message}; write a quantity such as 2Ti`);
+      }
+    }
+    if (guardrails?.maxMonthlyIncrease !== undefined && !priced) {
+      problems.push(`${at}.maxMonthlyIncrease needs ${where}.prices (the price per GiB-month of each StorageClass) to count a change's cost`);
+    }
+  };
+  check(target, `${where}.guardrails`);
+  for (const [index, source] of sources.entries()) check(source.guardrails, `${where}.sizeSources[${index}].guardrails`);
+  // Who writes a StatefulSet is one fact: its mappings must agree on it.
+  const firstOwner = new Map<string, number>();
+  for (const [index, source] of sources.entries()) {
+    const earlier = firstOwner.get(source.statefulSet);
+    if (earlier === undefined) {
+      firstOwner.set(source.statefulSet, index);
+      continue;
+    }
+    const ownerOf = (s: SizeSourceConfig | undefined): string => (s?.ownedBy ? `${s.ownedBy.kind}.${s.ownedBy.group ?? ''}` : '');
+    if (ownerOf(sources[earlier]) !== ownerOf(source)) {
+      problems.push(`${where}.sizeSources[${index}] and sizeSources[${earlier}] map ${source.statefulSet} but disagree on ownedBy; declare the same owner on both (or on neither)`);
+    }
   }
   return problems;
 }
@@ -199,6 +262,8 @@ function describe(error: ErrorObject, root: unknown): string {
       if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
       if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;
       return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
+    case 'propertyNames':
+      return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
     case 'minItems':
       return `${where} must list at least ${String(params.limit)} item(s)`;
     default:

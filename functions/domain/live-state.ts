@@ -27,8 +27,17 @@ export interface LiveStatefulSet {
   templates: LiveTemplate[];
   annotations: Record<string, string>;
   deleting: boolean;
+  /** The ownerReference with `controller: true`, when another object (an operator's resource) controls the set. */
+  controllerOwner?: ControllerOwner;
   /** The whole object as read, for recreation from the LIVE object. */
   raw: JsonObject;
+}
+
+export interface ControllerOwner {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
 }
 
 export interface PvcCondition {
@@ -53,6 +62,8 @@ export interface LivePvc {
   resizeStatus: string | undefined;
   conditions: PvcCondition[];
   deleting: boolean;
+  /** Only the first replica's PVC of a set an operator writes carries one of ours (engine/run-pass.ts). */
+  annotations?: Record<string, string>;
 }
 
 export interface LivePod {

@@ -1,5 +1,6 @@
 // What one pass is given: the target's settings and the ports it reads and writes through. Its own module so that
 // the pass and the record resumption it calls both depend on it, not on each other.
+import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './pass-report.ts';
@@ -13,6 +14,10 @@ export interface PassTarget {
   allowedNamespaces: readonly string[];
   /** Sizes mapped from values files (Helm values, Kustomize patches) to StatefulSet templates. */
   sizeSources?: readonly SizeSource[];
+  /** Size limits of every template change (engine/guardrails.ts). */
+  guardrails?: GuardrailsConfig;
+  /** Price per GiB-month per StorageClass, for the cost of a change. */
+  prices?: PriceConfig;
   /** Where the Lease and the recreation records live (a config always sets it; without, `defaultNamespace`). */
   stateNamespace?: string;
 }

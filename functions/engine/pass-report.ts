@@ -3,6 +3,8 @@
 import type { LocatedError } from '../domain/desired-state.ts';
 import type { LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
+import { totalCost, type CostTotal } from '../domain/volume-cost.ts';
+import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
@@ -41,6 +43,23 @@ export interface TemplateReport extends TemplateStatus {
   quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
   /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
   failureEvents: PvcEvent[];
+  /** What the change adds a month (with prices configured and a change to make). */
+  cost?: CostReport;
+}
+
+export interface CostReport {
+  storageClassName: string | undefined;
+  /** The bytes the change adds across the replicas, in the template's unit (`30Gi`). */
+  growth: string;
+  currency: string;
+  /** undefined: the class has no price, so the cost is unknown. */
+  pricePerGiBMonth: number | undefined;
+  monthlyIncrease: number | undefined;
+}
+
+/** The monthly cost of the resizes a pass applies (or a merge would), per StatefulSet and in total. */
+export interface CostSummary extends CostTotal {
+  statefulSets: Array<{ namespace: string; name: string } & CostTotal>;
 }
 
 export interface StatefulSetReport {
@@ -73,6 +92,18 @@ export interface PassReport {
   notes: string[];
   /** Recreation records found and not acted on (no valid MAC, or claims that disagree): see engine/refused-records.ts. */
   refusedRecords?: RefusedRecord[];
+  /** The monthly cost of the resizes, when the target has prices (`costSummary`). */
+  cost?: CostSummary;
+}
+
+/** The cost of the templates that resize (blocked ones cost nothing until unblocked); undefined without prices. */
+export function costSummary(statefulSets: readonly StatefulSetReport[]): CostSummary | undefined {
+  const perSet = statefulSets.flatMap((sts) => {
+    const total = totalCost(sts.templates.filter((t) => t.action === 'resize').map((t) => t.cost));
+    return total ? [{ namespace: sts.namespace, name: sts.name, ...total }] : [];
+  });
+  const all = totalCost(statefulSets.flatMap((sts) => sts.templates.filter((t) => t.action === 'resize').map((t) => t.cost)));
+  return all ? { ...all, statefulSets: perSet } : undefined;
 }
 
 export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
@@ -117,6 +148,12 @@ export function templateReport(
       growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
     })),
     failureEvents: events.filter((e) => failed.has(e.pvcName)),
+    ...(template.cost ? {
+      cost: {
+        storageClassName: template.cost.storageClassName, growth: formatBytesLike(template.cost.growthBytes, template.to), currency: template.cost.currency,
+        pricePerGiBMonth: template.cost.pricePerGiBMonth, monthlyIncrease: template.cost.monthlyIncrease,
+      },
+    } : {}),
   };
 }
 
@@ -137,7 +174,8 @@ export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): Statef
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
     replicas: live?.replicas, templateUpdate: undefined, templates,
-    notes: plan.outcome === 'missing-in-cluster' ? ['not in the cluster: this tool never creates StatefulSets'] : [],
+    notes: plan.outcome === 'missing-in-cluster' ? ['not in the cluster: this tool never creates StatefulSets']
+      : plan.templateOwner ? [`written by its operator (${describeOwner(plan.templateOwner)}): only the PVCs are grown, the StatefulSet is never written here`] : [],
   };
 }
 

@@ -2,9 +2,13 @@
 // Pure over plain data; the KEP-0661 validation section and the KEP-1790 "only above capacity" rule live here.
 import type { DesiredStatefulSet, DesiredTemplate } from '../domain/desired-state.ts';
 import type {
-  ClusterSnapshot, LivePvc, LiveStatefulSet, LiveStorageClass, LiveTemplate, NamespaceSnapshot,
+  ClusterSnapshot, ControllerOwner, LivePvc, LiveStatefulSet, LiveStorageClass, LiveTemplate, NamespaceSnapshot,
 } from '../domain/live-state.ts';
 import { compareQuantities, formatBytesLike, type Quantity } from '../domain/quantity.ts';
+import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
+import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
+import { ownershipOf, type OwnershipCode } from './controller-owner.ts';
+import { guardrailReasons, type GuardrailCode } from './guardrails.ts';
 import { describeDifference, diffTemplates } from './template-diff.ts';
 
 export type BlockCode =
@@ -16,7 +20,9 @@ export type BlockCode =
   | 'storage-class-not-expandable'
   | 'below-capacity'
   | 'quota-exceeded'
-  | 'dry-run-rejected';
+  | 'dry-run-rejected'
+  | GuardrailCode
+  | OwnershipCode;
 
 export interface BlockReason {
   code: BlockCode;
@@ -52,6 +58,8 @@ export interface TemplatePlan {
   pvcs: LivePvc[];
   quotaChecks: QuotaCheck[];
   reasons: BlockReason[];
+  /** What the change adds a month, when the target has prices (domain/volume-cost.ts). */
+  cost?: VolumeCost;
 }
 
 export type StatefulSetOutcome = 'planned' | 'missing-in-cluster' | 'namespace-not-allowed';
@@ -63,6 +71,8 @@ export interface StatefulSetPlan {
   live: LiveStatefulSet | undefined;
   outcome: StatefulSetOutcome;
   templates: TemplatePlan[];
+  /** An operator writes this set (declared on its size source): its PVCs are grown, the set itself is never written. */
+  templateOwner?: ControllerOwner;
 }
 
 export interface PlanOptions {
@@ -70,6 +80,10 @@ export interface PlanOptions {
   allowedNamespaces: readonly string[];
   /** Server-side dry-run rejections of PVC patches, keyed `namespace/pvcName`, worded as the API server words them. */
   dryRunRejections?: ReadonlyMap<string, string>;
+  /** The target's size limits (a size source may override them); the default growth factor applies without. */
+  guardrails?: GuardrailsConfig;
+  /** Price per GiB-month per StorageClass: the cost of each change. */
+  prices?: PriceConfig;
 }
 
 export function isNamespaceAllowed(namespace: string, allowed: readonly string[]): boolean {
@@ -88,8 +102,32 @@ export function planTarget(
   desired: readonly DesiredStatefulSet[], snapshot: ClusterSnapshot, options: PlanOptions,
 ): StatefulSetPlan[] {
   const plans = desired.map((sts) => planStatefulSet(sts, snapshot, options));
+  for (const plan of plans) applyGuards(plan, options);
   applyQuotaHeadroom(plans, snapshot);
   return plans;
+}
+
+/** Who writes the live set, then the size and cost limits (controller-owner.ts, guardrails.ts): each blocks like any other reason. */
+function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
+  const live = sts.live;
+  if (sts.outcome !== 'planned' || !live) return;
+  const ownership = ownershipOf(live, sts.desired.sizedBy);
+  if (ownership.kind === 'operator') sts.templateOwner = ownership.owner;
+  for (const template of sts.templates) {
+    if (ownership.kind === 'operator' && template.templateNeedsUpdate) {
+      template.templateNeedsUpdate = false; // the operator's to write
+      if (template.action === 'resize' && template.pvcsToPatch.length === 0) template.action = 'unchanged';
+    }
+    if (!template.templateNeedsUpdate && template.pvcsToPatch.length === 0) continue;
+    template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
+    const change = {
+      statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
+      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName),
+    };
+    const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
+    template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails));
+    if (template.reasons.length > 0) template.action = 'blocked';
+  }
 }
 
 function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, options: PlanOptions): StatefulSetPlan {
@@ -121,6 +159,12 @@ function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, opt
     }
   }
   return { ...base, live, outcome: 'planned', templates };
+}
+
+/** The size a change grows from: the largest of the live template's and its PVCs' requests and capacities. */
+function currentSize(template: TemplatePlan): Quantity | undefined {
+  const sizes = [template.from, ...template.pvcs.flatMap((p) => [p.request, p.capacity])].filter((q): q is Quantity => q !== undefined);
+  return sizes.reduce<Quantity | undefined>((largest, size) => (largest === undefined || size.bytes > largest.bytes ? size : largest), undefined);
 }
 
 /** Why the template list in Git cannot be applied to the live set (templates added, removed or renamed), if it cannot. */

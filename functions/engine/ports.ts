@@ -74,6 +74,8 @@ export interface ClusterPort {
   deleteRecreationRecord(recordNamespace: string, recordName: string): Promise<void>;
   /** Sets (or with null removes) one annotation with a merge patch. */
   annotateStatefulSet(namespace: string, name: string, key: string, value: string | null): Promise<void>;
+  /** The same on a PVC (where the status of a set an operator writes is kept); returns its new resourceVersion. */
+  annotatePvc(namespace: string, name: string, key: string, value: string | null): Promise<string>;
   recordEvent(involved: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
   readLease(namespace: string, name: string): Promise<LeaseState | undefined>;
   /**

@@ -4,6 +4,7 @@
 import type { ClusterSnapshot, LiveStatefulSet } from '../domain/live-state.ts';
 import { sameSize } from '../domain/quantity.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
+import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
 import { ClusterError, type LeaseState } from './ports.ts';
 import { reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { updateLiveTemplate, type RecreationCluster } from './recreate-statefulset.ts';
@@ -18,7 +19,7 @@ import {
 import { mapWithConcurrency } from './concurrency.ts';
 import type { PvcState } from './pvc-progress.ts';
 import {
-  describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
+  costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, templateReport,
   type PassReport, type StatefulSetReport, type TemplateReport,
 } from './pass-report.ts';
 
@@ -28,8 +29,8 @@ import type { PassContext } from './pass-context.ts';
 import type { RefusedRecord } from './refused-records.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
-export type { PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
-export { reportFromPlan } from './pass-report.ts';
+export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
+export { costSummary, reportFromPlan } from './pass-report.ts';
 
 export type { PassContext, PassTarget } from './pass-context.ts';
 
@@ -106,7 +107,8 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     });
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
-  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...refusedField(refused ?? []) };
+  const cost = costSummary(reports);
+  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedField(refused ?? []) };
 }
 
 /** The report's `refusedRecords`, present only when a record was refused (reports of other passes stay as they were). */
@@ -137,7 +139,8 @@ export async function planWithDryRuns(
   const snapshot = await ctx.cluster.readSnapshot(namespaces);
   // Sets sized by size sources are built from the live objects just read.
   const desired = assembleDesired(input, snapshot);
-  const options = { allowedNamespaces: ctx.target.allowedNamespaces };
+  const { guardrails, prices } = ctx.target;
+  const options = { allowedNamespaces: ctx.target.allowedNamespaces, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
   const first = planTarget(desired, snapshot, options);
   const patches = first.flatMap((sts) => sts.templates
     .filter((t) => t.action === 'resize')
@@ -175,8 +178,10 @@ async function applyStatefulSet(
   const report = reportFromPlan(plan, commitSha);
   const id = `${plan.namespace}/${plan.name}`;
 
+  // A set another object controls is its operator's: never deleted, recreated or annotated here (its PVCs may be grown).
+  const ours = plan.live.controllerOwner === undefined;
   try {
-    const resizing = plan.templates.filter((t) => t.action === 'resize' && t.templateNeedsUpdate);
+    const resizing = ours ? plan.templates.filter((t) => t.action === 'resize' && t.templateNeedsUpdate) : [];
     if (resizing.length > 0) {
       await lease.ensure();
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
@@ -197,12 +202,11 @@ async function applyStatefulSet(
     const pods = namespace?.pods ?? [];
     const needsPatching = plan.templates.some((t) => t.action === 'resize' && t.pvcsToPatch.length > 0);
     if (needsPatching) await lease.ensure();
-    if (needsPatching && live.annotations[statusAnnotation] === undefined) {
+    const carrier = statusCarrier(ctx, plan, live);
+    if (needsPatching && carrier && carrier.annotations[statusAnnotation] === undefined) {
       // A template brought to size by someone else (or an older version) carries no annotation of ours: write it
       // before the patches, or a lost write after them would leave the finish unreported for good.
-      const pending = pendingStatus(plan, live, commitSha);
-      await ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, pending);
-      live = { ...live, annotations: { ...live.annotations, [statusAnnotation]: pending } };
+      await carrier.write(pendingStatus(plan, { ...live, annotations: carrier.annotations }, commitSha));
     }
     const revision = plan.live.updateRevision ?? knownRevision ?? live.updateRevision;
     const rollout = await reconcileVolumes(live, plan.templates, pods, ctx.cluster, revision);
@@ -210,7 +214,7 @@ async function applyStatefulSet(
     for (const failure of rollout.failures) {
       say(`${id}: ${failure.transient ? 'transient error' : 'failed'} patching ${failure.pvcName}: ${failure.message}`);
     }
-    return await finishReport(ctx, plan, live, rollout, report, commitSha, lease);
+    return await finishReport(ctx, plan, live, rollout, report, commitSha, lease, carrier);
   } catch (error) {
     if (error instanceof RecordKeyMissingError) {
       say(`${id}: blocked: ${error.message}`);
@@ -226,10 +230,11 @@ async function applyStatefulSet(
 
 async function finishReport(
   ctx: PassContext, plan: StatefulSetPlan, live: LiveStatefulSet, rollout: VolumeRollout, report: StatefulSetReport,
-  commitSha: string, lease: LazyLease,
+  commitSha: string, lease: LazyLease, carrier: StatusCarrier | undefined,
 ): Promise<StatefulSetReport> {
   const say = ctx.onEvent ?? (() => undefined);
-  const previous = readStatusAnnotation(live);
+  const held = carrier?.annotations[statusAnnotation];
+  const previous = readStatusAnnotation({ ...live, annotations: carrier?.annotations ?? {} });
   const statuses: TemplateStatus[] = [];
   const templates: TemplateReport[] = [];
   let growing = false;
@@ -247,10 +252,8 @@ async function finishReport(
   // A set this tool never touched and that has nothing to do gets no annotation: the first pass over a cluster writes
   // nothing. One whose PVCs are growing to the desired size is concerned though nothing is left to patch: the pass that
   // patched them may have lost its annotation write (a 503), and without it the finish would never be reported.
-  const concerned = live.annotations[statusAnnotation] !== undefined || plan.templates.some((t) => t.action !== 'unchanged') || growing;
-  if (concerned && live.annotations[statusAnnotation] !== rendered) {
-    writes.push(() => ctx.cluster.annotateStatefulSet(live.namespace, live.name, statusAnnotation, rendered));
-  }
+  const concerned = held !== undefined || plan.templates.some((t) => t.action !== 'unchanged') || growing;
+  if (carrier && concerned && held !== rendered) writes.push(() => carrier.write(rendered));
   // One Event per StatefulSet per pass for its patches (and one for its failures), not one per PVC: at thousands of
   // PVCs the Events would outnumber the patches' own calls.
   if (rollout.patched.length > 0) {

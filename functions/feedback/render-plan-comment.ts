@@ -1,7 +1,8 @@
 // The plan comment on a pull request: what merging it would do to the volumes, and what blocks it, with links to the
 // storage value in the PR's head. Pure.
 import type { LocatedError } from '../domain/desired-state.ts';
-import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { formatMoney } from '../domain/volume-cost.ts';
+import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
 import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
 
 export interface RepoLinks {
@@ -46,6 +47,7 @@ export function renderPlanComment(input: {
   const resizes = rows.filter((r) => r.template.action === 'resize');
   const blocked = rows.filter((r) => r.template.action === 'blocked');
   const missing = statefulSets.filter((s) => s.outcome === 'missing-in-cluster' || s.outcome === 'namespace-not-allowed');
+  const cost = costSummary(statefulSets);
 
   let state: PlanSummary['state'] = 'success';
   let description: string;
@@ -58,6 +60,10 @@ export function renderPlanComment(input: {
     description = `${first?.sts.namespace}/${first?.sts.name} ${first?.template.templateName}: ${first?.template.reasons[0] ?? 'blocked'}`;
   } else if (resizes.length > 0) {
     description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${template.pvcs.length} PVCs grow ${template.from ?? '?'} -> ${template.desiredSize}`).join('; ');
+    if (cost) {
+      const unpriced = cost.unpricedClasses.length > 0 ? ` (no price for ${cost.unpricedClasses.join(', ')})` : '';
+      description += `; ${formatMoney(cost.monthlyIncrease, cost.currency)}/month${unpriced}`;
+    }
   } else {
     description = 'no volume changes';
   }
@@ -77,6 +83,11 @@ export function renderPlanComment(input: {
         + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
     }
     lines.push('');
+  }
+  if (cost) {
+    const perSet = cost.statefulSets.map((c) => `${c.namespace}/${c.name} ${formatMoney(c.monthlyIncrease, c.currency)}`).join('; ');
+    const unpriced = cost.unpricedClasses.length > 0 ? `; not counted: no price for StorageClass ${cost.unpricedClasses.join(', ')}` : '';
+    lines.push(`**Storage cost:** ${escapeMarkdown(`${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${perSet || 'nothing resizes'})${unpriced}`)}`, '');
   }
   for (const { sts, template } of blocked) {
     const where = template.storageLocation;

@@ -3,7 +3,8 @@
 // (dispatch, faults, replies); each endpoint lives in endpoints/, one file per resource group.
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { authenticate } from './auth.ts';
+import { authenticate, refuseByScope } from './auth.ts';
+import { refuseByInstallationPermissions } from './installation-permissions.ts';
 import { commitRoutes } from './endpoints/commits.ts';
 import { contentsRoutes } from './endpoints/contents.ts';
 import { gitDataRoutes } from './endpoints/git-data.ts';
@@ -68,9 +69,13 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
   const operation = matched?.r.operation ?? `${method} ${url.pathname}`;
   const fault = ctx.faults.match(method, operation, undefined) ?? ctx.faults.match(method, '*', undefined);
   let status = 0;
-  // Answers to an authenticated caller carry its rate-limit budget (after this request).
+  // Answers to an authenticated caller carry its rate-limit budget (after this request), and a classic token's scopes.
   let rateLimitSubject: string | undefined;
-  const rateHeaders = (): Record<string, string> => (rateLimitSubject === undefined ? {} : ctx.state.rateLimit.headers(rateLimitSubject));
+  let scopes: readonly string[] | undefined;
+  const rateHeaders = (): Record<string, string> => ({
+    ...(rateLimitSubject === undefined ? {} : ctx.state.rateLimit.headers(rateLimitSubject)),
+    ...(scopes === undefined ? {} : { 'x-oauth-scopes': scopes.join(', ') }),
+  });
   try {
     if (fault?.latencyMs) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
     if (fault?.failure === 'reset') {
@@ -82,6 +87,9 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     const caller = authenticate(ctx, request, matched?.r.operation);
     ctx.state.rateLimit.take(caller.rateLimitSubject);
     rateLimitSubject = caller.rateLimitSubject;
+    scopes = caller.scopes;
+    refuseByScope(caller, matched?.r.operation, url.pathname);
+    refuseByInstallationPermissions(caller, matched?.r.operation, ctx.state.installationPermissions);
     if (!matched?.m) throw notFound();
     const params = matched.m.slice(1).map((p) => decodeURIComponent(p));
     const body = method === 'GET' || method === 'DELETE' ? {} : await readJson(request);

@@ -1,16 +1,19 @@
 // Who is calling: a token the sandbox issued (a person's or an installation's), or a GitHub App's RS256 JWT.
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { GitHubError } from './errors.ts';
+import { GitHubError, notFound } from './errors.ts';
 import { userId } from './shapes.ts';
 import type { GitHubServerContext, GitHubState, Identity, RepositoryRole } from './state.ts';
 
 /** Operations GitHub authenticates with the App's JWT rather than a token. */
-const appJwtOperations = new Set(['apps.createInstallationAccessToken', 'apps.getAuthenticated']);
+const appJwtOperations = new Set(['apps.createInstallationAccessToken', 'apps.getAuthenticated', 'apps.getInstallation', 'apps.getRepoInstallation']);
 
-/** A person's token (all of a person's tokens share one rate limit). */
-export function personIdentity(login: string, role: RepositoryRole = 'write'): Identity {
-  return { login, type: 'User', credential: 'token', role, rateLimitSubject: `user ID ${userId(login)}` };
+/**
+ * A person's token (all of a person's tokens share one rate limit): a classic one with its OAuth `scopes`, or, without
+ * scopes, a fine-grained one.
+ */
+export function personIdentity(login: string, role: RepositoryRole = 'write', scopes?: readonly string[]): Identity {
+  return { login, type: 'User', credential: 'token', role, rateLimitSubject: `user ID ${userId(login)}`, ...(scopes ? { scopes } : {}) };
 }
 
 /** An installation token: the App acts as its bot user, with the installation's permissions and rate limit. */
@@ -45,4 +48,18 @@ function verifyAppJwt(state: GitHubState, jwt: string): void {
 
 export function appPublicKeyFrom(pem: string): KeyObject {
   return createPublicKey(pem);
+}
+
+/** Commit status operations, which a classic token's `repo:status` scope reaches in a private repository. */
+const statusOperations = new Set(['repos.createCommitStatus', 'repos.listCommitStatusesForRef', 'repos.getCombinedStatusForRef']);
+
+/**
+ * A classic token sees the (private) repository only with the `repo` scope, or its commit statuses with `repo:status`;
+ * GitHub answers anything else 404, as if the repository did not exist. Fine-grained and installation tokens carry no
+ * scopes and are not refused here.
+ */
+export function refuseByScope(caller: Identity, operation: string | undefined, path: string): void {
+  if (caller.scopes === undefined || !path.startsWith('/repos/') || caller.scopes.includes('repo')) return;
+  if (caller.scopes.includes('repo:status') && operation !== undefined && statusOperations.has(operation)) return;
+  throw notFound();
 }

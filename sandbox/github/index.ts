@@ -44,8 +44,11 @@ export interface GitHubSandbox {
   commitFiles(options: { branch: string; message: string; files: Record<string, string | Buffer | null>; baseBranch?: string; author?: string; fork?: string }): Promise<string>;
   /** Opens a pull request as a person would; `head` is a branch, or `owner:branch` for a fork's branch. */
   openPullRequest(options: { head: string; base?: string; title: string; body?: string; author?: string }): Promise<number>;
-  /** A person (login) with a repository role, and a token of theirs for the API. */
-  addPerson(login: string, role?: RepositoryRole): string;
+  /**
+   * A person (login) with a repository role, and a token of theirs for the API: a classic one with `scopes` (`repo` by
+   * default), or a fine-grained one (`github_pat_...`, no scopes header) with `{ fineGrained: true }`.
+   */
+  addPerson(login: string, role?: RepositoryRole, token?: { scopes?: readonly string[]; fineGrained?: boolean }): string;
   /** A comment a person wrote on a pull request, as if made on github.com. */
   addComment(options: { pullNumber: number; body: string; author: string }): number;
   /** `owner`'s fork of the repository, with all its branches. */
@@ -68,8 +71,9 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const tokenLogin = 'platform-bot';
   const state: GitHubState = {
     owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], forks: [],
-    tokens: new Map([[token, personIdentity(tokenLogin)]]), rateLimit: new RateLimiter(options.rateLimit),
+    tokens: new Map([[token, personIdentity(tokenLogin, 'write', ['repo'])]]), rateLimit: new RateLimiter(options.rateLimit),
     appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, appPublicKey: publicKey, nextId: 1,
+    installationPermissions: { contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', checks: 'write', metadata: 'read' },
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();
@@ -120,9 +124,9 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       await webhooks.deliver('pull_request', pullRequestPayload(state, pull, 'opened', pull.user));
       return number;
     },
-    addPerson: (login, role = 'write') => {
-      const personToken = `ghp_${randomBytes(18).toString('hex')}`;
-      state.tokens.set(personToken, personIdentity(login, role));
+    addPerson: (login, role = 'write', kind = {}) => {
+      const personToken = `${kind.fineGrained ? 'github_pat_' : 'ghp_'}${randomBytes(18).toString('hex')}`;
+      state.tokens.set(personToken, personIdentity(login, role, kind.fineGrained ? undefined : kind.scopes ?? ['repo']));
       return personToken;
     },
     addComment: ({ pullNumber, body, author }) => {

@@ -21,7 +21,15 @@ export interface Identity {
   role: RepositoryRole;
   /** What the primary rate limit is counted per (a user, an installation, an App) and how the 403 names it. */
   rateLimitSubject: string;
+  /**
+   * A classic personal access token's OAuth scopes, sent back in every answer's `X-OAuth-Scopes` header as GitHub does.
+   * Undefined for fine-grained tokens and installation tokens, whose answers carry no such header.
+   */
+  scopes?: readonly string[];
 }
+
+/** A GitHub App permission level (`contents: read`, `pull_requests: write`). */
+export type PermissionLevel = 'read' | 'write' | 'admin';
 
 export interface Fork {
   owner: string;
@@ -87,6 +95,11 @@ export interface GitHubState {
   /** The App's URL name: it comments and commits as `${appSlug}[bot]`. */
   appSlug: string;
   installationId: number;
+  /**
+   * What the installation was granted, as `GET /repos/{o}/{r}/installation` reports it (a test takes one away to play an
+   * App registered without it). Not enforced on requests.
+   */
+  installationPermissions: Record<string, PermissionLevel>;
   appPublicKey: KeyObject;
   nextId: number;
 }

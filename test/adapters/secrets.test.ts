@@ -26,6 +26,12 @@ describe('SecretReader (Powertools Parameters over Secrets Manager)', () => {
         const target = String(request.headers['x-amz-target'] ?? '');
         const secretId = (JSON.parse(body) as { SecretId: string }).SecretId;
         requests.push({ target, secretId });
+        if (secretId === 'github/empty') {
+          // A secret created with no value (what the stack makes for the App key): no AWSCURRENT version yet.
+          response.setHeader('Content-Type', 'application/x-amz-json-1.1');
+          response.writeHead(400).end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'Secrets Manager can\'t find the specified secret value for staging label: AWSCURRENT' }));
+          return;
+        }
         const value = secrets[secretId];
         response.setHeader('Content-Type', 'application/x-amz-json-1.1');
         if (value === undefined) {
@@ -59,6 +65,10 @@ describe('SecretReader (Powertools Parameters over Secrets Manager)', () => {
     await assert.rejects(reader.readGitHubPrivateKey('github/wrong-shape'), /cannot read secret github\/wrong-shape: the JSON has no "privateKey"/);
     assert.throws(() => privateKeyFromSecret('s', '{"privateKey": '), /cannot read secret s: the value starts like JSON but does not parse/);
     assert.throws(() => privateKeyFromSecret('s', 'hunter2'), /expected \{"privateKey": "<PEM>"\} or a PEM private key/);
+  });
+
+  it('says what to do when the secret exists but has no value yet (the stack creates the App key\'s secret empty)', async () => {
+    await assert.rejects(reader.readGitHubPrivateKey('github/empty'), /cannot read secret github\/empty: the secret has no value yet .* store \{"privateKey": "<PEM>"\} in it, see infra\/README\.md step 5/);
   });
 
   it('names the secret and the service\'s reason when it cannot be read', async () => {

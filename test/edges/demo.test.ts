@@ -10,6 +10,7 @@ describe('the npm start demo', () => {
     const output = lines.join('\n');
     assert.equal(code, 0);
     assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 13 objects/);
+    assert.match(output, /0\. Before the first pass: what check finds[\s\S]*ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed[\s\S]*0 error\(s\)/);
     assert.match(output, /Plan for target demo at commit/);
     assert.match(output, /Recover analytics\/clickhouse data: 100Gi → 50Gi \(expansion failed\)/);
     assert.match(output, /-\s+storage: 100Gi\n\s+\+\s+storage: 50Gi/);

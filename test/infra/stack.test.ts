@@ -1,5 +1,6 @@
 // The CDK stack synthesizes offline from the tool's configuration and holds what the function needs, with
-// least-privilege grants, alarms that notify someone, and logs that expire.
+// least-privilege grants, alarms that notify someone, a dashboard of what the code emits, logs that expire, and no
+// cdk-nag finding (AwsSolutions, Serverless, NIST 800-53 R5) left unfixed or unexplained.
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,11 @@ import { before, describe, it } from 'node:test';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import { AwsSolutionsChecks, NIST80053R5Checks, ServerlessChecks, type NagPack } from 'cdk-nag';
+import { passMetrics } from '../../functions/lambda/pass-metrics.ts';
 import { buildLambdaBundle, lambdaBundle, lambdaEntries } from '../../infra/lambda-bundle.ts';
 import { StsVolumeGitopsStack, type StsVolumeGitopsStackProps } from '../../infra/stack.ts';
 
@@ -43,15 +48,39 @@ const fixtureEntry = fileURLToPath(new URL('fixtures/handler.ts', import.meta.ur
 type Props = Partial<StsVolumeGitopsStackProps>;
 const env = { account: '123456789012', region: 'eu-west-1' };
 
-async function synth(props: Props | ((app: App) => Props) = {}, configText = eksConfig, outdir?: string, options: { realEntries?: boolean } = {}): Promise<Template> {
+async function synthStack(props: Props | ((app: App) => Props) = {}, configText = eksConfig, outdir?: string, options: { realEntries?: boolean } = {}): Promise<{ template: Template; stack: StsVolumeGitopsStack }> {
   const dir = outdir ?? await mkdtemp(join(tmpdir(), 'sts-infra-'));
   const configFile = join(dir, 'config.yaml');
   await writeFile(configFile, configText);
   const app = new App({ outdir: join(dir, 'cdk.out') });
   const stack = new StsVolumeGitopsStack(app, 'Test', {
-    env, configFile, ...(options.realEntries ? {} : { entry: fixtureEntry }), ...(typeof props === 'function' ? props(app) : props),
+    env, configFile, alarmEmail: 'oncall@example.com', ...(options.realEntries ? {} : { entry: fixtureEntry }), ...(typeof props === 'function' ? props(app) : props),
   });
-  return Template.fromStack(stack);
+  return { template: Template.fromStack(stack), stack };
+}
+
+async function synth(props: Props | ((app: App) => Props) = {}, configText = eksConfig): Promise<Template> {
+  return (await synthStack(props, configText)).template;
+}
+
+/** The cdk-nag packs the stack is held to; `validateScope` reads the acknowledgments recorded on the constructs. */
+const nagPacks = (): NagPack[] =>
+  [new AwsSolutionsChecks(undefined, { verbose: true }), new ServerlessChecks(undefined, { verbose: true }), new NIST80053R5Checks(undefined, { verbose: true })];
+
+/** Every unacknowledged finding, errors and warnings, as `rule at path: description`. */
+function nagFindings(stack: Stack): string[] {
+  return nagPacks().flatMap((pack) => pack.validateScope(stack).violations.flatMap((v) =>
+    v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}: ${v.description}`)));
+}
+
+type Resource = { Properties: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+const resources = (template: Template, type: string): Record<string, Resource> => template.findResources(type) as Record<string, Resource>;
+
+/** A Fn::Join of strings and tokens as one string, each token written as TOKEN (they sit inside JSON strings). */
+function joined(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const parts = (value as { 'Fn::Join'?: [string, unknown[]] })['Fn::Join']?.[1] ?? assert.fail(`not a Fn::Join: ${JSON.stringify(value)}`);
+  return parts.map((part) => (typeof part === 'string' ? part : 'TOKEN')).join('');
 }
 
 type Statement = { Action: unknown; Resource: unknown; Effect: string };
@@ -62,12 +91,30 @@ function statements(template: Template): Statement[] {
 
 describe('StsVolumeGitopsStack', () => {
   let template: Template;
+  let stack: StsVolumeGitopsStack;
   let dir: string;
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sts-infra-'));
     // The real entries: synth bundles each with the shared definition (infra/lambda-bundle.ts).
-    template = await synth({ alarmEmail: 'oncall@example.com' }, eksConfig, dir, { realEntries: true });
+    ({ template, stack } = await synthStack({ alarmEmail: 'oncall@example.com' }, eksConfig, dir, { realEntries: true }));
+  });
+
+  it('has no cdk-nag finding (AwsSolutions, Serverless, NIST 800-53 R5) that is not fixed or acknowledged with a reason', () => {
+    assert.deepEqual(nagFindings(stack), []);
+    // The packs do look: a bare topic and function, as CDK makes them by default, are found out.
+    const bare = new Stack(new App(), 'Bare', { env });
+    new sns.Topic(bare, 'Topic');
+    new lambda.Function(bare, 'Function', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('exports.handler = async () => {};') });
+    const found = nagFindings(bare).map((finding) => finding.split(' ')[0]);
+    for (const rule of ['AwsSolutions-SNS3', 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]', 'Serverless-LambdaDLQ', 'NIST.800.53.R5-LambdaConcurrency']) {
+      assert.ok(found.includes(rule), `${rule} in ${found.join(', ')}`);
+    }
+    // Each acknowledgment carries its reason: the metadata CDK records for cdk-nag holds rule -> reason.
+    const acknowledged = stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === 'aws:cdk:acknowledged-rules'))
+      .flatMap((m) => Object.entries(m.data as Record<string, string>));
+    assert.ok(acknowledged.length > 0);
+    for (const [rule, reason] of acknowledged) assert.ok(reason.length >= 60, `${rule} is acknowledged with a real reason, got ${JSON.stringify(reason)}`);
   });
 
   it('ships exactly the bundles the tests build and run (one esbuild definition), each with the config beside it', async () => {
@@ -95,16 +142,23 @@ describe('StsVolumeGitopsStack', () => {
       Environment: { Variables: Match.objectLike({ STS_VOLUME_GITOPS_QUEUE_URL: Match.anyValue(), STS_VOLUME_GITOPS_SCHEDULE_MINUTES: '5' }) },
     });
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 600 });
+    // Every function has reserved concurrency: the public webhook cannot take the account's shared pool from the others.
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 60, ReservedConcurrentExecutions: 1 });
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 10, ReservedConcurrentExecutions: 5 });
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 10, Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'StsVolumeGitops' }) } });
   });
 
-  it('queues targets on a FIFO queue whose failed messages go to a FIFO dead-letter queue after 3 receives', () => {
+  it('queues targets on a FIFO queue (visibility 6x the worker timeout, retained past every receive) whose failed messages go to a FIFO dead-letter queue after 3 receives', () => {
     const queues = template.findResources('AWS::SQS::Queue', { Properties: { FifoQueue: true } }) as Record<string, { Properties: Record<string, unknown> }>;
     const [targetsId, targets] = Object.entries(queues).find(([, q]) => q.Properties.RedrivePolicy !== undefined) ?? assert.fail('the target queue');
     const [deadId] = Object.entries(queues).find(([id]) => id !== targetsId) ?? assert.fail('its dead-letter queue');
     assert.deepEqual(targets.Properties.RedrivePolicy, { deadLetterTargetArn: { 'Fn::GetAtt': [deadId, 'Arn'] }, maxReceiveCount: 3 });
-    assert.equal(targets.Properties.VisibilityTimeout, 360, 'one minute past the worker timeout');
+    assert.equal(targets.Properties.VisibilityTimeout, 1800, 'six times the worker timeout, as AWS advises for an SQS event source');
+    assert.equal(targets.Properties.MessageRetentionPeriod, 3 * 1800 + 3600, 'a failing message lives through its 3 receives into the dead-letter queue');
+    for (const queue of Object.values(resources(template, 'AWS::SQS::Queue'))) assert.equal(queue.Properties.SqsManagedSseEnabled, true);
+    // The event source invokes at most as many workers as may run: no throttled receive counts towards maxReceiveCount.
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: { 'Fn::GetAtt': [targetsId, 'Arn'] },
+      BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'], EventSourceArn: { 'Fn::GetAtt': [targetsId, 'Arn'] }, ScalingConfig: { MaximumConcurrency: 5 },
     });
   });
 
@@ -117,24 +171,35 @@ describe('StsVolumeGitopsStack', () => {
     template.hasOutput('WebhookUrl', Match.anyValue());
   });
 
-  it('grants each role only its job: dispatcher and webhook send to the queue, the webhook reads its secret, the worker reads the App key', () => {
+  it('grants each role only its job: its own log group, dispatcher and webhook send to the queue, the webhook reads its secret, the worker reads the App key', () => {
     const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Array<{ Properties: { Roles: Array<{ Ref: string }>; PolicyDocument: { Statement: Statement[] } } }>;
     const functions = template.findResources('AWS::Lambda::Function') as Record<string, { Properties: { Role: { 'Fn::GetAtt': [string, string] }; Timeout: number } }>;
     const roleOf = (timeout: number): string => Object.values(functions).find((f) => f.Properties.Timeout === timeout)?.Properties.Role['Fn::GetAtt'][0] ?? assert.fail(`a function with timeout ${timeout}`);
-    const actionsOf = (role: string): string[] => policies.filter((p) => p.Properties.Roles.some((r) => r.Ref === role))
-      .flatMap((p) => p.Properties.PolicyDocument.Statement).flatMap((st) => [st.Action].flat() as string[]).sort();
-    assert.deepEqual(actionsOf(roleOf(60)), ['sqs:SendMessage', 'sqs:SendMessage'], 'dispatcher: SendMessage (and its async dead-letter queue)');
-    assert.deepEqual(actionsOf(roleOf(10)), ['secretsmanager:GetSecretValue', 'sqs:SendMessage']);
+    const statementsOf = (role: string): Statement[] => policies.filter((p) => p.Properties.Roles.some((r) => r.Ref === role)).flatMap((p) => p.Properties.PolicyDocument.Statement);
+    const actionsOf = (role: string): string[] => statementsOf(role).flatMap((st) => [st.Action].flat() as string[]).sort();
+    const logWrites = ['logs:CreateLogStream', 'logs:PutLogEvents'];
+    assert.deepEqual(actionsOf(roleOf(60)), [...logWrites, 'sqs:SendMessage', 'sqs:SendMessage'], 'dispatcher: its logs, SendMessage (and its async dead-letter queue)');
+    assert.deepEqual(actionsOf(roleOf(10)), [...logWrites, 'secretsmanager:GetSecretValue', 'sqs:SendMessage']);
+    // Each role writes only the log group of its own function.
+    for (const timeout of [60, 10, 300]) {
+      const fn = Object.values(functions).find((f) => f.Properties.Timeout === timeout) as unknown as { Properties: { LoggingConfig: { LogGroup: { Ref: string } } } };
+      const logs = statementsOf(roleOf(timeout)).filter((st) => JSON.stringify(st.Action).includes('logs:'));
+      assert.deepEqual(logs.map((st) => st.Resource), [{ 'Fn::GetAtt': [fn.Properties.LoggingConfig.LogGroup.Ref, 'Arn'] }]);
+    }
     const worker = actionsOf(roleOf(300));
     assert.ok(worker.includes('eks:DescribeCluster') && worker.includes('secretsmanager:GetSecretValue') && worker.includes('sqs:ReceiveMessage'), worker.join(', '));
     assert.ok(!worker.includes('sqs:SendMessage'), 'the worker queues nothing');
   });
 
-  it('keeps the logs 30 days by default', () => {
-    template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  it('gives each function its own log group, kept 30 days by default', () => {
+    const groups = Object.keys(resources(template, 'AWS::Logs::LogGroup'));
+    assert.equal(groups.length, 3);
+    for (const group of Object.values(resources(template, 'AWS::Logs::LogGroup'))) assert.equal(group.Properties.RetentionInDays, 30);
+    const used = Object.values(resources(template, 'AWS::Lambda::Function')).map((f) => (f.Properties.LoggingConfig as { LogGroup: { Ref: string } }).LogGroup.Ref);
+    assert.deepEqual(used.sort(), groups.sort());
   });
 
-  it('invokes the dispatcher from EventBridge Scheduler with a role that may only invoke it', () => {
+  it('invokes the dispatcher from EventBridge Scheduler with a role that may only invoke it, trusted only for this stack\'s schedule group and account', () => {
     template.hasResourceProperties('AWS::Scheduler::Schedule', {
       ScheduleExpression: 'rate(5 minutes)', FlexibleTimeWindow: { Mode: 'OFF' },
       Target: Match.objectLike({ Input: '{"source":"schedule"}', RetryPolicy: { MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 300 } }),
@@ -142,6 +207,11 @@ describe('StsVolumeGitopsStack', () => {
     const roles = template.findResources('AWS::IAM::Role', { Properties: { AssumeRolePolicyDocument: Match.objectLike({ Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })] }) } });
     const [roleId] = Object.keys(roles);
     assert.ok(roleId, 'a scheduler role exists');
+    const [groupId] = Object.keys(template.findResources('AWS::Scheduler::ScheduleGroup'));
+    assert.ok(groupId, 'the stack\'s own schedule group');
+    template.hasResourceProperties('AWS::Scheduler::Schedule', { GroupName: { Ref: groupId } });
+    const trust = (roles[roleId] as { Properties: { AssumeRolePolicyDocument: { Statement: Array<{ Condition: unknown }> } } }).Properties.AssumeRolePolicyDocument.Statement;
+    assert.deepEqual(trust.map((st) => st.Condition), [{ StringEquals: { 'aws:SourceAccount': '123456789012', 'aws:SourceArn': { 'Fn::GetAtt': [groupId, 'Arn'] } } }]);
     const schedulerPolicies = Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => JSON.stringify((p as { Properties: { Roles: unknown } }).Properties.Roles) === JSON.stringify([{ Ref: roleId }]));
     const granted = schedulerPolicies.flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement);
@@ -159,41 +229,92 @@ describe('StsVolumeGitopsStack', () => {
     assert.match(JSON.stringify(describe.Resource), /:eks:eu-west-1:123456789012:cluster\/prod-eu/);
   });
 
-  it('creates the secret under the name the config gives it and lets the function read exactly that secret', () => {
+  it('creates the secret under the name the config gives it, empty and retained, and lets the function read exactly that secret', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 2); // and the webhook secret
-    template.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'github/sts-volume-gitops' });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { Name: 'github/sts-volume-gitops', SecretString: Match.absent(), GenerateSecretString: Match.absent() });
+    // Deleting the stack (or a target) keeps the real App key and the webhook secret GitHub signs with.
+    for (const secret of Object.values(resources(template, 'AWS::SecretsManager::Secret'))) {
+      assert.equal(secret.DeletionPolicy, 'Retain');
+      assert.equal(secret.UpdateReplacePolicy, 'Retain');
+      assert.equal(secret.Properties.SecretString, undefined, 'no value written into the template');
+    }
     const [secretId] = Object.keys(template.findResources('AWS::SecretsManager::Secret', { Properties: { Name: 'github/sts-volume-gitops' } }));
     const read = statements(template).find((s) => Array.isArray(s.Action) && s.Action.includes('secretsmanager:GetSecretValue'));
     assert.ok(read, 'the function may read the secret');
     assert.deepEqual(read.Resource, { Ref: secretId });
   });
 
-  it('grants no wildcard resources in its own policies (only the managed basic execution policy has them)', () => {
+  it('grants no wildcard resources and attaches no managed policy (no AWSLambdaBasicExecutionRole, logs:* on *)', () => {
     for (const statement of statements(template)) {
       const resources = [statement.Resource].flat();
       for (const resource of resources) assert.ok(resource !== '*' && !JSON.stringify(resource).includes('*'), `wildcard in ${JSON.stringify(statement)}`);
     }
-    template.hasResourceProperties('AWS::IAM::Role', {
-      ManagedPolicyArns: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSLambdaBasicExecutionRole']] }],
-    });
+    for (const [id, role] of Object.entries(resources(template, 'AWS::IAM::Role'))) assert.equal(role.Properties.ManagedPolicyArns, undefined, `${id} has a managed policy`);
   });
 
-  it('alarms on errors, duration near the timeout, dead letters and the age of the oldest message, each notifying the topic, which mails on-call', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{ Properties: { MetricName: string; Threshold: number; AlarmActions: unknown[] } }>;
-    assert.deepEqual(alarms.map((a) => a.Properties.MetricName).sort(), [
-      'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Errors', 'Errors',
+  it('alarms on errors, refused webhook deliveries, duration near the timeout, dead letters and the age of the oldest message, each notifying the SSL-only topic, which mails on-call', () => {
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{ Properties: { MetricName?: string; Metrics?: Array<{ Expression: string; Period: number }>; Threshold: number; AlarmActions: unknown[]; AlarmDescription: unknown } }>;
+    assert.deepEqual(alarms.map((a) => a.Properties.MetricName ?? 'query').sort(), [
+      'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Errors', 'Errors', 'query',
     ]);
+    // Refused deliveries of every reason, summed by a Metrics Insights query (an alarm cannot evaluate SEARCH).
+    const refused = alarms.find((a) => a.Properties.Metrics);
+    assert.deepEqual(refused?.Properties.Metrics?.map((m) => [m.Expression, m.Period]), [['SELECT SUM(WebhookDeliveriesRefused) FROM SCHEMA("StsVolumeGitops", reason, service)', 900]]);
+    assert.equal(refused?.Properties.Threshold, 1);
+    // Every alarm names the dashboard to open.
+    for (const alarm of alarms) {
+      const description = joined(alarm.Properties.AlarmDescription);
+      assert.ok(description.endsWith('Dashboard: https://console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/Test-eu-west-1'), description);
+      assert.ok(description.length <= 1024, `CloudWatch takes at most 1024 characters: ${description}`);
+    }
     assert.equal(alarms.find((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')?.Properties.Threshold, 600, 'twice the schedule interval');
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
     for (const alarm of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
     assert.equal(alarms.find((a) => a.Properties.MetricName === 'Duration')?.Properties.Threshold, 240_000);
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('draws the dashboard from the metrics the code emits: passes, resizes, PVC patches, recovery PRs, API calls and throttles, webhook deliveries, the queue and its dead letters', () => {
+    const [dashboard] = Object.values(resources(template, 'AWS::CloudWatch::Dashboard'));
+    assert.equal(dashboard?.Properties.DashboardName, 'Test-eu-west-1');
+    type Widget = { type: string; properties: { title: string; metrics?: unknown[][]; query?: string; alarms?: unknown[] } };
+    const widgets = (JSON.parse(joined(dashboard?.Properties.DashboardBody)) as { widgets: Widget[] }).widgets;
+    const metricsOf = (widget: Widget): string[] => (widget.properties.metrics ?? []).map((m) => {
+      const expression = (m.at(-1) as { expression?: string }).expression;
+      return expression ?? `${String(m[0])}/${String(m[1])}`;
+    });
+    const drawn = widgets.flatMap(metricsOf);
+    // Every StsVolumeGitops metric drawn is one a pass publishes (publish-metrics.ts: Passes, the counts, PassDuration).
+    const emitted = new Set(['Passes', 'PassDuration', ...Object.keys(passMetrics({
+      target: 't', report: undefined, feedback: undefined, recovery: undefined, error: 'x', deferred: [], durationMs: 1, apiCalls: { github: 0, kubernetes: 0, pvcPatches: 0 },
+    }).counts)]);
+    const ours = drawn.filter((m) => m.startsWith('StsVolumeGitops/')).map((m) => m.slice('StsVolumeGitops/'.length));
+    for (const name of ours) assert.ok(emitted.has(name), `${name} is not emitted`);
+    for (const name of emitted) assert.ok(ours.includes(name), `${name} is emitted and not drawn`);
+    for (const name of ['Passes', 'TargetsFailed', 'ResizesPlanned', 'ResizesApplied', 'PvcPatches', 'RecoveryPullRequestsOpened', 'RecoveryPullRequestsClosed', 'KubernetesApiCalls', 'GitHubApiCalls', 'DeferredSteps']) {
+      assert.ok(ours.includes(name), `${name} is on the dashboard`);
+    }
+    assert.equal(ours.filter((m) => m === 'Passes').length, 4, 'ok, busy, incomplete, failed');
+    assert.equal(drawn.filter((m) => m === 'AWS/Lambda/Throttles').length, 3);
+    assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesQueued"', 'Sum', 300)`));
+    assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesRefused"', 'Sum', 300)`));
+    assert.ok(drawn.includes('AWS/SQS/ApproximateAgeOfOldestMessage'));
+    assert.equal(drawn.filter((m) => m === 'AWS/SQS/ApproximateNumberOfMessagesVisible').length, 2, 'both dead-letter queues');
+    // Per target: the worker's pass summaries (the metrics have no target dimension).
+    const perTarget = widgets.find((w) => w.type === 'log') ?? assert.fail('a Logs Insights widget');
+    assert.match(perTarget.properties.query ?? '', /SOURCE 'TOKEN'.*message = "pass finished" or message like \/\^target failed\/.*by target/s);
+    const alarmWidget = widgets.find((w) => w.type === 'alarm') ?? assert.fail('an alarm status widget');
+    assert.equal(alarmWidget.properties.alarms?.length, Object.keys(resources(template, 'AWS::CloudWatch::Alarm')).length);
+    template.hasOutput('DashboardUrl', { Value: 'https://console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/Test-eu-west-1' });
   });
 });
 
 describe('StsVolumeGitopsStack options', () => {
-  it('takes a flexible window, scheduler retries, retention, a metrics namespace and a VPC', async () => {
-    const template = await synth((app) => ({
+  it('takes a flexible window, scheduler retries, retention, a metrics namespace and a VPC, still without a cdk-nag finding', async () => {
+    const { template, stack } = await synthStack((app) => ({
       everyMinutes: 1, flexibleWindowMinutes: 3, scheduleRetryAttempts: 2, scheduleMaximumEventAgeSeconds: 120,
       logRetention: logs.RetentionDays.ONE_WEEK, metricsNamespace: 'Platform/Volumes', maximumEventAge: Duration.minutes(2),
       vpc: ec2.Vpc.fromVpcAttributes(new Stack(app, 'Network', { env }), 'Vpc', { vpcId: 'vpc-0123456789abcdef0', availabilityZones: ['eu-west-1a'], privateSubnetIds: ['subnet-0123456789abcdef0'] }),
@@ -206,23 +327,45 @@ describe('StsVolumeGitopsStack options', () => {
     template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 7 });
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumEventAgeInSeconds: 120 });
     template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'Platform/Volumes' }) } });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Metrics: [Match.objectLike({ Expression: 'SELECT SUM(WebhookDeliveriesRefused) FROM SCHEMA("Platform/Volumes", reason, service)' })] });
+    // In a VPC, Lambda manages the function's network interfaces with its role (no managed policy, whose logs:* would come back).
+    assert.ok(statements(template).some((s) => JSON.stringify(s.Action).includes('ec2:CreateNetworkInterface') && s.Resource === '*'));
+    for (const role of Object.values(resources(template, 'AWS::IAM::Role'))) assert.equal(role.Properties.ManagedPolicyArns, undefined);
+    assert.deepEqual(nagFindings(stack), []);
   });
 
   it('uses an existing secret and topic instead of creating them', async () => {
     const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:github/sts-volume-gitops-AbCdEf';
-    const template = await synth({ githubSecretArn: arn, webhookSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:github/webhook-AbCdEf' });
+    const topicArn = 'arn:aws:sns:eu-west-1:123456789012:on-call';
+    const { template, stack } = await synthStack({
+      githubSecretArn: arn, webhookSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:github/webhook-AbCdEf', alarmEmail: undefined, alarmTopicArn: topicArn,
+    });
     template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    template.resourceCountIs('AWS::SNS::Topic', 0);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    for (const alarm of Object.values(resources(template, 'AWS::CloudWatch::Alarm'))) assert.deepEqual(alarm.Properties.AlarmActions, [topicArn]);
+    assert.deepEqual(nagFindings(stack), []);
     const read = statements(template).find((s) => Array.isArray(s.Action) && s.Action.includes('secretsmanager:GetSecretValue'));
     assert.equal(read?.Resource, arn);
   });
 
   it('takes the worker concurrency, the receives before dead-lettering, the oldest-message age, and can leave out the webhook', async () => {
-    const template = await synth({ workerConcurrency: 20, maxReceiveCount: 5, oldestMessageAlarmAge: Duration.minutes(30), webhook: false });
+    const { template, stack } = await synthStack({ workerConcurrency: 20, maxReceiveCount: 5, oldestMessageAlarmAge: Duration.minutes(30), webhook: false });
+    assert.deepEqual(nagFindings(stack), []);
     template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 300, ReservedConcurrentExecutions: 20 });
-    template.hasResourceProperties('AWS::SQS::Queue', { FifoQueue: true, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }) });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { ScalingConfig: { MaximumConcurrency: 20 } });
+    template.hasResourceProperties('AWS::SQS::Queue', { FifoQueue: true, RedrivePolicy: Match.objectLike({ maxReceiveCount: 5 }), MessageRetentionPeriod: 5 * 1800 + 3600 });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { MetricName: 'ApproximateAgeOfOldestMessage', Threshold: 1800 });
     template.resourceCountIs('AWS::Lambda::Url', 0);
     template.resourceCountIs('AWS::Lambda::Function', 2);
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1); // the App key only
+    assert.ok(!JSON.stringify(template.toJSON()).includes('WebhookDeliveries'), 'no webhook alarm or graph without a webhook');
+  });
+
+  it('takes the webhook\'s concurrency and the refused deliveries that raise its alarm', async () => {
+    const template = await synth({ webhookConcurrency: 2, webhookRefusedAlarmThreshold: 20 });
+    template.hasResourceProperties('AWS::Lambda::Function', { Timeout: 10, ReservedConcurrentExecutions: 2 });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { Threshold: 20, Metrics: [Match.objectLike({ Expression: Match.stringLikeRegexp('WebhookDeliveriesRefused') })] });
   });
 
   it('lets the worker assume the role a cross-account cluster names, with no access entry or DescribeCluster of its own for it', async () => {
@@ -236,7 +379,12 @@ describe('StsVolumeGitopsStack options', () => {
   });
 
   const badOptions: Array<[string, Props, string, RegExp]> = [
-    ['a worker concurrency of zero', { workerConcurrency: 0 }, eksConfig, /workerConcurrency must be a whole number >= 1/],
+    ['a worker concurrency of one (the event source\'s maximum concurrency is at least 2)', { workerConcurrency: 1 }, eksConfig, /workerConcurrency must be a whole number from 2 to 1000/],
+    ['a webhook concurrency of zero', { webhookConcurrency: 0 }, eksConfig, /webhookConcurrency must be a whole number >= 1/],
+    ['alarms nobody receives', { alarmEmail: undefined }, eksConfig, /the alarms notify nobody: set alarmEmail \(STS_ALARM_EMAIL/],
+    ['receives that outlast SQS\'s retention before the dead-letter queue', { maxReceiveCount: 1000 }, eksConfig, /maxReceiveCount 1000 receives of 30 minutes each .* outlast SQS's 14-day retention/],
+    ['a metrics namespace of AWS\'s own', { metricsNamespace: 'AWS/Lambda' }, eksConfig, /metricsNamespace must be .* not starting with AWS\//],
+    ['a metrics namespace that would break the queries', { metricsNamespace: 'Ops"Volumes' }, eksConfig, /metricsNamespace must be/],
     ['a maxReceiveCount of zero', { maxReceiveCount: 0 }, eksConfig, /maxReceiveCount must be a whole number from 1 to 1000/],
     ['a schedule of zero minutes', { everyMinutes: 0 }, eksConfig, /everyMinutes must be a whole number/],
     ['a fractional schedule', { everyMinutes: 2.5 }, eksConfig, /everyMinutes must be a whole number/],

@@ -36,6 +36,9 @@ export function privateKeyFromSecret(secretId: string, text: string): string {
   return privateKey;
 }
 
+/** What Secrets Manager answers for a secret with no version yet, as the stack creates the App key's. */
+const noValueYet = /can't find the specified secret value for staging label: AWSCURRENT/;
+
 export class SecretReader {
   private readonly provider: SecretsProvider;
   private readonly maxAge: number;
@@ -59,7 +62,13 @@ export class SecretReader {
   }
 
   async readGitHubPrivateKey(secretId: string): Promise<string> {
-    return privateKeyFromSecret(secretId, await this.readString(secretId));
+    const text = await this.readString(secretId).catch((error: unknown) => {
+      if (error instanceof SecretReadError && noValueYet.test(error.message)) {
+        throw new SecretReadError(secretId, 'the secret has no value yet (the stack creates it empty): store {"privateKey": "<PEM>"} in it, see infra/README.md step 5');
+      }
+      throw error;
+    });
+    return privateKeyFromSecret(secretId, text);
   }
 }
 

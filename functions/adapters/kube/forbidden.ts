@@ -28,8 +28,17 @@ export function parseMissingPermission(message: string): MissingPermission | und
  * may not patch persistentvolumeclaims "data-pg-0"`.
  */
 export function describeMissingPermission(missing: MissingPermission): string {
-  const resource = missing.apiGroup === '' ? `"${missing.resource}"` : `"${missing.resource}" (API group "${missing.apiGroup}")`;
-  const scope = missing.namespace === undefined ? 'at the cluster scope' : `in namespace "${missing.namespace}"`;
   const object = missing.name === undefined ? missing.resource : `${missing.resource} "${missing.name}"`;
-  return `the cluster refused: grant "${missing.verb}" on ${resource} ${scope} (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config): User "${missing.user}" may not ${missing.verb} ${object}`;
+  return `the cluster refused: ${grantToMake(missing)}: User "${missing.user}" may not ${missing.verb} ${object}`;
+}
+
+/**
+ * `grant "patch" on "persistentvolumeclaims" in namespace "db" (infra/k8s/rbac.yaml; ...)`: the grant that allows a
+ * request (a refused call's, or one a SelfSubjectAccessReview said no to). A namespace of undefined is the cluster scope.
+ */
+export function grantToMake(access: Pick<MissingPermission, 'resource' | 'apiGroup' | 'namespace'> & { verb: string | readonly string[] }): string {
+  const verbs = (typeof access.verb === 'string' ? [access.verb] : access.verb).map((v) => `"${v}"`).join(', ');
+  const resource = access.apiGroup === '' ? `"${access.resource}"` : `"${access.resource}" (API group "${access.apiGroup}")`;
+  const scope = access.namespace === undefined ? 'at the cluster scope' : `in namespace "${access.namespace}"`;
+  return `grant ${verbs} on ${resource} ${scope} (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config)`;
 }

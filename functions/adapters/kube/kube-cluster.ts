@@ -161,6 +161,12 @@ export class KubeCluster implements ClusterPort {
       { namespace, name, fieldManager, body: { metadata: { annotations: { [key]: value } } } }, mergePatch));
   }
 
+  async annotatePvc(namespace: string, name: string, key: string, value: string | null): Promise<string> {
+    const stored = await call(() => this.core.patchNamespacedPersistentVolumeClaim(
+      { namespace, name, fieldManager, body: { metadata: { annotations: { [key]: value } } } }, mergePatch));
+    return stored.metadata?.resourceVersion ?? '';
+  }
+
   async recordEvent(object: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
     const timestamp = new Date();
     await call(() => this.core.createNamespacedEvent({

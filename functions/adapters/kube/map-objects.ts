@@ -46,6 +46,7 @@ export function toLiveStatefulSet(wire: JsonObject): LiveStatefulSet {
   const raw = asWire<V1StatefulSet>(wire);
   const spec = (wire.spec ?? {}) as JsonObject;
   const templates = Array.isArray(spec.volumeClaimTemplates) ? (spec.volumeClaimTemplates as JsonObject[]) : [];
+  const controller = raw.metadata?.ownerReferences?.find((ref) => ref.controller === true);
   return {
     namespace: raw.metadata?.namespace ?? '',
     name: raw.metadata?.name ?? '',
@@ -58,6 +59,7 @@ export function toLiveStatefulSet(wire: JsonObject): LiveStatefulSet {
     templates: templates.map(toLiveTemplate),
     annotations: stringsOf(raw.metadata?.annotations),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+    ...(controller ? { controllerOwner: { apiVersion: controller.apiVersion ?? '', kind: controller.kind ?? '', name: controller.name ?? '', uid: controller.uid ?? '' } } : {}),
     raw: wire,
   };
 }
@@ -95,6 +97,7 @@ export function toLivePvc(json: JsonObject): LivePvc {
       lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime).toISOString() : undefined,
     })),
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
+    annotations: stringsOf(raw.metadata?.annotations),
   };
 }
 

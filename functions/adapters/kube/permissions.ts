@@ -23,7 +23,7 @@ export const workloadPermissions: readonly PermissionRule[] = [
     apiGroup: 'apps', resource: 'statefulsets', verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'],
     why: 'list: readSnapshot; get: after a template update; update: in-place template update (and its dry run); delete + create: orphan delete and recreate; patch: the status annotation',
   },
-  { apiGroup: '', resource: 'persistentvolumeclaims', verbs: ['list', 'patch'], why: 'list: readSnapshot; patch: the storage request (and its server-side dry run)' },
+  { apiGroup: '', resource: 'persistentvolumeclaims', verbs: ['list', 'patch'], why: 'list: readSnapshot; patch: the storage request (and its server-side dry run), and the status annotation of a set an operator writes' },
   { apiGroup: '', resource: 'pods', verbs: ['list'], why: 'readSnapshot: which replicas run at the current revision' },
   { apiGroup: '', resource: 'resourcequotas', verbs: ['list'], why: 'readSnapshot: storage quota headroom' },
   {

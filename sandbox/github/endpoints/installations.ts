@@ -1,18 +1,17 @@
-// The App itself (authenticated by its JWT, see auth.ts): who it is, and installation access tokens that act as its
-// bot user `slug[bot]`.
+// The App itself (authenticated by its JWT, see auth.ts): who it is, its installation (with the permissions it was
+// granted), and installation access tokens that act as its bot user `slug[bot]`.
 import { randomBytes } from 'node:crypto';
 import { installationIdentity } from '../auth.ts';
 import { notFound } from '../errors.ts';
-import { routeInto, type Route } from '../routing.ts';
-import { userJson } from '../shapes.ts';
+import { repoPath, routeInto, type Route } from '../routing.ts';
+import { repoMatches, userJson } from '../shapes.ts';
+import type { GitHubServerContext, Json } from '../state.ts';
 
 export const installationRoutes: Route[] = [];
 const route = routeInto(installationRoutes);
 
-const permissions = { contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', metadata: 'read' };
-
 route('GET', '/app', 'apps.getAuthenticated', async (ctx) => {
-  const { appId, appSlug, owner } = ctx.state;
+  const { appId, appSlug, owner, installationPermissions: permissions } = ctx.state;
   return {
     body: {
       id: appId, slug: appSlug, node_id: `A_${appId}`, client_id: `Iv1.${appId}`, owner: userJson(owner), name: appSlug, description: 'sandbox GitHub App',
@@ -26,5 +25,29 @@ route('POST', '/app/installations/{id}/access_tokens', 'apps.createInstallationA
   if (Number(id) !== ctx.state.installationId) throw notFound();
   const token = `ghs_${randomBytes(18).toString('hex')}`;
   ctx.state.tokens.set(token, installationIdentity(ctx.state));
-  return { status: 201, body: { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions, repository_selection: 'all' } };
+  return { status: 201, body: { token, expires_at: new Date(Date.now() + 3600_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions: ctx.state.installationPermissions, repository_selection: 'all' } };
+});
+
+/** The installation as GitHub describes it to its App: on whose account, and the permissions it was granted. */
+function installationJson(ctx: GitHubServerContext): Json {
+  const { appId, appSlug, owner, installationId: id } = ctx.state;
+  const api = ctx.baseUrl();
+  return {
+    id, account: userJson(owner), repository_selection: 'all', access_tokens_url: `${api}/app/installations/${id}/access_tokens`,
+    repositories_url: `${api}/installation/repositories`, html_url: `https://github.com/organizations/${owner}/settings/installations/${id}`,
+    app_id: appId, client_id: `Iv1.${appId}`, app_slug: appSlug, target_id: 1, target_type: 'Organization',
+    permissions: { ...ctx.state.installationPermissions }, events: ['pull_request', 'push'], single_file_name: null,
+    has_multiple_single_files: false, single_file_paths: [], created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
+    suspended_by: null, suspended_at: null,
+  };
+}
+
+route('GET', '/app/installations/{id}', 'apps.getInstallation', async (ctx, [id]) => {
+  if (Number(id) !== ctx.state.installationId) throw notFound();
+  return { body: installationJson(ctx) };
+});
+
+route('GET', `${repoPath}/installation`, 'apps.getRepoInstallation', async (ctx, [o, r]) => {
+  repoMatches(ctx, o ?? '', r ?? '');
+  return { body: installationJson(ctx) };
 });

@@ -3,7 +3,7 @@ import { GitHubError, notFound } from '../errors.ts';
 import { createFork, findFork } from '../forks.ts';
 import { repoPath, routeInto, type Route } from '../routing.ts';
 import { now, repoMatches, repositoryJson } from '../shapes.ts';
-import type { GitHubServerContext, Json } from '../state.ts';
+import type { GitHubServerContext, Json, RepositoryRole } from '../state.ts';
 
 export const repositoryRoutes: Route[] = [];
 const route = routeInto(repositoryRoutes);
@@ -14,11 +14,17 @@ function forkJson(ctx: GitHubServerContext, owner: string): Json {
   return { ...repositoryJson(ctx, owner), parent, source: parent };
 }
 
-route('GET', repoPath, 'repos.get', async (ctx, [o, r]) => {
+/** What the caller may do in the repository, as `permissions` tells it (each role includes those below it). */
+function permissionsOf(role: RepositoryRole): Json {
+  const rank = ['read', 'triage', 'write', 'maintain', 'admin'].indexOf(role);
+  return { admin: rank >= 4, maintain: rank >= 3, push: rank >= 2, triage: rank >= 1, pull: true };
+}
+
+route('GET', repoPath, 'repos.get', async (ctx, [o, r], _q, _body, caller) => {
   const fork = findFork(ctx.state, o, r);
   if (fork) return { body: forkJson(ctx, fork.owner) };
   repoMatches(ctx, o, r);
-  return { body: repositoryJson(ctx) };
+  return { body: { ...repositoryJson(ctx), permissions: permissionsOf(caller.role) } };
 });
 
 route('POST', `${repoPath}/forks`, 'repos.createFork', async (ctx, [o, r], _q, body, caller) => {

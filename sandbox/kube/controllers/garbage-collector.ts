@@ -1,6 +1,6 @@
 // The garbage collector: finishes orphan deletes (strip dependents' ownerReferences to the owner, drop the `orphan`
 // finalizer, and the owner is gone) and deletes dependents whose owner no longer exists (Background propagation).
-import { resourceTypes, type KubeObject, type ResourceType } from '../store.ts';
+import { resourceTypeOf, resourceTypes, type KubeObject, type ResourceType } from '../store.ts';
 import type { World } from './world.ts';
 
 export function collectGarbage(world: World): void {
@@ -37,10 +37,13 @@ export function collectGarbage(world: World): void {
     else if (remaining.length !== finalizers.length) store.replace(type, { ...current, metadata: { ...current.metadata, finalizers: remaining } });
   }
   for (const uid of world.deletionsSeenAt.keys()) if (!liveUids.has(uid)) world.deletionsSeenAt.delete(uid);
-  // Background propagation: dependents of owners that no longer exist go too.
+  // Background propagation: dependents of owners that no longer exist go too. An owner of a kind the server does not
+  // serve (a custom resource such as Prometheus) cannot be looked up: the real collector gets a restMappingError, retries
+  // and deletes nothing, so its dependents stay.
   for (const { type, object } of all) {
     const refs = object.metadata.ownerReferences ?? [];
     if (refs.length === 0 || refs.some((r) => liveUids.has(r.uid))) continue;
+    if (refs.some((r) => resourceTypeOf(r.apiVersion, r.kind) === undefined)) continue;
     if (!store.peek(type, object.metadata.namespace, object.metadata.name)) continue;
     store.remove(type, object.metadata.namespace, object.metadata.name);
   }

@@ -1,0 +1,74 @@
+// What `check` asks a cluster, read-only: the server's version, SelfSubjectAccessReviews (may I VERB RESOURCE in
+// NAMESPACE, answered by the server's authorizer for whoever the kubeconfig is), and whether the Lease namespace exists
+// (a server-side dry-run create of the Lease: nothing is stored; the tool's identity may create Leases there but
+// usually not read Namespaces).
+import { AuthorizationV1Api, CoordinationV1Api, VersionApi, type KubeConfig } from '@kubernetes/client-node';
+import { ClusterError } from '../../engine/ports.ts';
+import { call } from './api-calls.ts';
+import { pooledKubeConfig } from './pooled-kube-config.ts';
+
+export interface AccessReviewQuestion {
+  verb: string;
+  apiGroup: string;
+  resource: string;
+  namespace: string | undefined;
+  name?: string;
+}
+
+export type NamespacePresence = 'exists' | 'missing' | { unknown: string };
+
+export class KubeAccessProbe {
+  private readonly version: VersionApi;
+  private readonly authorization: AuthorizationV1Api;
+  private readonly coordination: CoordinationV1Api;
+
+  constructor(config: KubeConfig) {
+    const pooled = pooledKubeConfig(config);
+    this.version = pooled.makeApiClient(VersionApi);
+    this.authorization = pooled.makeApiClient(AuthorizationV1Api);
+    this.coordination = pooled.makeApiClient(CoordinationV1Api);
+  }
+
+  /** `GET /version`: open to every identity (system:public-info-viewer). */
+  async serverVersion(): Promise<{ major: string; minor: string; gitVersion: string }> {
+    const info = await call(() => this.version.getCode());
+    return { major: info.major, minor: info.minor, gitVersion: info.gitVersion };
+  }
+
+  /** One SelfSubjectAccessReview (every authenticated identity may ask about itself). */
+  async canI(question: AccessReviewQuestion): Promise<{ allowed: boolean; reason?: string }> {
+    const review = await call(() => this.authorization.createSelfSubjectAccessReview({
+      body: {
+        apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview',
+        spec: {
+          resourceAttributes: {
+            verb: question.verb, group: question.apiGroup, resource: question.resource,
+            ...(question.namespace !== undefined ? { namespace: question.namespace } : {}),
+            ...(question.name !== undefined ? { name: question.name } : {}),
+          },
+        },
+      },
+    }));
+    const status = review.status;
+    return { allowed: status?.allowed === true, ...(status?.reason ? { reason: status.reason } : {}) };
+  }
+
+  /**
+   * Whether `namespace` exists, learnt from a dry-run create of the Lease `name` there: created or already there, it
+   * exists; 404 (a create finds nothing else missing) it does not. Refused or failed: unknown, with the reason.
+   */
+  async namespaceOfLease(namespace: string, name: string): Promise<NamespacePresence> {
+    try {
+      await call(() => this.coordination.createNamespacedLease({
+        namespace, dryRun: 'All',
+        body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace } },
+      }));
+      return 'exists';
+    } catch (error) {
+      if (!(error instanceof ClusterError)) throw error;
+      if (error.status === 409) return 'exists';
+      if (error.status === 404) return 'missing';
+      return { unknown: error.message };
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// `check` for one target: every probe, in the order a pass needs them (the credential, the source, the cluster), each
+// failure said as a result with what to do, never thrown. Reads only: nothing is written to GitHub or the cluster.
+import type { KubeConfig } from '@kubernetes/client-node';
+import { GitHubSource } from '../adapters/github/github-source.ts';
+import { createGitHubClient, type GitHubAuth } from '../adapters/github/octokit.ts';
+import { DirectorySource } from '../adapters/local/directory-source.ts';
+import { gitHubAuth, kubeConfigFor, mappedFiles, type OpenOptions } from '../app/open-target.ts';
+import type { TargetConfig } from '../domain/config.ts';
+import { error, ok, type CheckResult, type TargetCheck } from './check-result.ts';
+import { probeCluster } from './probe-cluster.ts';
+import { probeGitHub } from './probe-github.ts';
+import { probeSource, type SourceProbe } from './probe-source.ts';
+
+export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig'>;
+
+export async function checkTarget(config: TargetConfig, options: CheckOptions = {}): Promise<TargetCheck> {
+  const results: CheckResult[] = [ok('config', 'configuration', `valid; ${config.sizeSources.length} size source(s), namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
+  const source = await checkSource(config, options);
+  results.push(...source.results);
+  results.push(...await checkCluster(config, options, source.desired));
+  return { target: config.name, results };
+}
+
+async function checkSource(config: TargetConfig, options: CheckOptions): Promise<SourceProbe> {
+  if ('local' in config.source) {
+    const local = config.source.local;
+    return probeSource(config, new DirectorySource(local.directory, local.paths, mappedFiles(config)), local.directory);
+  }
+  const github = config.source.github;
+  const repo = { owner: github.owner, repo: github.repo };
+  let auth: GitHubAuth;
+  try {
+    auth = await gitHubAuth(config.name, github, options.env ?? process.env, options);
+  } catch (cause) {
+    return {
+      results: [error('github.credential', `${repo.owner}/${repo.repo}`, messageOf(cause), github.app
+        ? 'make the private key readable where source.github.app.privateKey says (file, environment variable or secret)'
+        : `export ${github.token?.env ?? 'GITHUB_TOKEN'}=<a token with the repo scope, or a fine-grained token>`)],
+      desired: undefined,
+    };
+  }
+  const client = createGitHubClient({ ...(github.apiUrl ? { baseUrl: github.apiUrl } : {}), auth, maxRateLimitRetries: 0 });
+  // A GitHub App's verdicts are check runs (checks: write), a token's commit statuses.
+  const credential = await probeGitHub(config, client, repo, auth, { checkRuns: auth.kind === 'app' });
+  if (credential.some((r) => r.id === 'github.credential' && r.level === 'error')) return { results: credential, desired: undefined };
+  const read = await probeSource(config, new GitHubSource(client, repo, github.branch, github.paths, mappedFiles(config)), `${repo.owner}/${repo.repo}@${github.branch}`);
+  return { results: [...credential, ...read.results], desired: read.desired };
+}
+
+async function checkCluster(config: TargetConfig, options: CheckOptions, desired: SourceProbe['desired']): Promise<CheckResult[]> {
+  let kubeConfig: KubeConfig;
+  try {
+    kubeConfig = await kubeConfigFor(config, options);
+  } catch (cause) {
+    return [error('cluster.reach', 'eks' in config.cluster ? `EKS ${config.cluster.eks.name}` : config.cluster.kubeconfig.path, messageOf(cause),
+      'eks' in config.cluster ? 'run check with AWS credentials that may call eks:DescribeCluster (and assume roleArn, when set)' : 'fix cluster.kubeconfig (path and context)')];
+  }
+  return probeCluster(config, kubeConfig, desired);
+}
+
+function messageOf(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,48 @@
+// The target's Git source, read as a pass reads it: the branch head, the files its paths match, the manifests and the
+// size sources parsed (every located error). Read-only.
+import type { TargetConfig } from '../domain/config.ts';
+import { matchesManifestGlobs } from '../domain/manifests.ts';
+import { readTargetDesired, type TargetDesired } from '../engine/desired-input.ts';
+import type { GitSourcePort } from '../engine/ports.ts';
+import { error, ok, warning, type CheckResult } from './check-result.ts';
+import { judgeNamespaces } from './namespaces.ts';
+
+export interface SourceProbe {
+  results: CheckResult[];
+  /** What the target asks for; undefined when the source could not be read. */
+  desired: TargetDesired | undefined;
+}
+
+export async function probeSource(config: TargetConfig, git: GitSourcePort, where: string): Promise<SourceProbe> {
+  let head;
+  try {
+    head = await git.readBranchHead();
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return { results: [error('source.read', where, `cannot read the source: ${message}`, 'check the repository, the branch and that the credential can read them (for a local source, the directory)')], desired: undefined };
+  }
+  const results: CheckResult[] = [ok('source.read', where, `read at ${head.commitSha.slice(0, 12)}: ${head.files.size} file(s)`)];
+  const globs = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
+  const paths = [...head.files.keys()];
+  const matchedBy = globs.map((glob) => paths.filter((path) => matchesManifestGlobs(path, [glob])).length);
+  const noneMatch = matchedBy.every((count) => count === 0);
+  for (const [index, glob] of globs.entries()) {
+    const count = matchedBy[index] ?? 0;
+    if (count > 0) results.push(ok('source.paths', glob, `matches ${count} YAML file(s)`));
+    else if (noneMatch && config.sizeSources.length === 0) results.push(error('source.paths', glob, 'matches no YAML file: the target has nothing to resize', 'fix paths (globs relative to the repository root, e.g. k8s/**/*.yaml) or the branch'));
+    else results.push(warning('source.paths', glob, 'matches no YAML file', 'fix the glob or remove it from paths'));
+  }
+  const desired = readTargetDesired(head.files, { globs, defaultNamespace: config.namespaces.default, sizeSources: config.sizeSources });
+  for (const problem of desired.errors) {
+    results.push(error('source.parse', `${problem.path}:${problem.line}`, problem.message, 'fix the file (or the mapping in sizeSources); a pass reports the same error and acts on nothing else in that place'));
+  }
+  const templates = desired.statefulSets.reduce((sum, s) => sum + s.templates.length, 0);
+  const unreadMappings = config.sizeSources.length - desired.sizeValues.length;
+  if (desired.errors.length === 0) {
+    results.push(ok('source.parse', 'manifests and size sources', `${desired.statefulSets.length} StatefulSet(s) with ${templates} volumeClaimTemplate(s) from manifests, ${desired.sizeValues.length} size(s) from values files`));
+  } else if (unreadMappings > 0) {
+    results.push(warning('source.parse', 'size sources', `${unreadMappings} of ${config.sizeSources.length} size source(s) could not be read (see the errors above)`));
+  }
+  results.push(...judgeNamespaces(desired, config.namespaces.allow));
+  return { results, desired };
+}

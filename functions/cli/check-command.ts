@@ -1,0 +1,74 @@
+// `sts-volume-gitops check --config FILE [--target NAME] [--json]`: what is missing before anything runs, per target
+// (functions/check/), without writing anything. Exit codes as `plan`: 0 nothing wrong (warnings allowed), 1 a check
+// found an error, 2 bad usage or configuration.
+import { parseArgs } from 'node:util';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { loadConfig, type EksCluster } from '../domain/config.ts';
+import { selectTargets } from '../app/run-targets.ts';
+import { checkTarget, type CheckOptions } from '../check/check-target.ts';
+import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
+import { probeWebhook } from '../check/probe-webhook.ts';
+import { renderCheckReport, type CheckReport } from './render-check.ts';
+import { reportUsageError } from './usage-errors.ts';
+
+export const checkUsage = `  sts-volume-gitops check --config FILE [--target NAME] [--json] [--webhook-secret-env VAR]
+                                                                      what is missing before a first pass (read-only)`;
+
+export interface CheckCommandOptions extends CheckOptions {
+  /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
+  readSecretText?: (id: string) => Promise<string>;
+}
+
+export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+  let values: { config?: string; target?: string; json?: boolean; 'webhook-secret-env'?: string };
+  try {
+    values = parseArgs({
+      args, strict: true,
+      options: { config: { type: 'string' }, target: { type: 'string' }, json: { type: 'boolean' }, 'webhook-secret-env': { type: 'string' } },
+    }).values;
+  } catch (cause) {
+    process.stderr.write(`${(cause as Error).message}\n${checkUsage}\n`);
+    return 2;
+  }
+  const env = options.env ?? process.env;
+  let report: CheckReport;
+  try {
+    const config = await loadConfig(values.config, env);
+    const targets = selectTargets(config, values.target);
+    const aws = options.readSecret && options.readSecretText ? undefined : await awsSecrets();
+    const readSecret = options.readSecret ?? aws?.readGitHubPrivateKey;
+    const readSecretText = options.readSecretText ?? aws?.readString;
+    // EKS targets are reached with this machine's AWS credentials: what they may do is what check reports.
+    const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine;
+    const checks: TargetCheck[] = [];
+    for (const target of targets) {
+      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), eksKubeConfig }).catch((cause: unknown) => ({
+        target: target.name, results: [error('check', target.name, `the check itself failed: ${cause instanceof Error ? cause.message : String(cause)}`)],
+      })));
+    }
+    const webhook = await probeWebhook({ env, ...(readSecretText ? { readSecret: readSecretText } : {}), ...(values['webhook-secret-env'] !== undefined ? { localSecretVariable: values['webhook-secret-env'] } : {}) });
+    report = { targets: checks, webhook };
+  } catch (cause) {
+    const code = reportUsageError(cause);
+    if (code === undefined) throw cause;
+    return code;
+  }
+  out(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheckReport(report));
+  return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
+}
+
+/** Secrets Manager for App keys and the webhook secret named in the config or environment (AWS credentials needed). */
+async function awsSecrets(): Promise<{ readString: (id: string) => Promise<string>; readGitHubPrivateKey: (id: string) => Promise<string> }> {
+  const { SecretReader } = await import('../adapters/github/secrets.ts');
+  const reader = new SecretReader();
+  return { readString: (id) => reader.readString(id), readGitHubPrivateKey: (id) => reader.readGitHubPrivateKey(id) };
+}
+
+/** An EKS cluster's KubeConfig from this machine's AWS credentials (and `roleArn`, when the target sets one). */
+async function eksFromThisMachine(cluster: EksCluster): Promise<KubeConfig> {
+  const { eksKubeConfig } = await import('../adapters/kube/eks-cluster.ts');
+  return eksKubeConfig({
+    clusterName: cluster.name, region: cluster.region,
+    ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName: 'sts-volume-gitops-check' } } : {}),
+  });
+}

@@ -1,0 +1,29 @@
+// What `check` prints: per target, one line per result with its fix below, then the webhook's and a count (pure).
+import type { CheckResult, TargetCheck } from '../check/check-result.ts';
+
+export interface CheckReport {
+  targets: TargetCheck[];
+  /** Not per target: the webhook, when one is deployed. */
+  webhook: CheckResult[];
+}
+
+const marks = { ok: 'ok     ', warning: 'warning', error: 'error  ' } as const;
+
+/** One line per result (`ok      cluster.version  v1.34.9: ...`), its fix indented below, then a count. */
+export function renderCheckReport(report: CheckReport): string {
+  const lines: string[] = [];
+  const section = (title: string, results: readonly CheckResult[]): void => {
+    lines.push(title);
+    for (const result of results) {
+      lines.push(`  ${marks[result.level]} ${result.id.padEnd(30)} ${result.subject}: ${result.message}`);
+      if (result.fix !== undefined) lines.push(`  ${' '.repeat(7)} ${' '.repeat(30)} fix: ${result.fix}`);
+    }
+    lines.push('');
+  };
+  for (const check of report.targets) section(`target ${check.target}`, check.results);
+  section('webhook', report.webhook);
+  const all = [...report.targets.flatMap((c) => c.results), ...report.webhook];
+  const count = (level: CheckResult['level']): number => all.filter((r) => r.level === level).length;
+  lines.push(`${count('error')} error(s), ${count('warning')} warning(s), ${count('ok')} ok`);
+  return `${lines.join('\n')}\n`;
+}

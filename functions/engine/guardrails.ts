@@ -1,0 +1,105 @@
+// Size guardrails (issue 22): an expansion cannot be undone, so a typo (`10Ti` for `10Gi`) is paid for every month.
+// Per template change: a largest size, a largest growth factor over the live size (default 10: a 10x jump passes,
+// `7Ei` from `10Gi` does not) and a largest monthly cost increase; set on the target, overridden per size source.
+// Pure: the reasons a change is blocked, each naming the value's file:line, the limit and where to raise it.
+import type { GuardrailsConfig, SizeSourceConfig } from '../domain/config.ts';
+import type { SourceLocation } from '../domain/desired-state.ts';
+import { formatBytesLike, parseQuantity, type Quantity } from '../domain/quantity.ts';
+import { formatMoney, type VolumeCost } from '../domain/volume-cost.ts';
+
+export type GuardrailCode = 'size-limit' | 'growth-limit' | 'cost-limit' | 'cost-unknown';
+
+export const defaultMaxGrowthFactor = 10;
+
+export interface GuardedChange {
+  /** `namespace/name`. */
+  statefulSet: string;
+  templateName: string;
+  /** The size it grows from: the largest of the live template's and its PVCs'. */
+  from: Quantity | undefined;
+  to: Quantity;
+  /** Where the size is written in Git. */
+  location: SourceLocation;
+  cost: VolumeCost | undefined;
+  /** The size source that maps this template, if one does: its guardrails override the target's. */
+  sizeSource: SizeSourceConfig | undefined;
+}
+
+export interface GuardrailReason {
+  code: GuardrailCode;
+  message: string;
+}
+
+type LimitKey = keyof GuardrailsConfig;
+
+interface Limit<T> {
+  value: T;
+  setBy: 'size source' | 'target' | 'default';
+}
+
+function limitOf<K extends LimitKey>(key: K, change: GuardedChange, target: GuardrailsConfig | undefined): Limit<NonNullable<GuardrailsConfig[K]>> | undefined {
+  const fromSource = change.sizeSource?.guardrails?.[key];
+  if (fromSource !== undefined && fromSource !== null) return { value: fromSource, setBy: 'size source' };
+  const fromTarget = target?.[key];
+  if (fromTarget !== undefined && fromTarget !== null) return { value: fromTarget, setBy: 'target' };
+  return undefined;
+}
+
+/** Which setting a limit is and how to raise it, for the reason's last words. */
+function raise(key: LimitKey, limit: Limit<unknown>, change: GuardedChange): string {
+  const setting = `guardrails.${key}`;
+  const where = limit.setBy === 'default' ? `${setting}, the default` : `${setting}, set on the ${limit.setBy}`;
+  const source = change.sizeSource ? `the size source of ${change.statefulSet} ${change.templateName}` : undefined;
+  const how = limit.setBy === 'size source' ? `raise ${setting} on ${source ?? 'its size source'}`
+    : source ? `raise ${setting} on the target, or on ${source} for this template alone`
+      : `raise ${setting} in the target's configuration`;
+  return `(${where}); an expansion cannot be undone, so check the value first; if it is meant, ${how}`;
+}
+
+function at(change: GuardedChange): string {
+  return `${change.to.text} at ${change.location.path}:${change.location.line}`;
+}
+
+/** Why this change may not go ahead; empty when every limit holds. */
+export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig | undefined): GuardrailReason[] {
+  const reasons: GuardrailReason[] = [];
+  const maxSize = limitOf('maxSize', change, target);
+  if (maxSize) {
+    const limit = parseQuantity(maxSize.value); // checked when the config was read
+    // A lower request (recovering from a failed expansion, KEP-1790) only ever shrinks the bill: never held back.
+    const grows = change.from === undefined || change.to.bytes > change.from.bytes;
+    if (grows && change.to.bytes > limit.bytes) {
+      reasons.push({ code: 'size-limit', message: `${at(change)} is above the largest size allowed, ${limit.text} ${raise('maxSize', maxSize, change)}` });
+    }
+  }
+  const growth = limitOf('maxGrowthFactor', change, target) ?? { value: defaultMaxGrowthFactor, setBy: 'default' as const };
+  const from = change.from;
+  // Exact for factors with up to six decimals: to > factor x from, in integers.
+  if (from && from.bytes > 0n && change.to.bytes * 1_000_000n > BigInt(Math.round(growth.value * 1_000_000)) * from.bytes) {
+    const factor = (Number(change.to.bytes) / Number(from.bytes)).toLocaleString('en-US', { maximumFractionDigits: 2 });
+    reasons.push({
+      code: 'growth-limit',
+      message: `${at(change)} is ${factor}x the current size ${formatBytesLike(from.bytes, change.to)}, more than the ${growth.value}x allowed in one change `
+        + raise('maxGrowthFactor', growth, change),
+    });
+  }
+  const maxCost = limitOf('maxMonthlyIncrease', change, target);
+  const cost = change.cost;
+  if (maxCost && cost && cost.growthBytes > 0n) {
+    if (cost.monthlyIncrease === undefined) {
+      reasons.push({
+        code: 'cost-unknown',
+        message: `${at(change)}: StorageClass ${cost.storageClassName ?? '(none)'} has no price in prices.perGiBMonth, so the change cannot be held `
+          + `against the largest monthly increase allowed, ${formatMoney(maxCost.value, cost.currency)} (guardrails.maxMonthlyIncrease, set on the ${maxCost.setBy}); add the class's price`,
+      });
+    } else if (cost.monthlyIncrease > maxCost.value) {
+      reasons.push({
+        code: 'cost-limit',
+        message: `${at(change)} adds ${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${formatBytesLike(cost.growthBytes, change.to)} more on `
+          + `${cost.storageClassName ?? '?'} at ${cost.pricePerGiBMonth} ${cost.currency}/GiB-month), more than the ${formatMoney(maxCost.value, cost.currency)} allowed `
+          + raise('maxMonthlyIncrease', maxCost, change),
+      });
+    }
+  }
+  return reasons;
+}

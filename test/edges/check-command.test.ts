@@ -1,0 +1,243 @@
+// `sts-volume-gitops check` against both sandboxes seeded from examples/: a deployment as the README sets it up passes;
+// each planted misconfiguration (a verb taken from the tool's identity, a token without a scope, an App installation
+// without pull_requests: write, a missing or fixed StorageClass, a missing Lease namespace, an unreachable cluster)
+// is found with the fix it prints; and check writes nothing to either sandbox.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { defaultRbacGroup, rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.ts';
+import { parseConfig } from '../../functions/domain/config.ts';
+import { checkCommand } from '../../functions/cli/check-command.ts';
+import { renderCheckReport, type CheckReport } from '../../functions/cli/render-check.ts';
+import { exampleSizeSources, sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import type { CheckResult } from '../../functions/check/check-result.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+
+const examples = new URL('../../examples/', import.meta.url).pathname;
+const run = promisify(execFile);
+const noSecretsManager = (): Promise<string> => Promise.reject(new Error('no Secrets Manager in this test'));
+
+interface Checked {
+  code: number;
+  report: CheckReport;
+  text: string;
+}
+
+describe('check: what is missing before anything runs', () => {
+  let dir: string;
+  let kube: KubeSandbox;
+  let github: GitHubSandbox;
+  let toolKubeconfig: string;
+  let restrictedKubeconfig: string;
+  const env: Record<string, string> = {};
+
+  /** A config file for the example target; `edit` changes its YAML text. */
+  async function configFile(name: string, options: { kubeconfig?: string; tokenVariable?: string; edit?: (text: string) => string } = {}): Promise<string> {
+    const text = sandboxConfig(options.kubeconfig ?? toolKubeconfig, github.url, options.tokenVariable ?? 'CHECK_GITHUB_TOKEN', exampleSizeSources);
+    const path = join(dir, `${name}.yaml`);
+    await writeFile(path, options.edit ? options.edit(text) : text);
+    return path;
+  }
+
+  /** One check with --json; the text is what the command prints without it (the last test runs that for real). */
+  async function check(args: string[], extraEnv: Record<string, string> = {}): Promise<Checked> {
+    let json = '';
+    const code = await checkCommand([...args, '--json'], { env: { ...env, ...extraEnv }, readSecret: noSecretsManager, readSecretText: noSecretsManager }, (t) => { json += t; });
+    const report = JSON.parse(json) as CheckReport;
+    return { code, report, text: renderCheckReport(report) };
+  }
+
+  function results(checked: Checked, id?: string): CheckResult[] {
+    return checked.report.targets.flatMap((t) => t.results).filter((r) => id === undefined || r.id === id);
+  }
+
+  function errors(checked: Checked): CheckResult[] {
+    return [...results(checked), ...checked.report.webhook].filter((r) => r.level === 'error');
+  }
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sts-check-'));
+    kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(dir, 'kube') });
+    github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), workDir: join(dir, 'github') });
+    env.CHECK_GITHUB_TOKEN = github.token;
+    const targets = parseConfig(sandboxConfig('kubeconfig', github.url, 'X', exampleSizeSources), 'config', dir).targets;
+    // The tool's identity, granted exactly what `sts-volume-gitops rbac` generates (as the README's deployment does) ...
+    await applyObjects(kube, rbacObjects(targets));
+    toolKubeconfig = (await kube.addIdentity({ name: 'sts-volume-gitops-tool', groups: [defaultRbacGroup] })).kubeconfigPath;
+    // ... and one whose Role in namespace db lacks `patch` on persistentvolumeclaims.
+    const restricted = rbacObjects(targets, [{ kind: 'Group', name: 'restricted' }]).map((object): RbacObject => {
+      if (object.kind === 'ClusterRole' || object.kind === 'ClusterRoleBinding' || object.kind === 'RoleBinding' || object.kind === 'Role') {
+        object.metadata = { ...object.metadata, name: `${object.metadata.name}-restricted` };
+      }
+      if (object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding') (object.roleRef as { name: string }).name = object.metadata.name;
+      if (object.kind === 'Role' && object.metadata.namespace === 'db') {
+        for (const rule of object.rules as Array<{ resources: string[]; verbs: string[] }>) {
+          if (rule.resources.includes('persistentvolumeclaims')) rule.verbs = rule.verbs.filter((v) => v !== 'patch');
+        }
+      }
+      return object;
+    });
+    await applyObjects(kube, restricted);
+    restrictedKubeconfig = (await kube.addIdentity({ name: 'restricted-tool', groups: ['restricted'] })).kubeconfigPath;
+  });
+  after(async () => {
+    await kube.close();
+    await github.close();
+  });
+
+  it('passes a deployment set up as the README says, and writes nothing to either sandbox', async () => {
+    kube.requestLog.reset();
+    github.requestLog.reset();
+    const checked = await check(['--config', await configFile('good')]);
+    assert.deepEqual(errors(checked), [], checked.text);
+    assert.equal(checked.code, 0);
+    assert.match(checked.text, /ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed \(cluster scope, namespaces analytics, cache, db, default\)/);
+    assert.match(checked.text, /ok +cluster\.version +v1\.26\.5-sts-volume-gitops-sandbox: Kubernetes 1\.26/);
+    assert.match(checked.text, /ok +cluster\.storageclass +capped: exists and allows expansion \(used by analytics\/clickhouse data \(k8s\/analytics\/clickhouse\.yaml:\d+\)\)/);
+    assert.match(checked.text, /ok +cluster\.lease-namespace +default: exists/);
+    assert.match(checked.text, /ok +github\.permissions +pull_requests: write: the token's scopes repo cover it/);
+    assert.match(checked.text, /ok +source\.parse .*3 StatefulSet\(s\) with 4 volumeClaimTemplate\(s\) from manifests, 1 size\(s\) from values files/);
+    assert.match(checked.text, /0 error\(s\), \d+ warning\(s\), \d+ ok\n$/);
+    // Access reviews and dry runs store nothing; nothing else is written.
+    assert.deepEqual(kube.requestLog.writes().filter((w) => w.resource !== 'selfsubjectaccessreviews'), []);
+    assert.ok(kube.requestLog.entries.some((e) => e.resource === 'leases' && e.dryRun), 'the Lease namespace is probed by a dry run');
+    assert.deepEqual(github.requestLog.writes(), []);
+  });
+
+  it('finds the verb the identity lacks, per namespace, and prints the grant to make', async () => {
+    const checked = await check(['--config', await configFile('restricted', { kubeconfig: restrictedKubeconfig })]);
+    assert.equal(checked.code, 1);
+    assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['cluster.access', 'patch persistentvolumeclaims in namespace "db"']]);
+    const [missing] = errors(checked);
+    assert.match(missing?.fix ?? '', /^grant "patch" on "persistentvolumeclaims" in namespace "db" \(infra\/k8s\/rbac\.yaml; `sts-volume-gitops rbac --config FILE` prints it/);
+    assert.match(missing?.message ?? '', /needed for list: readSnapshot; patch: the storage request/);
+    assert.match(checked.text, /error +cluster\.access +patch persistentvolumeclaims in namespace "db": not allowed/);
+  });
+
+  it('finds a classic token without the repo scope, a read-only user, and warns about a fine-grained token', async () => {
+    const noRepo = await check(['--config', await configFile('scopes', { tokenVariable: 'OPS_TOKEN' })], { OPS_TOKEN: github.addPerson('ops', 'write', { scopes: ['read:org'] }) });
+    assert.equal(noRepo.code, 1);
+    assert.deepEqual(errors(noRepo).map((e) => e.subject), ['acme/platform-gitops', 'contents: write', 'statuses: write', 'pull_requests: write']);
+    assert.match(errors(noRepo)[0]?.message ?? '', /GitHub answers 404: a classic token needs the repo scope to see a private repository \(this one has scopes read:org\)/);
+    assert.match(errors(noRepo)[1]?.message ?? '', /the classic token has scopes read:org; needed for read manifests/);
+    assert.match(errors(noRepo)[0]?.fix ?? '', /create a token with the "repo" scope/);
+    const reader = await check(['--config', await configFile('reader', { tokenVariable: 'READER_TOKEN' })], { READER_TOKEN: github.addPerson('reader', 'read') });
+    assert.deepEqual(errors(reader).map((e) => [e.id, e.subject]), [['github.role', 'reader']]);
+    assert.match(errors(reader)[0]?.fix ?? '', /give reader the Write role/);
+    const fineGrained = await check(['--config', await configFile('fine-grained', { tokenVariable: 'FG_TOKEN' })], { FG_TOKEN: github.addPerson('fg', 'write', { fineGrained: true }) });
+    assert.equal(fineGrained.code, 0, fineGrained.text);
+    const [warned] = results(fineGrained, 'github.permissions');
+    assert.equal(warned?.level, 'warning');
+    assert.match(warned?.fix ?? '', /"Contents" Read and write, "Commit statuses" Read and write, "Pull requests" Read and write/);
+  });
+
+  it('finds an App installation without pull_requests: write, as GitHub reports the installation', async () => {
+    const appConfig = (text: string): string => text.replace(/ {8}token: \{ env: CHECK_GITHUB_TOKEN \}\n/, `        app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: CHECK_APP_KEY } }\n`);
+    const path = await configFile('app', { edit: appConfig });
+    const saved = github.state.installationPermissions;
+    github.state.installationPermissions = { contents: 'write', statuses: 'write', metadata: 'read' };
+    github.requestLog.reset();
+    try {
+      const checked = await check(['--config', path], { CHECK_APP_KEY: github.app.privateKeyPem });
+      assert.deepEqual(github.requestLog.writes(), [], 'an installation token is taken, nothing is written');
+      assert.equal(checked.code, 1, checked.text);
+      assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['github.permissions', 'pull_requests: write']]);
+      assert.match(errors(checked)[0]?.message ?? '', /the App installation has no pull_requests permission/);
+      assert.match(errors(checked)[0]?.fix ?? '', /set "Pull requests" to Read and write/);
+      assert.match(checked.text, /ok +github\.installation +GitHub App 4242: installed on acme as installation 777/);
+      assert.deepEqual(results(checked, 'github.permissions').find((r) => r.subject === 'checks: write')?.level, 'warning', 'check runs fall back to statuses');
+    } finally {
+      github.state.installationPermissions = saved;
+    }
+    const wrongInstallation = await check(['--config', await configFile('app-wrong', { edit: (t) => appConfig(t).replace(`installationId: ${github.app.installationId}`, 'installationId: 9') })], { CHECK_APP_KEY: github.app.privateKeyPem });
+    assert.match(errors(wrongInstallation)[0]?.fix ?? '', /set source\.github\.app\.installationId to 777/);
+  });
+
+  it('finds a StorageClass that does not exist and one that cannot expand, where the manifests use them', async () => {
+    const pg = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
+    const redis = await github.readFile('main', 'k8s/cache/redis.yaml') ?? '';
+    await github.commitFiles({
+      branch: 'classes', baseBranch: 'main', message: 'classes',
+      files: { 'k8s/db/pg.yaml': pg.replace('storageClassName: standard', 'storageClassName: gold'), 'k8s/cache/redis.yaml': redis.replace('storageClassName: standard', 'storageClassName: fixed') },
+    });
+    const checked = await check(['--config', await configFile('classes', { edit: (t) => t.replace('branch: main', 'branch: classes') })]);
+    assert.equal(checked.code, 1);
+    assert.deepEqual(errors(checked).map((e) => e.subject), ['fixed', 'gold']);
+    const [fixed, gold] = errors(checked);
+    assert.match(gold?.message ?? '', /StorageClass gold does not exist \(used by db\/pg data \(k8s\/db\/pg\.yaml:\d+\)\)/);
+    assert.match(gold?.fix ?? '', /create StorageClass gold/);
+    assert.match(fixed?.message ?? '', /does not allow volume expansion \(used by cache\/redis data/);
+    assert.match(fixed?.fix ?? '', /allowVolumeExpansion: true/);
+  });
+
+  it('finds a missing Lease namespace, located manifests errors and paths that match nothing', async () => {
+    await github.commitFiles({ branch: 'broken', baseBranch: 'main', message: 'broken', files: { 'k8s/db/broken.yaml': 'kind: StatefulSet\nmetadata: { name: x\n' } });
+    const edit = (t: string): string => t.replace('branch: main', 'branch: broken').replace('default: default, state: default', 'default: platform, state: platform').replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8s/**/*.yaml", "manifests/**/*.yaml"]');
+    const checked = await check(['--config', await configFile('lease', { kubeconfig: kube.kubeconfigPath, edit })]);
+    assert.equal(checked.code, 1);
+    const lease = results(checked, 'cluster.lease-namespace')[0];
+    assert.equal(lease?.level, 'error');
+    assert.equal(lease?.fix, 'kubectl create namespace platform (then apply the RBAC manifest again: its Role there could not be created without it)');
+    assert.deepEqual(results(checked, 'source.parse').filter((r) => r.level === 'error').map((r) => r.subject), ['k8s/db/broken.yaml:3']);
+    assert.deepEqual(results(checked, 'source.paths').map((r) => [r.subject, r.level]), [['k8s/**/*.yaml', 'ok'], ['manifests/**/*.yaml', 'warning']]);
+  });
+
+  it('finds a namespace the manifests use that namespaces.allow forgot', async () => {
+    const checked = await check(['--config', await configFile('forgotten', { edit: (t) => t.replace('allow: [db, cache, analytics]', 'allow: [db, cache]') })]);
+    assert.equal(checked.code, 1);
+    assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['source.namespaces', 'analytics']]);
+    assert.match(errors(checked)[0]?.message ?? '', /^analytics\/clickhouse \(k8s\/analytics\/clickhouse\.yaml:2\), analytics\/vlogs-victoria-logs-single-server \(apps\/victoria-logs\/values-prod\.yaml:\d+\) are in namespace analytics, which namespaces\.allow \(db, cache\) does not list/);
+    assert.match(errors(checked)[0]?.fix ?? '', /^add analytics to namespaces\.allow, then apply the RBAC manifest again/);
+  });
+
+  it('reads a local source directory as the CLI does', async () => {
+    const local = (t: string): string => t.replace(/ {6}github:\n(?: {8}.*\n)+/, `      local: { directory: ${JSON.stringify(join(examples, 'gitops-repo'))}, paths: ["k8s/**/*.yaml"] }\n`);
+    const checked = await check(['--config', await configFile('local', { edit: local })]);
+    assert.deepEqual(errors(checked), [], checked.text);
+    assert.deepEqual(results(checked).filter((r) => r.id.startsWith('github.')), []);
+    assert.match(checked.text, /ok +source\.read +\/.*examples\/gitops-repo: read at [0-9a-f]{12}: 5 file\(s\)/);
+  });
+
+  it('says what is missing when the cluster cannot be reached or the token variable is not set', async () => {
+    const unreachable = join(dir, 'unreachable-kubeconfig');
+    await writeFile(unreachable, (await readFile(toolKubeconfig, 'utf8')).replace(/127\.0\.0\.1:\d+/, '127.0.0.1:9'));
+    const checked = await check(['--config', await configFile('unreachable', { kubeconfig: unreachable, tokenVariable: 'UNSET_TOKEN' })]);
+    assert.equal(checked.code, 1);
+    assert.deepEqual(errors(checked).map((e) => e.id), ['github.credential', 'cluster.reach']);
+    assert.equal(errors(checked)[0]?.fix, 'export UNSET_TOKEN=<a token with the repo scope, or a fine-grained token>');
+    assert.match(errors(checked)[1]?.fix ?? '', /check the kubeconfig \(.*unreachable-kubeconfig\) and the network path to http:\/\/127\.0\.0\.1:9/);
+  });
+
+  it('checks the webhook secret where a webhook is deployed', async () => {
+    const path = await configFile('good');
+    const unset = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET']);
+    assert.deepEqual(unset.report.webhook.map((r) => [r.level, r.subject, r.fix]), [['error', '$HOOK_SECRET', 'export HOOK_SECRET=<the secret entered in the GitHub webhook settings>']]);
+    assert.equal(unset.code, 1);
+    const set = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET'], { HOOK_SECRET: 'a-long-enough-webhook-secret' });
+    assert.deepEqual(set.report.webhook.map((r) => r.level), ['ok']);
+    assert.equal(set.code, 0);
+    const deployed = await checkCommand(['--config', path, '--json'], {
+      env: { ...env, STS_VOLUME_GITOPS_WEBHOOK_SECRET: 'arn:aws:secretsmanager:eu-west-1:1:secret:hook' }, readSecret: noSecretsManager,
+      readSecretText: () => Promise.resolve('{"webhookSecret": ""}'),
+    }, () => undefined);
+    assert.equal(deployed, 1);
+  });
+
+  it('runs from the command line: exit 2 on bad usage or configuration, the report on stdout', async () => {
+    assert.equal(await checkCommand(['--bogus'], { env }, () => undefined), 2);
+    const badConfig = join(dir, 'bad.yaml');
+    await writeFile(badConfig, 'targets: []\n');
+    assert.equal(await checkCommand(['--config', badConfig], { env }, () => undefined), 2);
+    const path = await configFile('good');
+    const answer = await run(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'check', '--config', path], { env: { ...process.env, ...env } })
+      .then((output) => ({ code: 0, ...output }), (failure: unknown) => failure as { code: number; stdout: string; stderr: string });
+    assert.equal(answer.code, 0, answer.stderr);
+    assert.match(answer.stdout, /^target demo\n {2}ok +config /);
+  });
+});

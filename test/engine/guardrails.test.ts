@@ -1,0 +1,136 @@
+// The plan's guardrails (issue 22 items 2-3, issue 24 item 3): size limits, sets another controller owns, the cost of
+// a change. Pure: planTarget over builders' data.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SizeSourceConfig } from '../../functions/domain/config.ts';
+import type { ControllerOwner } from '../../functions/domain/live-state.ts';
+import { planTarget, type PlanOptions, type TemplatePlan } from '../../functions/engine/plan.ts';
+import { costSummary, reportFromPlan } from '../../functions/engine/pass-report.ts';
+import { desiredSet, desiredTemplate, livePvc, pgWorld } from './builders.ts';
+
+const allowAll: PlanOptions = { allowedNamespaces: ['*'] };
+
+function planOf(size: string, options: Partial<PlanOptions> = {}, world = pgWorld(), sizedBy?: SizeSourceConfig[]): TemplatePlan {
+  const desired = desiredSet({ templates: [desiredTemplate({ size })], ...(sizedBy ? { sizedBy } : {}) });
+  const template = planTarget([desired], world, { ...allowAll, ...options })[0]?.templates[0];
+  assert.ok(template);
+  return template;
+}
+
+const source = (extra: Partial<SizeSourceConfig> = {}): SizeSourceConfig => ({
+  file: 'apps/pg/values.yaml', path: 'primary.persistence.size', statefulSet: 'db/pg', template: 'data', ...extra,
+});
+
+describe('size guardrails', () => {
+  it('blocks 7Ei from 10Gi by the default growth factor, at the value\'s file:line, naming the limit and how to raise it', () => {
+    const plan = planOf('7Ei');
+    assert.equal(plan.action, 'blocked');
+    assert.deepEqual(plan.reasons.map((r) => r.code), ['growth-limit']);
+    assert.equal(plan.reasons[0]?.message, '7Ei at k8s/db/pg.yaml:30 is 751,619,276.8x the current size 10Gi, more than the 10x allowed in one change '
+      + '(guardrails.maxGrowthFactor, the default); an expansion cannot be undone, so check the value first; if it is meant, '
+      + 'raise guardrails.maxGrowthFactor in the target\'s configuration');
+  });
+
+  it('allows a 10x jump and blocks what is beyond it', () => {
+    assert.equal(planOf('100Gi').action, 'resize');
+    assert.deepEqual(planOf('101Gi').reasons.map((r) => r.code), ['growth-limit']);
+    assert.equal(planOf('25Gi', { guardrails: { maxGrowthFactor: 2.5 } }).action, 'resize');
+    assert.match(planOf('26Gi', { guardrails: { maxGrowthFactor: 2.5 } }).reasons[0]?.message ?? '', /2\.6x the current size 10Gi, more than the 2\.5x .*set on the target/);
+  });
+
+  it('blocks a size above the target\'s maxSize; a size source may raise it for its own template', () => {
+    const blocked = planOf('90Gi', { guardrails: { maxSize: '50Gi' } });
+    assert.deepEqual(blocked.reasons.map((r) => r.code), ['size-limit']);
+    assert.match(blocked.reasons[0]?.message ?? '', /^90Gi at k8s\/db\/pg\.yaml:30 is above the largest size allowed, 50Gi \(guardrails\.maxSize, set on the target\)/);
+    const mapped = planOf('90Gi', { guardrails: { maxSize: '50Gi' } }, pgWorld(), [source()]);
+    assert.match(mapped.reasons[0]?.message ?? '', /raise guardrails\.maxSize on the target, or on the size source of db\/pg data for this template alone$/);
+    assert.equal(planOf('90Gi', { guardrails: { maxSize: '50Gi' } }, pgWorld(), [source({ guardrails: { maxSize: '100Gi' } })]).action, 'resize');
+    const recovering = pgWorld({ 0: { request: '100Gi', capacity: '10Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' } }, { size: '100Gi' });
+    assert.equal(planOf('60Gi', { guardrails: { maxSize: '50Gi' } }, recovering).action, 'resize', 'lowering a failed request is never held back');
+    const lowered = planOf('40Gi', {}, pgWorld(), [source({ guardrails: { maxSize: '30Gi' } })]);
+    assert.match(lowered.reasons[0]?.message ?? '', /set on the size source\); .* raise guardrails\.maxSize on the size source of db\/pg data$/);
+  });
+
+  it('measures growth from the largest of the live template and its PVCs (an operator\'s template may lag its grown PVCs)', () => {
+    const grown = pgWorld({ 0: { request: '100Gi' }, 1: { request: '100Gi' }, 2: { request: '100Gi' } });
+    assert.equal(planOf('150Gi', {}, grown).action, 'resize', '1.5x the PVCs, though 15x the 10Gi template');
+    assert.match(planOf('1001Gi', {}, grown).reasons[0]?.message ?? '', /10\.01x the current size 100Gi, more than the 10x allowed/);
+  });
+
+  it('leaves a set that is already at its size alone, whatever the limits say', () => {
+    const world = pgWorld({ 0: { request: '7Ei' }, 1: { request: '7Ei' }, 2: { request: '7Ei' } }, { size: '7Ei' });
+    const plan = planOf('7Ei', { guardrails: { maxSize: '1Ti' } }, world);
+    assert.equal(plan.action, 'unchanged');
+    assert.deepEqual(plan.reasons, []);
+  });
+});
+
+describe('the cost of a change', () => {
+  const prices = { currency: 'USD', perGiBMonth: { standard: 0.1 } };
+
+  it('is the growth of every replica times the class\'s price, counting what is already grown as grown', () => {
+    assert.equal(planOf('20Gi', { prices }).cost?.monthlyIncrease, 3);
+    const world = pgWorld({ 0: { request: '20Gi', capacity: '10Gi' } });
+    world.namespaces.get('db')?.pvcs.pop(); // replica 2 has no PVC yet: it will be made from the template, 10Gi today
+    assert.equal(planOf('20Gi', { prices }, world).cost?.monthlyIncrease, 2);
+    assert.equal(planOf('20Gi').cost, undefined, 'no prices, no cost');
+  });
+
+  it('blocks a change above maxMonthlyIncrease, and one whose class has no price to check it with', () => {
+    const over = planOf('100Gi', { prices, guardrails: { maxMonthlyIncrease: 20 } });
+    assert.deepEqual(over.reasons.map((r) => r.code), ['cost-limit']);
+    assert.match(over.reasons[0]?.message ?? '', /^100Gi at k8s\/db\/pg\.yaml:30 adds \+27\.00 USD a month \(270Gi more on standard at 0\.1 USD\/GiB-month\), more than the \+20\.00 USD allowed/);
+    assert.equal(planOf('70Gi', { prices, guardrails: { maxMonthlyIncrease: 18 } }).action, 'resize');
+    const unpriced = planOf('20Gi', { prices: { currency: 'EUR', perGiBMonth: { fast: 0.2 } }, guardrails: { maxMonthlyIncrease: 100 } });
+    assert.deepEqual(unpriced.reasons.map((r) => r.code), ['cost-unknown']);
+    assert.match(unpriced.reasons[0]?.message ?? '', /StorageClass standard has no price in prices\.perGiBMonth/);
+  });
+
+  it('is summed per StatefulSet and in total over the resizes, leaving blocked ones out and naming unpriced classes', () => {
+    const world = pgWorld();
+    world.namespaces.get('db')?.statefulSets.push({ ...world.namespaces.get('db')!.statefulSets[0]!, name: 'big', uid: 'uid-2' });
+    for (const ordinal of [0, 1, 2]) world.namespaces.get('db')?.pvcs.push(livePvc(`data-big-${ordinal}`));
+    const plans = planTarget([desiredSet(), desiredSet({ name: 'big', templates: [desiredTemplate({ size: '1Ti' })] })], world, { ...allowAll, prices });
+    const summary = costSummary(plans.map((p) => reportFromPlan(p, 'c0ffee')));
+    assert.deepEqual(summary, {
+      currency: 'USD', monthlyIncrease: 3, unpricedClasses: [],
+      statefulSets: [{ namespace: 'db', name: 'pg', currency: 'USD', monthlyIncrease: 3, unpricedClasses: [] }],
+    }, 'db/big is blocked (102.4x): it resizes nothing, so it costs nothing yet');
+    assert.equal(reportFromPlan(plans[1]!, 'c0ffee').templates[0]?.cost?.monthlyIncrease, 304.2, 'the blocked change still shows what it would cost');
+  });
+});
+
+describe('StatefulSets another controller owns', () => {
+  const prometheus: ControllerOwner = { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', name: 'kube-prometheus-stack-prometheus', uid: 'uid-prom' };
+  const owned = (pvcs: Parameters<typeof pgWorld>[0] = {}): ReturnType<typeof pgWorld> => pgWorld(pvcs, { controllerOwner: prometheus });
+
+  it('blocks a change to one by default, naming the owner', () => {
+    const plan = planOf('20Gi', {}, owned());
+    assert.equal(plan.action, 'blocked');
+    assert.deepEqual(plan.reasons.map((r) => r.code), ['controlled-by-owner']);
+    assert.match(plan.reasons[0]?.message ?? '', /^StatefulSet db\/pg is controlled by Prometheus kube-prometheus-stack-prometheus \(monitoring\.coreos\.com\/v1\): its operator writes it/);
+    assert.match(plan.reasons[0]?.message ?? '', /declare it on the size source \(ownedBy: \{ kind: Prometheus \}\)/);
+    assert.equal(planOf('10Gi', {}, owned()).action, 'unchanged', 'no change, no block');
+  });
+
+  it('grows only the PVCs when a size source declares the owner, and never asks for the template', () => {
+    const plans = planTarget([desiredSet({ sizedBy: [source({ ownedBy: { kind: 'Prometheus', group: 'monitoring.coreos.com' } })] })], owned(), allowAll);
+    const template = plans[0]?.templates[0];
+    assert.equal(template?.action, 'resize');
+    assert.equal(template?.templateNeedsUpdate, false);
+    assert.deepEqual(template?.pvcsToPatch, ['data-pg-0', 'data-pg-1', 'data-pg-2']);
+    assert.deepEqual(plans[0]?.templateOwner, prometheus);
+    assert.match(reportFromPlan(plans[0], 'c0ffee').notes[0] ?? '', /^written by its operator \(Prometheus kube-prometheus-stack-prometheus/);
+    const grown = owned({ 0: { request: '20Gi' }, 1: { request: '20Gi' }, 2: { request: '20Gi' } });
+    assert.equal(planOf('20Gi', {}, grown, [source({ ownedBy: { kind: 'Prometheus' } })]).action, 'unchanged', 'the live template is the operator\'s to bring up');
+  });
+
+  it('blocks a declaration the live set contradicts', () => {
+    const otherKind = planOf('20Gi', {}, owned(), [source({ ownedBy: { kind: 'Alertmanager' } })]);
+    assert.deepEqual(otherKind.reasons.map((r) => r.code), ['owner-mismatch']);
+    assert.match(otherKind.reasons[0]?.message ?? '', /written from a Alertmanager, but it is controlled by Prometheus/);
+    assert.equal(planOf('20Gi', {}, owned(), [source({ ownedBy: { kind: 'Prometheus', group: 'example.com' } })]).reasons[0]?.code, 'owner-mismatch');
+    const free = planOf('20Gi', {}, pgWorld(), [source({ ownedBy: { kind: 'Prometheus' } })]);
+    assert.match(free.reasons[0]?.message ?? '', /the live StatefulSet has no controller ownerReference; remove ownedBy/);
+  });
+});
