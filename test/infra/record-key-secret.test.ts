@@ -31,7 +31,7 @@ describe('the record key secret', () => {
     await writeFile(join(dir, 'config.yaml'), config);
     const app = new App({ outdir: join(dir, 'cdk.out') });
     const stack = new StsVolumeGitopsStack(app, 'Test', {
-      env: { account: '123456789012', region: 'eu-west-1' }, configFile: join(dir, 'config.yaml'),
+      env: { account: '123456789012', region: 'eu-west-1' }, configFile: join(dir, 'config.yaml'), alarmEmail: 'oncall@example.com',
       entry: fileURLToPath(new URL('fixtures/handler.ts', import.meta.url)),
     });
     const template = Template.fromStack(stack);
