@@ -45,20 +45,29 @@ const macVersion = 'sts-volume-gitops.io/recreation-record/v1';
 export function signedText(record: RecreationRecord): string {
   return JSON.stringify([
     macVersion, record.recordNamespace, record.recordName, record.ownerTarget ?? null, record.namespace,
-    record.statefulSetName, record.oldUid, record.updateRevision || null, record.target,
+    record.statefulSetName, record.oldUid, record.updateRevision || null, record.sealedAt ?? null, record.target,
   ]);
 }
 
-/** The record with its MAC (base64), as a pass saves it. */
-export function sealRecord(record: RecreationRecord, key: RecordKey): RecreationRecord {
-  return { ...record, mac: key.mac(signedText(record)).toString('base64') };
+/** The record with the time and its MAC (base64), as a pass saves it. */
+export function sealRecord(record: RecreationRecord, key: RecordKey, now: Date = new Date()): RecreationRecord {
+  const sealed = { ...record, sealedAt: now.toISOString() };
+  return { ...sealed, mac: key.mac(signedText(sealed)).toString('base64') };
 }
+
+/**
+ * How old a record may be. A record lives while a pass is between an orphan delete and the create: seconds, or until
+ * the next pass after one died. One much older is refused (and reported), so a copy of a genuine record, taken while
+ * it existed, cannot bring back a StatefulSet deleted on purpose since.
+ */
+export const maxRecordAgeMs = 7 * 24 * 3600 * 1000;
 
 /** What a record must agree with to be acted on: this deployment's key and the target's place. */
 export interface RecordExpectation {
   key: RecordKey | undefined;
   target: string;
   stateNamespace: string;
+  now: Date;
 }
 
 /** Why a record is refused (one sentence, no secret in it), or undefined when it may be acted on. */
@@ -79,6 +88,10 @@ export function recordRefusal(record: RecreationRecord, expected: RecordExpectat
   }
   if (record.recordName !== recreationRecordName(expected.target, record.namespace, record.statefulSetName)) {
     return `its name is not the one this target gives the record of ${record.namespace}/${record.statefulSetName}`;
+  }
+  const sealedAt = Date.parse(record.sealedAt ?? '');
+  if (Number.isNaN(sealedAt) || expected.now.getTime() - sealedAt > maxRecordAgeMs) {
+    return `it was sealed at ${record.sealedAt ?? '(no time)'}, more than ${maxRecordAgeMs / 86_400_000} days ago: a record lives minutes, and an old one may be a copy replayed`;
   }
   return objectMismatch(record);
 }

@@ -12,9 +12,10 @@ import type { RefusedRecord } from './pass-report.ts';
 export type { RefusedRecord } from './pass-report.ts';
 
 export function screenRecords(
-  ctx: Pick<PassContext, 'target' | 'recordKey'>, records: readonly RecreationRecord[],
+  ctx: Pick<PassContext, 'target' | 'recordKey' | 'now'>, records: readonly RecreationRecord[],
 ): { trusted: RecreationRecord[]; refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> } {
-  const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: stateNamespaceOf(ctx.target) };
+  const now = ctx.now ? ctx.now() : new Date();
+  const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: stateNamespaceOf(ctx.target), now };
   const trusted: RecreationRecord[] = [];
   const refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> = [];
   for (const record of records) {

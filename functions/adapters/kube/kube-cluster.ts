@@ -137,6 +137,7 @@ export class KubeCluster implements ClusterPort {
         namespace: record.namespace, statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target),
         ...(record.updateRevision ? { updateRevision: record.updateRevision } : {}),
         ...(record.mac !== undefined ? { mac: record.mac } : {}),
+        ...(record.sealedAt !== undefined ? { sealedAt: record.sealedAt } : {}),
       },
     };
     const namespace = record.recordNamespace;

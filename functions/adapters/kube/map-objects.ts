@@ -149,6 +149,7 @@ export function toRecreationRecord(raw: V1ConfigMap): RecreationRecord {
     target: {},
     updateRevision: data.updateRevision,
     ...(data.mac !== undefined ? { mac: data.mac } : {}),
+    ...(data.sealedAt !== undefined ? { sealedAt: data.sealedAt } : {}),
     ...(raw.metadata?.uid !== undefined ? { recordUid: raw.metadata.uid } : {}),
   };
   if (!data.statefulSet || !data.oldUid || !data.target) return { ...record, unreadable: 'data.statefulSet, data.oldUid or data.target is missing' };
