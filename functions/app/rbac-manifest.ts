@@ -86,7 +86,7 @@ export function renderRbacManifest(objects: readonly RbacObject[], source: strin
     '# (repeatable; `--group NAME` names another group). Check an identity with kubectl, e.g.',
     `#   kubectl get storageclasses --as=system:serviceaccount:NAMESPACE:NAME   or   --as=someone --as-group=${defaultRbacGroup}`,
     '# The state namespace (namespaces.state, by default sts-volume-gitops, created here) holds the Lease and the recreation',
-    '# records: grant nobody else write access there (records are signed and checked, but a refused one stops a recreation).',
+    '# records: grant nobody else write access there (records are signed and checked, but a genuine one can be deleted).',
     '# Why each verb:',
     ...why,
   ];
