@@ -136,7 +136,7 @@ export async function gitHubAuth(
 }
 
 /** The key the config names; a key named but not found, or too short, fails the target (never shown). */
-async function readRecordKey(targetName: string, source: RecordKeySource, env: NodeJS.ProcessEnv, options: OpenOptions): Promise<RecordKey> {
+export async function readRecordKey(targetName: string, source: RecordKeySource, env: NodeJS.ProcessEnv, options: OpenOptions): Promise<RecordKey> {
   let text: string | undefined;
   let where: string;
   if (source.file !== undefined) {
