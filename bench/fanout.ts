@@ -49,7 +49,7 @@ async function main(): Promise<void> {
     await mkdir(join(dir, 'kubeconfigs'), { recursive: true });
     await copyFile(kube.kubeconfigPath, kubeconfig);
     config += `  - name: ${ns}\n    source: { local: { directory: ${JSON.stringify(join(dir, 'repos', ns))}, paths: ["**/*.yaml"] } }\n`
-      + `    cluster: { kubeconfig: { path: ${JSON.stringify(kubeconfig)} } }\n    namespaces: { default: ${ns}, allow: [${ns}] }\n`;
+      + `    cluster: { kubeconfig: { path: ${JSON.stringify(kubeconfig)} } }\n    namespaces: { default: ${ns}, state: ${ns}, allow: [${ns}] }\n`;
   }
   const configFile = join(dir, 'config.yaml');
   await writeFile(configFile, config);

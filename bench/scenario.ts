@@ -12,6 +12,8 @@ import { naiveRead, naiveReadCalls, naiveResizeCalls } from './naive-baseline.ts
 import { SandboxHost } from './sandbox-client.ts';
 import type { HostLogs } from './sandbox-host.ts';
 import { kubeSeed, manifestFiles, MemorySource, namespaceName, type WorldSize } from './worlds.ts';
+import { RecordKey } from '../functions/engine/record-authenticity.ts';
+import { generateRecordKey } from '../functions/cli/sandbox-command.ts';
 
 export interface ScenarioResult {
   world: string;
@@ -76,7 +78,8 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   const namespaces = Array.from({ length: size.namespaces }, (_, i) => namespaceName(i));
   const target = { name: 'bench', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: namespaces };
   const timing = { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() };
-  const pass = (): Promise<PassReport> => runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing, apiConcurrency: concurrency });
+  const recordKey = RecordKey.fromText(generateRecordKey(), 'the bench');
+  const pass = (): Promise<PassReport> => runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing, apiConcurrency: concurrency, recordKey });
 
   const measure: Measure = async (work) => {
     const cpu = process.cpuUsage();

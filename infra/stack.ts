@@ -115,6 +115,8 @@ export class StsVolumeGitopsStack extends Stack {
   /** Failed dispatcher invocations (the schedule invokes it asynchronously). */
   readonly deadLetters: sqs.Queue;
   readonly githubSecrets: secretsmanager.ISecret[];
+  /** The secrets holding the key that signs recreation records (`recordKey.secret`); read by the worker only. */
+  readonly recordKeySecrets: secretsmanager.ISecret[];
   readonly dashboard: cloudwatch.Dashboard;
   /** The dashboard's console URL, also in every alarm's description. */
   readonly dashboardUrl: string;
@@ -182,6 +184,7 @@ export class StsVolumeGitopsStack extends Stack {
     }
 
     this.githubSecrets = this.grantSecrets(props.githubSecretArn);
+    this.recordKeySecrets = this.grantRecordKeys();
     this.grantClusters();
     this.schedule(props, everyMinutes);
     this.alarmTopic = alarmTopic(this, props);
@@ -238,6 +241,27 @@ export class StsVolumeGitopsStack extends Stack {
       });
       created.grantRead(this.function);
       return created;
+    });
+  }
+
+  /**
+   * The record key secrets the config names: one created under that very name with a generated key (nobody needs to
+   * know it; it only has to stay the same), or the existing one an ARN names. Only the worker, which writes and checks
+   * the records, may read it.
+   */
+  private grantRecordKeys(): secretsmanager.ISecret[] {
+    const names = [...new Set(this.config.targets.flatMap((t) => (t.recordKey?.secret !== undefined ? [t.recordKey.secret] : [])))];
+    return names.map((name, index) => {
+      const secret = name.startsWith('arn:')
+        ? secretsmanager.Secret.fromSecretCompleteArn(this, `RecordKey${index}`, name)
+        : retainedSecret(this, index === 0 ? 'RecordKey' : `RecordKey${index}`, {
+          secretName: name,
+          description: 'Key that signs sts-volume-gitops recreation records (HMAC-SHA256): {"recordKey": "..."}; generated, keep it unchanged while records are outstanding',
+          value: { kind: 'generated', generateStringKey: 'recordKey', passwordLength: 64 },
+          notRotatedBecause: 'A recreation record signed with the old key would be refused after a rotation, leaving its StatefulSet absent; the key is changed by hand, only while no record is outstanding (README, "Recreation records").',
+        });
+      secret.grantRead(this.function);
+      return secret;
     });
   }
 

@@ -2,7 +2,8 @@
 // (kubeconfig or EKS). The only place that reads credentials from the environment or files.
 import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { EksCluster, TargetConfig } from '../domain/config.ts';
+import type { EksCluster, RecordKeySource, TargetConfig } from '../domain/config.ts';
+import { RecordKey } from '../engine/record-authenticity.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
 import { instrumentedKubeConfig, type KubernetesRequestObserver } from '../adapters/kube/instrumented-kube-config.ts';
 import { canWait, requestTimeoutMs, type RemainingMs } from './deadline.ts';
@@ -16,6 +17,8 @@ import type { PassTarget } from '../engine/run-pass.ts';
 
 export interface OpenedTarget {
   target: PassTarget;
+  /** Signs and authenticates recreation records; undefined when the config names none (no recreation then). */
+  recordKey: RecordKey | undefined;
   git: GitSourcePort;
   cluster: ClusterPort;
   /** Present for GitHub sources: where feedback and recovery pull requests are written, and what they read. */
@@ -26,6 +29,10 @@ export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
   /** Reads the App private key from the secret the config names (Lambda: Secrets Manager via Powertools Parameters). */
   readSecret?: (id: string) => Promise<string>;
+  /** Reads the recreation record key from the secret the config names (Lambda: Secrets Manager). */
+  readRecordKey?: (id: string) => Promise<string>;
+  /** Apply passes read the record key; plan and validate passes never touch records, so never read it. */
+  needsRecordKey?: boolean;
   /** Builds a KubeConfig for an EKS cluster (Lambda); the CLI uses kubeconfig files. */
   eksKubeConfig?: (cluster: EksCluster) => Promise<KubeConfig>;
   /** Sees every Kubernetes request (the API-call metrics). */
@@ -52,14 +59,16 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     defaultNamespace: config.namespaces.default,
     allowedNamespaces: config.namespaces.allow,
     sizeSources: config.sizeSources,
+    stateNamespace: config.namespaces.state,
     ...(config.guardrails ? { guardrails: config.guardrails } : {}),
     ...(config.prices ? { prices: config.prices } : {}),
   };
+  const recordKey = config.recordKey === undefined || !options.needsRecordKey ? undefined : await readRecordKey(config.name, config.recordKey, env, options);
   const kubeConfig = await kubeConfigFor(config, options);
   const timeoutMs = () => requestTimeoutMs(options.remainingMs);
   const cluster = new KubeCluster(instrumentedKubeConfig(kubeConfig, { timeoutMs, ...(options.onKubernetesRequest ? { observe: options.onKubernetesRequest } : {}) }));
   if ('local' in config.source) {
-    return { target, cluster, git: new DirectorySource(config.source.local.directory, paths, mappedFiles(config)), github: undefined };
+    return { target, recordKey, cluster, git: new DirectorySource(config.source.local.directory, paths, mappedFiles(config)), github: undefined };
   }
   const source = config.source.github;
   const client = createGitHubClient({
@@ -71,7 +80,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config), options.onWarning);
   const repo = { owner: source.owner, repo: source.repo };
   const host = new GitHubReviewHost(client, repo, source.app ? { checkRunsAppId: source.app.appId } : {});
-  return { target, cluster, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };
+  return { target, recordKey, cluster, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };
 }
 
 /** Where people read the repository: GitHub Enterprise Server serves its API under `<host>/api/v3`. */
@@ -143,4 +152,29 @@ export async function gitHubAuth(
     throw new TargetSetupError(targetName, `environment variable ${variable} holds a GitHub token with a space, line break or other character no token has (not shown)`);
   }
   return { kind: 'token', token };
+}
+
+/** The key the config names; a key named but not found, or too short, fails the target (never shown). */
+export async function readRecordKey(targetName: string, source: RecordKeySource, env: NodeJS.ProcessEnv, options: OpenOptions): Promise<RecordKey> {
+  let text: string | undefined;
+  let where: string;
+  if (source.file !== undefined) {
+    where = `file ${source.file}`;
+    text = await readFile(source.file, 'utf8').catch((error: unknown) => {
+      throw new TargetSetupError(targetName, `cannot read the record key ${where}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    });
+  } else if (source.env !== undefined) {
+    where = `environment variable ${source.env}`;
+    text = env[source.env];
+  } else {
+    where = `secret ${source.secret ?? '?'}`;
+    if (!options.readRecordKey) throw new TargetSetupError(targetName, `the record key is in ${where}, which only the Lambda function reads; use recordKey.env or recordKey.file here`);
+    text = await options.readRecordKey(source.secret ?? '');
+  }
+  if (!text) throw new TargetSetupError(targetName, `the record key (${where}) is empty or not set`);
+  try {
+    return RecordKey.fromText(text, where);
+  } catch (error) {
+    throw new TargetSetupError(targetName, (error as Error).message);
+  }
 }

@@ -3,8 +3,11 @@
 // entry maps the function's role to). `sts-volume-gitops rbac --config FILE` prints it; infra/k8s/rbac.yaml is its
 // output for infra/k8s/example-config.yaml (a test keeps the two equal), and the sandbox tests apply it too.
 import { Document, isScalar, visit } from 'yaml';
-import { clusterPermissions, leasePermissions, workloadPermissions, type PermissionRule } from '../adapters/kube/permissions.ts';
+import {
+  clusterPermissions, leasePermissions, previousLeaseNamespacePermissions, workloadPermissions, type PermissionRule,
+} from '../adapters/kube/permissions.ts';
 import { leasePrefix } from '../engine/run-pass.ts';
+import { defaultStateNamespace } from '../domain/config.ts';
 
 export const defaultRbacGroup = 'sts-volume-gitops';
 const roleName = 'sts-volume-gitops';
@@ -16,18 +19,22 @@ export type RbacSubject =
   | { kind: 'User'; name: string }
   | { kind: 'ServiceAccount'; name: string; namespace: string };
 
-/** What the manifest needs of a target: its name (the Lease's) and its namespaces. */
+/** What the manifest needs of a target: its name (the Lease's) and its namespaces (`state`: the Lease's and the records'). */
 export interface RbacTarget {
   name: string;
-  namespaces: { default: string; allow: readonly string[] };
+  namespaces: { default: string; state?: string; allow: readonly string[] };
 }
+
+
 
 export type RbacObject = Record<string, unknown> & { kind: string; metadata: { name: string; namespace?: string; labels: Record<string, string> } };
 
 /**
- * A ClusterRole for the cluster-scoped reads, and per namespace a Role with what that namespace needs (workloads in
- * each allowed namespace, the Lease in each target's default one), each bound to `subjects`. An allow list with `*`
- * gets the workload rules as a ClusterRole bound cluster-wide instead.
+ * The state namespace `sts-volume-gitops` when a target uses it (the default), a ClusterRole for the
+ * cluster-scoped reads, and per namespace a Role with what that namespace needs (workloads in each allowed namespace,
+ * the Lease and records in each target's state namespace, a read of the records older versions kept in the Lease
+ * namespace they used, `namespaces.default`), each bound to `subjects`. An allow list with `*` gets the workload rules as
+ * a ClusterRole bound cluster-wide instead.
  */
 export function rbacObjects(targets: readonly RbacTarget[], subjects: readonly RbacSubject[] = [{ kind: 'Group', name: defaultRbacGroup }]): RbacObject[] {
   if (targets.length === 0) throw new Error('the configuration has no targets: no namespaces to grant');
@@ -36,22 +43,31 @@ export function rbacObjects(targets: readonly RbacTarget[], subjects: readonly R
   const anyNamespace = targets.some((t) => t.namespaces.allow.includes('*'));
   const workloadNamespaces = new Set(targets.flatMap((t) => t.namespaces.allow.filter((n) => n !== '*')));
   const leaseNames = new Map<string, string[]>();
+  const previousLeaseNamespaces = new Set<string>();
   for (const target of targets) {
-    const names = leaseNames.get(target.namespaces.default) ?? [];
+    const state = target.namespaces.state ?? target.namespaces.default;
+    const names = leaseNames.get(state) ?? [];
     names.push(`${leasePrefix}${target.name}`);
-    leaseNames.set(target.namespaces.default, names);
+    leaseNames.set(state, names);
+    if (state !== target.namespaces.default) previousLeaseNamespaces.add(target.namespaces.default);
   }
+  const covered = (namespace: string): boolean => anyNamespace || workloadNamespaces.has(namespace) || leaseNames.has(namespace);
+  const upgradeReads = [...previousLeaseNamespaces].filter((n) => !covered(n));
 
   const objects: RbacObject[] = [];
+  // Only the tool's own namespace is declared: a namespace someone else chose may hold more, and `kubectl delete -f` of
+  // the manifest would delete it with everything in it.
+  if (leaseNames.has(defaultStateNamespace)) objects.push(namespaceObject(defaultStateNamespace));
   objects.push(clusterRole(roleName, clusterPermissions), clusterRoleBinding(roleName, roleName, boundTo));
   if (anyNamespace) {
     objects.push(clusterRole(`${roleName}-workloads`, workloadPermissions), clusterRoleBinding(`${roleName}-workloads`, `${roleName}-workloads`, boundTo));
   }
-  const namespaces = [...new Set([...(anyNamespace ? [] : workloadNamespaces), ...leaseNames.keys()])].sort();
+  const namespaces = [...new Set([...(anyNamespace ? [] : workloadNamespaces), ...leaseNames.keys(), ...upgradeReads])].sort();
   for (const namespace of namespaces) {
     const rules = [
       ...(!anyNamespace && workloadNamespaces.has(namespace) ? workloadPermissions : []),
       ...(leaseNames.has(namespace) ? leasePermissions([...(leaseNames.get(namespace) ?? [])].sort()) : []),
+      ...(upgradeReads.includes(namespace) ? previousLeaseNamespacePermissions : []),
     ];
     objects.push(role(namespace, rules), roleBinding(namespace, boundTo));
   }
@@ -60,7 +76,7 @@ export function rbacObjects(targets: readonly RbacTarget[], subjects: readonly R
 
 /** The objects as one multi-document YAML file, after a header that says where it came from and why each verb. */
 export function renderRbacManifest(objects: readonly RbacObject[], source: string): string {
-  const why = [...clusterPermissions, ...workloadPermissions, ...leasePermissions([])]
+  const why = [...clusterPermissions, ...workloadPermissions, ...leasePermissions([]), ...previousLeaseNamespacePermissions]
     .map((p) => `#   ${p.verbs.join('/')} ${p.resource}: ${p.why}`);
   const header = [
     `# Generated by \`sts-volume-gitops rbac --config ${source}\`: the permissions sts-volume-gitops needs, nothing more.`,
@@ -69,6 +85,8 @@ export function renderRbacManifest(objects: readonly RbacObject[], source: strin
     '# To bind a ServiceAccount or a user instead, regenerate with `--service-account NAMESPACE:NAME` or `--user NAME`',
     '# (repeatable; `--group NAME` names another group). Check an identity with kubectl, e.g.',
     `#   kubectl get storageclasses --as=system:serviceaccount:NAMESPACE:NAME   or   --as=someone --as-group=${defaultRbacGroup}`,
+    '# The state namespace (namespaces.state, by default sts-volume-gitops, created here) holds the Lease and the recreation',
+    '# records: grant nobody else write access there (records are signed and checked, but a genuine one can be deleted).',
     '# Why each verb:',
     ...why,
   ];
@@ -105,6 +123,10 @@ function rulesOf(permissions: readonly PermissionRule[]): Array<Record<string, u
   return permissions.map((p) => ({
     apiGroups: [p.apiGroup], resources: [p.resource], ...(p.resourceNames ? { resourceNames: [...p.resourceNames] } : {}), verbs: [...p.verbs],
   }));
+}
+
+function namespaceObject(name: string): RbacObject {
+  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } };
 }
 
 function clusterRole(name: string, permissions: readonly PermissionRule[]): RbacObject {

@@ -120,6 +120,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
   try {
     const opened = await openTarget(targetConfig, {
       ...options,
+      needsRecordKey: options.mode === 'apply',
       onWarning: (message) => options.onEvent?.(targetConfig.name, `warning: ${message}`),
       onKubernetesRequest: (method, url) => {
         apiCalls.kubernetes += 1;
@@ -133,6 +134,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     const report = scoped ? undefined : await runPass({
       target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
+      ...(opened.recordKey ? { recordKey: opened.recordKey } : {}),
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
     });

@@ -4,21 +4,36 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { GitHubSource } from '../adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubAuth } from '../adapters/github/octokit.ts';
 import { DirectorySource } from '../adapters/local/directory-source.ts';
-import { gitHubAuth, kubeConfigFor, mappedFiles, type OpenOptions } from '../app/open-target.ts';
+import { gitHubAuth, kubeConfigFor, mappedFiles, readRecordKey, type OpenOptions } from '../app/open-target.ts';
 import type { TargetConfig } from '../domain/config.ts';
-import { error, ok, type CheckResult, type TargetCheck } from './check-result.ts';
+import { error, ok, warning, type CheckResult, type TargetCheck } from './check-result.ts';
 import { probeCluster } from './probe-cluster.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
 
-export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig'>;
+export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey'>;
 
 export async function checkTarget(config: TargetConfig, options: CheckOptions = {}): Promise<TargetCheck> {
-  const results: CheckResult[] = [ok('config', 'configuration', `valid; ${config.sizeSources.length} size source(s), namespaces ${config.namespaces.allow.join(', ')} (Lease in ${config.namespaces.default})`)];
+  const results: CheckResult[] = [ok('config', 'configuration', `valid; ${config.sizeSources.length} size source(s), namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
+  results.push(await checkRecordKey(config, options));
   const source = await checkSource(config, options);
   results.push(...source.results);
   results.push(...await checkCluster(config, options, source.desired));
   return { target: config.name, results };
+}
+
+/** The key that signs recreation records: without it no StatefulSet is recreated, so every template update is blocked. */
+async function checkRecordKey(config: TargetConfig, options: CheckOptions): Promise<CheckResult> {
+  if (config.recordKey === undefined) {
+    return warning('config.record-key', 'recordKey', 'no record key: a resize that needs the live template recreated is blocked, and no recreation record is trusted',
+      'set recordKey (secret, env or file) to a key of at least 32 characters; see the README, "Recreation records"');
+  }
+  try {
+    await readRecordKey(config.name, config.recordKey, options.env ?? process.env, options);
+    return ok('config.record-key', 'recordKey', 'readable, long enough to sign recreation records');
+  } catch (cause) {
+    return error('config.record-key', 'recordKey', messageOf(cause), 'store a key of at least 32 characters where recordKey says (`openssl rand -base64 32`)');
+  }
 }
 
 async function checkSource(config: TargetConfig, options: CheckOptions): Promise<SourceProbe> {

@@ -2,7 +2,7 @@
 // answers mean (pure). The questions are the grants of the RBAC manifest `sts-volume-gitops rbac` generates for the
 // target (from adapters/kube/permissions.ts, the single source of what the tool's calls need); a permission refused is
 // said as the grant to make (adapters/kube/forbidden.ts), as the pass report says it when a call is refused.
-import { clusterPermissions, leasePermissions, workloadPermissions } from '../adapters/kube/permissions.ts';
+import { clusterPermissions, leasePermissions, previousLeaseNamespacePermissions, workloadPermissions } from '../adapters/kube/permissions.ts';
 import { grantToMake } from '../adapters/kube/forbidden.ts';
 import { leasePrefix } from '../engine/run-pass.ts';
 import { rbacObjects } from '../app/rbac-manifest.ts';
@@ -28,9 +28,9 @@ export interface AccessAnswer {
   reason?: string;
 }
 
-/** Where the target's Lease (and its recreation records) live. */
+/** Where the target's Lease (and its recreation records) live: the state namespace. */
 export function leaseNamespaceOf(target: Pick<TargetConfig, 'namespaces'>): string {
-  return target.namespaces.default;
+  return target.namespaces.state;
 }
 
 export function leaseNameOf(target: Pick<TargetConfig, 'name'>): string {
@@ -47,6 +47,7 @@ export function accessQuestions(target: Pick<TargetConfig, 'name' | 'namespaces'
     ...clusterPermissions.map((rule) => ({ rule, clusterScoped: true })),
     ...workloadPermissions.map((rule) => ({ rule, clusterScoped: false })),
     ...leasePermissions([leaseNameOf(target)]).map((rule) => ({ rule, clusterScoped: false })),
+    ...previousLeaseNamespacePermissions.map((rule) => ({ rule, clusterScoped: false })),
   ];
   const questions: AccessQuestion[] = [];
   for (const object of rbacObjects([target])) {

@@ -4,7 +4,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeAccessProbe } from '../adapters/kube/access-probe.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
-import type { TargetConfig } from '../domain/config.ts';
+import { defaultStateNamespace, type TargetConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { parseServerVersion } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from '../engine/concurrency.ts';
@@ -52,7 +52,9 @@ async function leaseNamespaceResult(config: TargetConfig, probe: KubeAccessProbe
   if (presence === 'exists') return ok('cluster.lease-namespace', namespace, `exists; the target's Lease ${leaseNameOf(config)} can be created there`);
   if (presence === 'missing') {
     return error('cluster.lease-namespace', namespace, 'the namespace that holds the target\'s Lease and recreation records does not exist: the first pass that writes would fail',
-      `kubectl create namespace ${namespace} (then apply the RBAC manifest again: its Role there could not be created without it)`);
+      namespace === defaultStateNamespace
+        ? `apply the RBAC manifest \`sts-volume-gitops rbac\` generates: it creates ${namespace}`
+        : `kubectl create namespace ${namespace} (then apply the RBAC manifest again: its Role there could not be created without it)`);
   }
   return warning('cluster.lease-namespace', namespace, `could not tell whether it exists: ${presence.unknown}`, 'grant the Lease permissions (see cluster.access) and run check again');
 }

@@ -42,7 +42,11 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine;
     const checks: TargetCheck[] = [];
     for (const target of targets) {
-      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), eksKubeConfig }).catch((cause: unknown) => ({
+      // Loaded on use, like the AWS reader: the demo runs check without loading the Secrets Manager client.
+      const readRecordKey = readSecretText
+        ? async (id: string) => (await import('../lambda/record-key-secret.ts')).recordKeyFromSecret(id, await readSecretText(id))
+        : undefined;
+      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), eksKubeConfig }).catch((cause: unknown) => ({
         target: target.name, results: [error('check', target.name, `the check itself failed: ${cause instanceof Error ? cause.message : String(cause)}`)],
       })));
     }

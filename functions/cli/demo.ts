@@ -18,7 +18,7 @@ import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderCheckReport } from './render-check.ts';
 import { renderPassReport } from './render-report.ts';
 import { isClassRecoveryKey } from '../recovery/class-recovery.ts';
-import { exampleSizeSources, sandboxConfig } from './sandbox-command.ts';
+import { exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
@@ -44,9 +44,13 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     const configPath = join(workDir, 'config.yaml');
     // The tool runs as it would on a real cluster: a user in the group its RBAC manifest binds, with only those grants.
     const identity = await kube.addIdentity({ name: demoUser, groups: [defaultRbacGroup] });
-    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources);
+    // The deployment's record key is generated for the demo; the Lease and records live in their own namespace, which
+    // the RBAC manifest creates.
+    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources,
+      { recordKey: { env: 'DEMO_RECORD_KEY' }, stateNamespace: undefined });
     await writeFile(configPath, configText);
-    const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env: { DEMO_GITHUB_TOKEN: github.token }, print, passNumber: 0 };
+    const env = { DEMO_GITHUB_TOKEN: github.token, DEMO_RECORD_KEY: generateRecordKey() };
+    const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env, print, passNumber: 0 };
     const rbac = rbacObjects(demo.config.targets);
     await applyObjects(kube, rbac);
 

@@ -87,7 +87,7 @@ function summaryLine(report: PassReport): string {
 
 /** Exit status for plan/reconcile: 1 when anything is blocked, failed, or could not be read. */
 export function exitCodeOf(reports: readonly PassReport[]): number {
-  const bad = reports.some((r) => r.manifestErrors.length > 0 || r.statefulSets.some((s) =>
+  const bad = reports.some((r) => r.manifestErrors.length > 0 || (r.refusedRecords?.length ?? 0) > 0 || r.statefulSets.some((s) =>
     s.outcome === 'blocked' || s.outcome === 'failed' || s.outcome === 'namespace-not-allowed'));
   return bad ? 1 : 0;
 }

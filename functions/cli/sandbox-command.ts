@@ -1,5 +1,6 @@
 // `sts-volume-gitops sandbox`: both sandboxes seeded from examples/ (or one of them alone), printing how to reach them
 // and a ready-to-use config file. Runs until interrupted; the Kubernetes controllers advance on a timer.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,7 +21,35 @@ export const exampleSizeSources: readonly SizeSourceConfig[] = [{
   statefulSet: 'analytics/vlogs-victoria-logs-single-server', template: 'server-volume',
 }];
 
-export function sandboxConfig(kubeconfigPath: string, githubUrl: string, tokenVariable: string, sizeSources: readonly SizeSourceConfig[] = []): string {
+/** The variable the sandbox config names for the recreation record key by default (tests put a fresh key in it). */
+export const sandboxRecordKeyVariable = 'STS_SANDBOX_RECORD_KEY';
+
+/** A fresh record key, as an environment for the default sandbox config. */
+export function sandboxRecordKeyEnv(): Record<string, string> {
+  return { [sandboxRecordKeyVariable]: generateRecordKey() };
+}
+
+/** 32 random bytes, base64: what `openssl rand -base64 32` prints. */
+export function generateRecordKey(): string {
+  return randomBytes(32).toString('base64');
+}
+
+/**
+ * Where the deployment keeps its record key and its Lease and records. By default: the key in $STS_SANDBOX_RECORD_KEY,
+ * and the state in `default` (a sandbox without the RBAC manifest has no sts-volume-gitops namespace). The demo and the
+ * `sandbox` command apply the manifest, so they use the real default (`stateNamespace: undefined`) and a key file.
+ */
+export interface SandboxDeployment {
+  recordKey: { env: string } | { file: string };
+  stateNamespace: string | undefined;
+}
+
+export function sandboxConfig(
+  kubeconfigPath: string, githubUrl: string, tokenVariable: string, sizeSources: readonly SizeSourceConfig[] = [],
+  deployment: SandboxDeployment = { recordKey: { env: sandboxRecordKeyVariable }, stateNamespace: 'default' },
+): string {
+  const recordKey = 'env' in deployment.recordKey ? `{ env: ${deployment.recordKey.env} }` : `{ file: ${JSON.stringify(deployment.recordKey.file)} }`;
+  const state = deployment.stateNamespace === undefined ? '' : `state: ${deployment.stateNamespace}, `;
   const mappings = sizeSources.length === 0 ? ''
     : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template} }\n`).join('')}`;
   return `targets:
@@ -35,7 +64,8 @@ export function sandboxConfig(kubeconfigPath: string, githubUrl: string, tokenVa
         token: { env: ${tokenVariable} }
     cluster:
       kubeconfig: { path: ${JSON.stringify(kubeconfigPath)} }
-    namespaces: { default: default, allow: [db, cache, analytics] }
+    namespaces: { default: default, ${state}allow: [db, cache, analytics] }
+    recordKey: ${recordKey}
     pullRequests: { validate: true, recovery: true }
 ${mappings}`;
 }
@@ -107,7 +137,12 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
     const identity = await kubeSandbox.addIdentity({ name: 'sts-volume-gitops-sandbox', groups: [defaultRbacGroup] });
     info.toolKubeconfig = identity.kubeconfigPath;
     // The example mapping belongs to the example repository: a repository seeded from elsewhere does not get it.
-    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', values.seed === undefined ? exampleSizeSources : []);
+    // A key generated for this sandbox, in a file only its user can read; the Lease and records in their own namespace,
+    // which the RBAC manifest applied below creates.
+    const recordKeyFile = join(workDir, 'record-key');
+    await writeFile(recordKeyFile, `${generateRecordKey()}\n`, { mode: 0o600 });
+    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', values.seed === undefined ? exampleSizeSources : [],
+      { recordKey: { file: recordKeyFile }, stateNamespace: undefined });
     await writeFile(info.config, configText);
     for (const object of rbacObjects(parseConfig(configText, info.config, workDir).targets)) {
       // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.

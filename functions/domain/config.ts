@@ -69,6 +69,16 @@ export interface PriceConfig {
   perGiBMonth: Record<string, number>;
 }
 
+/** Where the key that signs recreation records is kept (engine/record-authenticity.ts); exactly one field. */
+export interface RecordKeySource {
+  secret?: string;
+  env?: string;
+  file?: string;
+}
+
+/** The namespace of their own that holds each target's Lease and recreation records unless `namespaces.state` says otherwise. */
+export const defaultStateNamespace = 'sts-volume-gitops';
+
 export interface TargetConfig {
   name: string;
   source: { github: GitHubSource } | { local: LocalSource };
@@ -77,7 +87,9 @@ export interface TargetConfig {
   /** Limits on every template's change (a size source may override them); absent: only the default growth factor. */
   guardrails?: GuardrailsConfig;
   prices?: PriceConfig;
-  namespaces: { default: string; allow: string[] };
+  /** `state`: where the Lease and the recreation records live. */
+  namespaces: { default: string; state: string; allow: string[] };
+  recordKey?: RecordKeySource;
   /** `forks`: whether pull requests from forks are planned against the cluster (their authors see only a verdict). */
   pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
 }
@@ -111,7 +123,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
     throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => describe(e, value)));
   }
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices'> & { guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices'> & { guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.map((target, index): TargetConfig => {
@@ -129,6 +141,11 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     for (const [field, name] of credentialReferences(source)) {
       if (looksLikeCredential(name)) problems.push(`targets[${index}].${field} must name where the credential is kept, but its value looks like the credential itself (not shown); move it to an environment variable or secret and name that`);
     }
+    const recordKey = target.recordKey?.file !== undefined ? { file: resolve(baseDir, target.recordKey.file) } : target.recordKey;
+    for (const field of ['env', 'secret'] as const) {
+      const name = recordKey?.[field];
+      if (name !== undefined && looksLikeCredential(name)) problems.push(`targets[${index}].recordKey.${field} must name where the key is kept, but its value looks like the key itself (not shown); move it to an environment variable or secret and name that`);
+    }
     if ('github' in source && source.github.app && source.github.token) {
       problems.push(`targets[${index}].source.github has both token and app; choose one way to authenticate`);
     }
@@ -143,7 +160,8 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       sizeSources,
       ...(target.guardrails ? { guardrails: target.guardrails } : {}),
       ...(target.prices ? { prices: { currency: target.prices.currency ?? 'USD', perGiBMonth: target.prices.perGiBMonth } } : {}),
-      namespaces: { default: target.namespaces.default ?? 'default', allow: target.namespaces.allow },
+      namespaces: { default: target.namespaces.default ?? 'default', state: target.namespaces.state ?? defaultStateNamespace, allow: target.namespaces.allow },
+      ...(recordKey !== undefined ? { recordKey } : {}),
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
     };
   });
@@ -256,7 +274,7 @@ function describe(error: ErrorObject, root: unknown): string {
 function oneOfFor(where: string): string {
   if (where.endsWith('.source')) return 'github or local';
   if (where.endsWith('.cluster')) return 'kubeconfig or eks';
-  if (where.endsWith('.privateKey')) return 'file, env or secret';
+  if (where.endsWith('.privateKey') || where.endsWith('.recordKey')) return 'file, env or secret';
   return 'the allowed fields';
 }
 

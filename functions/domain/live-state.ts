@@ -134,6 +134,14 @@ export interface RecreationRecord {
   target: JsonObject;
   /** The old object's status.updateRevision: the recreated one keeps the pod template, so its pods stay current. */
   updateRevision: string | undefined;
+  /** HMAC-SHA256 (base64) over the record with the deployment's key (engine/record-authenticity.ts); none on older ones. */
+  mac?: string;
+  /** When the record was sealed (ISO time, covered by the MAC): an old one is refused, so a copy cannot be replayed later. */
+  sealedAt?: string;
+  /** The ConfigMap's uid (the Warning Event about a refused record points at it). */
+  recordUid?: string;
+  /** Why the ConfigMap could not be read as a record (a damaged or foreign one): it is reported, never acted on. */
+  unreadable?: string;
 }
 
 export interface PvcEvent {

@@ -5,6 +5,7 @@ import type { SizeSource } from '../domain/size-sources.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './pass-report.ts';
 import type { RecreationTiming } from './recreate-statefulset.ts';
+import type { RecordKey } from './record-authenticity.ts';
 
 export interface PassTarget {
   name: string;
@@ -17,6 +18,13 @@ export interface PassTarget {
   guardrails?: GuardrailsConfig;
   /** Price per GiB-month per StorageClass, for the cost of a change. */
   prices?: PriceConfig;
+  /** Where the Lease and the recreation records live (a config always sets it; without, `defaultNamespace`). */
+  stateNamespace?: string;
+}
+
+/** The namespace of the target's Lease and recreation records. */
+export function stateNamespaceOf(target: PassTarget): string {
+  return target.stateNamespace ?? target.defaultNamespace;
 }
 
 
@@ -29,6 +37,8 @@ export interface PassContext {
   holderIdentity: string;
   leaseDurationSeconds?: number;
   timing: RecreationTiming;
+  /** Signs the recreation records this pass writes and authenticates those it finds; without it none is written or trusted. */
+  recordKey?: RecordKey;
   /** Milliseconds left before the caller must stop; no new StatefulSet is started when it runs short. */
   remainingMs?: () => number;
   /** Timeline of what the pass does, for the CLI and the demo. */

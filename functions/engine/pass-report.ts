@@ -84,6 +84,15 @@ export interface StatefulSetReport {
   notes: string[];
 }
 
+/** A recreation record a pass would not act on, and why. */
+export interface RefusedRecord {
+  /** `namespace/name` of the ConfigMap. */
+  configMap: string;
+  /** The StatefulSet it claims to restore (`namespace/name`), as it says. */
+  statefulSet: string;
+  reason: string;
+}
+
 export interface PassReport {
   target: string;
   mode: PassMode;
@@ -94,6 +103,8 @@ export interface PassReport {
   statefulSets: StatefulSetReport[];
   manifestErrors: LocatedError[];
   notes: string[];
+  /** Recreation records found and not acted on (no valid MAC, or claims that disagree): see engine/refused-records.ts. */
+  refusedRecords?: RefusedRecord[];
   /** The monthly cost of the resizes, when the target has prices (`costSummary`). */
   cost?: CostSummary;
 }

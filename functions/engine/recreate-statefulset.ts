@@ -45,14 +45,6 @@ export interface RecordPlace {
   target: string;
 }
 
-/** The record moved from where an older version kept it to `place` (same intent, new ConfigMap). */
-export function relocatedRecord(record: RecreationRecord, place: RecordPlace): RecreationRecord {
-  return {
-    ...record, recordNamespace: place.recordNamespace, ownerTarget: place.target,
-    recordName: recreationRecordName(place.target, record.namespace, record.statefulSetName),
-  };
-}
-
 /**
  * The object to create: the live one with only the template storage (and volumeAttributesClassName, KEP-3751) changed,
  * and the server-owned fields stripped. The pod template is left byte-for-byte alone so the revision hash, and with it
@@ -111,8 +103,11 @@ export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSe
     delete copy.volumeClaimTemplates;
     return copy;
   };
+  // Each template whole but its storage request and volume attributes class: a record changes those values of the plan
+  // and nothing else (not the StorageClass, not the access modes), so the object created is the deleted one with only
+  // those values changed.
   const templateShapes = (spec: unknown): unknown[] => (((spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined ?? [])
-    .map((t) => ((t.metadata ?? {}) as JsonObject).name);
+    .map(templateWithoutPlannedValues);
   // Labels and annotations too (the recreated object carries them): all but the status annotation the record adds.
   const marks = (object: JsonObject): unknown => {
     const metadata = (object.metadata ?? {}) as JsonObject;
@@ -135,6 +130,16 @@ export function recordedClasses(record: RecreationRecord): Map<string, string> {
     if (typeof name === 'string' && typeof className === 'string') classes.set(name, className);
   }
   return classes;
+}
+
+/** A template without the two values a plan may change in it: the storage request and the volume attributes class. */
+function templateWithoutPlannedValues(template: JsonObject): JsonObject {
+  const copy = structuredClone(template);
+  const spec = (copy.spec ?? {}) as JsonObject;
+  const requests = (((spec.resources ?? {}) as JsonObject).requests) as JsonObject | undefined;
+  if (requests) delete requests.storage;
+  delete spec.volumeAttributesClassName;
+  return copy;
 }
 
 /** The sizes a record asks for, by template name. */

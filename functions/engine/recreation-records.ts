@@ -7,6 +7,7 @@
 import type { RecreationRecord } from '../domain/live-state.ts';
 import type { LeaseState, RecordsMark } from './ports.ts';
 import type { RecreationCluster } from './recreate-statefulset.ts';
+import { sealRecord, type RecordKey } from './record-authenticity.ts';
 
 /** Which record locations a pass must LIST. */
 export interface RecordScan {
@@ -40,7 +41,9 @@ export class RecordLedger {
   }
 
   listed(records: readonly RecreationRecord[], where: keyof RecordScan): void {
-    for (const record of records) this.mayExist.set(keyOf(record.recordNamespace, record.recordName), record.ownerTarget === undefined);
+    // Anything found in an old location (beside a StatefulSet, or an older version's Lease namespace) keeps the old
+    // locations looked at by every pass, so a record refused there is reported until a person resolves it.
+    for (const record of records) this.mayExist.set(keyOf(record.recordNamespace, record.recordName), where === 'legacy' || record.ownerTarget === undefined);
     if (where === 'leaseNamespace') this.leaseNamespaceKnown = true;
     else this.legacyKnown = true;
   }
@@ -72,17 +75,31 @@ export class RecordLedger {
   }
 }
 
-/** The record calls of `cluster`, entered in `ledger`; `beforeSave` runs first (the Lease renewal that fences a save). */
-export function recordedInLedger(cluster: RecreationCluster, ledger: RecordLedger, beforeSave: () => Promise<void>): RecreationCluster {
+/** A template update that needs a recreation record, in a deployment without a record key. */
+export class RecordKeyMissingError extends Error {
+  constructor() {
+    super('recreating the StatefulSet needs a recreation record, and records are signed with a key this target has none of: set targets[].recordKey in the config (see the README, "Recreation records")');
+    this.name = 'RecordKeyMissingError';
+  }
+}
+
+/**
+ * The record calls of `cluster`, entered in `ledger`; `beforeSave` runs first (the Lease renewal that fences a save).
+ * Every record is sealed with `key` (its MAC) on its way out; without a key none is written.
+ */
+export function recordedInLedger(
+  cluster: RecreationCluster, ledger: RecordLedger, beforeSave: () => Promise<void>, key: RecordKey | undefined,
+): RecreationCluster {
   return {
     replaceStatefulSet: (target, options) => cluster.replaceStatefulSet(target, options),
     getStatefulSet: (namespace, name) => cluster.getStatefulSet(namespace, name),
     deleteStatefulSetOrphan: (namespace, name, uid, resourceVersion) => cluster.deleteStatefulSetOrphan(namespace, name, uid, resourceVersion),
     createStatefulSet: (target) => cluster.createStatefulSet(target),
     saveRecreationRecord: async (record) => {
+      if (key === undefined) throw new RecordKeyMissingError();
       await beforeSave();
       ledger.saving(record);
-      await cluster.saveRecreationRecord(record);
+      await cluster.saveRecreationRecord(sealRecord(record, key));
     },
     deleteRecreationRecord: async (recordNamespace, recordName) => {
       await cluster.deleteRecreationRecord(recordNamespace, recordName);

@@ -5,10 +5,9 @@ import { mapWithConcurrency } from './concurrency.ts';
 import { ClusterError } from './ports.ts';
 import type { LazyLease } from './lazy-lease.ts';
 import type { RecordLedger, RecordScan } from './recreation-records.ts';
-import {
-  relocatedRecord, resumeRecreation, type RecordPlace, type RecreationCluster, type TemplateUpdateOutcome,
-} from './recreate-statefulset.ts';
-import type { PassContext } from './pass-context.ts';
+import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
+import { stateNamespaceOf, type PassContext } from './pass-context.ts';
+import { reportRefusedRecords, screenRecords, type RefusedRecord } from './refused-records.ts';
 
 export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'updated-in-place': 'updated in place',
@@ -24,15 +23,17 @@ export function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): b
 }
 
 /**
- * LISTs the locations `scan` names: the Lease namespace once; the old location in every namespace the target may
- * write (named ones) and every namespace its desired state is in. Records in the Lease namespace come first.
+ * LISTs the locations `scan` names: the state namespace once; the old locations in every namespace the target may
+ * write (named ones) and every namespace its desired state is in, and the Lease namespace of versions before the state
+ * namespace (`namespaces.default`). Records in the state namespace come first. Nothing found is trusted yet.
  */
 export async function findRecords(
   ctx: RecordsContext, scan: RecordScan, desiredNamespaceNames: readonly string[], ledger: RecordLedger | undefined,
 ): Promise<RecreationRecord[]> {
   const found: RecreationRecord[] = [];
+  const stateNamespace = stateNamespaceOf(ctx.target);
   if (scan.leaseNamespace) {
-    const records = await ctx.cluster.listRecreationRecords(ctx.target.defaultNamespace, ctx.target.name);
+    const records = await ctx.cluster.listRecreationRecords(stateNamespace, ctx.target.name);
     ledger?.listed(records, 'leaseNamespace');
     found.push(...records);
   }
@@ -40,10 +41,22 @@ export async function findRecords(
     const namespaces = [...new Set([...ctx.target.allowedNamespaces.filter((n) => n !== '*'), ...desiredNamespaceNames.filter((n) => mayWrite(ctx, n))])].sort();
     const perNamespace = await mapWithConcurrency(namespaces, ctx.apiConcurrency ?? 4, (ns) => ctx.cluster.listLegacyRecreationRecords(ns));
     const records = perNamespace.flat();
+    if (ctx.target.defaultNamespace !== stateNamespace) {
+      records.push(...await ctx.cluster.listRecreationRecords(ctx.target.defaultNamespace, ctx.target.name));
+    }
     ledger?.listed(records, 'legacy');
     found.push(...records);
   }
   return found;
+}
+
+/** The records found, authenticated: those a pass may act on, and the refused ones, reported (Events, notes). */
+export async function authenticRecords(
+  ctx: PassContext, records: readonly RecreationRecord[],
+): Promise<{ trusted: RecreationRecord[]; refused: RefusedRecord[]; notes: string[] }> {
+  const { trusted, refused } = screenRecords(ctx, records);
+  const notes = await reportRefusedRecords(ctx, refused);
+  return { trusted, refused: refused.map((r) => r.refusal), notes };
 }
 
 export interface ResumedRecords {
@@ -54,14 +67,13 @@ export interface ResumedRecords {
   notes: string[];
 }
 
-/** Resumes each record under the Lease; a record in the old location is first moved to the Lease namespace. */
+/** Resumes each record (authenticated ones only: see authenticRecords) under the Lease. */
 export async function resumeRecords(
   ctx: PassContext, records: readonly RecreationRecord[], cluster: RecreationCluster, lease: LazyLease, outOfTime: () => boolean,
 ): Promise<ResumedRecords> {
   const say = ctx.onEvent ?? (() => undefined);
-  const place: RecordPlace = { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name };
   const result: ResumedRecords = { waiting: new Set(), revisions: new Map(), notes: [] };
-  for (let record of records) {
+  for (const record of records) {
     if (outOfTime()) break;
     const id = `${record.namespace}/${record.statefulSetName}`;
     if (!mayWrite(ctx, record.namespace)) {
@@ -73,13 +85,6 @@ export async function resumeRecords(
     await lease.ensure();
     say(`${id}: resuming the template update an earlier pass left unfinished`);
     try {
-      if (record.ownerTarget === undefined) {
-        // Written by an older version: the intent is saved where this version keeps it before the old copy goes.
-        const moved = relocatedRecord(record, place);
-        await cluster.saveRecreationRecord(moved);
-        await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
-        record = moved;
-      }
       const { outcome } = await resumeRecreation(record, cluster, ctx.timing);
       if (outcome === 'waiting-for-deletion') result.waiting.add(id);
     } catch (error) {
@@ -96,16 +101,19 @@ export async function resumeRecords(
  * orphan delete and the create) is created from its record anyway: every step is guarded by a precondition (uid on
  * delete, AlreadyExists on create), so this is safe without the Lease, and it keeps the set from staying absent until
  * the dead holder's Lease expires. No record is written (the holder's ledger would not know it); nothing else is touched.
+ * Only authenticated records are used: this path runs while a holder is live or dead, which is exactly when a forged one
+ * would otherwise be acted on.
  */
-export async function recreateAbsentStatefulSets(ctx: PassContext, scan: RecordScan, desiredNamespaceNames: readonly string[]): Promise<string[]> {
-  const records = await findRecords(ctx, scan, desiredNamespaceNames, undefined);
-  const notes: string[] = [];
-  for (const record of records) {
+export async function recreateAbsentStatefulSets(
+  ctx: PassContext, scan: RecordScan, desiredNamespaceNames: readonly string[],
+): Promise<{ notes: string[]; refused: RefusedRecord[] }> {
+  const { trusted, refused, notes } = await authenticRecords(ctx, await findRecords(ctx, scan, desiredNamespaceNames, undefined));
+  for (const record of trusted) {
     if (!mayWrite(ctx, record.namespace)) continue;
     if (await ctx.cluster.getStatefulSet(record.namespace, record.statefulSetName)) continue;
     const { outcome } = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
     notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${templateUpdateWords[outcome]}`);
     ctx.onEvent?.(notes.at(-1) ?? '');
   }
-  return notes;
+  return { notes, refused };
 }

@@ -12,7 +12,9 @@ import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile
 import { updateLiveTemplate, type RecreationCluster } from './recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
 import { RecordLedger, recordedInLedger, recordScanNeeded } from './recreation-records.ts';
-import { findRecords, recreateAbsentStatefulSets, resumeRecords, templateUpdateWords } from './resume-records.ts';
+import { authenticRecords, findRecords, recreateAbsentStatefulSets, resumeRecords, templateUpdateWords } from './resume-records.ts';
+import { RecordKeyMissingError } from './recreation-records.ts';
+import { stateNamespaceOf } from './pass-context.ts';
 import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
@@ -26,6 +28,7 @@ import {
 import { assembleDesired, desiredNamespaces, readTargetDesired, type DesiredInput } from './desired-input.ts';
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
 import type { PassContext } from './pass-context.ts';
+import type { RefusedRecord } from './refused-records.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
 export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
@@ -33,14 +36,14 @@ export { costSummary, reportFromPlan } from './pass-report.ts';
 
 export type { PassContext, PassTarget } from './pass-context.ts';
 
-/** Each target's Lease is `sts-volume-gitops-<target>` in its default namespace (the RBAC manifest names it too). */
+/** Each target's Lease is `sts-volume-gitops-<target>` in its state namespace (the RBAC manifest names it too). */
 export const leasePrefix = 'sts-volume-gitops-';
 const minimumRemainingMs = 30_000;
 
 export async function runPass(ctx: PassContext): Promise<PassReport> {
   const say = ctx.onEvent ?? (() => undefined);
   const leaseName = `${leasePrefix}${ctx.target.name}`;
-  const leaseNamespace = ctx.target.defaultNamespace;
+  const leaseNamespace = stateNamespaceOf(ctx.target);
   const seenLease = await ctx.cluster.readLease(leaseNamespace, leaseName);
   const head = await ctx.git.readBranchHead();
   const base: Omit<PassReport, 'outcome' | 'statefulSets'> = {
@@ -50,25 +53,31 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   const scan = recordScanNeeded(seenLease);
   if (isHeldByOther(seenLease, ctx.holderIdentity, now(ctx))) {
     const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`];
-    if (ctx.mode === 'apply') notes.push(...await recreateAbsentStatefulSets(ctx, scan, desiredNamespaces(desired)));
-    return { ...base, outcome: 'busy', statefulSets: [], notes };
+    if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
+    const absent = await recreateAbsentStatefulSets(ctx, scan, desiredNamespaces(desired));
+    return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedField(absent.refused) };
   }
 
   base.manifestErrors = [...desired.errors];
   const ledger = new RecordLedger(scan);
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
   // Every record call of the pass goes through the ledger, and a record is saved only under a fresh Lease.
-  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.ensureFresh());
+  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.ensureFresh(), ctx.recordKey);
   const outOfTime = (): boolean => ctx.remainingMs !== undefined && ctx.remainingMs() < minimumRemainingMs;
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
   let completed = false;
+  let refused: readonly RefusedRecord[] | undefined;
   try {
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     // Plan mode writes nothing, so it has no use for the records (and never LISTs them).
-    const resumed = ctx.mode === 'apply'
-      ? await resumeRecords(ctx, await findRecords(ctx, scan, desiredNamespaces(desired), ledger), recordingCluster, lease, outOfTime)
-      : { waiting: new Set<string>(), revisions: new Map<string, string>(), notes: [] };
+    // Every record found is authenticated first; a refused one is reported and left in place (refused-records.ts).
+    const found = ctx.mode === 'apply'
+      ? await authenticRecords(ctx, await findRecords(ctx, scan, desiredNamespaces(desired), ledger))
+      : { trusted: [], refused: [], notes: [] };
+    refused = found.refused;
+    base.notes.push(...found.notes);
+    const resumed = await resumeRecords(ctx, found.trusted, recordingCluster, lease, outOfTime);
     base.notes.push(...resumed.notes);
     const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
     if (snapshot.server) base.server = serverReport(snapshot.server);
@@ -102,7 +111,12 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   const cost = costSummary(reports);
-  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}) };
+  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedField(refused ?? []) };
+}
+
+/** The report's `refusedRecords`, present only when a record was refused (reports of other passes stay as they were). */
+function refusedField(refused: readonly RefusedRecord[]): { refusedRecords?: RefusedRecord[] } {
+  return refused.length > 0 ? { refusedRecords: [...refused] } : {};
 }
 
 function now(ctx: PassContext): Date {
@@ -187,7 +201,7 @@ async function applyStatefulSet(
       // The status annotation (pending) goes in with the new template: if a later write of it is lost, the set still
       // carries ours, so the finish is noticed and reported whatever happens in between.
       const { outcome, stored } = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
-        { recordNamespace: ctx.target.defaultNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) }, classes);
+        { recordNamespace: stateNamespaceOf(ctx.target), target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) }, classes);
       report.templateUpdate = outcome;
       say(`${id}: template ${[...sizes].map(([n, s]) => change(n, s, '=')).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
@@ -215,6 +229,10 @@ async function applyStatefulSet(
     }
     return await finishReport(ctx, plan, live, rollout, report, commitSha, lease, carrier);
   } catch (error) {
+    if (error instanceof RecordKeyMissingError) {
+      say(`${id}: blocked: ${error.message}`);
+      return { ...report, outcome: 'blocked', notes: [...report.notes, error.message] };
+    }
     if (error instanceof ClusterError && error.transient) {
       say(`${id}: transient error, retrying next pass: ${error.message}`);
       return { ...report, outcome: 'in-progress', notes: [...report.notes, `transient error, retried next pass: ${error.message}`] };

@@ -7,6 +7,7 @@ import { eksKubeConfig } from '../adapters/kube/eks-cluster.ts';
 import { createPassMetricsPublisher } from './publish-metrics.ts';
 import { logger, serviceName } from './lambda-logger.ts';
 import { secrets } from './lambda-secrets.ts';
+import { recordKeyFromSecret } from './record-key-secret.ts';
 
 const publishPassMetrics = createPassMetricsPublisher({ serviceName });
 
@@ -21,6 +22,7 @@ export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mod
       publishPassMetrics(run);
     },
     readSecret: (id) => secrets.readGitHubPrivateKey(id),
+    readRecordKey: async (id) => recordKeyFromSecret(id, await secrets.readString(id)),
     eksKubeConfig: (cluster) => eksKubeConfig({
       clusterName: cluster.name, region: cluster.region, validForMs: context.getRemainingTimeInMillis(),
       ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName: `sts-volume-gitops-${context.awsRequestId}`.slice(0, 64) } } : {}),

@@ -21,6 +21,8 @@ export interface PassMetrics {
     DeferredSteps: number;
     /** Pull request checks, progress reports and recovery proposals that could not be published (each isolated). */
     GitHubItemsFailed: number;
+    /** Recreation records found and not acted on (no valid MAC): someone else wrote them, or an older version did. */
+    RefusedRecreationRecords: number;
   };
 }
 
@@ -48,6 +50,7 @@ export function passMetrics(run: TargetRun): PassMetrics {
       KubernetesApiCalls: run.apiCalls.kubernetes,
       DeferredSteps: run.deferred.length,
       GitHubItemsFailed: (run.feedback?.failures.length ?? 0) + recoveryActions.filter((a) => a === 'failed').length,
+      RefusedRecreationRecords: run.report?.refusedRecords?.length ?? 0,
     },
   };
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -73,7 +73,7 @@ export async function startWorld(scenario: Scenario): Promise<World> {
   const configText = sandboxConfig(kubeconfigPath, github.url, tokenVariable).replace('allow: [db, cache, analytics]', `allow: [${namespace}]`);
   await writeFile(configPath, configText);
   const config = parseConfig(configText, configPath, dir);
-  const env = { [tokenVariable]: github.token };
+  const env = { [tokenVariable]: github.token, ...sandboxRecordKeyEnv() };
 
   const commits: World['commits'] = {};
   if (scenario.openPr) {

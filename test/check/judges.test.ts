@@ -12,7 +12,7 @@ import { judgeStorageClasses } from '../../functions/check/storage-classes.ts';
 import { judgeNamespaces } from '../../functions/check/namespaces.ts';
 import { capabilitiesOf, parseServerVersion } from '../../functions/domain/server-capabilities.ts';
 
-const target = { name: 'prod', namespaces: { default: 'platform', allow: ['db', 'cache'] } };
+const target = { name: 'prod', namespaces: { default: 'platform', state: 'platform', allow: ['db', 'cache'] } };
 const workloadVerbs = workloadPermissions.reduce((sum, rule) => sum + rule.verbs.length, 0);
 
 describe('check: cluster access questions', () => {
@@ -27,13 +27,13 @@ describe('check: cluster access questions', () => {
 
   it('knows why each granted verb is needed (every rule of the generated manifest is one of permissions.ts)', () => {
     for (const allow of [['db'], ['*']]) {
-      const questions = accessQuestions({ name: 'prod', namespaces: { default: 'platform', allow } });
+      const questions = accessQuestions({ name: 'prod', namespaces: { default: 'platform', state: 'platform', allow } });
       assert.deepEqual(questions.filter((q) => q.why === 'granted by `sts-volume-gitops rbac`'), []);
     }
   });
 
   it('asks the workload verbs in every namespace for allow: ["*"], and says a ClusterRole is needed', () => {
-    const questions = accessQuestions({ name: 'all', namespaces: { default: 'platform', allow: ['*'] } });
+    const questions = accessQuestions({ name: 'all', namespaces: { default: 'platform', state: 'platform', allow: ['*'] } });
     const everywhere = questions.filter((q) => q.everyNamespace);
     assert.equal(everywhere.length, workloadVerbs);
     const answers = questions.map((q) => ({ allowed: !(q.everyNamespace && q.resource === 'pods') }));

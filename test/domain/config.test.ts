@@ -41,12 +41,12 @@ describe('parseConfig', () => {
       source: { github: { owner: 'acme', repo: 'platform-gitops', branch: 'main', paths: ['k8s/**/*.yaml'], token: { env: 'GH_TOKEN' } } },
       cluster: { eks: { name: 'prod-eu', region: 'eu-west-1' } },
       sizeSources: [],
-      namespaces: { default: 'apps', allow: ['db', 'cache'] },
+      namespaces: { default: 'apps', state: 'sts-volume-gitops', allow: ['db', 'cache'] },
       pullRequests: { validate: true, recovery: true, forks: 'neutral' },
     });
     assert.deepEqual(local?.source, { local: { directory: '/etc/sts/repo', paths: ['**/*.yaml'] } });
     assert.deepEqual(local?.cluster, { kubeconfig: { path: '/etc/sts/kubeconfig', context: 'sandbox' } });
-    assert.deepEqual(local?.namespaces, { default: 'default', allow: ['*'] });
+    assert.deepEqual(local?.namespaces, { default: 'default', state: 'sts-volume-gitops', allow: ['*'] });
     assert.deepEqual(local?.pullRequests, { validate: false, recovery: true, forks: 'neutral' });
   });
 

@@ -13,7 +13,7 @@ import { defaultRbacGroup, rbacObjects, type RbacObject } from '../../functions/
 import { parseConfig } from '../../functions/domain/config.ts';
 import { checkCommand } from '../../functions/cli/check-command.ts';
 import { renderCheckReport, type CheckReport } from '../../functions/cli/render-check.ts';
-import { exampleSizeSources, sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-command.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
@@ -35,7 +35,7 @@ describe('check: what is missing before anything runs', () => {
   let github: GitHubSandbox;
   let toolKubeconfig: string;
   let restrictedKubeconfig: string;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
 
   /** A config file for the example target; `edit` changes its YAML text. */
   async function configFile(name: string, options: { kubeconfig?: string; tokenVariable?: string; edit?: (text: string) => string } = {}): Promise<string> {
@@ -178,7 +178,7 @@ describe('check: what is missing before anything runs', () => {
 
   it('finds a missing Lease namespace, located manifests errors and paths that match nothing', async () => {
     await github.commitFiles({ branch: 'broken', baseBranch: 'main', message: 'broken', files: { 'k8s/db/broken.yaml': 'kind: StatefulSet\nmetadata: { name: x\n' } });
-    const edit = (t: string): string => t.replace('branch: main', 'branch: broken').replace('default: default', 'default: platform').replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8s/**/*.yaml", "manifests/**/*.yaml"]');
+    const edit = (t: string): string => t.replace('branch: main', 'branch: broken').replace('default: default, state: default', 'default: platform, state: platform').replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8s/**/*.yaml", "manifests/**/*.yaml"]');
     const checked = await check(['--config', await configFile('lease', { kubeconfig: kube.kubeconfigPath, edit })]);
     assert.equal(checked.code, 1);
     const lease = results(checked, 'cluster.lease-namespace')[0];
@@ -202,6 +202,17 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(errors(checked), [], checked.text);
     assert.deepEqual(results(checked).filter((r) => r.id.startsWith('github.')), []);
     assert.match(checked.text, /ok +source\.read +\/.*examples\/gitops-repo: read at [0-9a-f]{12}: 5 file\(s\)/);
+  });
+
+  it('finds a record key that is not set or too short, and warns of a config that names none', async () => {
+    const path = await configFile('record-key');
+    const unset = await check(['--config', path], { [sandboxRecordKeyVariable]: '' });
+    assert.deepEqual(errors(unset).map((e) => [e.id, e.message]), [['config.record-key', `target demo: the record key (environment variable ${sandboxRecordKeyVariable}) is empty or not set`]]);
+    const short = await check(['--config', path], { [sandboxRecordKeyVariable]: 'short' });
+    assert.match(errors(short)[0]?.message ?? '', /shorter than 32 characters/);
+    const none = await check(['--config', await configFile('no-record-key', { edit: (t) => t.replace(/ {4}recordKey: .*\n/, '') })]);
+    assert.equal(results(none, 'config.record-key')[0]?.level, 'warning');
+    assert.equal(results(await check(['--config', path]), 'config.record-key')[0]?.level, 'ok');
   });
 
   it('says what is missing when the cluster cannot be reached or the token variable is not set', async () => {

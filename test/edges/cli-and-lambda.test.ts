@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Context } from 'aws-lambda';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { handler } from '../../functions/lambda/handler.ts';
 import type { TargetRunJson } from '../../functions/app/report-json.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -38,7 +38,7 @@ describe('CLI and Lambda against the sandboxes', () => {
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let configPath: string;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
 
   before(async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sts-edges-'));
@@ -81,6 +81,7 @@ describe('CLI and Lambda against the sandboxes', () => {
   it('the Lambda handler runs one pass per target with structured logs and a JSON report', async () => {
     process.env.STS_VOLUME_GITOPS_CONFIG = configPath;
     process.env.TEST_GITHUB_TOKEN = github.token;
+    Object.assign(process.env, env); // the record key
     kube.startTimer(20); // the garbage collector finishes orphan deletes while the pass waits, as on a real cluster
     const result = await handler({ source: 'schedule' }, lambdaContext(300_000));
     kube.stopTimer();

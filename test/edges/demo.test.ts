@@ -9,7 +9,7 @@ describe('the npm start demo', () => {
     const code = await runDemo((text) => lines.push(text));
     const output = lines.join('\n');
     assert.equal(code, 0);
-    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 10 objects/);
+    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 13 objects/);
     assert.match(output, /0\. Before the first pass: what check finds[\s\S]*ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed[\s\S]*0 error\(s\)/);
     assert.match(output, /Plan for target demo at commit/);
     // The plan names the server and what it does; a class change is planned next to a size change and converges.

@@ -9,12 +9,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { buildLambdaBundle, lambdaBundle, lambdaEntries, type BuiltBundle, type LambdaEntryName } from '../../infra/lambda-bundle.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload } from '../../sandbox/github/webhooks.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { gitHubDelivery } from '../lambda/function-url-event.ts';
 import { startLocalSqs, type LocalSqs } from '../lambda/local-sqs.ts';
+
+/** The deployment's record key (one for the whole file: its passes resume each other's records). */
+const recordKeyEnv = sandboxRecordKeyEnv();
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const runtime = fileURLToPath(new URL('fixtures/lambda-runtime.js', import.meta.url));
@@ -61,6 +64,7 @@ describe('the fan-out bundles, built as the stack builds them, each in its own N
       AWS_ENDPOINT_URL_SQS: aws.endpoint, AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.endpoint,
       POWERTOOLS_SERVICE_NAME: 'sts-volume-gitops', POWERTOOLS_METRICS_NAMESPACE: 'StsVolumeGitopsTest',
       [token]: github.token,
+      ...recordKeyEnv,
     };
     const outputFile = `${outcomeFile}.log`;
     const output = await open(outputFile, 'w');

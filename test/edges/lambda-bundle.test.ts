@@ -8,10 +8,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { buildLambdaBundle, lambdaBundle, type BuiltBundle } from '../../infra/lambda-bundle.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import type { HandlerResult } from '../../functions/lambda/handler.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+
+/** The deployment's record key (one for the whole file: its passes resume each other's records). */
+const recordKeyEnv = sandboxRecordKeyEnv();
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const runtime = fileURLToPath(new URL('fixtures/lambda-runtime.js', import.meta.url));
@@ -58,6 +61,7 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
       POWERTOOLS_SERVICE_NAME: 'sts-volume-gitops',
       POWERTOOLS_METRICS_NAMESPACE: 'StsVolumeGitopsTest',
       [token]: github.token,
+      ...recordKeyEnv,
     };
     // stdout and stderr into one file, in the order written (Powertools logs errors to stderr), as CloudWatch Logs sees them.
     const outputFile = `${outcomeFile}.log`;

@@ -7,7 +7,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { loadConfig } from '../../functions/domain/config.ts';
 import { runTargets } from '../../functions/app/run-targets.ts';
 import { startLocalWebhookServer, type LocalWebhookServer } from '../../functions/app/local-webhook-server.ts';
@@ -39,7 +39,7 @@ describe('the local webhook server with the GitHub sandbox delivering', () => {
       run: async (message) => {
         const [run] = await runTargets(config, {
           mode: message.action === 'validate' ? 'validate' : 'apply', targetName: message.target,
-          holderIdentity: `test-${hostname()}`, env: { [token]: github.token },
+          holderIdentity: `test-${hostname()}`, env: { [token]: github.token, ...sandboxRecordKeyEnv() },
         });
         ran.push({ ...message, error: run?.error });
       },

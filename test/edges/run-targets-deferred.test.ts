@@ -7,10 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { runTargets } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+
+/** The deployment's record key (one for the whole file: its passes resume each other's records). */
+const recordKeyEnv = sandboxRecordKeyEnv();
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -35,7 +38,7 @@ describe('runTargets under a GitHub rate limit near the deadline', () => {
     const events: string[] = [];
     try {
       const [run] = await runTargets(config, {
-        mode: 'apply', holderIdentity: 'deferred-test', env: { DEFERRED_TOKEN: github.token },
+        mode: 'apply', holderIdentity: 'deferred-test', env: { DEFERRED_TOKEN: github.token, ...recordKeyEnv },
         // 30 s left: enough to start the GitHub steps, not to wait out a rate limit (1 s + a request + the closing reserve).
         remainingMs: () => 30_000,
         timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
@@ -59,7 +62,7 @@ describe('runTargets under a GitHub rate limit near the deadline', () => {
     const remainingMs = (): number => (github.requestLog.entries.some((e) => e.operation === 'repos.createCommitStatus') ? 12_000 : 60_000);
     github.requestLog.reset();
     const [run] = await runTargets(config, {
-      mode: 'apply', holderIdentity: 'deferred-test', env: { DEFERRED_TOKEN: github.token }, remainingMs,
+      mode: 'apply', holderIdentity: 'deferred-test', env: { DEFERRED_TOKEN: github.token, ...recordKeyEnv }, remainingMs,
       timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
     });
     assert.equal(run?.error, undefined);

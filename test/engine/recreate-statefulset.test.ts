@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../functions/domain/live-state.ts';
-import { buildRecreatedStatefulSet, nextRecreationStep } from '../../functions/engine/recreate-statefulset.ts';
+import { buildRecreatedStatefulSet, nextRecreationStep, recordMatchesLive } from '../../functions/engine/recreate-statefulset.ts';
 import { liveSet } from './builders.ts';
 
 const record: RecreationRecord = { namespace: 'db', recordNamespace: 'default', recordName: 'r', ownerTarget: 'test', statefulSetName: 'pg', oldUid: 'uid-1', target: {}, updateRevision: 'pg-rev1' };
@@ -54,5 +54,27 @@ describe('buildRecreatedStatefulSet', () => {
   it('does not modify the live object it was given', () => {
     assert.equal(live.spec.volumeClaimTemplates[0]?.spec.resources.requests.storage, '10Gi');
     assert.equal(live.metadata.uid, 'uid-1');
+  });
+});
+
+describe('recordMatchesLive', () => {
+  const raw = {
+    apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'pg', namespace: 'db', labels: { app: 'pg' } },
+    spec: {
+      replicas: 2,
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], storageClassName: 'standard', resources: { requests: { storage: '10Gi' } } } }],
+    },
+  };
+  const withTarget = (target: Record<string, unknown>): RecreationRecord => ({ ...record, target });
+
+  it('matches the live object it was made from: only the storage values differ', () => {
+    assert.ok(recordMatchesLive(withTarget(buildRecreatedStatefulSet(raw, new Map([['data', '20Gi']]))), liveSet({ raw })));
+  });
+  it('does not match when a template differs in anything but its storage (another class, other access modes)', () => {
+    const target = buildRecreatedStatefulSet(raw, new Map([['data', '20Gi']]));
+    const template = (target.spec as typeof raw.spec).volumeClaimTemplates[0];
+    assert.ok(template);
+    template.spec.storageClassName = 'fast';
+    assert.equal(recordMatchesLive(withTarget(target), liveSet({ raw })), false);
   });
 });

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../functions/domain/live-state.ts';
 import type { LeaseState, RecordsMark } from '../../functions/engine/ports.ts';
 import { RecordLedger, recordScanNeeded } from '../../functions/engine/recreation-records.ts';
-import { recreationRecordName, relocatedRecord } from '../../functions/engine/recreate-statefulset.ts';
+import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
 
 const lease = (holder: string | undefined, mark: RecordsMark | undefined): LeaseState => ({
   holder, renewTime: holder ? new Date().toISOString() : undefined, durationSeconds: 300, resourceVersion: '7', recreationRecords: mark,
@@ -77,9 +77,4 @@ describe('recreationRecordName', () => {
     assert.notEqual(first, second);
   });
 
-  it('moves an older version\'s record to the Lease namespace under the target', () => {
-    const moved = relocatedRecord(record('db', 'pg', undefined), { recordNamespace: 'ops', target: 'prod' });
-    assert.deepEqual({ ns: moved.recordNamespace, name: moved.recordName, owner: moved.ownerTarget, set: `${moved.namespace}/${moved.statefulSetName}` },
-      { ns: 'ops', name: 'sts-volume-gitops-recreate.prod.db.pg', owner: 'prod', set: 'db/pg' });
-  });
 });

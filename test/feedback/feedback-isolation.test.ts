@@ -6,7 +6,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { pgManifest, startOneSetWorld } from './one-set-world.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 
 
@@ -14,7 +14,7 @@ describe('feedback isolation', () => {
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
 
   async function pass(): Promise<TargetRun> {
     const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { applyPass, commentBodies, passUntil, statusesOf, writeFiles } from '../support/passes.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
@@ -58,7 +58,7 @@ describe('feedback in GitHub', () => {
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
 
   const pass = (): Promise<TargetRun> => applyPass(config, env);
   const converge = (until: (run: TargetRun) => boolean): Promise<TargetRun> => passUntil(pass, kube, until);

@@ -6,7 +6,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { pgManifest, startOneSetWorld } from './one-set-world.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { forkNotValidated } from '../../functions/feedback/validate-pull-requests.ts';
 
@@ -15,7 +15,7 @@ describe('pull requests from forks', () => {
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let dir: string;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
   let forkHead = '';
   let forkPr = 0;
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
@@ -26,7 +26,7 @@ for (const auth of ['token', 'app'] as const) {
     let kube: KubeSandbox;
     let github: GitHubSandbox;
     let config: Config;
-    const env: Record<string, string> = {};
+    const env: Record<string, string> = sandboxRecordKeyEnv();
     let ourLogin = '';
 
     const pass = (): Promise<TargetRun> => applyPass(config, env);

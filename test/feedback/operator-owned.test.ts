@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { statusAnnotation } from '../../functions/engine/template-status.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -73,7 +73,7 @@ describe('kube-prometheus-stack: a StatefulSet the Prometheus Operator controls'
   let github: GitHubSandbox;
   let undeclaredConfig: Config;
   let declaredConfig: Config;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
 
   const pass = (config: Config): Promise<TargetRun> => applyPass(config, env);
   const live = (): KubeObject | undefined => kube.store.get(types.sts, 'monitoring', name);

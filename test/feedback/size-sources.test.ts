@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { applyPass, commentBodies, passUntil, statusesOf, writeFiles } from '../support/passes.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -69,7 +69,7 @@ describe('sizes in Helm values files (size sources)', () => {
   let github: GitHubSandbox;
   let config: Config;
   let configText: string;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
   const initial: Record<string, string> = {
     'apps/victoria/values.yaml': victoriaValues('10Gi'),
     'apps/archive/values.yaml': archiveValues('20Gi'),

@@ -16,7 +16,7 @@ describe('passes that have nothing to do write nothing', () => {
       // The one write of a first pass: the Lease, free, saying no recreation record is outstanding (so that no later
       // pass needs to look for them).
       assert.deepEqual(h.kube.requestLog.writes().map((w) => `${w.verb} ${w.resource}`), ['create leases']);
-      assert.equal(h.kube.store.get(types.lease, 'default', 'sts-volume-gitops-test')?.metadata.annotations?.['sts-volume-gitops.io/recreation-records'], 'none');
+      assert.equal(h.kube.store.get(types.lease, h.stateNamespace, 'sts-volume-gitops-test')?.metadata.annotations?.['sts-volume-gitops.io/recreation-records'], 'none');
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass()));
       assert.deepEqual(h.kube.requestLog.writes(), []);

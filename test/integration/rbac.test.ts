@@ -5,10 +5,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { clusterPermissions, leasePermissions, workloadPermissions, type PermissionRule } from '../../functions/adapters/kube/permissions.ts';
+import {
+  clusterPermissions, leasePermissions, previousLeaseNamespacePermissions, workloadPermissions, type PermissionRule,
+} from '../../functions/adapters/kube/permissions.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { legacyRecreationRecordName, recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
-import { recordLabel } from '../../functions/adapters/kube/map-objects.ts';
+import { recordLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { runTargets } from '../../functions/app/run-targets.ts';
 import { parseSubject, rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.ts';
 import { rbacCommand } from '../../functions/cli/rbac-command.ts';
@@ -59,11 +61,28 @@ describe('RBAC manifest', () => {
     const leaseRole = objects[4]?.rules as Array<{ resources: string[]; verbs: string[]; resourceNames?: string[] }>;
     assert.deepEqual(leaseRole.map((r) => [r.resources, r.verbs, r.resourceNames]), [
       [['leases'], ['create'], undefined], [['leases'], ['get', 'update', 'patch'], ['sts-volume-gitops-all']],
-      [['configmaps'], ['list', 'create', 'update', 'delete'], undefined],
+      [['configmaps'], ['list', 'create', 'update', 'delete'], undefined], [['events'], ['create'], undefined],
     ]);
     const workloadRole = objects[2]?.rules as Array<{ resources: string[]; verbs: string[] }>;
-    assert.deepEqual(workloadRole.find((r) => r.resources.includes('configmaps'))?.verbs, ['list', 'delete'], 'only what finding and removing older versions\' records needs');
+    assert.deepEqual(workloadRole.find((r) => r.resources.includes('configmaps'))?.verbs, ['list'], 'only what finding older versions\' records (to report them) needs');
     assert.throws(() => parseSubject('service-account', 'gitops'), /--service-account must be NAMESPACE:NAME/);
+  });
+
+  it('creates the state namespace, keeps the Lease and records there, and only reads records where older versions kept them', () => {
+    const objects = rbacObjects([{ name: 'prod', namespaces: { default: 'ops', state: 'sts-volume-gitops', allow: ['db'] } }]);
+    assert.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`), [
+      'Namespace//sts-volume-gitops', 'ClusterRole//sts-volume-gitops', 'ClusterRoleBinding//sts-volume-gitops',
+      'Role/db/sts-volume-gitops', 'RoleBinding/db/sts-volume-gitops',
+      'Role/ops/sts-volume-gitops', 'RoleBinding/ops/sts-volume-gitops',
+      'Role/sts-volume-gitops/sts-volume-gitops', 'RoleBinding/sts-volume-gitops/sts-volume-gitops',
+    ]);
+    const rulesOf = (namespace: string): string[] => ((objects.find((o) => o.kind === 'Role' && o.metadata.namespace === namespace)?.rules ?? []) as Array<{ resources: string[]; verbs: string[] }>)
+      .map((r) => `${r.verbs.join(',')} ${r.resources.join(',')}`);
+    assert.deepEqual(rulesOf('ops'), ['list configmaps'], 'the namespace the Lease was in before: a read of the records left there, nothing else');
+    assert.ok(rulesOf('sts-volume-gitops').includes('list,create,update,delete configmaps'));
+    assert.ok(!rulesOf('db').some((r) => r.includes('leases')));
+    assert.deepEqual(rbacObjects([{ name: 'prod', namespaces: { default: 'ops', state: 'platform', allow: ['db'] } }]).filter((o) => o.kind === 'Namespace'), [],
+      'never declares a namespace someone else chose (`kubectl delete -f` would delete it with all it holds)');
   });
 });
 
@@ -114,7 +133,7 @@ describe('the engine under RBAC', () => {
     try {
       await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
       await assert.rejects(h.pass(), (error: Error) => {
-        assert.equal(error.message, `the cluster refused: grant "create" on "leases" (API group "coordination.k8s.io") in namespace "default" (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config): User "${engineUser}" may not create leases`);
+        assert.equal(error.message, `the cluster refused: grant "create" on "leases" (API group "coordination.k8s.io") in namespace "${h.stateNamespace}" (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config): User "${engineUser}" may not create leases`);
         return true;
       });
       assert.deepEqual(h.kube.requestLog.writes().filter((w) => w.status < 400), [], 'nothing was written');
@@ -125,7 +144,7 @@ describe('the engine under RBAC', () => {
 });
 
 describe('the manifest grants nothing the engine does not use', () => {
-  it('every verb granted is used by a pass, where it is granted: recreation, PVC patches, a class change, a terminal expansion failure, a stale record, an older version\'s record, the Lease', async () => {
+  it('every verb granted is used by a pass, where it is granted: recreation, PVC patches, a class change, a terminal expansion failure, a stale record, an older version\'s record and a forged one (refused), the Lease', async () => {
     const h = await startHarness({
       volumeAttributesClasses: [{ name: 'silver', storageClass: 'standard' }, { name: 'gold', storageClass: 'standard' }],
       storageClasses: [
@@ -139,8 +158,14 @@ describe('the manifest grants nothing the engine does not use', () => {
     });
     try {
       // A record the label selector cannot see (someone removed its label): saving the new one meets 409 and replaces it.
-      h.kube.store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: recreationRecordName('test', 'db', 'pg'), namespace: 'default' }, data: {} });
-      // An older version's record beside its set, for an object long gone: moved to the Lease namespace, then dropped.
+      h.kube.store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: recreationRecordName('test', 'db', 'pg'), namespace: h.stateNamespace }, data: {} });
+      // A record nobody signed in the state namespace: refused, with a Warning Event there.
+      h.kube.store.create(configMapType, {
+        apiVersion: 'v1', kind: 'ConfigMap',
+        metadata: { name: recreationRecordName('test', 'db', 'gone'), namespace: h.stateNamespace, labels: { [recordLabel]: 'true', [recordTargetLabel]: 'test' } },
+        data: { namespace: 'db', statefulSet: 'gone', oldUid: 'uid-of-gone', target: '{}' },
+      });
+      // An older version's record beside its set (unsigned): found where older versions kept it, refused, reported.
       h.kube.store.create(configMapType, {
         apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: legacyRecreationRecordName('ch'), namespace: 'db', labels: { [recordLabel]: 'true' } },
         data: { statefulSet: 'ch', oldUid: 'uid-of-an-older-ch', target: '{}' },
@@ -149,11 +174,15 @@ describe('the manifest grants nothing the engine does not use', () => {
       await h.writeManifest({ name: 'ch', replicas: 1, templates: { data: '30Gi' }, storageClass: 'capped' });
       await h.converge((report) => statefulSetReport(report, 'pg').outcome === 'converged' && statefulSetReport(report, 'ch').outcome === 'failed', { ticks: 3 });
       // Authorized is what counts: the in-place template update's dry run is authorized, then refused by validation (422).
-      const scopeOf = (namespace: string | undefined): string => (namespace === undefined ? 'cluster' : namespace === 'default' ? 'lease namespace' : 'workload namespace');
+      const scopeOf = (namespace: string | undefined): string => (namespace === undefined ? 'cluster'
+        : namespace === h.stateNamespace ? 'state namespace' : namespace === 'default' ? 'previous lease namespace' : 'workload namespace');
       // /version (logged as discovery) is open to every authenticated user (system:public-info-viewer): no grant.
       const used = new Set(h.kube.requestLog.entries.filter((e) => e.status !== 401 && e.status !== 403 && e.resource !== 'discovery').map((e) => `${scopeOf(e.namespace)}: ${e.verb} ${e.resource}`));
       const grants = (scope: string, rules: readonly PermissionRule[]): string[] => rules.flatMap((p) => p.verbs.map((v) => `${scope}: ${v} ${p.resource}`));
-      const granted = new Set([...grants('cluster', clusterPermissions), ...grants('workload namespace', workloadPermissions), ...grants('lease namespace', leasePermissions([]))]);
+      const granted = new Set([
+        ...grants('cluster', clusterPermissions), ...grants('workload namespace', workloadPermissions), ...grants('state namespace', leasePermissions([])),
+        ...grants('previous lease namespace', previousLeaseNamespacePermissions),
+      ]);
       assert.deepEqual([...granted].filter((g) => !used.has(g)).sort(), [], 'granted but never used');
       assert.deepEqual([...used].filter((u) => !granted.has(u)).sort(), [], 'used but not granted');
     } finally {

@@ -178,7 +178,7 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
     try {
       await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
       h.kube.store.create(types.lease, {
-        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: 'default' },
+        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: h.stateNamespace },
         spec: { holderIdentity: 'another-pass', leaseDurationSeconds: 300, renewTime: new Date().toISOString() },
       });
       h.kube.requestLog.reset();
@@ -196,7 +196,7 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
     try {
       await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
       h.kube.store.create(types.lease, {
-        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: 'default' },
+        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: h.stateNamespace },
         spec: { holderIdentity: 'crashed-pass', leaseDurationSeconds: 60, renewTime: new Date(Date.now() - 120_000).toISOString() },
       });
       const report = await h.converge(allConverged);

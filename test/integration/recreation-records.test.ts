@@ -1,7 +1,7 @@
 // Recreation records without a LIST per namespace (issue 14): they live in the target's Lease namespace and the Lease
 // says whether any may be outstanding. A steady pass makes the floor's calls; a record left by a pass that died is
 // still found (the Lease of a dead holder is not believed), also while that holder's Lease is live; and a record an
-// older version left beside its StatefulSet is resumed after the upgrade.
+// older version left beside its StatefulSet (unsigned) is refused and reported until a person resolves it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppsV1Api } from '@kubernetes/client-node';
@@ -29,11 +29,11 @@ function storageOfTemplate(h: Harness, name: string): unknown {
     ?.volumeClaimTemplates?.[0]?.spec.resources.requests.storage;
 }
 
-const leaseMark = (h: Harness): string | undefined => h.kube.store.get(types.lease, 'default', leaseName)?.metadata.annotations?.[leaseRecordsAnnotation];
+const leaseMark = (h: Harness): string | undefined => h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseRecordsAnnotation];
 
 /** The Lease as a holder that died left it: holder still set, renewed `ageMs` ago, with whatever mark it had. */
 function leaveLeaseToDeadHolder(h: Harness, ageMs: number, mark: string): void {
-  const lease = h.kube.store.get(types.lease, 'default', leaseName);
+  const lease = h.kube.store.get(types.lease, h.stateNamespace, leaseName);
   assert.ok(lease);
   const renewTime = new Date(Date.now() - ageMs).toISOString().replace('Z', '000Z');
   h.kube.store.replace(types.lease, {
@@ -49,7 +49,7 @@ async function leaveSetAbsentWithRecord(h: Harness): Promise<void> {
   h.kube.tick(1);
   assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'the set is absent');
   assert.deepEqual(h.kube.store.list(types.configMap, 'db'), [], 'no record beside the set');
-  assert.equal(h.kube.store.list(types.configMap, 'default').length, 1, 'its record is in the Lease namespace');
+  assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 1, 'its record is in the Lease namespace');
 }
 
 describe('recreation records in the Lease namespace', () => {
@@ -68,10 +68,11 @@ describe('recreation records in the Lease namespace', () => {
 
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass()));
-      // No Lease yet: the Lease namespace once, the old location in each namespace once, then the Lease says none.
+      // No Lease yet: the state namespace once, the old locations (each namespace, and the Lease namespace of versions
+      // before the state namespace) once, then the Lease says none.
       assert.deepEqual(calls(h), {
-        total: floor(3) + 1 + 3 + 1,
-        configMaps: ['list default', 'list analytics', 'list cache', 'list db'],
+        total: floor(3) + 1 + 3 + 1 + 1,
+        configMaps: ['list sts-volume-gitops', 'list analytics', 'list cache', 'list db', 'list default'],
         writes: ['create leases'],
       });
       assert.equal(leaseMark(h), 'none');
@@ -104,9 +105,9 @@ describe('recreation records in the Lease namespace', () => {
       const report = await h.pass({ holder: 'me' });
       assert.equal(report.outcome, 'busy');
       assert.match(report.notes.join('\n'), /db\/pg was absent after an interrupted template update: set by orphan delete and recreate/);
-      assert.deepEqual(calls(h).configMaps, ['list default', 'delete default'], 'one LIST, in the Lease namespace only');
+      assert.deepEqual(calls(h).configMaps, ['list sts-volume-gitops', 'delete sts-volume-gitops'], 'one LIST, in the state namespace only');
       assert.equal(storageOfTemplate(h, 'pg'), '20Gi');
-      assert.deepEqual(h.kube.store.list(types.configMap, 'default'), [], 'the record is dropped');
+      assert.deepEqual(h.kube.store.list(types.configMap, h.stateNamespace), [], 'the record is dropped');
       h.kube.tick(2);
       assert.deepEqual(podIdentity(h.pods()), podsBefore, 'the pods were adopted, not restarted');
     } finally {
@@ -124,9 +125,9 @@ describe('recreation records in the Lease namespace', () => {
       const report = await h.converge(allConverged);
       assert.notEqual(report.outcome, 'busy');
       assert.equal(storageOfTemplate(h, 'pg'), '20Gi');
-      assert.deepEqual(h.kube.store.list(types.configMap, 'default'), []);
+      assert.deepEqual(h.kube.store.list(types.configMap, h.stateNamespace), []);
       assert.equal(leaseMark(h), 'none');
-      assert.equal(h.kube.store.get(types.lease, 'default', leaseName)?.spec?.holderIdentity, undefined, 'released');
+      assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.spec?.holderIdentity, undefined, 'released');
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass()));
       assert.deepEqual(calls(h), { total: floor(1), configMaps: [], writes: [] });
@@ -136,10 +137,9 @@ describe('recreation records in the Lease namespace', () => {
     }
   });
 
-  it('resumes a record an older version left beside its StatefulSet, moving it to the Lease namespace, and never looks there again', async () => {
+  it('refuses a record an older version left beside its StatefulSet (no MAC): reported every pass, left in place, until a person resolves it', async () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
-      const podsBefore = podIdentity(h.pods());
       // What the previous version left when it died between the orphan delete and the create: its record in db, the set
       // deleted with propagationPolicy Orphan, and its Lease released without any records mark.
       const live = h.kube.store.get(types.sts, 'db', 'pg');
@@ -156,24 +156,29 @@ describe('recreation records in the Lease namespace', () => {
       await h.kube.kubeConfig().makeApiClient(AppsV1Api).deleteNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { propagationPolicy: 'Orphan' } });
       h.kube.tick(1);
       assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
-      h.kube.store.create(types.lease, {
-        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseName, namespace: 'default' }, spec: { leaseDurationSeconds: 300 },
-      });
       await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
 
-      h.kube.requestLog.reset();
-      await h.pass();
-      assert.ok(h.kube.store.get(types.sts, 'db', 'pg'), 'recreated in the first pass after the upgrade');
-      assert.deepEqual(calls(h).configMaps, ['list default', 'list db', 'create default', 'delete db', 'delete default']);
-      await h.converge(allConverged);
+      for (let pass = 0; pass < 2; pass++) {
+        const report = await h.pass();
+        assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'an unsigned record is never acted on');
+        assert.deepEqual(report.refusedRecords, [{
+          configMap: `db/${legacyRecreationRecordName('pg')}`, statefulSet: 'db/pg',
+          reason: 'it carries no MAC: written by a version before records were signed, or by someone other than this deployment',
+        }]);
+        assert.match(report.notes.join('\n'), /create the StatefulSet from its data.target after checking it, then delete the ConfigMap/);
+        assert.equal(h.kube.store.list(types.configMap, 'db').length, 1, 'left in place');
+        assert.equal(leaseMark(h), undefined, 'the Lease keeps the old locations looked at');
+      }
+      const warnings = h.kube.store.list(types.event, 'db').filter((e) => (e as { reason?: string }).reason === 'RefusedRecreationRecord');
+      assert.equal(warnings.length, 2, 'a Warning Event on the ConfigMap every pass');
+
+      // The operator checks the record, creates the set from it and deletes the record: the passes go on as usual.
+      await h.kube.kubeConfig().makeApiClient(AppsV1Api).createNamespacedStatefulSet({ namespace: 'db', body: target });
+      h.kube.store.remove(types.configMap, 'db', legacyRecreationRecordName('pg'));
+      const report = await h.converge(allConverged);
+      assert.equal(report.refusedRecords, undefined);
       assert.equal(storageOfTemplate(h, 'pg'), '20Gi');
-      assert.deepEqual([...h.kube.store.list(types.configMap, 'db'), ...h.kube.store.list(types.configMap, 'default')], []);
       assert.equal(leaseMark(h), 'none');
-      h.kube.requestLog.reset();
-      assert.ok(allConverged(await h.pass()));
-      assert.deepEqual(calls(h), { total: floor(1), configMaps: [], writes: [] });
-      h.kube.tick(2);
-      assert.deepEqual(podIdentity(h.pods()), podsBefore, 'the pods were adopted, not restarted');
     } finally {
       await h.close();
     }

@@ -15,7 +15,7 @@ describe('recreation records', () => {
       await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
       h.kube.faults.failNext('DELETE', 'statefulsets', 1, 'reset');
       await h.pass();
-      assert.equal(h.kube.store.list(types.configMap, 'default').length, 1, 'the record was written (in the Lease namespace) before the failed delete');
+      assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 1, 'the record was written (in the Lease namespace) before the failed delete');
       // Someone rolls a new image before the next pass.
       const live = h.kube.store.get(types.sts, 'db', 'pg');
       assert.ok(live);
@@ -29,7 +29,7 @@ describe('recreation records', () => {
       assert.equal(image(h.kube.store.get(types.sts, 'db', 'pg')), 'busybox:1.37', 'the edit made after the record survives');
       assert.deepEqual(podIdentity(h.pods()), podsAfterRollout, 'no pod rolled back to the old image');
       assert.equal(statefulSetReport(report, 'pg').templates[0]?.readyReplicas, 2);
-      assert.equal(h.kube.store.list(types.configMap, 'default').length, 0);
+      assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 0);
     } finally {
       await h.close();
     }
@@ -44,7 +44,7 @@ describe('recreation records', () => {
       h.kube.tick(1);
       assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'the set is absent');
       h.kube.store.create(types.lease, {
-        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: 'default' },
+        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: h.stateNamespace },
         spec: { holderIdentity: 'dead-pass', leaseDurationSeconds: 300, renewTime: new Date().toISOString().replace('Z', '000Z') },
       });
 
@@ -54,7 +54,7 @@ describe('recreation records', () => {
       const recreated = h.kube.store.get(types.sts, 'db', 'pg');
       assert.ok(recreated);
       assert.equal((recreated.spec as { volumeClaimTemplates: Array<{ spec: { resources: { requests: { storage: string } } } }> }).volumeClaimTemplates[0]?.spec.resources.requests.storage, '20Gi');
-      assert.equal(h.kube.store.list(types.configMap, 'default').length, 0, 'the record is dropped');
+      assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 0, 'the record is dropped');
       h.kube.tick(2);
       assert.deepEqual(podIdentity(h.pods()), podsBefore, 'the pods were adopted, not restarted');
     } finally {

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
 import { updateLiveTemplate } from '../../functions/engine/recreate-statefulset.ts';
+import { RecordLedger, recordedInLedger } from '../../functions/engine/recreation-records.ts';
 import { allConverged, startHarness, types } from './harness.ts';
 
 describe('calls of a resize', () => {
@@ -30,9 +31,10 @@ describe('calls of a resize', () => {
   it('never recreates from a stale read: an edit made since the set was read stops the orphan delete, and survives', async () => {
     const h = await startHarness({ statefulSets: ['kafka', 'pg'].map((name) => ({ name, replicas: 2, templates: { data: '10Gi' } })) });
     try {
-      const cluster = new KubeCluster(h.kube.kubeConfig());
+      // Records signed with the harness's key, as a pass writes them: its passes then resume them.
+      const cluster = recordedInLedger(new KubeCluster(h.kube.kubeConfig()), new RecordLedger({ leaseNamespace: true, legacy: false }), () => Promise.resolve(), h.recordKey);
       const timing = { maxWaitMs: 0, pollIntervalMs: 1, sleep: () => Promise.resolve() };
-      const place = { recordNamespace: 'default', target: 'test' }; // the harness's target: its passes resume these records
+      const place = { recordNamespace: h.stateNamespace, target: 'test' }; // the harness's target: its passes resume these records
       // kafka's update asks the server once whether templates change in place; pg's then goes straight to its record.
       const kafka = await cluster.getStatefulSet('db', 'kafka');
       assert.ok(kafka);

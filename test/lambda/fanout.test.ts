@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { createDispatcher } from '../../functions/lambda/dispatcher.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { sqsTargetQueue } from '../../functions/adapters/aws/target-queue.ts';
@@ -37,7 +37,7 @@ describe('dispatcher -> SQS FIFO -> worker', () => {
       .replace(JSON.stringify(kube.kubeconfigPath), JSON.stringify(join(dir, 'no-such-kubeconfig')));
     const configFile = join(dir, 'config.yaml');
     await writeFile(configFile, `${good}${broken}`);
-    env = { STS_VOLUME_GITOPS_CONFIG: configFile, STS_VOLUME_GITOPS_SCHEDULE_MINUTES: '5', [token]: github.token };
+    env = { STS_VOLUME_GITOPS_CONFIG: configFile, STS_VOLUME_GITOPS_SCHEDULE_MINUTES: '5', [token]: github.token, ...sandboxRecordKeyEnv() };
   });
   after(async () => {
     await sqs.close();

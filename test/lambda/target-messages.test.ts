@@ -5,7 +5,7 @@ import type { TargetConfig } from '../../functions/domain/config.ts';
 import { clusterKey, parseTargetMessage, queuedMessage, scheduledMessages } from '../../functions/app/target-messages.ts';
 
 const target = (name: string, cluster: TargetConfig['cluster']): TargetConfig => ({
-  name, cluster, source: { local: { directory: '/repo', paths: ['**/*.yaml'] } }, namespaces: { default: 'db', allow: ['db'] },
+  name, cluster, source: { local: { directory: '/repo', paths: ['**/*.yaml'] } }, namespaces: { default: 'db', state: 'db', allow: ['db'] },
   pullRequests: { validate: true, recovery: true, forks: 'neutral' }, sizeSources: [],
 });
 

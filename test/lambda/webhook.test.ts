@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { createWebhook } from '../../functions/lambda/webhook.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { sqsTargetQueue } from '../../functions/adapters/aws/target-queue.ts';
@@ -38,7 +38,7 @@ describe('the webhook Lambda', () => {
     sqs = await startLocalSqs();
     const configFile = join(dir, 'config.yaml');
     await writeFile(configFile, sandboxConfig(kube.kubeconfigPath, github.url, token));
-    env = { STS_VOLUME_GITOPS_CONFIG: configFile, [token]: github.token };
+    env = { STS_VOLUME_GITOPS_CONFIG: configFile, [token]: github.token, ...sandboxRecordKeyEnv() };
     const queue = sqsTargetQueue(sqs.queueUrl, { endpoint: sqs.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test' } });
     webhook = createWebhook({ env, secret: () => Promise.resolve(secret), enqueue: (messages) => queue.send(messages) });
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -33,7 +33,7 @@ describe('lowering the size while an expansion is in progress (KEP-1790 cases 3-
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
   const pass = async (): Promise<TargetRun> => {
     const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
     assert.ok(run && run.error === undefined, run?.error);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -30,7 +30,7 @@ describe('recovery pull requests', () => {
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
   const initial: Record<string, string> = {
     'k8s/wh1.yaml': manifest('wh1', '20Gi'),
     'k8s/wh2.yaml': manifest('wh2', '20Gi'),

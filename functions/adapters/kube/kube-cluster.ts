@@ -95,7 +95,7 @@ export class KubeCluster implements ClusterPort {
   private listRecords(namespace: string, labelSelector: string): Promise<RecreationRecord[]> {
     return listPages(this.pageSize, async (page) => {
       const list = await call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector, ...page }));
-      return { items: list.items.flatMap((cm) => toRecreationRecord(cm) ?? []), next: list.metadata?._continue };
+      return { items: list.items.map(toRecreationRecord), next: list.metadata?._continue };
     });
   }
 
@@ -162,6 +162,8 @@ export class KubeCluster implements ClusterPort {
       data: {
         namespace: record.namespace, statefulSet: record.statefulSetName, oldUid: record.oldUid, target: JSON.stringify(record.target),
         ...(record.updateRevision ? { updateRevision: record.updateRevision } : {}),
+        ...(record.mac !== undefined ? { mac: record.mac } : {}),
+        ...(record.sealedAt !== undefined ? { sealedAt: record.sealedAt } : {}),
       },
     };
     const namespace = record.recordNamespace;

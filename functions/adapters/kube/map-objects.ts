@@ -159,25 +159,33 @@ export function toLiveStorageClass(json: JsonObject): LiveStorageClass {
   };
 }
 
-export function toRecreationRecord(raw: V1ConfigMap): RecreationRecord | undefined {
+/** Every ConfigMap with the record label becomes a record; one that cannot be read says why (it is reported, never used). */
+export function toRecreationRecord(raw: V1ConfigMap): RecreationRecord {
   const data = raw.data ?? {};
-  if (!data.statefulSet || !data.oldUid || !data.target) return undefined;
   const recordNamespace = raw.metadata?.namespace ?? '';
+  const record: RecreationRecord = {
+    // Older versions kept the record beside its StatefulSet and wrote no `namespace`.
+    namespace: data.namespace ?? recordNamespace,
+    recordNamespace,
+    recordName: raw.metadata?.name ?? '',
+    ownerTarget: raw.metadata?.labels?.[recordTargetLabel],
+    statefulSetName: data.statefulSet ?? '',
+    oldUid: data.oldUid ?? '',
+    target: {},
+    updateRevision: data.updateRevision,
+    ...(data.mac !== undefined ? { mac: data.mac } : {}),
+    ...(data.sealedAt !== undefined ? { sealedAt: data.sealedAt } : {}),
+    ...(raw.metadata?.uid !== undefined ? { recordUid: raw.metadata.uid } : {}),
+  };
+  if (!data.statefulSet || !data.oldUid || !data.target) return { ...record, unreadable: 'data.statefulSet, data.oldUid or data.target is missing' };
+  let target: unknown;
   try {
-    return {
-      // Older versions kept the record beside its StatefulSet and wrote no `namespace`.
-      namespace: data.namespace ?? recordNamespace,
-      recordNamespace,
-      recordName: raw.metadata?.name ?? '',
-      ownerTarget: raw.metadata?.labels?.[recordTargetLabel],
-      statefulSetName: data.statefulSet,
-      oldUid: data.oldUid,
-      target: JSON.parse(data.target) as JsonObject,
-      updateRevision: data.updateRevision,
-    };
+    target = JSON.parse(data.target);
   } catch {
-    return undefined; // a damaged record cannot be resumed safely; it is left for a person to inspect
+    return { ...record, unreadable: 'data.target is not JSON' };
   }
+  if (typeof target !== 'object' || target === null || Array.isArray(target)) return { ...record, unreadable: 'data.target is not a JSON object' };
+  return { ...record, target: target as JsonObject };
 }
 
 export function toPvcEvent(raw: CoreV1Event): PvcEvent {

@@ -31,15 +31,16 @@ export const workloadPermissions: readonly PermissionRule[] = [
   { apiGroup: '', resource: 'pods', verbs: ['list'], why: 'readSnapshot: which replicas run at the current revision' },
   { apiGroup: '', resource: 'resourcequotas', verbs: ['list'], why: 'readSnapshot: storage quota headroom' },
   {
-    apiGroup: '', resource: 'configmaps', verbs: ['list', 'delete'],
-    why: 'recreation records older versions kept beside their StatefulSet: list (looked for only while the Lease carries no records mark: an older version\'s Lease, or none), delete (once moved to the Lease namespace, or done)',
+    apiGroup: '', resource: 'configmaps', verbs: ['list'],
+    why: 'recreation records older versions kept beside their StatefulSet: looked for only while the Lease carries no records mark, to report them (unsigned, never acted on)',
   },
   { apiGroup: '', resource: 'events', verbs: ['list', 'create'], why: 'list: why a PVC expansion failed; create: Events on the StatefulSet' },
 ];
 
 /**
- * In the target's Lease namespace (`namespaces.default`); the Lease names are known, so reads and writes are tied to
+ * In the target's state namespace (`namespaces.state`); the Lease names are known, so reads and writes are tied to
  * them. The recreation records live there too (their names come from the StatefulSets, so they cannot be listed here).
+ * Nobody else may write ConfigMaps there: a record is an instruction to create a StatefulSet (signed, and checked).
  */
 export function leasePermissions(leaseNames: readonly string[]): PermissionRule[] {
   return [
@@ -55,5 +56,14 @@ export function leasePermissions(leaseNames: readonly string[]): PermissionRule[
       apiGroup: '', resource: 'configmaps', verbs: ['list', 'create', 'update', 'delete'],
       why: 'the recreation record that makes a template update crash-safe: list (only when the Lease does not say none are outstanding), create/update (save), delete (done)',
     },
+    { apiGroup: '', resource: 'events', verbs: ['create'], why: 'the Warning Event on a recreation record refused as not authentic' },
   ];
 }
+
+/** In a target's `namespaces.default` when its state namespace is another: where versions before it kept the Lease and records. */
+export const previousLeaseNamespacePermissions: readonly PermissionRule[] = [
+  {
+    apiGroup: '', resource: 'configmaps', verbs: ['list'],
+    why: 'recreation records versions before the state namespace kept in namespaces.default: looked for only while the Lease carries no records mark, to report them',
+  },
+];

@@ -1,0 +1,62 @@
+// Records found in the cluster are untrusted input: each is authenticated (record-authenticity.ts) before a pass acts on
+// it. One that fails is never acted on and never deleted (it is evidence, and a person decides), and it is reported
+// loudly every pass until resolved: a Warning Event on the ConfigMap, the pass report, and the metric the Lambda
+// publishes from the report. The Lease keeps saying records are outstanding, so every pass looks again.
+import type { RecreationRecord } from '../domain/live-state.ts';
+import { ClusterError } from './ports.ts';
+import type { PassContext } from './pass-context.ts';
+import { stateNamespaceOf } from './pass-context.ts';
+import { recordRefusal } from './record-authenticity.ts';
+import type { RefusedRecord } from './pass-report.ts';
+
+export type { RefusedRecord } from './pass-report.ts';
+
+export function screenRecords(
+  ctx: Pick<PassContext, 'target' | 'recordKey' | 'now'>, records: readonly RecreationRecord[],
+): { trusted: RecreationRecord[]; refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> } {
+  const now = ctx.now ? ctx.now() : new Date();
+  const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: stateNamespaceOf(ctx.target), now };
+  const trusted: RecreationRecord[] = [];
+  const refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> = [];
+  for (const record of records) {
+    const reason = recordRefusal(record, expectation);
+    if (reason === undefined) trusted.push(record);
+    else {
+      refused.push({
+        record,
+        refusal: { configMap: `${record.recordNamespace}/${record.recordName}`, statefulSet: `${record.namespace}/${record.statefulSetName}`, reason },
+      });
+    }
+  }
+  return { trusted, refused };
+}
+
+/** What the operator should do about a refused record (the same words in the report, the Event and the README). */
+export function refusalAdvice(refusal: RefusedRecord): string {
+  return `recreation record ${refusal.configMap} refused, nothing done (it claims to restore StatefulSet ${refusal.statefulSet}): ${refusal.reason}. `
+    + 'Inspect it; if an older version of this tool wrote it and the StatefulSet is absent, create the StatefulSet from its data.target after '
+    + 'checking it, then delete the ConfigMap; if the StatefulSet exists, delete the ConfigMap; if nobody you trust wrote it, delete it and '
+    + 'find who can write ConfigMaps in that namespace';
+}
+
+/** A Warning Event on each refused record's ConfigMap; an Event that cannot be written is said in the notes instead. */
+export async function reportRefusedRecords(
+  ctx: Pick<PassContext, 'cluster' | 'onEvent'>, refused: ReadonlyArray<{ record: RecreationRecord; refusal: RefusedRecord }>,
+): Promise<string[]> {
+  const notes: string[] = [];
+  for (const { record, refusal } of refused) {
+    const advice = refusalAdvice(refusal);
+    notes.push(advice);
+    ctx.onEvent?.(advice);
+    try {
+      await ctx.cluster.recordEvent(
+        { apiVersion: 'v1', kind: 'ConfigMap', namespace: record.recordNamespace, name: record.recordName, uid: record.recordUid ?? '' },
+        'Warning', 'RefusedRecreationRecord', advice,
+      );
+    } catch (error) {
+      if (!(error instanceof ClusterError)) throw error;
+      notes.push(`could not record the Warning Event on ${refusal.configMap}: ${error.message}`);
+    }
+  }
+  return notes;
+}

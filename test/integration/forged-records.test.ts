@@ -1,0 +1,171 @@
+// Issue 22, item 1: a recreation record this deployment did not write is never acted on. The attack of the security
+// review, run as it was found: a user who may only create ConfigMaps in the state namespace writes a record holding a
+// privileged StatefulSet (hostPID, a hostPath of `/`) in kube-system, and the engine, under exactly the RBAC
+// `sts-volume-gitops rbac` generates for `allow: ['*']` (so it could create there), runs its first pass, and a pass
+// after one died holding the Lease. Nothing is created, the ConfigMap stays, and the refusal is loud.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
+import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
+import type { KubeObject } from '../../sandbox/kube/store.ts';
+import { startHarness, types, type Harness } from './harness.ts';
+
+const leaseName = 'sts-volume-gitops-test';
+
+const privileged = {
+  apiVersion: 'apps/v1', kind: 'StatefulSet',
+  metadata: { name: 'pwn', namespace: 'kube-system', labels: { app: 'pwn' } },
+  spec: {
+    serviceName: 'pwn', replicas: 1, selector: { matchLabels: { app: 'pwn' } },
+    template: {
+      metadata: { labels: { app: 'pwn' } },
+      spec: {
+        hostPID: true,
+        containers: [{ name: 'main', image: 'busybox:1.36', securityContext: { privileged: true }, volumeMounts: [{ name: 'host', mountPath: '/host' }] }],
+        volumes: [{ name: 'host', hostPath: { path: '/' } }],
+      },
+    },
+  },
+};
+
+/** A user granted only `create` on ConfigMaps in the state namespace, as in the finding; its client. */
+async function attacker(h: Harness): Promise<CoreV1Api> {
+  const labels = { 'app.kubernetes.io/name': 'attacker' };
+  await applyObjects(h.kube, [
+    { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'configmap-writer', namespace: h.stateNamespace, labels }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }] },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'configmap-writer', namespace: h.stateNamespace, labels },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'configmap-writer' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'mallory' }],
+    },
+  ]);
+  const { kubeconfigPath } = await h.kube.addIdentity({ name: 'mallory', groups: [] });
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  return config.makeApiClient(CoreV1Api);
+}
+
+/** The record as the finding wrote it: the labels and name of a real one, `namespace: db` (allowed), the target elsewhere. */
+function forgedRecord(h: Harness, data: Record<string, string> = {}): { metadata: Record<string, unknown>; data: Record<string, string> } {
+  return {
+    metadata: {
+      name: recreationRecordName('test', 'db', 'pwn'), namespace: h.stateNamespace,
+      labels: { [recordLabel]: 'true', [recordTargetLabel]: 'test', [recordNamespaceLabel]: 'db' },
+    },
+    data: { namespace: 'db', statefulSet: 'pwn', oldUid: 'f0f0f0f0-0000-0000-0000-000000000000', target: JSON.stringify(privileged), ...data },
+  };
+}
+
+function refusalEvents(h: Harness): KubeObject[] {
+  return h.kube.store.list(types.event, h.stateNamespace).filter((e) => (e as { reason?: string }).reason === 'RefusedRecreationRecord');
+}
+
+function nothingCreated(h: Harness): void {
+  assert.equal(h.kube.store.get(types.sts, 'kube-system', 'pwn'), undefined, 'no StatefulSet in kube-system');
+  assert.equal(h.kube.store.get(types.sts, 'db', 'pwn'), undefined, 'none in the namespace the record claims either');
+  assert.deepEqual(h.kube.store.list(types.pod, 'kube-system'), []);
+  assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 1, 'the forged record is left in place');
+}
+
+describe('a forged recreation record', () => {
+  it('is refused on the first pass of a target (no Lease yet): nothing is created, and the refusal is loud', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }], allow: ['*'] });
+    try {
+      await (await attacker(h)).createNamespacedConfigMap({ namespace: h.stateNamespace, body: forgedRecord(h) });
+      const report = await h.pass();
+      h.kube.tick(3);
+      nothingCreated(h);
+      assert.deepEqual(report.refusedRecords, [{
+        configMap: `${h.stateNamespace}/${recreationRecordName('test', 'db', 'pwn')}`, statefulSet: 'db/pwn',
+        reason: 'it carries no MAC: written by a version before records were signed, or by someone other than this deployment',
+      }]);
+      const [event] = refusalEvents(h);
+      assert.equal((event as { type?: string } | undefined)?.type, 'Warning');
+      assert.equal((event as { involvedObject?: { kind?: string } } | undefined)?.involvedObject?.kind, 'ConfigMap');
+      // The Lease says records are outstanding, so the next pass looks again and says it again.
+      assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseRecordsAnnotation], undefined);
+      const again = await h.pass();
+      assert.equal(again.refusedRecords?.length, 1);
+      assert.equal(refusalEvents(h).length, 2);
+      nothingCreated(h);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('is refused by a pass after one died holding the Lease (the busy path), whatever MAC it claims', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }], allow: ['*'] });
+    try {
+      h.kube.store.create(types.lease, {
+        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: leaseName, namespace: h.stateNamespace },
+        spec: { holderIdentity: 'timed-out-lambda', leaseDurationSeconds: 300, renewTime: new Date().toISOString().replace('Z', '000Z') },
+      });
+      await (await attacker(h)).createNamespacedConfigMap({ namespace: h.stateNamespace, body: forgedRecord(h, { mac: Buffer.alloc(32, 7).toString('base64') }) });
+      const report = await h.pass({ holder: 'me' });
+      assert.equal(report.outcome, 'busy');
+      h.kube.tick(3);
+      nothingCreated(h);
+      assert.match(report.refusedRecords?.[0]?.reason ?? '', /its MAC does not verify/);
+      assert.equal(refusalEvents(h).length, 1);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('cannot reuse the MAC of a genuine record: a copy with another target, or under another name, is refused', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }], allow: ['*'] });
+    try {
+      // A pass that dies after writing its record and deleting the set leaves a genuine, signed record behind.
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.pass({ maxWaitMs: 0 });
+      const [genuine] = h.kube.store.list(types.configMap, h.stateNamespace);
+      assert.ok(genuine?.data);
+      const data = genuine.data as Record<string, string>;
+      assert.ok(data.mac, 'the pass signed its record');
+      const mallory = await attacker(h);
+      // Its MAC over another object (the privileged set, claimed as db/pg), and the genuine record under another name.
+      const swapped = { ...privileged, metadata: { ...privileged.metadata, name: 'pg', namespace: 'db' } };
+      await mallory.createNamespacedConfigMap({
+        namespace: h.stateNamespace,
+        body: { metadata: { ...forgedRecord(h).metadata, name: recreationRecordName('test', 'db', 'pwn') }, data: { ...data, target: JSON.stringify(swapped) } },
+      });
+      await mallory.createNamespacedConfigMap({
+        namespace: h.stateNamespace,
+        body: { metadata: { ...forgedRecord(h).metadata, name: `${recreationRecordName('test', 'db', 'pg')}-copy` }, data },
+      });
+      h.kube.tick(1);
+      const report = await h.pass();
+      const reasons = new Map((report.refusedRecords ?? []).map((r) => [r.configMap.split('/')[1], r.reason]));
+      assert.match(reasons.get(recreationRecordName('test', 'db', 'pwn')) ?? '', /its MAC does not verify/);
+      assert.match(reasons.get(`${recreationRecordName('test', 'db', 'pg')}-copy`) ?? '', /its MAC does not verify/);
+      assert.equal(reasons.size, 2, 'the genuine record is not refused');
+      const pg = h.kube.store.get(types.sts, 'db', 'pg');
+      assert.ok(pg, 'the genuine record was resumed');
+      const podSpec = (pg.spec as { template: { spec: Record<string, unknown> } }).template.spec;
+      assert.equal(podSpec.hostPID, undefined, 'created from the genuine record, not the swapped one');
+      assert.equal(h.kube.store.get(types.sts, 'kube-system', 'pwn'), undefined);
+      assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 2, 'the two forgeries stay; the genuine one is done');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a deployment without a record key', () => {
+  it('recreates nothing: the resize is blocked with the setting to make, and no record is written', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }], noRecordKey: true });
+    try {
+      const uid = h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid;
+      await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
+      const report = await h.pass();
+      const pg = report.statefulSets.find((s) => s.name === 'pg');
+      assert.equal(pg?.outcome, 'blocked');
+      assert.match(pg?.notes.join('\n') ?? '', /set targets\[\]\.recordKey in the config/);
+      assert.deepEqual(h.kube.store.list(types.configMap, h.stateNamespace), []);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid, uid, 'the set was not deleted');
+    } finally {
+      await h.close();
+    }
+  });
+});
