@@ -12,6 +12,13 @@ import { ClusterError } from '../../functions/engine/ports.ts';
 
 type Replies = Record<string, unknown>;
 
+/** `GET /version` as the recorded kube-apiserver v1.34.9 answered it (the snapshot reads it with the lists). */
+const serverVersion = {
+  major: '1', minor: '34', emulationMajor: '1', emulationMinor: '34', minCompatibilityMajor: '1', minCompatibilityMinor: '33',
+  gitVersion: 'v1.34.9', gitCommit: 'ba6535cbb8719c3ba6c3923f2725ba050c87faab', gitTreeState: 'clean',
+  buildDate: '2026-11-25T11:52:05Z', goVersion: 'go1.24.4', compiler: 'gc', platform: 'linux/amd64',
+};
+
 function kubeConfigFor(server: string): KubeConfig {
   const config = new KubeConfig();
   config.loadFromOptions({
@@ -39,9 +46,10 @@ describe('snapshot lists read from the wire JSON', () => {
   before(async () => {
     server = createServer((request, response) => {
       const path = (request.url ?? '').split('?')[0] ?? '';
-      const reply = path.endsWith('/statefulsets') || path.endsWith('/storageclasses') || path.endsWith('/resourcequotas')
-        ? { kind: 'List', metadata: {}, items: [] }
-        : replies[path.split('/').pop() ?? ''];
+      const reply = path === '/version' ? serverVersion
+        : path.endsWith('/statefulsets') || path.endsWith('/storageclasses') || path.endsWith('/resourcequotas')
+          ? { kind: 'List', metadata: {}, items: [] }
+          : replies[path.split('/').pop() ?? ''];
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(reply));
     });
