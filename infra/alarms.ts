@@ -81,6 +81,8 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): cloudwat
     alarm('WebhookRefused', `the webhook refused ${subjects.refusedDeliveries} or more deliveries within 15 minutes (bad or missing signature, a body that is not the event its header names, not JSON, too large, or not a POST): a webhook secret that differs from GitHub's, or someone else calling the URL; the webhook logs "webhook refused" with the reason`,
       subjects.metrics.refusedDeliveries(period), subjects.refusedDeliveries);
   }
+  alarm('RefusedRecords', 'a pass found a recreation record it could not authenticate (no or a wrong MAC, claims that disagree, too old) and left it in place: someone or something else writes in the state namespace, or a record from before signing; the pass report and a Warning Event on the ConfigMap say which (README: Recreation records)',
+    subjects.metrics.passCountForAlarm('RefusedRecreationRecords', period), 1);
   alarm('DurationNearTimeout', 'a pass ran past 80% of the worker timeout',
     subjects.worker.metricDuration({ period, statistic: 'Maximum' }), Math.floor(subjects.workerTimeout.toMilliseconds() * 0.8));
   alarm('DeadLetters', 'failed dispatcher invocations are waiting in the dead-letter queue',

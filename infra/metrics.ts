@@ -31,6 +31,14 @@ export class EmittedMetrics {
     return new cloudwatch.Metric({ namespace: this.namespace, metricName: name, dimensionsMap: { service: powertoolsServiceName }, statistic: 'Sum', period: this.period, label: label ?? name });
   }
 
+  /**
+   * A per-pass count for an alarm: no label (a labelled metric makes CloudWatch alarms use the metric-query form) and
+   * not counted as drawn, so the dashboard still graphs it.
+   */
+  passCountForAlarm(name: PassCountName, period: Duration): cloudwatch.Metric {
+    return new cloudwatch.Metric({ namespace: this.namespace, metricName: name, dimensionsMap: { service: powertoolsServiceName }, statistic: 'Sum', period });
+  }
+
   /** `Passes` of one outcome (dimensions `service` and `outcome`). */
   passes(outcome: PassOutcome): cloudwatch.Metric {
     return new cloudwatch.Metric({ namespace: this.namespace, metricName: 'Passes', dimensionsMap: { service: powertoolsServiceName, outcome }, statistic: 'Sum', period: this.period, label: `Passes ${outcome}` });

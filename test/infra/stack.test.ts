@@ -252,11 +252,14 @@ describe('StsVolumeGitopsStack', () => {
     for (const [id, role] of Object.entries(resources(template, 'AWS::IAM::Role'))) assert.equal(role.Properties.ManagedPolicyArns, undefined, `${id} has a managed policy`);
   });
 
-  it('alarms on errors, refused webhook deliveries, duration near the timeout, dead letters and the age of the oldest message, each notifying the SSL-only topic, which mails on-call', () => {
+  it('alarms on errors, refused webhook deliveries, refused recreation records, duration near the timeout, dead letters and the age of the oldest message, each notifying the SSL-only topic, which mails on-call', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{ Properties: { MetricName?: string; Metrics?: Array<{ Expression: string; Period: number }>; Threshold: number; AlarmActions: unknown[]; AlarmDescription: unknown } }>;
     assert.deepEqual(alarms.map((a) => a.Properties.MetricName ?? 'query').sort(), [
-      'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Errors', 'Errors', 'query',
+      'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Errors', 'Errors',
+      'RefusedRecreationRecords', 'query',
     ]);
+    const refusedRecords = alarms.find((a) => a.Properties.MetricName === 'RefusedRecreationRecords');
+    assert.equal(refusedRecords?.Properties.Threshold, 1, 'one refused record is one too many');
     // Refused deliveries of every reason, summed by a Metrics Insights query (an alarm cannot evaluate SEARCH).
     const refused = alarms.find((a) => a.Properties.Metrics);
     assert.deepEqual(refused?.Properties.Metrics?.map((m) => [m.Expression, m.Period]), [['SELECT SUM(WebhookDeliveriesRefused) FROM SCHEMA("StsVolumeGitops", reason, service)', 900]]);
