@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -24,7 +24,7 @@ describe('check runs on pull requests (GitHub App)', () => {
   let github: GitHubSandbox;
   let app: GitHubClient;
   let config: Config;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
   const repo = { owner: 'acme', repo: 'platform-gitops' };
 
   async function validate(): Promise<TargetRun> {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { handler as webhookHandler, webhookSecretVariable } from '../../functions/lambda/webhook.ts';
 import { startOneSetWorld } from '../feedback/one-set-world.ts';
@@ -81,7 +81,7 @@ describe('secrets never reach an error message, a stack or the logs', () => {
   async function workerPass(name: string, configText: string, env: Record<string, string>): Promise<string> {
     const configFile = join(dir, `${name}.yaml`);
     await writeFile(configFile, configText);
-    const worker = createWorker({ env: { STS_VOLUME_GITOPS_CONFIG: configFile, ...env } });
+    const worker = createWorker({ env: { ...sandboxRecordKeyEnv(), STS_VOLUME_GITOPS_CONFIG: configFile, ...env } });
     const body = JSON.stringify({ target: 'demo', action: 'pass', trigger: 'schedule' });
     const record = sqsRecord({ messageId: randomUUID(), body, groupId: 'g', deduplicationId: randomUUID() }, aws.queueArn);
     const { result, output } = await captureOutput(() => worker({ Records: [record] }, lambdaContext('worker')));
@@ -106,7 +106,7 @@ describe('secrets never reach an error message, a stack or the logs', () => {
     // A trailing line break (a token read from a file) is not part of the token: the pass authenticates.
     const configFile = join(dir, 'token-newline.yaml');
     await writeFile(configFile, tokenConfig());
-    const worker = createWorker({ env: { STS_VOLUME_GITOPS_CONFIG: configFile, CANARY_TOKEN: `${github.token}\n` } });
+    const worker = createWorker({ env: { ...sandboxRecordKeyEnv(), STS_VOLUME_GITOPS_CONFIG: configFile, CANARY_TOKEN: `${github.token}\n` } });
     const record = sqsRecord({ messageId: randomUUID(), body: JSON.stringify({ target: 'demo', action: 'validate', trigger: 'schedule' }), groupId: 'g', deduplicationId: randomUUID() }, aws.queueArn);
     const { result } = await captureOutput(() => worker({ Records: [record] }, lambdaContext('worker')));
     assert.deepEqual(result, { batchItemFailures: [] });

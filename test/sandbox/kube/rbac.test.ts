@@ -59,9 +59,9 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     assert.deepEqual(classes.items.map((c) => c.metadata?.name), ['standard']);
     const pvcs = await asTool.makeApiClient(CoreV1Api).listNamespacedPersistentVolumeClaim({ namespace: 'db' });
     assert.deepEqual(pvcs.items, []);
-    const lease = await asTool.makeApiClient(CoordinationV1Api).createNamespacedLease({ namespace: 'default', body: { metadata: { name: 'sts-volume-gitops-prod-eu' } } });
+    const lease = await asTool.makeApiClient(CoordinationV1Api).createNamespacedLease({ namespace: 'sts-volume-gitops', body: { metadata: { name: 'sts-volume-gitops-prod-eu' } } });
     assert.equal(lease.metadata?.name, 'sts-volume-gitops-prod-eu');
-    const read = await asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'default', name: 'sts-volume-gitops-prod-eu' });
+    const read = await asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'sts-volume-gitops', name: 'sts-volume-gitops-prod-eu' });
     assert.equal(read.metadata?.uid, lease.metadata?.uid);
   });
 
@@ -78,8 +78,8 @@ describe('Kubernetes sandbox: RBAC for a non-admin identity', () => {
     assert.deepEqual(get.status.details, { name: 'anything', kind: 'configmaps' });
     const elsewhere = await refusal(asTool.makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'kube-system' }));
     assert.equal(elsewhere.status.message, 'pods is forbidden: User "lambda-role" cannot list resource "pods" in API group "" in the namespace "kube-system"');
-    const otherLease = await refusal(asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'default', name: 'someone-else' }));
-    assert.equal(otherLease.status.message, 'leases.coordination.k8s.io "someone-else" is forbidden: User "lambda-role" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "default"');
+    const otherLease = await refusal(asTool.makeApiClient(CoordinationV1Api).readNamespacedLease({ namespace: 'sts-volume-gitops', name: 'someone-else' }));
+    assert.equal(otherLease.status.message, 'leases.coordination.k8s.io "someone-else" is forbidden: User "lambda-role" cannot get resource "leases" in API group "coordination.k8s.io" in the namespace "sts-volume-gitops"');
     assert.deepEqual(otherLease.status.details, { name: 'someone-else', group: 'coordination.k8s.io', kind: 'leases' });
     const namespace = await refusal(asTool.makeApiClient(CoreV1Api).readNamespace({ name: 'db' }));
     assert.equal(namespace.status.message, 'namespaces "db" is forbidden: User "lambda-role" cannot get resource "namespaces" in API group "" in the namespace "db"');
@@ -232,8 +232,8 @@ describe('Kubernetes sandbox: kubectl auth can-i', () => {
       assert.equal(await canI('list', 'storageclasses'), 'yes');
       assert.equal(await canI('delete', 'pvc', '-n', 'db'), 'no');
       assert.equal(await canI('patch', 'pvc', '-n', 'kube-system'), 'no');
-      assert.equal(await canI('get', 'leases/sts-volume-gitops-prod-eu', '-n', 'default'), 'yes');
-      assert.equal(await canI('get', 'leases/another', '-n', 'default'), 'no');
+      assert.equal(await canI('get', 'leases/sts-volume-gitops-prod-eu', '-n', 'sts-volume-gitops'), 'yes');
+      assert.equal(await canI('get', 'leases/another', '-n', 'sts-volume-gitops'), 'no');
     } finally {
       await kube.close();
     }
