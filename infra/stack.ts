@@ -1,22 +1,20 @@
 // The AWS side: the schedule invokes a dispatcher that queues one message per target on an SQS FIFO queue (grouped by
 // cluster); a worker Lambda runs one pass per message; a webhook Lambda behind a Function URL queues validations for
 // pull requests and passes for pushes. Secrets, EKS access (own account or an assumed role), logs, metrics, alarms and
-// a dashboard (infra/queue.ts, infra/secrets.ts, infra/alarms.ts, infra/dashboard.ts); every cdk-nag finding is fixed
+// a dashboard (infra/queue.ts, infra/secrets.ts, infra/eks-access.ts, infra/schedule.ts, infra/alarms.ts, infra/dashboard.ts); every cdk-nag finding is fixed
 // or acknowledged with its reason where the resource is made. The tool's configuration is the one source of truth: it is checked against the schema at synth,
 // bundled with the function, and names the clusters and secrets the stack grants. Synthesizes offline: bundling uses
 // the locally installed esbuild (infra/lambda-bundle.ts), no Docker and no credentials.
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CfnOutput, Duration, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import * as eks from 'aws-cdk-lib/aws-eks';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as lambdaEvents from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -27,15 +25,16 @@ import { targetQueueUrlVariable } from '../functions/adapters/aws/target-queue.t
 import { scheduleMinutesVariable } from '../functions/lambda/dispatcher.ts';
 import { alarmTopic, requireAlarmSubscriber, stackAlarms } from './alarms.ts';
 import { dashboardName, dashboardUrl, operationsDashboard } from './dashboard.ts';
+import { grantClusterAccess } from './eks-access.ts';
 import { lambdaEntries, type LambdaEntryName } from './lambda-bundle.ts';
 import { EmittedMetrics } from './metrics.ts';
 import { targetQueues, type TargetQueues } from './queue.ts';
+import { dispatchSchedule } from './schedule.ts';
 import { retainedSecret } from './secrets.ts';
 import { shippedFunction } from './shipped-function.ts';
 import { webhookEndpoint } from './webhook-endpoint.ts';
 
-/** The Kubernetes group the access entry maps the function's role to; infra/k8s/rbac.yaml binds it. */
-export const kubernetesGroup = 'sts-volume-gitops';
+export { kubernetesGroup } from './eks-access.ts';
 
 export interface StsVolumeGitopsStackProps extends StackProps {
   /** The tool's configuration file (YAML): validated at synth, shipped inside the function bundle. */
@@ -185,8 +184,8 @@ export class StsVolumeGitopsStack extends Stack {
 
     this.githubSecrets = this.grantSecrets(props.githubSecretArn);
     this.recordKeySecrets = this.grantRecordKeys();
-    this.grantClusters();
-    this.schedule(props, everyMinutes);
+    grantClusterAccess(this, this.config, this.function);
+    dispatchSchedule(this, this.dispatcher, { ...props, everyMinutes });
     this.alarmTopic = alarmTopic(this, props);
 
     const metrics = new EmittedMetrics(metricsNamespace);
@@ -262,64 +261,6 @@ export class StsVolumeGitopsStack extends Stack {
         });
       secret.grantRead(this.function);
       return secret;
-    });
-  }
-
-  /** Per EKS cluster in the config: DescribeCluster on it and an access entry mapping the role to the Kubernetes group. */
-  private grantClusters(): void {
-    const clusters = new Map<string, { name: string; region: string }>();
-    const assumedRoles = new Set<string>();
-    for (const target of this.config.targets) {
-      if (!('eks' in target.cluster)) continue;
-      // A cluster reached through an assumed role: that role (in the cluster's account) has the access entry and may
-      // describe the cluster; this stack's worker may only assume it.
-      if (target.cluster.eks.roleArn !== undefined) assumedRoles.add(target.cluster.eks.roleArn);
-      else clusters.set(`${target.cluster.eks.region}/${target.cluster.eks.name}`, target.cluster.eks);
-    }
-    if (assumedRoles.size > 0) this.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['sts:AssumeRole'], resources: [...assumedRoles].sort() }));
-    for (const cluster of clusters.values()) {
-      if (!Token.isUnresolved(this.region) && cluster.region !== this.region) {
-        throw new Error(`EKS cluster ${cluster.name} is in ${cluster.region}, but this stack deploys to ${this.region}; its access entry must be created in the cluster's region (deploy the stack there)`);
-      }
-      const clusterArn = this.formatArn({ service: 'eks', region: cluster.region, resource: 'cluster', resourceName: cluster.name });
-      this.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['eks:DescribeCluster'], resources: [clusterArn] }));
-      new eks.CfnAccessEntry(this, `Access-${cluster.name}`, {
-        clusterName: cluster.name,
-        principalArn: this.function.role?.roleArn ?? '',
-        type: 'STANDARD',
-        kubernetesGroups: [kubernetesGroup],
-      });
-    }
-  }
-
-  private schedule(props: StsVolumeGitopsStackProps, everyMinutes: number): void {
-    // The stack's own schedule group, so the role trusts EventBridge Scheduler only for schedules of this group in this
-    // account (confused deputy: Scheduler's aws:SourceArn is the schedule group, never a schedule).
-    const group = new scheduler.CfnScheduleGroup(this, 'ScheduleGroup', {});
-    const schedulerRole = new iam.Role(this, 'SchedulerRole', {
-      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com').withConditions({
-        StringEquals: { 'aws:SourceAccount': this.account, 'aws:SourceArn': group.attrArn },
-      }),
-    });
-    // Exactly the dispatcher, not its versions (grantInvoke would add `arn:*`).
-    schedulerRole.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.dispatcher.functionArn] }));
-    Validations.of(schedulerRole).acknowledge({
-      id: 'NIST.800.53.R5-IAMNoInlinePolicy',
-      reason: 'The role has one policy of its own, lambda:InvokeFunction on the dispatcher, made with the role; a customer managed policy would grant the same.',
-    });
-    const window = props.flexibleWindowMinutes;
-    if (window !== undefined && (!Number.isInteger(window) || window < 1 || window > 1440)) throw new Error(`flexibleWindowMinutes must be a whole number from 1 to 1440, got ${window}`);
-    new scheduler.CfnSchedule(this, 'Schedule', {
-      groupName: group.ref,
-      scheduleExpression: everyMinutes === 1 ? 'rate(1 minute)' : `rate(${everyMinutes} minutes)`,
-      flexibleTimeWindow: window === undefined ? { mode: 'OFF' } : { mode: 'FLEXIBLE', maximumWindowInMinutes: window },
-      description: 'Queues one sts-volume-gitops pass per configured target',
-      target: {
-        arn: this.dispatcher.functionArn,
-        roleArn: schedulerRole.roleArn,
-        input: JSON.stringify({ source: 'schedule' }),
-        retryPolicy: { maximumRetryAttempts: props.scheduleRetryAttempts ?? 0, maximumEventAgeInSeconds: props.scheduleMaximumEventAgeSeconds ?? 300 },
-      },
     });
   }
 }

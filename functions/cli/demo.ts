@@ -77,13 +77,7 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
     const recovery = run.recovery?.outcomes.find((o) => o.pullRequestUrl !== undefined);
     const recoveryPr = github.state.pulls.find((p) => p.state === 'open' && p.head.startsWith('sts-volume-gitops/recover/'));
     if (recovery && recoveryPr) {
-      print(`Pull request #${recoveryPr.number}: ${recovery.title ?? ''}`);
-      print(`Branch: ${recoveryPr.head}\n`);
-      print(indent(recovery.body ?? ''));
-      print('\nThe change (one line):');
-      print(indent(recovery.diff ?? ''));
-      print(`\nMerging #${recoveryPr.number}...`);
-      await github.mergePullRequest(recoveryPr.number);
+      await showAndMerge(demo, recovery, recoveryPr);
       run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged') === true);
       printStatuses(demo, 'sts-volume-gitops/demo/analytics/clickhouse');
     } else {
@@ -142,13 +136,8 @@ async function infeasibleClassStory(demo: Demo): Promise<void> {
   const recovery = run.recovery?.outcomes.find((o) => isClassRecoveryKey(o.key));
   const pr = github.state.pulls.find((p) => p.state === 'open' && p.head.endsWith('/data.class'));
   if (!recovery || !pr) return print('(no recovery pull request was opened)');
-  print(`\nPull request #${pr.number}: ${recovery.title ?? ''}`);
-  print(`Branch: ${pr.head}\n`);
-  print(indent(recovery.body ?? ''));
-  print('\nThe change (one line):');
-  print(indent(recovery.diff ?? ''));
-  print(`\nMerging #${pr.number}...`);
-  await github.mergePullRequest(pr.number);
+  print('');
+  await showAndMerge(demo, recovery, pr);
   const converged = await passUntil(demo, (r) => r.report?.statefulSets.find((s) => s.name === 'pg')?.outcome === 'converged');
   const pvcs = converged.report?.statefulSets.find((s) => s.name === 'pg')?.templates[0]?.pvcs ?? [];
   print(`\nPVCs: ${pvcs.map((p) => `${p.name} ${p.capacity ?? '?'} in ${p.volumeAttributesClass?.current ?? 'no class'}`).join(', ')}`);
@@ -202,6 +191,18 @@ async function passUntil(demo: Demo, done: (run: TargetRun) => boolean, maxPasse
     demo.kube.tick(ticksBetweenPasses);
   }
   throw new Error(`the demo did not reach the expected state within ${maxPasses} passes`);
+}
+
+/** A recovery pull request as a reviewer sees it (title, branch, body, the one-line change), then merged. */
+async function showAndMerge(demo: Demo, recovery: { title?: string; body?: string; diff?: string }, pr: { number: number; head: string }): Promise<void> {
+  const { github, print } = demo;
+  print(`Pull request #${pr.number}: ${recovery.title ?? ''}`);
+  print(`Branch: ${pr.head}\n`);
+  print(indent(recovery.body ?? ''));
+  print('\nThe change (one line):');
+  print(indent(recovery.diff ?? ''));
+  print(`\nMerging #${pr.number}...`);
+  await github.mergePullRequest(pr.number);
 }
 
 function printStatuses(demo: Demo, context: string): void {

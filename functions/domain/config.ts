@@ -1,12 +1,14 @@
 // The tool's configuration: a list of targets (a Git source + a cluster + a namespace allowlist). Validated against
 // schemas/config.schema.json by ajv's code generated ahead of time (config-validator.js, see schema-validators-source.ts: no schema compile at start);
-// every problem is turned into a sentence a person can act on.
+// every problem is turned into a sentence a person can act on (config-problems.ts).
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
+import { describe, looksLikeCredential, shown } from './config-problems.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
+
+export { shown } from './config-problems.ts';
 
 export interface GitHubSource {
   owner: string;
@@ -241,78 +243,4 @@ export async function loadConfig(path: string | undefined, env: NodeJS.ProcessEn
     throw new ConfigError(chosen, [`cannot read the file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
   }
   return parseConfig(text, chosen, dirname(resolve(chosen)));
-}
-
-/** `targets[0].source.github.branch is required`, `targets[1].cluster has an unknown field "kind"`, ... */
-function describe(error: ErrorObject, root: unknown): string {
-  const where = pointerToDotted(error.instancePath) || '(top level)';
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return `${join(where, String(params.missingProperty))} is required`;
-    case 'additionalProperties':
-      return `${where} has an unknown field ${JSON.stringify(params.additionalProperty)}${hint(where)}`;
-    case 'minProperties':
-    case 'maxProperties':
-      return `${where} must have exactly one of ${oneOfFor(where)}`;
-    case 'type':
-      return `${where} must be ${String(params.type)}, not ${typeName(valueAt(root, error.instancePath))}`;
-    case 'pattern':
-      if (/\.sizeSources\[\d+\]\.path$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a YAML path like server.persistentVolume.size or a.b[0].c (quote keys that contain dots: a."b.c")`;
-      if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
-      if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;
-      return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
-    case 'propertyNames':
-      return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
-    case 'minItems':
-      return `${where} must list at least ${String(params.limit)} item(s)`;
-    default:
-      return `${where} ${error.message ?? 'is invalid'}`;
-  }
-}
-
-function oneOfFor(where: string): string {
-  if (where.endsWith('.source')) return 'github or local';
-  if (where.endsWith('.cluster')) return 'kubeconfig or eks';
-  if (where.endsWith('.privateKey') || where.endsWith('.recordKey')) return 'file, env or secret';
-  return 'the allowed fields';
-}
-
-function hint(where: string): string {
-  return where.endsWith('.source') || where.endsWith('.cluster') ? ` (expected ${oneOfFor(where)})` : '';
-}
-
-function join(where: string, field: string): string {
-  return where === '(top level)' ? field : `${where}.${field}`;
-}
-
-function pointerToDotted(pointer: string): string {
-  return pointer.split('/').slice(1).reduce((acc, part) => (/^\d+$/.test(part) ? `${acc}[${part}]` : acc ? `${acc}.${part}` : part), '');
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  return pointer.split('/').slice(1).reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined), root);
-}
-
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `string ${shown(value)}`;
-  return Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'a map' : `${typeof value} ${JSON.stringify(value)}`;
-}
-
-/**
- * A value quoted in an error, unless it may be a secret: a whole file passed by mistake (a string where the
- * configuration should be) or a token pasted where a variable name belongs never reaches stderr or the logs.
- */
-export function shown(value: unknown): string {
-  if (typeof value !== 'string') return JSON.stringify(value);
-  if (value.length > 64 || value.includes('\n')) return `(${value.length} characters, not shown)`;
-  if (looksLikeCredential(value)) return '(a value that looks like a credential, not shown)';
-  return JSON.stringify(value);
-}
-
-function looksLikeCredential(value: string): boolean {
-  if (/^(gh[pousr]_|github_pat_|AKIA|ASIA|k8s-aws-v1\.|eyJ|xox[abp]-|-----BEGIN)/.test(value)) return true;
-  // Long runs of mixed letters and digits with no separators read as keys, not names.
-  return value.length >= 20 && /^[A-Za-z0-9+/=_-]+$/.test(value) && /[0-9]/.test(value) && /[a-z]/.test(value) && /[A-Z]/.test(value);
 }

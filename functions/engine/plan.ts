@@ -2,102 +2,22 @@
 // Pure over plain data; the KEP-0661 validation section and the KEP-1790 "only above capacity" rule live here.
 import type { DesiredStatefulSet, DesiredTemplate } from '../domain/desired-state.ts';
 import type {
-  ClusterSnapshot, ControllerOwner, LivePvc, LiveStatefulSet, LiveStorageClass, LiveTemplate, NamespaceSnapshot,
+  ClusterSnapshot, LivePvc, LiveStatefulSet, LiveStorageClass, NamespaceSnapshot,
 } from '../domain/live-state.ts';
-import { compareQuantities, formatBytesLike, type Quantity } from '../domain/quantity.ts';
-import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
-import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
-import { ownershipOf, type OwnershipCode } from './controller-owner.ts';
-import { guardrailReasons, type GuardrailCode } from './guardrails.ts';
+import { compareQuantities, formatBytesLike } from '../domain/quantity.ts';
 import { describeDifference, diffTemplates } from './template-diff.ts';
 import { lowerRequestNote } from '../domain/server-capabilities.ts';
 import {
-  classBlockReasons, classChangeOf, classQuotaChecks, pvcNeedsClass, wantedClass, type ClassBlockCode, type ClassChange,
+  classBlockReasons, classChangeOf, classQuotaChecks, pvcNeedsClass, wantedClass,
 } from './plan-volume-attributes.ts';
+import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './plan-types.ts';
+import { applyGuards } from './plan-guards.ts';
+import { applyQuotaHeadroom, quotaUsageOf } from './quota-headroom.ts';
 
-export type BlockCode =
-  | 'namespace-not-allowed'
-  | 'template-not-in-cluster'
-  | 'template-changed'
-  | 'template-list-changed'
-  | 'storage-class-missing'
-  | 'storage-class-not-expandable'
-  | 'below-capacity'
-  | 'quota-exceeded'
-  | 'dry-run-rejected'
-  | ClassBlockCode
-  | GuardrailCode
-  | OwnershipCode;
-
-export interface BlockReason {
-  code: BlockCode;
-  /** A sentence for people: what is wrong and, where we know, what to do. */
-  message: string;
-}
-
-export interface QuotaCheck {
-  quotaName: string;
-  resource: string;
-  limit: bigint;
-  usedBefore: bigint;
-  growth: bigint;
-}
-
-export type TemplateAction = 'unchanged' | 'resize' | 'blocked';
-
-export interface TemplatePlan {
-  templateName: string;
-  desired: DesiredTemplate;
-  live: LiveTemplate | undefined;
-  action: TemplateAction;
-  /** The live template's size (undefined when the template is missing in the cluster). */
-  from: Quantity | undefined;
-  to: Quantity;
-  storageClassName: string | undefined;
-  storageClassExpandable: boolean | undefined;
-  /** The live StatefulSet's template must be rewritten to the desired size. */
-  templateNeedsUpdate: boolean;
-  /** Names of the PVCs (ordinal < replicas) whose request differs from the desired size, or their class from Git's. */
-  pvcsToPatch: string[];
-  /** The volumeAttributesClassName Git asks for: the PVCs are done when their volumes have it (KEP-3751). */
-  volumeAttributesClassName?: string;
-  /** Set when the template's volumeAttributesClassName, or a replica PVC's, differs from Git's. */
-  volumeAttributesClass?: ClassChange;
-  /** What this API server will do that another version would not (said, not blocking: the dry run decides). */
-  serverNotes?: string[];
-  /** The PVCs of the replicas that count (ordinal < replicas), by ordinal; missing ones are absent. */
-  pvcs: LivePvc[];
-  quotaChecks: QuotaCheck[];
-  reasons: BlockReason[];
-  /** What the change adds a month, when the target has prices (domain/volume-cost.ts). */
-  cost?: VolumeCost;
-}
-
-export type StatefulSetOutcome = 'planned' | 'missing-in-cluster' | 'namespace-not-allowed';
-
-export interface StatefulSetPlan {
-  namespace: string;
-  name: string;
-  desired: DesiredStatefulSet;
-  live: LiveStatefulSet | undefined;
-  outcome: StatefulSetOutcome;
-  templates: TemplatePlan[];
-  /** An operator writes this set (declared on its size source): its PVCs are grown, the set itself is never written. */
-  templateOwner?: ControllerOwner;
-}
-
-export interface PlanOptions {
-  /** Namespace allowlist; `*` allows every namespace. */
-  allowedNamespaces: readonly string[];
-  /** Server-side dry-run rejections of PVC patches, keyed `namespace/pvcName`, worded as the API server words them. */
-  dryRunRejections?: ReadonlyMap<string, string>;
-  /** Set by planTarget: the server and its VolumeAttributesClasses, for the class checks. */
-  snapshot?: ClusterSnapshot;
-  /** The target's size limits (a size source may override them); the default growth factor applies without. */
-  guardrails?: GuardrailsConfig;
-  /** Price per GiB-month per StorageClass: the cost of each change. */
-  prices?: PriceConfig;
-}
+export type {
+  BlockCode, BlockReason, PlanOptions, QuotaCheck, StatefulSetOutcome, StatefulSetPlan, TemplateAction, TemplatePlan,
+} from './plan-types.ts';
+export { quotaUsageOf } from './quota-headroom.ts';
 
 const emptySnapshot: ClusterSnapshot = { namespaces: new Map(), storageClasses: [] };
 
@@ -116,33 +36,12 @@ export function pvcKey(namespace: string, name: string): string {
 export function planTarget(
   desired: readonly DesiredStatefulSet[], snapshot: ClusterSnapshot, options: PlanOptions,
 ): StatefulSetPlan[] {
+  // Each set and template against the cluster (below), then who writes the set and the guardrails (plan-guards.ts),
+  // then the quota headroom the resizes still standing share (quota-headroom.ts).
   const plans = desired.map((sts) => planStatefulSet(sts, snapshot, { ...options, snapshot }));
   for (const plan of plans) applyGuards(plan, options);
   applyQuotaHeadroom(plans, snapshot);
   return plans;
-}
-
-/** Who writes the live set, then the size and cost limits (controller-owner.ts, guardrails.ts): each blocks like any other reason. */
-function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
-  const live = sts.live;
-  if (sts.outcome !== 'planned' || !live) return;
-  const ownership = ownershipOf(live, sts.desired.sizedBy);
-  if (ownership.kind === 'operator') sts.templateOwner = ownership.owner;
-  for (const template of sts.templates) {
-    if (ownership.kind === 'operator' && template.templateNeedsUpdate) {
-      template.templateNeedsUpdate = false; // the operator's to write
-      if (template.action === 'resize' && template.pvcsToPatch.length === 0) template.action = 'unchanged';
-    }
-    if (!template.templateNeedsUpdate && template.pvcsToPatch.length === 0) continue;
-    template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
-    const change = {
-      statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
-      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName),
-    };
-    const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
-    template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails));
-    if (template.reasons.length > 0) template.action = 'blocked';
-  }
 }
 
 function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, options: PlanOptions): StatefulSetPlan {
@@ -174,12 +73,6 @@ function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, opt
     }
   }
   return { ...base, live, outcome: 'planned', templates };
-}
-
-/** The size a change grows from: the largest of the live template's and its PVCs' requests and capacities. */
-function currentSize(template: TemplatePlan): Quantity | undefined {
-  const sizes = [template.from, ...template.pvcs.flatMap((p) => [p.request, p.capacity])].filter((q): q is Quantity => q !== undefined);
-  return sizes.reduce<Quantity | undefined>((largest, size) => (largest === undefined || size.bytes > largest.bytes ? size : largest), undefined);
 }
 
 /** Why the template list in Git cannot be applied to the live set (templates added, removed or renamed), if it cannot. */
@@ -299,64 +192,4 @@ function replicaPvcs(templateName: string, live: LiveStatefulSet, namespace: Nam
     if (found) result.push(found);
   }
   return result;
-}
-
-/** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
-export function quotaUsageOf(pvc: LivePvc): bigint {
-  const request = pvc.request?.bytes ?? 0n;
-  const allocated = pvc.allocated?.bytes ?? 0n;
-  return request > allocated ? request : allocated;
-}
-
-const classQuotaSuffix = '.storageclass.storage.k8s.io/requests.storage';
-
-/**
- * Blocks resizes whose growth does not fit in the ResourceQuota headroom. Resizes in the same namespace share it,
- * so they are admitted in plan order and each one's growth counts against the next.
- */
-function applyQuotaHeadroom(plans: StatefulSetPlan[], snapshot: ClusterSnapshot): void {
-  const grown = new Map<string, bigint>(); // `namespace|resource` -> growth already admitted this pass
-  for (const sts of plans) {
-    const namespace = snapshot.namespaces.get(sts.namespace);
-    if (!namespace || namespace.quotas.length === 0) continue;
-    for (const template of sts.templates) {
-      if (template.action !== 'resize') continue;
-      const growth = template.pvcs
-        .filter((p) => template.pvcsToPatch.includes(p.name))
-        .reduce((sum, p) => sum + maxBig(0n, template.to.bytes - quotaUsageOf(p)), 0n);
-      if (growth === 0n) continue;
-      for (const quota of namespace.quotas) {
-        if (quota.volumeAttributesClasses) continue; // counts claims of its classes only: plan-volume-attributes.ts
-        for (const [resource, limit] of Object.entries(quota.hard)) {
-          const className = resource.endsWith(classQuotaSuffix) ? resource.slice(0, -classQuotaSuffix.length) : undefined;
-          if (resource !== 'requests.storage' && className === undefined) continue;
-          if (className !== undefined && className !== template.storageClassName) continue;
-          const counted = namespace.pvcs.filter((p) => className === undefined || p.storageClassName === className);
-          const key = `${sts.namespace}|${quota.name}|${resource}`;
-          const usedBefore = counted.reduce((sum, p) => sum + quotaUsageOf(p), 0n) + (grown.get(key) ?? 0n);
-          template.quotaChecks.push({ quotaName: quota.name, resource, limit: limit.bytes, usedBefore, growth });
-          if (usedBefore + growth > limit.bytes) {
-            const like = template.to;
-            template.reasons.push({
-              code: 'quota-exceeded',
-              message: `growing needs ${formatBytesLike(growth, like)} more ${resource} but ResourceQuota ${quota.name} has `
-                + `${formatBytesLike(maxBig(0n, limit.bytes - usedBefore), like)} left (used ${formatBytesLike(usedBefore, like)} `
-                + `of ${formatBytesLike(limit.bytes, like)}, counting max(request, allocatedResources))`,
-            });
-            template.action = 'blocked';
-          }
-        }
-      }
-      if (template.action === 'resize') {
-        for (const check of template.quotaChecks) {
-          const key = `${sts.namespace}|${check.quotaName}|${check.resource}`;
-          grown.set(key, (grown.get(key) ?? 0n) + growth);
-        }
-      }
-    }
-  }
-}
-
-function maxBig(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
 }

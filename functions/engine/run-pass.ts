@@ -3,9 +3,7 @@
 // and record the KEP's feedback as an annotation and Events on the StatefulSet.
 import type { ClusterSnapshot, LiveStatefulSet } from '../domain/live-state.ts';
 import { sameSize } from '../domain/quantity.ts';
-import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
-import { capabilitiesOf } from '../domain/server-capabilities.ts';
-import { classToPatch } from './plan-volume-attributes.ts';
+import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
 import { ClusterError, type LeaseState } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
@@ -25,8 +23,8 @@ import {
   type PassReport, type StatefulSetReport, type TemplateReport,
 } from './pass-report.ts';
 
-import { assembleDesired, desiredNamespaces, readTargetDesired, type DesiredInput } from './desired-input.ts';
-import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
+import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
+import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
 import type { PassContext } from './pass-context.ts';
 import type { RefusedRecord } from './refused-records.ts';
 
@@ -35,10 +33,10 @@ export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, Stateful
 export { costSummary, reportFromPlan } from './pass-report.ts';
 
 export type { PassContext, PassTarget } from './pass-context.ts';
+export { planWithDryRuns } from './plan-with-dry-runs.ts';
 
 /** Each target's Lease is `sts-volume-gitops-<target>` in its state namespace (the RBAC manifest names it too). */
 export const leasePrefix = 'sts-volume-gitops-';
-const minimumRemainingMs = 30_000;
 
 export async function runPass(ctx: PassContext): Promise<PassReport> {
   const say = ctx.onEvent ?? (() => undefined);
@@ -126,56 +124,6 @@ function now(ctx: PassContext): Date {
 function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boolean {
   if (!lease?.holder || lease.holder === me || !lease.renewTime) return false;
   return new Date(lease.renewTime).getTime() + lease.durationSeconds * 1000 > at.getTime();
-}
-
-/** Plans, then dry-runs every PVC patch the plan wants (validation, admission and quota on the real server). */
-export async function planWithDryRuns(
-  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs'>, input: DesiredInput,
-  /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
-  answered: Map<string, string | undefined> = new Map(),
-  /** Answers of earlier passes, reused while the PVC, the quotas and the StorageClasses are unchanged. */
-  cache: DryRunCache = dryRunCacheOf(ctx.cluster),
-): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string> }> {
-  const unchecked = new Set<string>();
-  const namespaces = desiredNamespaces(input)
-    .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
-  const snapshot = await ctx.cluster.readSnapshot(namespaces);
-  // Sets sized by size sources are built from the live objects just read.
-  const desired = assembleDesired(input, snapshot);
-  const { guardrails, prices } = ctx.target;
-  const options = { allowedNamespaces: ctx.target.allowedNamespaces, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
-  let first = planTarget(desired, snapshot, options);
-  // VolumeAttributesClasses are read only when a template's class changes (one LIST), then the plan is made again.
-  const api = snapshot.server ? capabilitiesOf(snapshot.server).volumeAttributesClassApi : 'storage.k8s.io/v1';
-  if (api !== 'none' && first.some((sts) => sts.templates.some((t) => t.volumeAttributesClass?.to !== undefined))) {
-    const classes = await ctx.cluster.listVolumeAttributesClasses(api);
-    if (classes) snapshot.volumeAttributesClasses = classes;
-    first = planTarget(desired, snapshot, options);
-  }
-  const patches = first.flatMap((sts) => sts.templates
-    .filter((t) => t.action === 'resize')
-    .flatMap((t) => t.pvcsToPatch.map((name) => ({ namespace: sts.namespace, name, storage: t.desired.storageText, className: classToPatch(t, sts.namespace, name, snapshot) }))));
-  if (patches.length === 0) return { plans: first, snapshot, unchecked };
-  const rejections = new Map<string, string>();
-  await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
-    const asked = patch.className === undefined ? patch.storage : `${patch.storage},class=${patch.className}`;
-    const key = `${pvcKey(patch.namespace, patch.name)}=${asked}`;
-    const cacheKey = cache.key(snapshot, patch.namespace, patch.name, asked);
-    let rejection: string | undefined;
-    if (answered.has(key)) rejection = answered.get(key);
-    else if (cacheKey !== undefined && cache.has(cacheKey)) rejection = cache.get(cacheKey);
-    else if (ctx.remainingMs && ctx.remainingMs() < minimumRemainingMs) {
-      // Out of time: the StatefulSets whose PVCs were not dry-run are reported as not started (plan mode included).
-      unchecked.add(`${patch.namespace}/${patch.name}`);
-      return;
-    } else {
-      rejection = await ctx.cluster.dryRunPvcStorage(patch.namespace, patch.name, patch.storage, patch.className);
-      if (cacheKey !== undefined) cache.set(cacheKey, rejection);
-    }
-    answered.set(key, rejection);
-    if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
-  });
-  return { plans: planTarget(desired, snapshot, { ...options, dryRunRejections: rejections }), snapshot, unchecked };
 }
 
 async function applyStatefulSet(

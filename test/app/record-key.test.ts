@@ -6,24 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openTarget } from '../../functions/app/open-target.ts';
-import { ConfigError, parseConfig } from '../../functions/domain/config.ts';
+import { parseConfig } from '../../functions/domain/config.ts';
 import { recordKeyFromSecret } from '../../functions/lambda/record-key-secret.ts';
+import { configProblems as problemsOf, localTargetConfig } from '../support/config-text.ts';
 
-const target = (extra: string): string => `targets:
-  - name: prod
-    source: { local: { directory: ./repo, paths: ["**/*.yaml"] } }
-    cluster: { kubeconfig: { path: ./kubeconfig } }
-${extra}`;
-
-function problemsOf(text: string): string[] {
-  try {
-    parseConfig(text, 'c.yaml', '/etc/sts');
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems;
-  }
-  return [];
-}
+const target = (fields: string): string => localTargetConfig(fields);
 
 describe('recordKey and namespaces.state', () => {
   it('reads a key in a file (resolved against the config), a variable or a secret, and the state namespace', () => {

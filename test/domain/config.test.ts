@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig, parseConfig } from '../../functions/domain/config.ts';
+import { configProblems as problemsOf } from '../support/config-text.ts';
 
 const good = `
 targets:
@@ -21,16 +22,6 @@ targets:
     namespaces: { allow: ["*"] }
     pullRequests: { validate: false }
 `;
-
-function problemsOf(text: string): string[] {
-  try {
-    parseConfig(text, 'test.yaml', '/etc/sts');
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems;
-  }
-  assert.fail('expected a ConfigError');
-}
 
 describe('parseConfig', () => {
   it('reads GitHub and local sources, EKS and kubeconfig clusters, with defaults filled in', () => {

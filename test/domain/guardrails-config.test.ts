@@ -2,29 +2,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { ConfigError, parseConfig } from '../../functions/domain/config.ts';
+import { parseConfig } from '../../functions/domain/config.ts';
+import { configProblems as problemsOf, localTargetConfig } from '../support/config-text.ts';
 
-function config(extra: string): string {
-  return `
-targets:
-  - name: prod
-    source:
-      local: { directory: ./repo, paths: ["k8s/**/*.yaml"] }
-    cluster:
-      kubeconfig: { path: ./kubeconfig }
-    namespaces: { allow: [monitoring] }
-${extra}`;
-}
-
-function problemsOf(text: string): string[] {
-  try {
-    parseConfig(text, 'test.yaml', '/etc/sts');
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems;
-  }
-  assert.fail('expected a ConfigError');
-}
+const config = (extra: string): string => localTargetConfig(extra, ['monitoring']);
 
 const prometheusSource = `      - file: apps/monitoring/values-prod.yaml
         path: prometheus.prometheusSpec.storageSpec.volumeClaimTemplate.spec.resources.requests.storage

@@ -1,30 +1,10 @@
 // The sizeSources part of the configuration: schema and the checks parseConfig adds.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, parseConfig } from '../../functions/domain/config.ts';
+import { parseConfig } from '../../functions/domain/config.ts';
+import { configProblems as problemsOf, localTargetConfig } from '../support/config-text.ts';
 
-function config(sources: string): string {
-  return `
-targets:
-  - name: prod
-    source:
-      local: { directory: ./repo, paths: ["k8s/**/*.yaml"] }
-    cluster:
-      kubeconfig: { path: ./kubeconfig }
-    namespaces: { allow: [logs, db] }
-    sizeSources:
-${sources}`;
-}
-
-function problemsOf(text: string): string[] {
-  try {
-    parseConfig(text, 'test.yaml', '/etc/sts');
-  } catch (error) {
-    assert.ok(error instanceof ConfigError);
-    return error.problems;
-  }
-  assert.fail('expected a ConfigError');
-}
+const config = (sources: string): string => localTargetConfig(`    sizeSources:\n${sources}`, ['logs', 'db']);
 
 describe('sizeSources in the configuration', () => {
   it('reads mappings from values files to templates, several sets sharing one value', () => {

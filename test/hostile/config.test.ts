@@ -3,7 +3,7 @@
 // and never echo a value that looks like a credential.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, parseConfig } from '../../functions/domain/config.ts';
+import { configProblems } from '../support/config-text.ts';
 
 const token = 'ghp_Zq8X2mN4vB7cL1kJ9hG3fD5sA6pO0iU2yT4r';
 const awsSecret = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
@@ -42,15 +42,7 @@ const cases: Array<[name: string, text: string, expected: RegExp]> = [
   ['an alias bomb', `a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n`, /unknown field|targets is required/],
 ];
 
-function problemsOf(text: string): string[] {
-  try {
-    parseConfig(text, 'hostile.yaml', '/etc/sts');
-  } catch (error) {
-    assert.ok(error instanceof ConfigError, `not a ConfigError: ${String(error)}`);
-    return error.problems;
-  }
-  assert.fail('the configuration was accepted');
-}
+const problemsOf = (text: string): string[] => configProblems(text, 'hostile.yaml');
 
 describe('hostile configurations', () => {
   for (const [name, text, expected] of cases) {

@@ -3,26 +3,19 @@
 // queue's merge commit (a check run: the target authenticates as the App), the queue branch's push is the same request,
 // a commit changing none of the target's files still gets its check, and a changed base re-checks a pull request.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { sqsTargetQueue } from '../../functions/adapters/aws/target-queue.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
 import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
-import { createWebhook } from '../../functions/lambda/webhook.ts';
-import { createWorker } from '../../functions/lambda/worker.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { gitHubDelivery } from './function-url-event.ts';
 import { lambdaContext } from './lambda-context.ts';
-import { startLocalSqs, type LocalSqs } from './local-sqs.ts';
+import type { LocalSqs } from './local-sqs.ts';
+import { startWebhookWorld, webhookSecret, type WebhookWorld } from './webhook-world.ts';
 
-const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
-const secret = 'a-webhook-secret-of-some-length';
+const secret = webhookSecret;
 const context = validateContext('demo');
 
 type Payload = Record<string, unknown> & { action: string; repository: Record<string, unknown> };
@@ -34,31 +27,21 @@ const exampleOf = (event: string, action: string): Payload => {
 };
 
 describe('merge queues and base changes through the webhook', () => {
-  let dir: string;
+  let world: WebhookWorld;
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let sqs: LocalSqs;
-  let env: NodeJS.ProcessEnv;
-  let webhook: ReturnType<typeof createWebhook>;
+  let webhook: WebhookWorld['webhook'];
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sts-merge-queue-'));
-    kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(dir, 'kube') });
-    github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), workDir: join(dir, 'github') });
-    sqs = await startLocalSqs();
-    const configFile = join(dir, 'config.yaml');
-    await writeFile(configFile, sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED')
-      .replace('token: { env: UNUSED }', `app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: QUEUE_APP_KEY } }`));
-    env = { STS_VOLUME_GITOPS_CONFIG: configFile, QUEUE_APP_KEY: github.app.privateKeyPem };
-    const queue = sqsTargetQueue(sqs.queueUrl, { endpoint: sqs.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test' } });
-    webhook = createWebhook({ env, secret: () => Promise.resolve(secret), enqueue: (messages) => queue.send(messages) });
+    world = await startWebhookWorld('merge-queue', (k, g) => ({
+      configText: sandboxConfig(k.kubeconfigPath, g.url, 'UNUSED')
+        .replace('token: { env: UNUSED }', `app: { appId: ${g.app.appId}, installationId: ${g.app.installationId}, privateKey: { env: QUEUE_APP_KEY } }`),
+      env: { QUEUE_APP_KEY: g.app.privateKeyPem },
+    }));
+    ({ kube, github, sqs, webhook } = world);
   });
-  after(async () => {
-    await sqs.close();
-    await kube.close();
-    await github.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => world.close());
 
   /** The recorded payload, about this sandbox's repository. */
   function retarget(payload: Payload): Payload {
@@ -70,12 +53,7 @@ describe('merge queues and base changes through the webhook', () => {
     return { statusCode: answer.statusCode, body: JSON.parse(answer.body) as Record<string, unknown> };
   }
 
-  async function drainToWorker(): Promise<unknown[]> {
-    const worker = createWorker({ env });
-    const records = sqs.drain();
-    for (const record of records) assert.deepEqual(await worker({ Records: [record] }, lambdaContext('worker')), { batchItemFailures: [] });
-    return records.map((r) => JSON.parse(r.body) as unknown);
-  }
+  const drainToWorker = (): Promise<unknown[]> => world.drainToWorker();
 
   /** What GitHub's queue does: a commit on `gh-readonly-queue/main/pr-N-<main>` holding main plus the pull request. */
   async function queueEntry(number: number, files: Record<string, string>): Promise<{ headSha: string; baseSha: string; ref: string }> {

@@ -3,51 +3,38 @@
 // (logged without the body); duplicates and unknown repositories change nothing.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
-import { createWebhook } from '../../functions/lambda/webhook.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
-import { sqsTargetQueue } from '../../functions/adapters/aws/target-queue.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { gitHubDelivery } from './function-url-event.ts';
 import { lambdaContext } from './lambda-context.ts';
-import { startLocalSqs, type LocalSqs } from './local-sqs.ts';
+import type { LocalSqs } from './local-sqs.ts';
+import { startWebhookWorld, webhookSecret, type WebhookWorld } from './webhook-world.ts';
 
-const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
-const secret = 'a-webhook-secret-of-some-length';
+const secret = webhookSecret;
 
 describe('the webhook Lambda', () => {
+  let world: WebhookWorld;
   let dir: string;
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let sqs: LocalSqs;
   let env: NodeJS.ProcessEnv;
-  let webhook: ReturnType<typeof createWebhook>;
+  let webhook: WebhookWorld['webhook'];
   const token = 'WEBHOOK_GITHUB_TOKEN';
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sts-webhook-'));
-    kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(dir, 'kube') });
-    github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), workDir: join(dir, 'github') });
-    sqs = await startLocalSqs();
-    const configFile = join(dir, 'config.yaml');
-    await writeFile(configFile, sandboxConfig(kube.kubeconfigPath, github.url, token));
-    env = { STS_VOLUME_GITOPS_CONFIG: configFile, [token]: github.token, ...sandboxRecordKeyEnv() };
-    const queue = sqsTargetQueue(sqs.queueUrl, { endpoint: sqs.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test' } });
-    webhook = createWebhook({ env, secret: () => Promise.resolve(secret), enqueue: (messages) => queue.send(messages) });
+    world = await startWebhookWorld('webhook', (k, g) => ({
+      configText: sandboxConfig(k.kubeconfigPath, g.url, token), env: { [token]: g.token, ...sandboxRecordKeyEnv() },
+    }));
+    ({ dir, kube, github, sqs, env, webhook } = world);
   });
-  after(async () => {
-    await sqs.close();
-    await kube.close();
-    await github.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => world.close());
 
   async function openPullRequest(branch: string, size: string): Promise<{ number: number; head: string }> {
     const pg = await github.readFile('refs/heads/main', 'k8s/db/pg.yaml');
@@ -62,13 +49,7 @@ describe('the webhook Lambda', () => {
     return pullRequestPayload(github.state, pr, 'opened', 'dana');
   }
 
-  /** Runs what the queue holds through the worker, as the event source would. */
-  async function drainToWorker(): Promise<Array<{ target: string; action: string }>> {
-    const worker = createWorker({ env });
-    const records = sqs.drain();
-    for (const record of records) assert.deepEqual(await worker({ Records: [record] }, lambdaContext('worker')), { batchItemFailures: [] });
-    return records.map((r) => JSON.parse(r.body) as { target: string; action: string });
-  }
+  const drainToWorker = (): Promise<Array<{ target: string; action: string }>> => world.drainToWorker();
 
   it('turns a signed pull_request into a check on the PR head, with no cluster write', async () => {
     const { number, head } = await openPullRequest('grow-pg', '40Gi');
@@ -188,8 +169,7 @@ describe('the webhook Lambda', () => {
     const opted = text.replace('pullRequests: { validate: true, recovery: true }', 'pullRequests: { validate: true, recovery: true, forks: validate }');
     assert.notEqual(opted, text, 'the configuration names the fork policy');
     await writeFile(validatingConfig, opted);
-    const queue = sqsTargetQueue(sqs.queueUrl, { endpoint: sqs.endpoint, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'test' } });
-    const validating = createWebhook({ env: { ...env, STS_VOLUME_GITOPS_CONFIG: validatingConfig }, secret: () => Promise.resolve(secret), enqueue: (messages) => queue.send(messages) });
+    const validating = world.webhookWith({ ...env, STS_VOLUME_GITOPS_CONFIG: validatingConfig });
     const answer = await validating(await gitHubDelivery({ event: 'pull_request', payload, secret }), lambdaContext('webhook')) as { statusCode: number; body: string };
     assert.deepEqual({ status: answer.statusCode, body: JSON.parse(answer.body) as unknown }, { status: 202, body: { queued: [{ target: 'demo', action: 'validate' }] } });
     assert.deepEqual(sqs.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: number }]);

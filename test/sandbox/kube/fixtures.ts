@@ -1,7 +1,25 @@
-// What the Kubernetes sandbox tests share: the `pg` StatefulSet they seed, and whether kubectl is here to drive.
+// What the Kubernetes sandbox tests share: the `pg` StatefulSet they seed, whether kubectl is here to drive, and how
+// a refused client-node call is read.
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { TestContext } from 'node:test';
+import { ApiException, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+
+/** client-node options sending a patch as a JSON merge patch. */
+export const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/** The status code and message of the API server's refusal of `promise`; a call that succeeds fails the test. */
+export async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ApiException, String(error));
+    const e = error as ApiException<string>;
+    return { code: e.code, message: (JSON.parse(e.body) as { message: string }).message };
+  }
+  assert.fail('expected the call to fail');
+}
 
 /** apps/v1 StatefulSet `db/pg`: one `data` template of 10Gi, postgres pods labelled app=pg. */
 export function pgStatefulSet(replicas: number): Record<string, unknown> {

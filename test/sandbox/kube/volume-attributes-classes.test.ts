@@ -6,22 +6,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { ApiException, CoreV1Api, PatchStrategy, setHeaderOptions, StorageV1Api, type V1PersistentVolumeClaim } from '@kubernetes/client-node';
-import { kubectlAvailable, pgStatefulSet } from './fixtures.ts';
+import { CoreV1Api, StorageV1Api, type V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { failure, kubectlAvailable, mergePatch, pgStatefulSet } from './fixtures.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
-async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ApiException, String(error));
-    const e = error as ApiException<string>;
-    return { code: e.code, message: (JSON.parse(e.body) as { message: string }).message };
-  }
-  assert.fail('expected the call to fail');
-}
 
 function withClass(set: Record<string, unknown>, className: string): Record<string, unknown> {
   const copy = structuredClone(set) as { spec: { volumeClaimTemplates: Array<{ spec: Record<string, unknown> }> } };

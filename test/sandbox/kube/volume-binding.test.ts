@@ -5,22 +5,9 @@
 // re-create, a scale-down and a background delete. v1.26 (as recorded) runs no binder and has no retention policy.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ApiException, AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, StorageV1Api, type V1PersistentVolumeClaim } from '@kubernetes/client-node';
-import { pgStatefulSet } from './fixtures.ts';
+import { AppsV1Api, CoreV1Api, StorageV1Api, type V1PersistentVolumeClaim } from '@kubernetes/client-node';
+import { failure, mergePatch, pgStatefulSet } from './fixtures.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
-
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-
-async function failure(promise: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ApiException, String(error));
-    const e = error as ApiException<string>;
-    return { code: e.code, message: (JSON.parse(e.body) as { message: string }).message };
-  }
-  assert.fail('expected the call to fail');
-}
 
 function withPolicy(set: Record<string, unknown>, name: string, policy: Record<string, string>): Record<string, unknown> {
   const copy = structuredClone(set) as { metadata: { name: string }; spec: Record<string, unknown> & { selector: { matchLabels: Record<string, string> }; template: { metadata: { labels: Record<string, string> } } } };

@@ -1,0 +1,36 @@
+// The limits applied to a plan after its templates are planned: who writes the live set (controller-owner.ts), then
+// the size and cost guardrails (guardrails.ts). Apart from plan.ts, which applies it in order with the other rules.
+import type { Quantity } from '../domain/quantity.ts';
+import { costOfGrowth, growthOfReplicas } from '../domain/volume-cost.ts';
+import { ownershipOf } from './controller-owner.ts';
+import { guardrailReasons } from './guardrails.ts';
+import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './plan-types.ts';
+
+/** Who writes the live set, then the size and cost limits (controller-owner.ts, guardrails.ts): each blocks like any other reason. */
+export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
+  const live = sts.live;
+  if (sts.outcome !== 'planned' || !live) return;
+  const ownership = ownershipOf(live, sts.desired.sizedBy);
+  if (ownership.kind === 'operator') sts.templateOwner = ownership.owner;
+  for (const template of sts.templates) {
+    if (ownership.kind === 'operator' && template.templateNeedsUpdate) {
+      template.templateNeedsUpdate = false; // the operator's to write
+      if (template.action === 'resize' && template.pvcsToPatch.length === 0) template.action = 'unchanged';
+    }
+    if (!template.templateNeedsUpdate && template.pvcsToPatch.length === 0) continue;
+    template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
+    const change = {
+      statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
+      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName),
+    };
+    const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
+    template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails));
+    if (template.reasons.length > 0) template.action = 'blocked';
+  }
+}
+
+/** The size a change grows from: the largest of the live template's and its PVCs' requests and capacities. */
+function currentSize(template: TemplatePlan): Quantity | undefined {
+  const sizes = [template.from, ...template.pvcs.flatMap((p) => [p.request, p.capacity])].filter((q): q is Quantity => q !== undefined);
+  return sizes.reduce<Quantity | undefined>((largest, size) => (largest === undefined || size.bytes > largest.bytes ? size : largest), undefined);
+}
