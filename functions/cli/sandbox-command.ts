@@ -112,6 +112,8 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
       ...(values.version !== undefined ? { version: values.version } : {}),
     });
     kube.startTimer(tickMs);
+    // A seed written for a newer server (the examples, on --version 1.26) starts without what this one does not serve.
+    for (const warning of kube.seedWarnings) process.stderr.write(`warning: kube sandbox seed: ${warning}\n`);
     kubeSandbox = kube;
     closers.push(() => kube.close());
     info.kubernetesUrl = kube.url;
