@@ -46,6 +46,8 @@ export interface SizeSourceConfig {
   statefulSet: string;
   /** The volumeClaimTemplate's name in that StatefulSet. */
   template: string;
+  /** What the value is: the template's size (`storage`, the default) or its `volumeAttributesClassName`. */
+  value?: 'storage' | 'volumeAttributesClassName';
   /** Limits for this template, field by field over the target's (engine/guardrails.ts). */
   guardrails?: GuardrailsConfig;
   /** An operator writes the StatefulSet from a resource of this kind: only its PVCs are grown (engine/controller-owner.ts). */
@@ -174,10 +176,12 @@ function sizeSourceProblems(sources: readonly SizeSourceConfig[], where: string)
   const problems: string[] = [];
   const first = new Map<string, number>();
   for (const [index, source] of sources.entries()) {
-    const key = `${source.statefulSet} ${source.template}`;
+    const isClass = source.value === 'volumeAttributesClassName';
+    const key = `${source.statefulSet} ${source.template}${isClass ? ' class' : ''}`;
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, index);
-    else problems.push(`${where}.sizeSources[${index}] maps ${source.statefulSet} template ${source.template}, which sizeSources[${earlier}] maps already; one template takes its size from one place`);
+    else problems.push(`${where}.sizeSources[${index}] maps ${source.statefulSet} template ${source.template}${isClass ? "'s volumeAttributesClassName" : ''}, which sizeSources[${earlier}] maps already; one template takes its ${isClass ? 'class' : 'size'} from one place`);
+    if (isClass && source.guardrails !== undefined) problems.push(`${where}.sizeSources[${index}].guardrails limit sizes, and this mapping names a class (value: volumeAttributesClassName); put them on the template's size mapping or the target`);
   }
   return problems;
 }
@@ -262,6 +266,8 @@ function describe(error: ErrorObject, root: unknown): string {
       if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
       if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;
       return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
+    case 'enum':
+      return `${where} ${shown(valueAt(root, error.instancePath))} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'propertyNames':
       return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
     case 'minItems':

@@ -11,6 +11,7 @@ import { ownershipOf, type OwnershipCode } from './controller-owner.ts';
 import { guardrailReasons, type GuardrailCode } from './guardrails.ts';
 import { describeDifference, diffTemplates } from './template-diff.ts';
 import { lowerRequestNote } from '../domain/server-capabilities.ts';
+import { mapsClass } from '../domain/size-sources.ts';
 import {
   classBlockReasons, classChangeOf, classQuotaChecks, pvcNeedsClass, wantedClass, type ClassBlockCode, type ClassChange,
 } from './plan-volume-attributes.ts';
@@ -137,7 +138,7 @@ function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
     template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
     const change = {
       statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
-      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName),
+      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName && !mapsClass(s)),
     };
     const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
     template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails));
