@@ -165,7 +165,13 @@ export function replaceSizeValue(fileText: string, value: Pick<SizeValue, 'sourc
   const segments = parseYamlPath(value.source.path);
   return replaceScalarBytes(fileText, value.range, newValue,
     { what: `the value at ${value.source.path}`, where: value.location, nothingRecorded: `no value recorded for ${describeSizeSource(value.source)}` },
-    (document) => setAt(document, segments, newValue));
+    (document) => setAt(document, segments, newValue),
+    ...(mapsClass(value.source) ? [validateClassName] : []));
+}
+
+/** A VolumeAttributesClass name is a DNS subdomain (what the API server accepts as an object name). */
+function validateClassName(value: string): void {
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(value) || value.length > 253) throw new Error(`${JSON.stringify(value)} is not a VolumeAttributesClass name`);
 }
 
 function setAt(document: unknown, segments: readonly YamlPathSegment[], newValue: string): unknown {
