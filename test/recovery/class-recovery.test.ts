@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import type { PvcReport } from '../../functions/engine/pass-report.ts';
 import { chooseRecoveryClass } from '../../functions/recovery/class-recovery.ts';
@@ -40,7 +40,7 @@ describe('a recovery pull request for an infeasible class', () => {
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = sandboxRecordKeyEnv();
   const manifest = (className: string): string => statefulSetManifest({
     name: 'pg', namespace: 'db', storage: '10Gi', replicas: 2, volumeAttributesClass: `${className}  # performance tier`,
   });
