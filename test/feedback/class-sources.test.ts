@@ -102,8 +102,12 @@ describe('a class in Helm values (a size source with value: volumeAttributesClas
 
   it('merged, moves the rendered set\'s template and PVCs to the class, pods untouched', async () => {
     const pods = kube.store.list(types.pod, 'db').map((p) => p.metadata.uid).sort();
+    const introducing = github.state.pulls.find((p) => p.number === goldPr)?.headSha;
     await github.mergePullRequest(goldPr);
-    await passUntil(pass, kube, (run) => run.report?.statefulSets[0]?.outcome === 'converged' && run.report.statefulSets[0].templates[0]?.desiredClass === 'gold');
+    await passUntil(pass, kube, (run) => run.feedback?.progress.some((p) => p.statefulSet === 'db/pg' && p.state === 'success') ?? false);
+    // The progress status lands on the commit that changed the class value.
+    const statuses = github.state.statuses.filter((s) => s.context === 'sts-volume-gitops/demo/db/pg');
+    assert.ok(statuses.length > 0 && statuses.every((s) => s.sha === introducing), `on the commit that changed the value: ${JSON.stringify(statuses)}`);
     const live = kube.store.get(types.sts, 'db', 'pg') as unknown as { spec: { volumeClaimTemplates: Array<{ spec: { volumeAttributesClassName?: string } }> } };
     assert.equal(live.spec.volumeClaimTemplates[0]?.spec.volumeAttributesClassName, 'gold');
     assert.deepEqual(claimClasses(), [['gold', 'gold'], ['gold', 'gold']]);
