@@ -81,6 +81,18 @@ describe('a class mapped from a values file', () => {
     assert.deepEqual(planned?.pvcsToPatch, ['data-pg-0', 'data-pg-1', 'data-pg-2']);
   });
 
+  it('is blocked on a server that does not serve classes, naming it (as a manifest\'s class is)', () => {
+    const desired = readTargetDesired(new Map([[file, values]]), {
+      globs: ['k8s/**'], defaultNamespace: 'default', sizeSources: [classSource('primary.persistence.volumeAttributesClassName')],
+    });
+    const world = silverWorld();
+    world.server = { major: 1, minor: 26, gitVersion: 'v1.26.5' };
+    delete world.volumeAttributesClasses;
+    const [plan] = planTarget(assembleDesired(desired, world), world, { allowedNamespaces: ['*'] });
+    assert.equal(plan?.templates[0]?.action, 'blocked');
+    assert.match(plan?.templates[0]?.reasons[0]?.message ?? '', /the API server is v1\.26\.5: VolumeAttributesClass needs Kubernetes 1\.34/);
+  });
+
   it('joins a size mapped for the same template: one template with both, the size\'s line for the size', () => {
     const desired = readTargetDesired(new Map([[file, values]]), {
       globs: ['k8s/**'], defaultNamespace: 'default',
