@@ -1,14 +1,14 @@
 // Whether the namespaces the target's files name are ones it may write (pure): a StatefulSet in a namespace that
 // `namespaces.allow` forgot is blocked by every plan; check says so, with the two edits that fix it.
-import type { TargetDesired } from '../engine/desired-input.ts';
+import { mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
 import { isNamespaceAllowed } from '../engine/plan.ts';
 import { error, ok, type CheckResult } from './check-result.ts';
 
-export function judgeNamespaces(desired: Pick<TargetDesired, 'statefulSets' | 'sizeValues'>, allow: readonly string[]): CheckResult[] {
+export function judgeNamespaces(desired: Pick<TargetDesired, 'statefulSets' | 'sizeValues' | 'classValues'>, allow: readonly string[]): CheckResult[] {
   const named = new Map<string, string[]>();
   const add = (namespace: string, what: string): void => { named.set(namespace, [...(named.get(namespace) ?? []), what]); };
   for (const set of desired.statefulSets) add(set.namespace, `${set.namespace}/${set.name} (${set.location.path}:${set.location.line})`);
-  for (const value of desired.sizeValues) add(value.namespace, `${value.namespace}/${value.name} (${value.location.path}:${value.location.line})`);
+  for (const value of mappedValuesOf(desired)) add(value.namespace, `${value.namespace}/${value.name} (${value.location.path}:${value.location.line})`);
   const results: CheckResult[] = [];
   for (const [namespace, sets] of [...named].sort(([a], [b]) => a.localeCompare(b))) {
     if (isNamespaceAllowed(namespace, allow)) continue;

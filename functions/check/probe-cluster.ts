@@ -8,7 +8,7 @@ import { defaultStateNamespace, type TargetConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { parseServerVersion } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from '../engine/concurrency.ts';
-import { assembleDesired, type TargetDesired } from '../engine/desired-input.ts';
+import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
 import { accessQuestions, judgeAccess, leaseNameOf, leaseNamespaceOf } from './cluster-access.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { judgeServerVersion } from './server-version.ts';
@@ -68,7 +68,7 @@ async function storageClassResults(cluster: KubeCluster, desired: TargetDesired 
     return [error('cluster.storageclass', 'StorageClasses', `cannot list StorageClasses: ${messageOf(cause)}`, 'grant the permissions cluster.access names')];
   }
   // A StatefulSet sized from a values file takes its classes from the live object: read where those live.
-  const mappedNamespaces = [...new Set(desired.sizeValues.map((v) => v.namespace))];
+  const mappedNamespaces = [...new Set(mappedValuesOf(desired).map((v) => v.namespace))];
   const results: CheckResult[] = [];
   let live: ClusterSnapshot = { storageClasses, namespaces: new Map() };
   if (mappedNamespaces.length > 0) {

@@ -37,9 +37,9 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
     results.push(error('source.parse', `${problem.path}:${problem.line}`, problem.message, 'fix the file (or the mapping in sizeSources); a pass reports the same error and acts on nothing else in that place'));
   }
   const templates = desired.statefulSets.reduce((sum, s) => sum + s.templates.length, 0);
-  const unreadMappings = config.sizeSources.length - desired.sizeValues.length;
+  const unreadMappings = config.sizeSources.length - desired.sizeValues.length - (desired.classValues?.length ?? 0);
   if (desired.errors.length === 0) {
-    results.push(ok('source.parse', 'manifests and size sources', `${desired.statefulSets.length} StatefulSet(s) with ${templates} volumeClaimTemplate(s) from manifests, ${desired.sizeValues.length} size(s) from values files`));
+    results.push(ok('source.parse', 'manifests and size sources', `${desired.statefulSets.length} StatefulSet(s) with ${templates} volumeClaimTemplate(s) from manifests, ${desired.sizeValues.length} size(s)${desired.classValues?.length ? ` and ${desired.classValues.length} class(es)` : ''} from values files`));
   } else if (unreadMappings > 0) {
     results.push(warning('source.parse', 'size sources', `${unreadMappings} of ${config.sizeSources.length} size source(s) could not be read (see the errors above)`));
   }

@@ -51,7 +51,7 @@ export function sandboxConfig(
   const recordKey = 'env' in deployment.recordKey ? `{ env: ${deployment.recordKey.env} }` : `{ file: ${JSON.stringify(deployment.recordKey.file)} }`;
   const state = deployment.stateNamespace === undefined ? '' : `state: ${deployment.stateNamespace}, `;
   const mappings = sizeSources.length === 0 ? ''
-    : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template} }\n`).join('')}`;
+    : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template}${s.value ? `, value: ${s.value}` : ''} }\n`).join('')}`;
   return `targets:
   - name: demo
     source:
@@ -112,6 +112,8 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
       ...(values.version !== undefined ? { version: values.version } : {}),
     });
     kube.startTimer(tickMs);
+    // A seed written for a newer server (the examples, on --version 1.26) starts without what this one does not serve.
+    for (const warning of kube.seedWarnings) process.stderr.write(`warning: kube sandbox seed: ${warning}\n`);
     kubeSandbox = kube;
     closers.push(() => kube.close());
     info.kubernetesUrl = kube.url;

@@ -21,6 +21,8 @@ export function describe(error: ErrorObject, root: unknown): string {
       if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
       if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;
       return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
+    case 'enum':
+      return `${where} ${shown(valueAt(root, error.instancePath))} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'propertyNames':
       return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
     case 'minItems':

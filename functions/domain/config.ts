@@ -48,6 +48,8 @@ export interface SizeSourceConfig {
   statefulSet: string;
   /** The volumeClaimTemplate's name in that StatefulSet. */
   template: string;
+  /** What the value is: the template's size (`storage`, the default) or its `volumeAttributesClassName`. */
+  value?: 'storage' | 'volumeAttributesClassName';
   /** Limits for this template, field by field over the target's (engine/guardrails.ts). */
   guardrails?: GuardrailsConfig;
   /** An operator writes the StatefulSet from a resource of this kind: only its PVCs are grown (engine/controller-owner.ts). */
@@ -176,10 +178,12 @@ function sizeSourceProblems(sources: readonly SizeSourceConfig[], where: string)
   const problems: string[] = [];
   const first = new Map<string, number>();
   for (const [index, source] of sources.entries()) {
-    const key = `${source.statefulSet} ${source.template}`;
+    const isClass = source.value === 'volumeAttributesClassName';
+    const key = `${source.statefulSet} ${source.template}${isClass ? ' class' : ''}`;
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, index);
-    else problems.push(`${where}.sizeSources[${index}] maps ${source.statefulSet} template ${source.template}, which sizeSources[${earlier}] maps already; one template takes its size from one place`);
+    else problems.push(`${where}.sizeSources[${index}] maps ${source.statefulSet} template ${source.template}${isClass ? "'s volumeAttributesClassName" : ''}, which sizeSources[${earlier}] maps already; one template takes its ${isClass ? 'class' : 'size'} from one place`);
+    if (isClass && source.guardrails !== undefined) problems.push(`${where}.sizeSources[${index}].guardrails limit sizes, and this mapping names a class (value: volumeAttributesClassName); put them on the template's size mapping or the target`);
   }
   return problems;
 }

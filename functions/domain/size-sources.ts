@@ -1,5 +1,6 @@
 // Sizes that live outside StatefulSet manifests (a Helm chart's values file, a Kustomize patch): a configured mapping
-// from a YAML path in a file of the repository to one volumeClaimTemplate of a StatefulSet. Reads the value (js-yaml),
+// from a YAML path in a file of the repository to one volumeClaimTemplate of a StatefulSet, its size or (`value:
+// volumeAttributesClassName`) its VolumeAttributesClass. Reads the value (js-yaml),
 // locates it (the `yaml` package: file:line for links, byte range for recovery edits), and edits it byte-exactly.
 // Pure over file texts; every problem is a located error, a mapping is never skipped silently.
 import { isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
@@ -25,9 +26,27 @@ export interface SizeValue {
   range: [number, number];
 }
 
+/** A mapped volumeAttributesClassName (`value: volumeAttributesClassName`) as read at one commit. */
+export interface ClassValue {
+  namespace: string;
+  name: string;
+  template: string;
+  source: SizeSource;
+  className: string;
+  location: SourceLocation;
+  range: [number, number];
+}
+
 export interface SizeSourceReading {
   values: SizeValue[];
+  /** The mappings that name a class rather than a size. */
+  classValues: ClassValue[];
   errors: LocatedError[];
+}
+
+/** Whether a mapping names the template's class (`value: volumeAttributesClassName`) rather than its size. */
+export function mapsClass(source: SizeSource): boolean {
+  return source.value === 'volumeAttributesClassName';
 }
 
 export function splitStatefulSetRef(ref: string): { namespace: string; name: string } {
@@ -36,14 +55,14 @@ export function splitStatefulSetRef(ref: string): { namespace: string; name: str
 }
 
 export function describeSizeSource(source: SizeSource): string {
-  return `size source ${source.statefulSet} ${source.template} (${source.file} ${source.path})`;
+  return `${mapsClass(source) ? 'class source' : 'size source'} ${source.statefulSet} ${source.template} (${source.file} ${source.path})`;
 }
 
 /** Reads every mapping against the files of one commit (each file is parsed once, however many mappings use it). */
 export function readSizeSources(
   files: ReadonlyMap<string, string>, sources: readonly SizeSource[], limits: Partial<ManifestLimits> = {},
 ): SizeSourceReading {
-  const reading: SizeSourceReading = { values: [], errors: [] };
+  const reading: SizeSourceReading = { values: [], classValues: [], errors: [] };
   const parsed = new Map<string, ReturnType<typeof loadYamlDocuments> | undefined>();
   for (const source of sources) {
     const text = files.get(source.file);
@@ -61,13 +80,14 @@ export function readSizeSources(
     if (documents === undefined) continue; // the file's own errors are reported once, above
     const value = readOne(source, documents);
     if ('message' in value) reading.errors.push(value);
+    else if ('className' in value) reading.classValues.push(value);
     else reading.values.push(value);
   }
   reading.errors.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.column - b.column);
   return reading;
 }
 
-function readOne(source: SizeSource, documents: ReturnType<typeof loadYamlDocuments>): SizeValue | LocatedError {
+function readOne(source: SizeSource, documents: ReturnType<typeof loadYamlDocuments>): SizeValue | ClassValue | LocatedError {
   const fileStart: SourceLocation = { path: source.file, line: 1, column: 1 };
   const fail = (where: SourceLocation, message: string): LocatedError => ({ ...where, message: `${describeSizeSource(source)}: ${message}` });
   const [loaded, ...others] = documents;
@@ -106,13 +126,20 @@ function readOne(source: SizeSource, documents: ReturnType<typeof loadYamlDocume
     }
   }
   if (isAlias(node)) return fail(named, `the value is the YAML alias *${node.source}; point the mapping at the anchored value itself`);
-  if (!isScalar(node) || !node.range) return fail(named, 'the value is not a single size (found a mapping, a sequence or nothing)');
+  const what = mapsClass(source) ? 'class name' : 'size';
+  if (!isScalar(node) || !node.range) return fail(named, `the value is not a single ${what} (found a mapping, a sequence or nothing)`);
   const location = nodeAt(node);
+  const { namespace, name } = splitStatefulSetRef(source.statefulSet);
+  if (mapsClass(source)) {
+    if (typeof value !== 'string' || value === '') {
+      return fail(location, `the value ${JSON.stringify(value) ?? '(absent)'} is not a VolumeAttributesClass name; write the class's name as a string, such as gold`);
+    }
+    return { namespace, name, template: source.template, source, className: value, location, range: [node.range[0], node.range[1]] };
+  }
   if (typeof value !== 'string' && typeof value !== 'number') {
     return fail(location, `the value ${JSON.stringify(value) ?? '(absent)'} is not a size; write a quantity such as 10Gi`);
   }
   try {
-    const { namespace, name } = splitStatefulSetRef(source.statefulSet);
     return { namespace, name, template: source.template, source, storage: parseQuantity(value), location, range: [node.range[0], node.range[1]] };
   } catch (error) {
     if (!(error instanceof QuantityError)) throw error;
@@ -125,15 +152,26 @@ export function findSizeValue(text: string, source: SizeSource): SizeValue | und
   return readSizeSources(new Map([[source.file, text]]), [source]).values[0];
 }
 
+/** The class of one class mapping in one file's text (the class recovery reads it at the head). */
+export function findClassValue(text: string, source: SizeSource): ClassValue | undefined {
+  return readSizeSources(new Map([[source.file, text]]), [source]).classValues[0];
+}
+
 /**
  * Rewrites only the bytes of the mapped value (comments, anchors and quoting kept) and proves by re-parsing that
  * nothing else in the file reads differently. Throws when that cannot be guaranteed.
  */
-export function replaceSizeValue(fileText: string, value: SizeValue, newValue: string): string {
+export function replaceSizeValue(fileText: string, value: Pick<SizeValue, 'source' | 'range' | 'location'>, newValue: string): string {
   const segments = parseYamlPath(value.source.path);
   return replaceScalarBytes(fileText, value.range, newValue,
     { what: `the value at ${value.source.path}`, where: value.location, nothingRecorded: `no value recorded for ${describeSizeSource(value.source)}` },
-    (document) => setAt(document, segments, newValue));
+    (document) => setAt(document, segments, newValue),
+    ...(mapsClass(value.source) ? [validateClassName] : []));
+}
+
+/** A VolumeAttributesClass name is a DNS subdomain (what the API server accepts as an object name). */
+function validateClassName(value: string): void {
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(value) || value.length > 253) throw new Error(`${JSON.stringify(value)} is not a VolumeAttributesClass name`);
 }
 
 function setAt(document: unknown, segments: readonly YamlPathSegment[], newValue: string): unknown {

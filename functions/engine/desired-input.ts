@@ -1,9 +1,10 @@
-// What a target asks for at one commit: StatefulSets from raw manifests plus sizes mapped from values files (size
-// sources). A mapped StatefulSet is the live object with the mapped sizes: assembled once the cluster has been read,
+// What a target asks for at one commit: StatefulSets from raw manifests plus sizes and classes mapped from values
+// files (size sources). A mapped StatefulSet is the live object with the mapped sizes: assembled once the cluster has been read,
 // so planning, dry runs, apply and feedback treat both kinds alike. Pure.
 import type { DesiredStatefulSet, DesiredTemplate, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
-import { readSizeSources, type SizeSource, type SizeValue } from '../domain/size-sources.ts';
+import { parseQuantity } from '../domain/quantity.ts';
+import { readSizeSources, type ClassValue, type SizeSource, type SizeValue } from '../domain/size-sources.ts';
 import { readDesiredStateReused } from './desired-state-cache.ts';
 
 export interface DesiredInput {
@@ -11,6 +12,8 @@ export interface DesiredInput {
   statefulSets: readonly DesiredStatefulSet[];
   /** Sizes read through the target's size sources. */
   sizeValues: readonly SizeValue[];
+  /** Classes read through the size sources that map `value: volumeAttributesClassName` (none when absent). */
+  classValues?: readonly ClassValue[];
 }
 
 export interface TargetDesired extends DesiredInput {
@@ -29,11 +32,12 @@ export function readTargetDesired(files: ReadonlyMap<string, string>, options: D
   const sized = readSizeSources(files, options.sizeSources ?? []);
   const errors = [...manifests.errors, ...sized.errors];
   // A set named by a manifest and by a mapping has two truths: an error at both places, and neither is acted on.
-  const mappedKeys = new Set(sized.values.map((v) => `${v.namespace}/${v.name}`));
+  const mappedValues: ReadonlyArray<SizeValue | ClassValue> = [...sized.values, ...sized.classValues];
+  const mappedKeys = new Set(mappedValues.map((v) => `${v.namespace}/${v.name}`));
   const conflicting = new Set(manifests.statefulSets.map((s) => `${s.namespace}/${s.name}`).filter((key) => mappedKeys.has(key)));
   for (const key of conflicting) {
     const manifest = manifests.statefulSets.find((s) => `${s.namespace}/${s.name}` === key);
-    const values = sized.values.filter((v) => `${v.namespace}/${v.name}` === key);
+    const values = mappedValues.filter((v) => `${v.namespace}/${v.name}` === key);
     if (!manifest) continue;
     const mappedAt = values.map((v) => `${v.location.path}:${v.location.line} (${v.source.path})`).join(', ');
     errors.push({ ...manifest.location, message: `StatefulSet ${key} is defined by this manifest and sized by the size source at ${mappedAt}; name it in one place only (remove the mapping or stop reading this manifest)` });
@@ -45,23 +49,29 @@ export function readTargetDesired(files: ReadonlyMap<string, string>, options: D
   return {
     statefulSets: manifests.statefulSets.filter((s) => !conflicting.has(`${s.namespace}/${s.name}`)),
     sizeValues: sized.values.filter((v) => !conflicting.has(`${v.namespace}/${v.name}`)),
+    classValues: sized.classValues.filter((v) => !conflicting.has(`${v.namespace}/${v.name}`)),
     errors,
   };
 }
 
 /** Namespaces the desired state touches (the cluster is read in these). */
 export function desiredNamespaces(desired: DesiredInput): string[] {
-  return [...new Set([...desired.statefulSets.map((s) => s.namespace), ...desired.sizeValues.map((v) => v.namespace)])];
+  return [...new Set([...desired.statefulSets.map((s) => s.namespace), ...mappedValuesOf(desired).map((v) => v.namespace)])];
+}
+
+/** Every mapped value, sizes then classes. */
+export function mappedValuesOf(desired: DesiredInput): Array<SizeValue | ClassValue> {
+  return [...desired.sizeValues, ...(desired.classValues ?? [])];
 }
 
 /**
  * Every desired StatefulSet: the manifests' as read, then one per mapped StatefulSet built from the live object
- * (replicas, policy, templates, classes) with the mapped sizes. A mapped set absent from the cluster keeps only its
- * sizes: the plan reports it missing, as it does for a manifest.
+ * (replicas, policy, templates, classes) with the mapped sizes and classes. A mapped set absent from the cluster keeps
+ * only its mapped values: the plan reports it missing, as it does for a manifest.
  */
 export function assembleDesired(desired: DesiredInput, snapshot: ClusterSnapshot): DesiredStatefulSet[] {
-  const byKey = new Map<string, SizeValue[]>();
-  for (const value of desired.sizeValues) {
+  const byKey = new Map<string, Array<SizeValue | ClassValue>>();
+  for (const value of mappedValuesOf(desired)) {
     const key = `${value.namespace}/${value.name}`;
     byKey.set(key, [...(byKey.get(key) ?? []), value]);
   }
@@ -72,16 +82,23 @@ export function assembleDesired(desired: DesiredInput, snapshot: ClusterSnapshot
     const namespace = snapshot.namespaces.get(first.namespace);
     const live = namespace?.statefulSets.find((s) => s.name === first.name && !s.deleting)
       ?? namespace?.statefulSets.find((s) => s.name === first.name);
-    const templates = values.map((value): DesiredTemplate => {
-      const liveTemplate = live?.templates.find((t) => t.name === value.template);
+    const templateNames = [...new Set(values.map((v) => v.template))];
+    const templates = templateNames.map((templateName): DesiredTemplate => {
+      const liveTemplate = live?.templates.find((t) => t.name === templateName);
+      const size = values.find((v): v is SizeValue => v.template === templateName && 'storage' in v);
+      const classValue = values.find((v): v is ClassValue => v.template === templateName && 'className' in v);
+      // A template whose class alone is mapped keeps the live size; its links point at the class's value.
+      const storage = size?.storage ?? liveTemplate?.storage ?? parseQuantity('0');
+      const where = size ?? classValue ?? first;
       return {
-        name: value.template,
+        name: templateName,
         storageClassName: liveTemplate?.storageClassName,
-        storage: value.storage,
-        storageText: value.storage.text,
-        storageLocation: value.location,
-        storageRange: value.range,
-        // Everything but the size is the live template's: a chart's other template fields are its own business.
+        storage,
+        storageText: storage.text,
+        storageLocation: where.location,
+        storageRange: size?.range ?? [0, 0],
+        ...(classValue ? { volumeAttributesClassName: classValue.className, classLocation: classValue.location, classRange: classValue.range } : {}),
+        // Everything but the mapped values is the live template's: a chart's other template fields are its own business.
         templateWithoutStorage: liveTemplate?.templateWithoutStorage ?? {},
       };
     });

@@ -5,6 +5,7 @@ import { costOfGrowth, growthOfReplicas } from '../domain/volume-cost.ts';
 import { ownershipOf } from './controller-owner.ts';
 import { guardrailReasons } from './guardrails.ts';
 import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './plan-types.ts';
+import { mapsClass } from '../domain/size-sources.ts';
 
 /** Who writes the live set, then the size and cost limits (controller-owner.ts, guardrails.ts): each blocks like any other reason. */
 export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
@@ -21,7 +22,7 @@ export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
     template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
     const change = {
       statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
-      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName),
+      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName && !mapsClass(s)),
     };
     const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
     template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails));

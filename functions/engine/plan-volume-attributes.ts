@@ -20,8 +20,8 @@ export interface ClassChange {
 }
 
 /**
- * The class Git asks for: the manifest's, or, for a set sized from a values file (which maps the size only), the live
- * template's.
+ * The class Git asks for: the manifest's, or, for a set sized from a values file, the mapped class (`value:
+ * volumeAttributesClassName`) or, when none is mapped, the live template's.
  */
 export function wantedClass(desired: DesiredTemplate, live: LiveTemplate, sizedBy: boolean): string | undefined {
   const written = desired.volumeAttributesClassName === '' ? undefined : desired.volumeAttributesClassName;

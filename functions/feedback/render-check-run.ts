@@ -1,16 +1,18 @@
-// A plan as a check: the plan table as its summary, and an annotation on the storage line of each template that
-// changes (failure for blocked, with the reasons; notice for a planned resize, from -> to) and on each located error.
+// A plan as a check: the plan table as its summary, and an annotation on the storage line (the class's, for a class
+// change alone) of each template that changes (failure for blocked, with the reasons; notice for a planned resize,
+// from -> to) and on each located error.
 // Annotations are plain text, shown on the line in "Files changed". Pure.
 import type { LocatedError } from '../domain/desired-state.ts';
 import type { StatefulSetReport } from '../engine/pass-report.ts';
 import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
+import { changeLocation } from './change-location.ts';
 import type { PlanSummary } from './render-plan-comment.ts';
 
 export function planAnnotations(statefulSets: readonly StatefulSetReport[], errors: readonly LocatedError[]): CheckAnnotation[] {
   const annotations: CheckAnnotation[] = [];
   for (const sts of statefulSets) {
     for (const template of sts.templates) {
-      const { path, line } = template.storageLocation;
+      const { path, line } = changeLocation(template);
       const name = `${sts.namespace}/${sts.name} ${template.templateName}`;
       if (template.action === 'blocked') {
         annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: template.reasons.length > 0 ? template.reasons.join('\n') : 'blocked' });

@@ -3,6 +3,7 @@
 import type { LocatedError } from '../domain/desired-state.ts';
 import { formatMoney } from '../domain/volume-cost.ts';
 import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
+import { changeLocation } from './change-location.ts';
 import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
 
 export interface RepoLinks {
@@ -108,7 +109,7 @@ export function renderPlanComment(input: {
     lines.push(`**Storage cost:** ${escapeMarkdown(`${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${perSet || 'nothing resizes'})${unpriced}`)}`, '');
   }
   for (const { sts, template } of blocked) {
-    const where = template.storageLocation;
+    const where = changeLocation(template);
     lines.push(`- ❌ **${escapeMarkdown(`${sts.namespace}/${sts.name}`)}** \`${escapeMarkdown(template.templateName)}\` at [${escapeMarkdown(`${where.path}:${where.line}`)}](${fileLink(links, headSha, where.path, where.line)}):`);
     for (const reason of template.reasons) lines.push(`  - ${escapeMarkdown(reason)}`);
   }

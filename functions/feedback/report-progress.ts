@@ -93,8 +93,9 @@ async function introducingCommit(
     // A set sized by size sources changed where its mapped value changed.
     const mapped = (target.sizeSources ?? []).filter((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.file === path);
     if (mapped.length > 0) {
-      const values = readSizeSources(new Map([[path, text]]), mapped).values;
-      return values.length > 0 ? values.map((v) => `${v.template}=${v.storage.bytes}`).join(',') : undefined;
+      const read = readSizeSources(new Map([[path, text]]), mapped);
+      const values = [...read.values.map((v) => `${v.template}=${v.storage.bytes}`), ...read.classValues.map((v) => `${v.template}@${v.className}`)];
+      return values.length > 0 ? values.join(',') : undefined;
     }
     const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
     const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name);

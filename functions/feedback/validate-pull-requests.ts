@@ -120,6 +120,7 @@ export async function planCommit(
   const { plans, snapshot } = await planWithDryRuns({ cluster, target }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
     sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),
+    classValues: (desired.classValues ?? []).filter((v) => touched.has(v.source.file)),
   });
   const statefulSets = plans.map((plan) => reportFromPlan(plan, headSha));
   const errors = desired.errors.filter((e) => touched.has(e.path));

@@ -8,7 +8,7 @@ import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
-import { findSizeValue, replaceSizeValue } from '../domain/size-sources.ts';
+import { findSizeValue, mapsClass, replaceSizeValue } from '../domain/size-sources.ts';
 import {
   classKeySuffix, classRecoveryKey, classResolution, hasClassFailure, isClassRecoveryKey, proposeClassRecovery,
 } from './class-recovery.ts';
@@ -125,7 +125,7 @@ interface EditableSize {
 
 /** The size in `text`: the mapped value when a size source sizes the template, else the manifest's storage request. */
 function sizeIn(text: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget): EditableSize | undefined {
-  const mapping = (target.sizeSources ?? []).find((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.template === name);
+  const mapping = (target.sizeSources ?? []).find((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.template === name && !mapsClass(s));
   if (mapping) {
     const value = mapping.file === path ? findSizeValue(text, mapping) : undefined;
     return value && { storage: value.storage, storageText: value.storage.text, line: value.location.line, replace: (t, size) => replaceSizeValue(t, value, size) };

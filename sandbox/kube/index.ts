@@ -46,6 +46,8 @@ export interface KubeSandbox {
   url: string;
   /** The version it plays. */
   server: ServerVersion;
+  /** What the seed named that this version does not serve, left out or dropped (seed.ts `applySeed`). */
+  seedWarnings: readonly string[];
   kubeconfigPath: string;
   kubeConfig(): KubeConfig;
   store: ObjectStore;
@@ -75,7 +77,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const seed = options.seed ?? (options.seedFile ? loadSeedFile(options.seedFile) : undefined);
   world.server = options.version !== undefined ? parseServerVersion(options.version) : seedServerVersion(seed) ?? defaultServerVersion;
   createSystemNamespaces(world);
-  applySeed(world, seed, options.newerServerFields);
+  const seedWarnings = applySeed(world, seed, options.newerServerFields);
 
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
@@ -104,7 +106,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
     return { token: userToken, kubeconfigPath: path };
   };
   return {
-    url, server: world.server, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, connectionsAccepted: () => connectionsAccepted,
+    url, server: world.server, seedWarnings, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, connectionsAccepted: () => connectionsAccepted,
     kubeConfig: () => {
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);

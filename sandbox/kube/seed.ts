@@ -90,10 +90,13 @@ function stringList(value: unknown, where: string): string[] {
  * `volumeAttributesClasses: [{ name, driverName | storageClass, parameters }]`: a class for the driver named, or for the
  * driver of the StorageClass named (the seed's driver names are generated: `<class>.csi.sandbox` unless set).
  */
-function seedVolumeAttributesClasses(world: World, seed: Json): void {
+function seedVolumeAttributesClasses(world: World, seed: Json, warnings: string[]): void {
   const classes = list(seed, 'volumeAttributesClasses');
   if (classes.length > 0 && !world.server.volumeAttributesClasses) {
-    throw new SeedError(`volumeAttributesClasses: VolumeAttributesClass is not served by ${world.server.gitVersion} (GA in v1.34; choose version 1.34)`);
+    // A seed written for 1.34 (the examples') still starts an older cluster: without the classes, as that server has none.
+    const names = classes.map((raw) => (isObject(raw) && typeof raw.name === 'string' ? raw.name : '?'));
+    warnings.push(`volumeAttributesClasses: VolumeAttributesClass is not served by ${world.server.gitVersion} (GA in v1.34): ${names.join(', ')} not seeded`);
+    return;
   }
   for (const raw of classes) {
     if (!isObject(raw) || typeof raw.name !== 'string') throw new SeedError('each volumeAttributesClass needs a name');
@@ -122,8 +125,13 @@ export function seedServerVersion(seed: unknown): ServerVersion | undefined {
   }
 }
 
-export function applySeed(world: World, seed: unknown, newerFields: NewerServerFields = {}): void {
-  if (seed === undefined || seed === null) return;
+/**
+ * Seeds the world and returns its warnings: what this server version does not serve is left out (VolumeAttributesClasses
+ * on 1.26) or dropped as the server drops an unknown field (a template's `volumeAttributesClassName`), and said so.
+ */
+export function applySeed(world: World, seed: unknown, newerFields: NewerServerFields = {}): string[] {
+  const warnings: string[] = [];
+  if (seed === undefined || seed === null) return warnings;
   if (!isObject(seed)) throw new SeedError('the seed must be a map with version, namespaces, storageClasses, resourceQuotas, statefulSets');
   for (const name of list(seed, 'namespaces')) {
     if (typeof name !== 'string') throw new SeedError('namespaces must be a list of names');
@@ -142,7 +150,7 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
       reclaimPolicy: 'Delete', volumeBindingMode: raw.volumeBindingMode === 'WaitForFirstConsumer' ? 'WaitForFirstConsumer' : 'Immediate',
     });
   }
-  seedVolumeAttributesClasses(world, seed);
+  seedVolumeAttributesClasses(world, seed, warnings);
   for (const raw of list(seed, 'resourceQuotas')) {
     if (!isObject(raw) || typeof raw.name !== 'string' || typeof raw.namespace !== 'string' || !isObject(raw.hard)) {
       throw new SeedError('each resourceQuota needs name, namespace and hard');
@@ -157,8 +165,12 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
       throw new SeedError('statefulSets must be apps/v1 StatefulSet manifests');
     }
     const object = structuredClone(raw) as unknown as KubeObject;
-    const unknown = dropUnknownFields(statefulSetType, object, newerFields, world.server.unknownFields);
+    // A field no version knows is a mistake in the seed; one newer than this server is dropped, as the server drops it.
+    const unknown = dropUnknownFields(statefulSetType, structuredClone(object), newerFields);
     if (unknown.length > 0) throw new SeedError(`statefulSets[${raw.metadata.name}]: unknown field ${unknown.map((f) => `"${f}"`).join(', ')}`);
+    for (const field of dropUnknownFields(statefulSetType, object, newerFields, world.server.unknownFields)) {
+      warnings.push(`statefulSets[${raw.metadata.name}]: unknown field "${field}" dropped (${world.server.gitVersion} does not know it)`);
+    }
     object.metadata.namespace ??= 'default';
     ensureNamespace(world, object.metadata.namespace);
     decodeSeeded(statefulSetType, object);
@@ -166,6 +178,7 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
     world.store.create(statefulSetType, object);
   }
   settle(world);
+  return warnings;
 }
 
 /** A seeded object is stored as the server would store it: quantities canonical, bad values refused. */
