@@ -21,7 +21,8 @@ export function renderCheckReport(report: CheckReport): string {
     lines.push('');
   };
   for (const check of report.targets) section(`target ${check.target}`, check.results);
-  section('webhook', report.webhook);
+  // The webhook's section only when something was checked (the demo checks no webhook, and says nothing of one).
+  if (report.webhook.length > 0) section('webhook', report.webhook);
   const all = [...report.targets.flatMap((c) => c.results), ...report.webhook];
   const count = (level: CheckResult['level']): number => all.filter((r) => r.level === level).length;
   lines.push(`${count('error')} error(s), ${count('warning')} warning(s), ${count('ok')} ok`);
