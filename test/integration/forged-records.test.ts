@@ -83,7 +83,7 @@ describe('a forged recreation record', () => {
       const [event] = refusalEvents(h);
       assert.equal((event as { type?: string } | undefined)?.type, 'Warning');
       assert.equal((event as { involvedObject?: { kind?: string } } | undefined)?.involvedObject?.kind, 'ConfigMap');
-      // The Lease says records are outstanding, so the next pass looks again and says it again.
+      // The Lease is not marked `none` (here it keeps no mark), so the next pass looks again and says it again.
       assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseRecordsAnnotation], undefined);
       const again = await h.pass();
       assert.equal(again.refusedRecords?.length, 1);

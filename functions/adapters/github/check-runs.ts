@@ -5,9 +5,6 @@ import { createHash } from 'node:crypto';
 import type { CheckAnnotation, CommitCheck, WriteOutcome } from '../../engine/ports.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
 
-/** What the App installation needs to write check runs (the `check` command verifies it). */
-export const checkRunPermissions = { checks: 'write' } as const;
-
 /** The Checks API's limits: annotations per request, characters of summary and text (its OpenAPI `maxLength`). */
 export const maxAnnotationsPerRequest = 50;
 export const maxOutputCharacters = 65_535;
