@@ -46,3 +46,8 @@ export interface PassContext {
   now?: () => Date;
   apiConcurrency?: number;
 }
+
+/** The pass's clock: the one it was given (tests), else the real time. Sealing and checking records read the same one. */
+export function passNow(ctx: Pick<PassContext, 'now'>): Date {
+  return ctx.now ? ctx.now() : new Date();
+}

@@ -89,6 +89,7 @@ export class RecordKeyMissingError extends Error {
  */
 export function recordedInLedger(
   cluster: RecreationCluster, ledger: RecordLedger, beforeSave: () => Promise<void>, key: RecordKey | undefined,
+  now: () => Date = () => new Date(),
 ): RecreationCluster {
   return {
     replaceStatefulSet: (target, options) => cluster.replaceStatefulSet(target, options),
@@ -99,7 +100,7 @@ export function recordedInLedger(
       if (key === undefined) throw new RecordKeyMissingError();
       await beforeSave();
       ledger.saving(record);
-      await cluster.saveRecreationRecord(sealRecord(record, key));
+      await cluster.saveRecreationRecord(sealRecord(record, key, now()));
     },
     deleteRecreationRecord: async (recordNamespace, recordName) => {
       await cluster.deleteRecreationRecord(recordNamespace, recordName);

@@ -5,7 +5,7 @@
 import type { RecreationRecord } from '../domain/live-state.ts';
 import { ClusterError } from './ports.ts';
 import type { PassContext } from './pass-context.ts';
-import { stateNamespaceOf } from './pass-context.ts';
+import { passNow, stateNamespaceOf } from './pass-context.ts';
 import { recordRefusal } from './record-authenticity.ts';
 import type { RefusedRecord } from './pass-report.ts';
 
@@ -14,8 +14,7 @@ export type { RefusedRecord } from './pass-report.ts';
 export function screenRecords(
   ctx: Pick<PassContext, 'target' | 'recordKey' | 'now'>, records: readonly RecreationRecord[],
 ): { trusted: RecreationRecord[]; refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> } {
-  const now = ctx.now ? ctx.now() : new Date();
-  const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: stateNamespaceOf(ctx.target), now };
+  const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: stateNamespaceOf(ctx.target), now: passNow(ctx) };
   const trusted: RecreationRecord[] = [];
   const refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> = [];
   for (const record of records) {

@@ -25,7 +25,7 @@ import {
 
 import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
-import type { PassContext } from './pass-context.ts';
+import { passNow, type PassContext } from './pass-context.ts';
 import type { RefusedRecord } from './refused-records.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
@@ -49,7 +49,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   };
   const desired = readTargetDesired(head.files, ctx.target);
   const scan = recordScanNeeded(seenLease);
-  if (isHeldByOther(seenLease, ctx.holderIdentity, now(ctx))) {
+  if (isHeldByOther(seenLease, ctx.holderIdentity, passNow(ctx))) {
     const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`];
     if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
     const absent = await recreateAbsentStatefulSets(ctx, scan, desiredNamespaces(desired));
@@ -60,7 +60,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   const ledger = new RecordLedger(scan);
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
   // Every record call of the pass goes through the ledger, and a record is saved only under a fresh Lease.
-  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.ensureFresh(), ctx.recordKey);
+  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.ensureFresh(), ctx.recordKey, () => passNow(ctx));
   const outOfTime = (): boolean => ctx.remainingMs !== undefined && ctx.remainingMs() < minimumRemainingMs;
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
@@ -117,9 +117,6 @@ function refusedField(refused: readonly RefusedRecord[]): { refusedRecords?: Ref
   return refused.length > 0 ? { refusedRecords: [...refused] } : {};
 }
 
-function now(ctx: PassContext): Date {
-  return ctx.now ? ctx.now() : new Date();
-}
 
 function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boolean {
   if (!lease?.holder || lease.holder === me || !lease.renewTime) return false;
