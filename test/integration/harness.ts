@@ -1,7 +1,6 @@
 // An engine under test: the Kubernetes sandbox, the real client-node adapter, and a Git source over a scratch
 // directory whose manifests a test rewrites between passes. The engine runs as a user in the group sts-volume-gitops
 // with exactly the RBAC manifest `sts-volume-gitops rbac` generates for the harness's target, as on a real cluster.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -12,6 +11,7 @@ import { DirectorySource } from '../../functions/adapters/local/directory-source
 import { runPass, type PassReport, type StatefulSetReport } from '../../functions/engine/run-pass.ts';
 import { defaultStateNamespace } from '../../functions/domain/config.ts';
 import { RecordKey } from '../../functions/engine/record-authenticity.ts';
+import { generateRecordKey } from '../../functions/cli/sandbox-command.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType, type KubeObject } from '../../sandbox/kube/store.ts';
@@ -119,7 +119,7 @@ export interface HarnessSeed {
 
 /** A fresh key, as `sts-volume-gitops sandbox` generates one. */
 export function generatedRecordKey(): RecordKey {
-  return RecordKey.fromText(randomBytes(32).toString('base64'), 'a generated key');
+  return RecordKey.fromText(generateRecordKey(), 'a generated key');
 }
 
 export async function startHarness(seed: HarnessSeed): Promise<Harness> {

@@ -140,9 +140,7 @@ describe('merge queues and base changes through the webhook', () => {
     assert.deepEqual((await deliver('pull_request', edited)).body, { queued: [{ target: 'demo', action: 'validate' }] });
     const retitled = { ...edited, changes: { title: { from: 'old title' } } };
     assert.match(String((await deliver('pull_request', retitled)).body.ignored), /pull_request edited changes nothing to check/);
-    const runsBefore = github.state.checkRuns.length;
     assert.deepEqual(await drainToWorker(), [{ target: 'demo', action: 'validate', trigger: 'pull_request', pullRequest: pr.number }]);
     assert.equal(github.state.checkRuns.some((r) => r.headSha === otherHead), false, 'a pull request\'s own event checks it alone');
-    assert.ok(github.state.checkRuns.length >= runsBefore);
   });
 });

@@ -35,7 +35,7 @@ function typeOf(value: unknown): string {
 }
 
 /** Where the sandbox's body differs in shape from the recorded one: missing or extra keys, other value types. */
-export function shapeDifferences(recorded: unknown, served: unknown, at = 'body'): string[] {
+function shapeDifferences(recorded: unknown, served: unknown, at = 'body'): string[] {
   if (typeOf(recorded) !== typeOf(served)) return [`${at}: ${typeOf(recorded)} recorded, ${typeOf(served)} served`];
   if (Array.isArray(recorded) && Array.isArray(served)) {
     return recorded.length > 0 && served.length > 0 ? shapeDifferences(recorded[0], served[0], `${at}[0]`) : [];
