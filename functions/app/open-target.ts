@@ -1,5 +1,6 @@
 // Turns one configured target into the engine's ports: a Git source (GitHub or a local directory) and a cluster
 // (kubeconfig or EKS). The only place that reads credentials from the environment or files.
+import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { EksCluster, RecordKeySource, TargetConfig } from '../domain/config.ts';
@@ -139,6 +140,7 @@ export async function gitHubAuth(
     else if ('env' in key && key.env !== undefined) privateKey = env[key.env];
     else if ('secret' in key && key.secret !== undefined && options.readSecret) privateKey = await options.readSecret(key.secret);
     if (!privateKey) throw new TargetSetupError(targetName, 'the GitHub App private key is empty or not found');
+    assertPrivateKeyPem(targetName, privateKey, keySetting(key));
     return { kind: 'app', appId: source.app.appId, installationId: source.app.installationId, privateKey };
   }
   const variable = source.token?.env ?? 'GITHUB_TOKEN';
@@ -176,5 +178,24 @@ export async function readRecordKey(targetName: string, source: RecordKeySource,
     return RecordKey.fromText(text, where);
   } catch (error) {
     throw new TargetSetupError(targetName, (error as Error).message);
+  }
+}
+
+/** Which setting holds the App key, for an error that says where to look (never the key itself). */
+function keySetting(key: NonNullable<GitHubSourceConfig['app']>['privateKey']): string {
+  if ('file' in key && key.file !== undefined) return `file ${key.file}`;
+  if ('env' in key && key.env !== undefined) return `environment variable ${key.env}`;
+  return 'secret' in key && key.secret !== undefined ? `secret ${key.secret}` : 'privateKey';
+}
+
+/**
+ * The App key is checked here, where its three sources meet, rather than at the first token request: there OpenSSL's
+ * decoder text ("error:1E08010C:DECODER routines::unsupported") names neither the setting nor what is wrong.
+ */
+function assertPrivateKeyPem(targetName: string, privateKey: string, setting: string): void {
+  try {
+    createPrivateKey(privateKey);
+  } catch {
+    throw new TargetSetupError(targetName, `the GitHub App private key (${setting}) is not a PEM private key: store the .pem file GitHub generated for the App, whole (-----BEGIN ... PRIVATE KEY----- to -----END ... PRIVATE KEY-----)`);
   }
 }
