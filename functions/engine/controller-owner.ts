@@ -49,7 +49,7 @@ export function ownershipOf(live: LiveStatefulSet, sizedBy: readonly SizeSourceC
     const wanted = declared.group === undefined ? declared.kind : `${declared.kind} (${declared.group})`;
     return {
       kind: 'blocked', code: 'owner-mismatch',
-      message: `the size source declares ${id} is written from a ${wanted}, but it is controlled by ${describeOwner(owner)}; `
+      message: `the size source declares ${id} is written from a resource of kind ${wanted}, but it is controlled by ${describeOwner(owner)}; `
         + 'fix ownedBy on the size source',
     };
   }

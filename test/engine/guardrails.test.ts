@@ -128,7 +128,7 @@ describe('StatefulSets another controller owns', () => {
   it('blocks a declaration the live set contradicts', () => {
     const otherKind = planOf('20Gi', {}, owned(), [source({ ownedBy: { kind: 'Alertmanager' } })]);
     assert.deepEqual(otherKind.reasons.map((r) => r.code), ['owner-mismatch']);
-    assert.match(otherKind.reasons[0]?.message ?? '', /written from a Alertmanager, but it is controlled by Prometheus/);
+    assert.match(otherKind.reasons[0]?.message ?? '', /written from a resource of kind Alertmanager, but it is controlled by Prometheus/);
     assert.equal(planOf('20Gi', {}, owned(), [source({ ownedBy: { kind: 'Prometheus', group: 'example.com' } })]).reasons[0]?.code, 'owner-mismatch');
     const free = planOf('20Gi', {}, pgWorld(), [source({ ownedBy: { kind: 'Prometheus' } })]);
     assert.match(free.reasons[0]?.message ?? '', /the live StatefulSet has no controller ownerReference; remove ownedBy/);
