@@ -2,12 +2,12 @@
 // it as a real v1.26.5 would take those objects: no classes (the resource is not served), the template's
 // volumeAttributesClassName dropped as an unknown field, each said in a warning; `sandbox --version 1.26` prints them.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { startKubeSandbox } from '../../../sandbox/kube/index.ts';
 import { SeedError } from '../../../sandbox/kube/seed.ts';
+import { startSandboxCommand } from './fixtures.ts';
 
 const examplesSeed = fileURLToPath(new URL('../../../examples/cluster-seed.yaml', import.meta.url));
 const classWarnings = [
@@ -42,25 +42,11 @@ describe('the examples seed on the 1.26 sandbox', () => {
   });
 
   it('`sts-volume-gitops sandbox --version 1.26` starts from the examples and prints the warnings', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'sandbox', '--version', '1.26', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let errors = '';
-    child.stderr.on('data', (chunk: Buffer) => { errors += chunk.toString('utf8'); });
-    const info = await new Promise<Record<string, string>>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        try {
-          resolve(JSON.parse(output) as Record<string, string>);
-        } catch {
-          // not complete yet
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`sandbox exited early with ${String(code)}: ${output}${errors}`)));
-    });
+    const sandbox = await startSandboxCommand(['--version', '1.26']);
     // Stopping on SIGINT is statefulset-controller.test.ts's to prove; here the child only has to be gone.
-    const exited = new Promise<unknown>((resolve) => child.on('exit', resolve));
-    child.kill('SIGINT');
-    await exited;
+    await sandbox.stop();
+    const { info } = sandbox;
+    const errors = sandbox.stderr();
     assert.equal(info.kubernetesVersion, 'v1.26.5');
     assert.deepEqual(errors.split('\n').filter((line) => line.startsWith('warning: kube sandbox seed: ')),
       classWarnings.map((w) => `warning: kube sandbox seed: ${w}`));

@@ -1,7 +1,7 @@
 // What the Kubernetes sandbox tests share: the `pg` StatefulSet they seed, whether kubectl is here to drive, and how
-// a refused client-node call is read.
+// a refused client-node call is read, and the `sandbox` command run as a child.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { TestContext } from 'node:test';
 import { ApiException, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
@@ -42,4 +42,39 @@ export async function kubectlAvailable(t: TestContext): Promise<boolean> {
     t.diagnostic('kubectl is not installed on this machine: this test did not run kubectl');
     return false;
   }
+}
+
+/** `sts-volume-gitops sandbox ... --json` as a child process, once it has printed how to reach it; stderr kept. */
+export interface SandboxCommand {
+  info: Record<string, string>;
+  stderr: () => string;
+  /** SIGINT, then the exit code (null when the signal itself ended it). */
+  stop: () => Promise<number | null>;
+}
+
+export async function startSandboxCommand(args: readonly string[]): Promise<SandboxCommand> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'sandbox', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  let errors = '';
+  child.stderr.on('data', (chunk: Buffer) => { errors += chunk.toString('utf8'); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const info = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      try {
+        resolve(JSON.parse(output) as Record<string, string>);
+      } catch {
+        // not complete yet
+      }
+    });
+    void exited.then((code) => reject(new Error(`sandbox exited early with ${String(code)}: ${output}${errors}`)));
+  });
+  return {
+    info,
+    stderr: () => errors,
+    stop: () => {
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
 }

@@ -1,11 +1,11 @@
 // The simulated StatefulSet controller through client-node: creation order per pod management policy, PVC naming,
 // scale-down that leaves PVCs behind; and the `sandbox` command starting both sandboxes.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { readFile } from 'node:fs/promises';
 import { AppsV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { startKubeSandbox } from '../../../sandbox/kube/index.ts';
+import { startSandboxCommand } from './fixtures.ts';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
@@ -73,19 +73,8 @@ describe('StatefulSet controller in the sandbox', () => {
   });
 
   it('`sts-volume-gitops sandbox --json` starts both sandboxes, prints how to reach them, and stops on SIGINT', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'sandbox', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const info = await new Promise<Record<string, string>>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        try {
-          resolve(JSON.parse(output) as Record<string, string>);
-        } catch {
-          // not complete yet
-        }
-      });
-      child.on('exit', (code) => reject(new Error(`sandbox exited early with ${String(code)}: ${output}`)));
-    });
+    const sandbox = await startSandboxCommand([]);
+    const { info } = sandbox;
     const version = await fetch(`${info.kubernetesUrl ?? ''}/version`);
     assert.equal(((await version.json()) as { major: string }).major, '1');
     const repo = await fetch(`${info.githubUrl ?? ''}/repos/${info.repository ?? ''}`, { headers: { Authorization: `Bearer ${info.githubToken ?? ''}` } });
@@ -100,8 +89,6 @@ describe('StatefulSet controller in the sandbox', () => {
     const apps = asTool.makeApiClient(AppsV1Api);
     assert.ok((await apps.listNamespacedStatefulSet({ namespace: 'db' })).items.length > 0);
     await assert.rejects(apps.listNamespacedStatefulSet({ namespace: 'kube-system' }), (e: { code?: number }) => e.code === 403);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    child.kill('SIGINT');
-    assert.equal(await exited, 0);
+    assert.equal(await sandbox.stop(), 0);
   });
 });
