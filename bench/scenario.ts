@@ -12,7 +12,7 @@ import { naiveRead, naiveReadCalls, naiveResizeCalls } from './naive-baseline.ts
 import { SandboxHost } from './sandbox-client.ts';
 import type { HostLogs } from './sandbox-host.ts';
 import { kubeSeed, manifestFiles, MemorySource, namespaceName, type WorldSize } from './worlds.ts';
-import { RecordKey } from '../functions/engine/record-authenticity.ts';
+import { RecordKey } from '../functions/engine/records/authenticity.ts';
 import { generateRecordKey } from '../functions/cli/sandbox-command.ts';
 
 export interface ScenarioResult {

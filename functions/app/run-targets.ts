@@ -2,7 +2,7 @@
 // credentials, unreachable cluster) is reported and the next target still runs.
 import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
-import type { RecreationTiming } from '../engine/recreate-statefulset.ts';
+import type { RecreationTiming } from '../engine/records/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
 import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';

@@ -73,7 +73,7 @@ export interface PriceConfig {
   perGiBMonth: Record<string, number>;
 }
 
-/** Where the key that signs recreation records is kept (engine/record-authenticity.ts); exactly one field. */
+/** Where the key that signs recreation records is kept (engine/records/authenticity.ts); exactly one field. */
 export interface RecordKeySource {
   secret?: string;
   env?: string;

@@ -117,7 +117,7 @@ export interface LiveStorageClass {
   resourceVersion?: string;
 }
 
-/** The crash-safe recreation intent persisted before an orphan delete (see engine/recreate-statefulset.ts). */
+/** The crash-safe recreation intent persisted before an orphan delete (see engine/records/recreate-statefulset.ts). */
 export interface RecreationRecord {
   /** The StatefulSet's namespace. */
   namespace: string;
@@ -134,7 +134,7 @@ export interface RecreationRecord {
   target: JsonObject;
   /** The old object's status.updateRevision: the recreated one keeps the pod template, so its pods stay current. */
   updateRevision: string | undefined;
-  /** HMAC-SHA256 (base64) over the record with the deployment's key (engine/record-authenticity.ts); none on older ones. */
+  /** HMAC-SHA256 (base64) over the record with the deployment's key (engine/records/authenticity.ts); none on older ones. */
   mac?: string;
   /** When the record was sealed (ISO time, covered by the MAC): an old one is refused, so a copy cannot be replayed later. */
   sealedAt?: string;

@@ -2,7 +2,7 @@
 // nothing), renewed before a recreation record is written when a third of its duration has gone, and released with
 // what the pass's ledger knows of the records.
 import type { ClusterPort, LeaseState } from './ports.ts';
-import type { RecordLedger } from './recreation-records.ts';
+import type { RecordLedger } from './records/ledger.ts';
 
 export interface LeaseHolder {
   cluster: ClusterPort;

@@ -4,8 +4,8 @@ import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './pass-report.ts';
-import type { RecreationTiming } from './recreate-statefulset.ts';
-import type { RecordKey } from './record-authenticity.ts';
+import type { RecreationTiming } from './records/recreate-statefulset.ts';
+import type { RecordKey } from './records/authenticity.ts';
 
 export interface PassTarget {
   name: string;

@@ -9,7 +9,7 @@ import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
-import type { TemplateUpdateOutcome } from './recreate-statefulset.ts';
+import type { TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
 import { isFinished, readStatusAnnotation, summariseTemplate, type TemplateStatus } from './template-status.ts';
 
 export type PassMode = 'apply' | 'plan';
@@ -103,7 +103,7 @@ export interface PassReport {
   statefulSets: StatefulSetReport[];
   manifestErrors: LocatedError[];
   notes: string[];
-  /** Recreation records found and not acted on (no valid MAC, or claims that disagree): see engine/refused-records.ts. */
+  /** Recreation records found and not acted on (no valid MAC, or claims that disagree): see engine/records/refused.ts. */
   refusedRecords?: RefusedRecord[];
   /** The monthly cost of the resizes, when the target has prices (`costSummary`). */
   cost?: CostSummary;

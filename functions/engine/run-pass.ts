@@ -7,11 +7,11 @@ import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
 import { ClusterError, type LeaseState } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
-import { updateLiveTemplate, type RecreationCluster } from './recreate-statefulset.ts';
+import { updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
-import { RecordLedger, recordedInLedger, recordScanNeeded } from './recreation-records.ts';
-import { authenticRecords, findRecords, recreateAbsentStatefulSets, resumeRecords, templateUpdateWords } from './resume-records.ts';
-import { RecordKeyMissingError } from './recreation-records.ts';
+import { RecordLedger, recordedInLedger, recordScanNeeded } from './records/ledger.ts';
+import { authenticRecords, findRecords, recreateAbsentStatefulSets, resumeRecords, templateUpdateWords } from './records/resume.ts';
+import { RecordKeyMissingError } from './records/ledger.ts';
 import { stateNamespaceOf } from './pass-context.ts';
 import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
@@ -26,7 +26,7 @@ import {
 import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
 import { passNow, type PassContext } from './pass-context.ts';
-import type { RefusedRecord } from './refused-records.ts';
+import type { RefusedRecord } from './records/refused.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
 export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
@@ -69,7 +69,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   try {
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     // Plan mode writes nothing, so it has no use for the records (and never LISTs them).
-    // Every record found is authenticated first; a refused one is reported and left in place (refused-records.ts).
+    // Every record found is authenticated first; a refused one is reported and left in place (records/refused.ts).
     const found = ctx.mode === 'apply'
       ? await authenticRecords(ctx, await findRecords(ctx, scan, desiredNamespaces(desired), ledger))
       : { trusted: [], refused: [], notes: [] };

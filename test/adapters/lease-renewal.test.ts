@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
 import { LazyLease } from '../../functions/engine/lazy-lease.ts';
-import { RecordLedger } from '../../functions/engine/recreation-records.ts';
+import { RecordLedger } from '../../functions/engine/records/ledger.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 

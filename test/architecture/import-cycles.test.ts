@@ -1,6 +1,6 @@
 // No module of the product, the sandboxes, the stack or the bench imports itself back through others: a circle makes
 // load order matter and hides which side owns a type (three small ones were broken: marked-comments/review-host,
-// run-pass/resume-records, the GitHub sandbox's errors/state/rate-limit).
+// run-pass/records/resume, the GitHub sandbox's errors/state/rate-limit).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

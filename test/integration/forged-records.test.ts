@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
-import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import { recreationRecordName } from '../../functions/engine/records/recreate-statefulset.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import type { KubeObject } from '../../sandbox/kube/store.ts';
 import { startHarness, types, type Harness } from './harness.ts';

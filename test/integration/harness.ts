@@ -10,7 +10,7 @@ import { defaultRbacGroup, rbacObjects, type RbacObject, type RbacTarget } from 
 import { DirectorySource } from '../../functions/adapters/local/directory-source.ts';
 import { runPass, type PassReport, type StatefulSetReport } from '../../functions/engine/run-pass.ts';
 import { defaultStateNamespace } from '../../functions/domain/config.ts';
-import { RecordKey } from '../../functions/engine/record-authenticity.ts';
+import { RecordKey } from '../../functions/engine/records/authenticity.ts';
 import { generateRecordKey } from '../../functions/cli/sandbox-command.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
-import { buildRecreatedStatefulSet, legacyRecreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import { buildRecreatedStatefulSet, legacyRecreationRecordName } from '../../functions/engine/records/recreate-statefulset.ts';
 import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
 
 const leaseName = 'sts-volume-gitops-test';

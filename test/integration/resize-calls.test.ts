@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
-import { updateLiveTemplate } from '../../functions/engine/recreate-statefulset.ts';
-import { RecordLedger, recordedInLedger } from '../../functions/engine/recreation-records.ts';
+import { updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
+import { RecordLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
 import { allConverged, startHarness, types } from './harness.ts';
 
 describe('calls of a resize', () => {

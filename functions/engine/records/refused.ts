@@ -2,14 +2,14 @@
 // it. One that fails is never acted on and never deleted (it is evidence, and a person decides), and it is reported
 // loudly every pass until resolved: a Warning Event on the ConfigMap, the pass report, and the metric the Lambda
 // publishes from the report. The Lease keeps saying records are outstanding, so every pass looks again.
-import type { RecreationRecord } from '../domain/live-state.ts';
-import { ClusterError } from './ports.ts';
-import type { PassContext } from './pass-context.ts';
-import { passNow, stateNamespaceOf } from './pass-context.ts';
-import { recordRefusal } from './record-authenticity.ts';
-import type { RefusedRecord } from './pass-report.ts';
+import type { RecreationRecord } from '../../domain/live-state.ts';
+import { ClusterError } from '../ports.ts';
+import type { PassContext } from '../pass-context.ts';
+import { passNow, stateNamespaceOf } from '../pass-context.ts';
+import { recordRefusal } from './authenticity.ts';
+import type { RefusedRecord } from '../pass-report.ts';
 
-export type { RefusedRecord } from './pass-report.ts';
+export type { RefusedRecord } from '../pass-report.ts';
 
 export function screenRecords(
   ctx: Pick<PassContext, 'target' | 'recordKey' | 'now'>, records: readonly RecreationRecord[],

@@ -4,10 +4,10 @@
 // all (an older version's Lease, or no Lease). What a pass leaves on the Lease comes from a ledger of every record it
 // listed, wrote and deleted, so a missed record (a StatefulSet left deleted) needs the Lease to lie, which only a
 // holder overrunning its Lease could make it do: LazyLease renews before each record write to rule that out.
-import type { RecreationRecord } from '../domain/live-state.ts';
-import type { LeaseState, RecordsMark } from './ports.ts';
+import type { RecreationRecord } from '../../domain/live-state.ts';
+import type { LeaseState, RecordsMark } from '../ports.ts';
 import type { RecreationCluster } from './recreate-statefulset.ts';
-import { sealRecord, type RecordKey } from './record-authenticity.ts';
+import { sealRecord, type RecordKey } from './authenticity.ts';
 
 /** Which record locations a pass must LIST. */
 export interface RecordScan {

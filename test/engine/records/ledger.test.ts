@@ -1,10 +1,10 @@
 // Where a pass looks for recreation records, what it leaves on the Lease about them, and their names.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RecreationRecord } from '../../functions/domain/live-state.ts';
-import type { LeaseState, RecordsMark } from '../../functions/engine/ports.ts';
-import { RecordLedger, recordScanNeeded } from '../../functions/engine/recreation-records.ts';
-import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
+import type { LeaseState, RecordsMark } from '../../../functions/engine/ports.ts';
+import { RecordLedger, recordScanNeeded } from '../../../functions/engine/records/ledger.ts';
+import { recreationRecordName } from '../../../functions/engine/records/recreate-statefulset.ts';
 
 const lease = (holder: string | undefined, mark: RecordsMark | undefined): LeaseState => ({
   holder, renewTime: holder ? new Date().toISOString() : undefined, durationSeconds: 300, resourceVersion: '7', recreationRecords: mark,

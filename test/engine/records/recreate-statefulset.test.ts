@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RecreationRecord } from '../../functions/domain/live-state.ts';
-import { buildRecreatedStatefulSet, nextRecreationStep, recordMatchesLive } from '../../functions/engine/recreate-statefulset.ts';
-import { liveSet } from './builders.ts';
+import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
+import { buildRecreatedStatefulSet, nextRecreationStep, recordMatchesLive } from '../../../functions/engine/records/recreate-statefulset.ts';
+import { liveSet } from '../builders.ts';
 
 const record: RecreationRecord = { namespace: 'db', recordNamespace: 'default', recordName: 'r', ownerTarget: 'test', statefulSetName: 'pg', oldUid: 'uid-1', target: {}, updateRevision: 'pg-rev1' };
 

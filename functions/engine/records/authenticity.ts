@@ -5,7 +5,7 @@
 // that fails is never acted on. The MAC binds the record to its place (state namespace, ConfigMap name, target), so a
 // record cannot be moved to another target or renamed; its name, namespace and uid must agree with the object it restores.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { JsonObject, RecreationRecord } from '../domain/live-state.ts';
+import type { JsonObject, RecreationRecord } from '../../domain/live-state.ts';
 import { recreationRecordName } from './recreate-statefulset.ts';
 
 /** The HMAC key of a deployment. Never printed: its JSON and string forms say only that it is a key. */

@@ -2,9 +2,9 @@
 // deployment's key, and claims that agree with each other and with the target's place.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { RecreationRecord } from '../../functions/domain/live-state.ts';
-import { maxRecordAgeMs, RecordKey, recordRefusal, sealRecord } from '../../functions/engine/record-authenticity.ts';
-import { recreationRecordName } from '../../functions/engine/recreate-statefulset.ts';
+import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
+import { maxRecordAgeMs, RecordKey, recordRefusal, sealRecord } from '../../../functions/engine/records/authenticity.ts';
+import { recreationRecordName } from '../../../functions/engine/records/recreate-statefulset.ts';
 
 const key = RecordKey.fromText('k'.repeat(32), 'the test');
 const now = new Date('2026-11-25T12:00:00Z');

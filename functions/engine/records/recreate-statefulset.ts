@@ -2,11 +2,11 @@
 // object in the cluster first, delete the old object with propagationPolicy Orphan (pods and PVCs stay), wait until it
 // is gone, create it again from the LIVE object with only the storage changed, then drop the record. Every step is
 // restartable: a later pass that finds the record resumes where a crash left off.
-import { statusAnnotation } from './template-status.ts';
+import { statusAnnotation } from '../template-status.ts';
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../domain/live-state.ts';
-import { ClusterError, type ClusterPort } from './ports.ts';
+import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../../domain/live-state.ts';
+import { ClusterError, type ClusterPort } from '../ports.ts';
 
 export type RecreationStep = 'delete-old' | 'wait-for-deletion' | 'create-from-record' | 'drop-record';
 

@@ -1,13 +1,13 @@
 // The recreation records a pass must act on: found where the Lease says they may be (recreation-records.ts), then
 // resumed under the Lease, or, while another holder has it, used only to create a StatefulSet left absent.
-import type { RecreationRecord } from '../domain/live-state.ts';
-import { mapWithConcurrency } from './concurrency.ts';
-import { ClusterError } from './ports.ts';
-import type { LazyLease } from './lazy-lease.ts';
-import type { RecordLedger, RecordScan } from './recreation-records.ts';
+import type { RecreationRecord } from '../../domain/live-state.ts';
+import { mapWithConcurrency } from '../concurrency.ts';
+import { ClusterError } from '../ports.ts';
+import type { LazyLease } from '../lazy-lease.ts';
+import type { RecordLedger, RecordScan } from './ledger.ts';
 import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
-import { stateNamespaceOf, type PassContext } from './pass-context.ts';
-import { reportRefusedRecords, screenRecords, type RefusedRecord } from './refused-records.ts';
+import { stateNamespaceOf, type PassContext } from '../pass-context.ts';
+import { reportRefusedRecords, screenRecords, type RefusedRecord } from './refused.ts';
 
 export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'updated-in-place': 'updated in place',
