@@ -1,6 +1,6 @@
 // The target's Lease as one pass holds it: taken just before the first write (a pass over an unchanged world writes
-// nothing), renewed before a recreation record is written when a third of its duration has gone, and released with
-// what the pass's ledger knows of the records.
+// nothing), written again before each recreation record is saved, listing that record among the recreations in
+// progress, and released with what the pass's ledger knows of the records.
 import type { ClusterPort, LeaseState } from './ports.ts';
 import type { RecordLedger } from './records/ledger.ts';
 
@@ -8,12 +8,13 @@ export interface LeaseHolder {
   cluster: ClusterPort;
   holderIdentity: string;
   leaseDurationSeconds?: number;
-  now?: () => Date;
 }
 
 export class LazyLease {
   private held: LeaseState | undefined;
   private everHeld = false;
+  /** The ids of recreations in progress the last Lease write listed. */
+  private listed = new Set<string>();
   /** StatefulSets are applied concurrently: the first to need the Lease takes it, the others wait for that. */
   private taking: Promise<void> | undefined;
 
@@ -34,28 +35,26 @@ export class LazyLease {
   }
 
   /**
-   * Before a record is written: the Lease is renewed (optimistic lock on our own hold) once a third of its duration
-   * has gone, so a pass that overran its Lease learns it (409) before writing a record that a pass which took over
-   * after the expiry, and will release the Lease saying `none`, would never see.
+   * Before a record is saved (its id already in the ledger): the Lease is written with the ids of every recreation in
+   * progress, the new one's among them, under an optimistic lock on our own hold. So a record exists only once the
+   * Lease's signed mark lists it (a record it does not list is never acted on), and a pass that overran its Lease learns
+   * it (409) before writing a record the holder that took over would know nothing of. A write that began after the id
+   * was entered (another set's, concurrently) lists it too; one that began before does not, and is followed by another.
    */
-  async ensureFresh(): Promise<void> {
+  async fenceSave(): Promise<void> {
     await this.ensure();
-    const held = this.held;
-    if (!held?.renewTime) return;
-    const age = (this.holder.now ? this.holder.now() : new Date()).getTime() - new Date(held.renewTime).getTime();
-    if (age < (held.durationSeconds * 1000) / 3) return;
-    await this.write(held);
+    while (![...this.ledger.outstandingIds()].every((id) => this.listed.has(id))) await this.write(this.held);
   }
 
   private async write(over: LeaseState | undefined): Promise<void> {
-    this.taking ??= this.holder.cluster.writeLease(
-      this.namespace, this.name, this.holder.holderIdentity, this.holder.leaseDurationSeconds ?? 300, over, this.ledger.holdingMark(),
-    )
-      .then((held) => {
-        this.held = held;
-        this.everHeld = true;
-      })
-      .finally(() => { this.taking = undefined; });
+    this.taking ??= (async () => {
+      const ids = this.ledger.outstandingIds();
+      this.held = await this.holder.cluster.writeLease(
+        this.namespace, this.name, this.holder.holderIdentity, this.holder.leaseDurationSeconds ?? 300, over, this.ledger.marks(false),
+      );
+      this.listed = ids;
+      this.everHeld = true;
+    })().finally(() => { this.taking = undefined; });
     await this.taking;
   }
 
@@ -63,8 +62,7 @@ export class LazyLease {
   async release(completed: boolean): Promise<void> {
     await this.taking?.catch(() => undefined);
     if (!this.held) return;
-    const mark = completed ? this.ledger.finalMark() : this.ledger.holdingMark();
-    await this.holder.cluster.releaseLease(this.namespace, this.name, this.held, mark);
+    await this.holder.cluster.releaseLease(this.namespace, this.name, this.held, this.ledger.marks(completed));
     this.held = undefined;
   }
 }

@@ -33,12 +33,21 @@ export interface InvolvedObject {
 }
 
 /**
- * What the Lease says of the target's recreation records (its `sts-volume-gitops.io/recreation-records` annotation):
- * `none` = none outstanding anywhere; `outstanding` = some may be in the Lease namespace, none in the old per-namespace
- * location; no mark (an older version's Lease, or a holder that had not scanned the old location) = look everywhere.
- * Only a released Lease (no holder) is believed: a holder that died never wrote its last word.
+ * What the Lease says of the old record locations (its `sts-volume-gitops.io/recreation-records` annotation): a mark
+ * (`none` = no recreation outstanding, `outstanding` = some may be) says the old per-namespace locations of versions
+ * before the state namespace were looked at and hold none of our records; no mark (an older version's Lease, no Lease,
+ * or a record found there) = list them too. The state namespace is listed by every pass whatever it says.
  */
 export type RecordsMark = 'none' | 'outstanding';
+
+/**
+ * The two marks a pass leaves on the Lease: the old locations' (above), and `outstanding`, the signed list of the
+ * recreations in progress (engine/records/outstanding.ts), as the text of its annotation; undefined removes either.
+ */
+export interface LeaseMarks {
+  records: RecordsMark | undefined;
+  outstanding: string | undefined;
+}
 
 export interface LeaseState {
   holder: string | undefined;
@@ -46,6 +55,8 @@ export interface LeaseState {
   durationSeconds: number;
   resourceVersion: string | undefined;
   recreationRecords: RecordsMark | undefined;
+  /** The text of the signed list of outstanding recreations, as found (untrusted until verified). */
+  outstandingRecords: string | undefined;
 }
 
 export interface ClusterPort {
@@ -53,7 +64,11 @@ export interface ClusterPort {
   readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot>;
   /** VolumeAttributesClasses through `api` (one LIST; read only when a class changes); undefined when not served. */
   listVolumeAttributesClasses(api: Exclude<VolumeAttributesClassApi, 'none'>): Promise<LiveVolumeAttributesClass[] | undefined>;
-  /** The recreation records `target` wrote in `namespace` (its Lease namespace): one LIST. */
+  /**
+   * Every ConfigMap in `namespace` (the target's state namespace) that claims to be a record of `target`: labelled as a
+   * record (of `target`, or of no target), or named like one of its records whatever its labels. One LIST of the
+   * namespace, with no label selector, so a planted ConfigMap cannot hide by leaving the label out.
+   */
   listRecreationRecords(namespace: string, target: string): Promise<RecreationRecord[]>;
   /** Records an older version wrote in a StatefulSet's own namespace (no owning target): one LIST. */
   listLegacyRecreationRecords(namespace: string): Promise<RecreationRecord[]>;
@@ -87,22 +102,27 @@ export interface ClusterPort {
   recordEvent(involved: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
   readLease(namespace: string, name: string): Promise<LeaseState | undefined>;
   /**
-   * Takes or renews the lease with `records` as its mark (none: no mark); throws ClusterError 409 when someone else
-   * changed it since `seen`.
+   * Takes or renews the lease with `marks` on it (a mark left undefined is removed); throws ClusterError 409 when
+   * someone else changed it since `seen`.
    */
   writeLease(
-    namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, records?: RecordsMark,
+    namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, marks?: LeaseMarks,
   ): Promise<LeaseState>;
   /**
-   * Clears the holder and sets the records mark (none: removes it), only if the Lease is still as `held` (the state
+   * Clears the holder and sets the marks (undefined: removed), only if the Lease is still as `held` (the state
    * writeLease returned): a holder that took over after ours expired keeps it.
    */
-  releaseLease(namespace: string, name: string, held: LeaseState, records?: RecordsMark): Promise<void>;
+  releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<void>;
   /**
-   * Writes the Lease free (no holder) with `records` as its mark, only if it is still as `seen` (created when `seen` is
-   * undefined); throws ClusterError 409 when it changed since.
+   * Writes the Lease free (no holder) with `marks`, only if it is still as `seen` (created when `seen` is undefined);
+   * throws ClusterError 409 when it changed since.
    */
-  markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, records: RecordsMark): Promise<void>;
+  markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, marks: LeaseMarks): Promise<void>;
+  /**
+   * Replaces only the outstanding-recreations mark (undefined: removed) of a Lease someone else holds, holder and times
+   * untouched, only if it is still as `seen`; throws ClusterError 409 when it changed since (404 when it is gone).
+   */
+  rewriteOutstandingRecords(namespace: string, name: string, seen: LeaseState, outstanding: string | undefined): Promise<void>;
 }
 
 /** The files of one commit the target reads: those its globs match and those its size sources map. */

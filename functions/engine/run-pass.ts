@@ -9,9 +9,9 @@ import { ClusterError, type LeaseState } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
-import { RecordLedger, recordedInLedger, recordScanNeeded } from './records/ledger.ts';
-import { authenticRecords, findRecords, recreateAbsentStatefulSets, resumeRecords, templateUpdateWords } from './records/resume.ts';
-import { RecordKeyMissingError } from './records/ledger.ts';
+import { legacyScanNeeded, RecordKeyMissingError, RecordLedger, recordedInLedger } from './records/ledger.ts';
+import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
+import { leaseMarksDiffer, recordStanding, signOutstanding } from './records/outstanding.ts';
 import { stateNamespaceOf } from './pass-context.ts';
 import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
@@ -48,19 +48,23 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     target: ctx.target.name, mode: ctx.mode, commitSha: head.commitSha, manifestErrors: [], notes: [],
   };
   const desired = readTargetDesired(head.files, ctx.target);
-  const scan = recordScanNeeded(seenLease);
-  if (isHeldByOther(seenLease, ctx.holderIdentity, passNow(ctx))) {
-    const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease?.holder ?? '?'}`];
+  const legacy = legacyScanNeeded(seenLease);
+  // A record is acted on only while the Lease's signed mark lists it and Git still has its StatefulSet.
+  const place = { leaseNamespace, leaseName, target: ctx.target.name };
+  const standing = recordStanding(seenLease, ctx.recordKey, place, desired, head.commitSha);
+  if (isHeldByOther(seenLease, ctx.holderIdentity, passNow(ctx)) && seenLease) {
+    const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease.holder ?? '?'}`];
     if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
-    const absent = await recreateAbsentStatefulSets(ctx, scan, desiredNamespaces(desired));
+    const found = await findRecords(ctx, legacy, desiredNamespaces(desired));
+    const absent = await recreateAbsentStatefulSets(ctx, found, standing, { seen: seenLease, place });
     return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedField(absent.refused) };
   }
 
   base.manifestErrors = [...desired.errors];
-  const ledger = new RecordLedger(scan);
+  const ledger = new RecordLedger({ legacy, outstanding: standing.outstanding.ids, sign: (ids) => (ctx.recordKey ? signOutstanding(ids, ctx.recordKey, place) : undefined) });
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
-  // Every record call of the pass goes through the ledger, and a record is saved only under a fresh Lease.
-  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.ensureFresh(), ctx.recordKey, () => passNow(ctx));
+  // Every record call of the pass goes through the ledger, and a record is saved only once the Lease lists it.
+  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.fenceSave(), ctx.recordKey, () => passNow(ctx));
   const outOfTime = (): boolean => ctx.remainingMs !== undefined && ctx.remainingMs() < minimumRemainingMs;
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
@@ -71,7 +75,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     // Plan mode writes nothing, so it has no use for the records (and never LISTs them).
     // Every record found is authenticated first; a refused one is reported and left in place (records/refused.ts).
     const found = ctx.mode === 'apply'
-      ? await authenticRecords(ctx, await findRecords(ctx, scan, desiredNamespaces(desired), ledger))
+      ? await screenFound(ctx, await findRecords(ctx, legacy, desiredNamespaces(desired)), standing, ledger)
       : { trusted: [], refused: [], notes: [] };
     refused = found.refused;
     base.notes.push(...found.notes);
@@ -99,10 +103,12 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   } finally {
     await lease.release(completed);
   }
-  // A pass that looked for records and found none, and wrote nothing else, says so on the Lease once, so that the
-  // passes after it need not look again (no holder is written: it takes nothing).
-  if (ctx.mode === 'apply' && !lease.taken && (scan.leaseNamespace || scan.legacy) && ledger.finalMark() === 'none') {
-    await ctx.cluster.markLeaseFree(leaseNamespace, leaseName, seenLease, 'none').catch((error: unknown) => {
+  // A pass that wrote nothing leaves on the Lease what it learnt, once, when that differs from what the Lease says: the
+  // old locations found clean (so the passes after it need not list them), recreations finished, a dead holder's hold
+  // ended (no holder is written: it takes nothing). The first pass of a target creates the Lease so.
+  const marks = ledger.marks(true);
+  if (ctx.mode === 'apply' && !lease.taken && leaseMarksDiffer(seenLease, marks)) {
+    await ctx.cluster.markLeaseFree(leaseNamespace, leaseName, seenLease, marks).catch((error: unknown) => {
       // Someone wrote the Lease since it was read: what it says now is theirs to say, and the next pass reads it.
       if (!(error instanceof ClusterError && error.status === 409)) throw error;
     });

@@ -1,18 +1,29 @@
-// A pass renews its Lease before writing a recreation record once a third of the Lease's duration has gone, through
-// the client-node adapter against the sandbox: a pass that overran its Lease, taken over since, learns it (409) before
-// writing a record the new holder would never know of.
+// A pass writes its Lease before each recreation record is saved, listing the record among the recreations in
+// progress, through the client-node adapter against the sandbox: the Lease lists a record before it exists, two sets
+// saving at once are both listed, and a pass that overran its Lease, taken over since, learns it (409) before writing a
+// record the new holder would never know of.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
+import { leaseOutstandingAnnotation } from '../../functions/adapters/kube/map-objects.ts';
+import type { RecreationRecord } from '../../functions/domain/live-state.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
 import { LazyLease } from '../../functions/engine/lazy-lease.ts';
+import { RecordKey } from '../../functions/engine/records/authenticity.ts';
 import { RecordLedger } from '../../functions/engine/records/ledger.ts';
+import { readOutstanding, signOutstanding } from '../../functions/engine/records/outstanding.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 
 const leaseType = mustResourceType('coordination.k8s.io/v1', 'Lease');
+const key = RecordKey.fromText('k'.repeat(32), 'the test');
 
-describe('LazyLease renewal before a record write', () => {
+const sealed = (name: string, mac: string): RecreationRecord => ({
+  namespace: 'db', recordNamespace: 'ops', recordName: `r-${name}`, ownerTarget: 't', statefulSetName: name, oldUid: 'u', target: {},
+  updateRevision: undefined, mac,
+});
+
+describe('LazyLease before a record is saved', () => {
   let kube: KubeSandbox;
   let cluster: KubeCluster;
 
@@ -22,29 +33,57 @@ describe('LazyLease renewal before a record write', () => {
   });
   after(() => kube.close());
 
-  it('renews once a third of the duration has gone, and fails (409) once another pass took the Lease over', async () => {
-    let clock = Date.now();
-    const ledger = new RecordLedger({ leaseNamespace: false, legacy: false });
-    const lease = new LazyLease({ cluster, holderIdentity: 'slow-pass', leaseDurationSeconds: 30, now: () => new Date(clock) }, 'ops', 'renewed', undefined, ledger);
-    const version = (): string | undefined => kube.store.get(leaseType, 'ops', 'renewed')?.metadata.resourceVersion;
+  function pass(name: string): { lease: LazyLease; ledger: RecordLedger; listed: () => string[]; version: () => string | undefined } {
+    const place = { leaseNamespace: 'ops', leaseName: name, target: 't' };
+    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(), sign: (ids) => signOutstanding(ids, key, place) });
+    ledger.listedStateNamespace([]);
+    const lease = new LazyLease({ cluster, holderIdentity: 'slow-pass', leaseDurationSeconds: 30 }, 'ops', name, undefined, ledger);
+    const stored = (): ReturnType<KubeSandbox['store']['get']> => kube.store.get(leaseType, 'ops', name);
+    return {
+      lease, ledger,
+      listed: () => [...readOutstanding(stored()?.metadata.annotations?.[leaseOutstandingAnnotation], key, place).ids].sort(),
+      version: () => stored()?.metadata.resourceVersion,
+    };
+  }
 
-    await lease.ensureFresh();
+  it('writes the Lease listing each record before it is saved, and drops it at release once it was deleted', async () => {
+    const { lease, ledger, listed, version } = pass('fenced');
+    await lease.ensure();
     const taken = version();
-    assert.ok(taken, 'taken');
-    assert.equal(kube.store.get(leaseType, 'ops', 'renewed')?.metadata.annotations?.['sts-volume-gitops.io/recreation-records'], 'outstanding');
-    clock += 5_000;
-    await lease.ensureFresh();
-    assert.equal(version(), taken, 'fresh enough: no write');
-    clock += 6_000;
-    await lease.ensureFresh();
-    const renewed = version();
-    assert.notEqual(renewed, taken, 'renewed after 11 s of 30');
-
-    // The pass stalls past its Lease; another one takes it over (an optimistic write on what it read).
-    clock += 60_000;
-    await cluster.writeLease('ops', 'renewed', 'next-pass', 30, await cluster.readLease('ops', 'renewed'), 'outstanding');
-    await assert.rejects(lease.ensureFresh(), (error: unknown) => error instanceof ClusterError && error.status === 409);
+    assert.deepEqual(listed(), []);
+    ledger.saving(sealed('pg', 'mac-pg'));
+    await lease.fenceSave();
+    assert.notEqual(version(), taken, 'a write for the save');
+    assert.deepEqual(listed(), ['mac-pg'], 'listed before the ConfigMap exists');
+    const fenced = version();
+    await lease.fenceSave();
+    assert.equal(version(), fenced, 'nothing new to list: no write');
+    ledger.deleted('ops', 'r-pg');
     await lease.release(true);
-    assert.equal((await cluster.readLease('ops', 'renewed'))?.holder, 'next-pass', 'the release leaves the new holder alone');
+    assert.deepEqual(listed(), []);
+    assert.equal(kube.store.get(leaseType, 'ops', 'fenced')?.metadata.annotations?.['sts-volume-gitops.io/recreation-records'], 'none');
+  });
+
+  it('lists two records saved at once, whichever write carries them', async () => {
+    const { lease, ledger, listed } = pass('concurrent');
+    await lease.ensure();
+    ledger.saving(sealed('pg', 'mac-pg'));
+    const first = lease.fenceSave();
+    ledger.saving(sealed('redis', 'mac-redis'));
+    await Promise.all([first, lease.fenceSave()]);
+    assert.deepEqual(listed(), ['mac-pg', 'mac-redis']);
+    await lease.release(false);
+    assert.deepEqual(listed(), ['mac-pg', 'mac-redis'], 'a pass that did not complete leaves them listed');
+  });
+
+  it('fails (409) once another pass took the Lease over, before anything is saved', async () => {
+    const { lease, ledger } = pass('taken-over');
+    await lease.ensure();
+    // The pass stalls past its Lease; another one takes it over (an optimistic write on what it read).
+    await cluster.writeLease('ops', 'taken-over', 'next-pass', 30, await cluster.readLease('ops', 'taken-over'));
+    ledger.saving(sealed('pg', 'mac-pg'));
+    await assert.rejects(lease.fenceSave(), (error: unknown) => error instanceof ClusterError && error.status === 409);
+    await lease.release(true);
+    assert.equal((await cluster.readLease('ops', 'taken-over'))?.holder, 'next-pass', 'the release leaves the new holder alone');
   });
 });

@@ -27,13 +27,14 @@ const seed = Number(process.env.CAMPAIGN_SEED ?? 20261123);
 const numRuns = Number(process.env.CAMPAIGN_RUNS ?? 2);
 
 /**
- * The pass is SIGKILLed as its 6th write is served: the orphan delete of db/pg (after the PVC dry runs, the Lease, the
- * dry-run PUT and the recreation record). The set is gone once the garbage collector runs, and the dead holder's Lease
- * is live for 300 s: the next pass must bring the set back anyway (issue 13 item 5).
+ * The pass is SIGKILLed as its 7th write is served: the orphan delete of db/pg (after the PVC dry runs, the Lease, the
+ * dry-run PUT, the Lease write listing the record, and the recreation record). The set is gone once the garbage
+ * collector runs, and the dead holder's Lease, which lists the record, is live for 300 s: the next pass must bring the
+ * set back anyway (issue 13 item 5).
  */
 const killAfterOrphanDelete: Schedule = {
   scenario: { growPg: true, growWh: false, openPr: false },
-  passes: [{ faults: [], kill: { among: 'write', atRequest: 6, when: 'after' }, ticksAfter: 2 }],
+  passes: [{ faults: [], kill: { among: 'write', atRequest: 7, when: 'after' }, ticksAfter: 2 }],
 };
 
 describe('fault campaign (small)', () => {

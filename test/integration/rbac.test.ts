@@ -9,7 +9,7 @@ import {
   clusterPermissions, leasePermissions, previousLeaseNamespacePermissions, workloadPermissions, type PermissionRule,
 } from '../../functions/adapters/kube/permissions.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
-import { legacyRecreationRecordName, recreationRecordName } from '../../functions/engine/records/recreate-statefulset.ts';
+import { legacyRecreationRecordName, recreationRecordName } from '../../functions/engine/records/names.ts';
 import { recordLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { runTargets } from '../../functions/app/run-targets.ts';
 import { parseSubject, rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.ts';

@@ -1,18 +1,22 @@
-// Recreation records without a LIST per namespace (issue 14): they live in the target's Lease namespace and the Lease
-// says whether any may be outstanding. A steady pass makes the floor's calls; a record left by a pass that died is
-// still found (the Lease of a dead holder is not believed), also while that holder's Lease is live; and a record an
-// older version left beside its StatefulSet (unsigned) is refused and reported until a person resolves it.
+// Recreation records without a LIST per namespace (issue 14): they live in the target's state namespace, which every
+// pass lists once (issue 28: a record planted after a clean pass is seen on the next). A steady pass makes the floor's
+// calls; a record left by a pass that died is found and, the Lease listing it, resumed, also while that holder's Lease
+// is live; and a record an older version left beside its StatefulSet (unsigned) is refused and reported until a person
+// resolves it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
-import { buildRecreatedStatefulSet, legacyRecreationRecordName } from '../../functions/engine/records/recreate-statefulset.ts';
+import { buildRecreatedStatefulSet } from '../../functions/engine/records/recreate-statefulset.ts';
+import { legacyRecreationRecordName } from '../../functions/engine/records/names.ts';
 import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
 
 const leaseName = 'sts-volume-gitops-test';
 
-/** Lease, StorageClasses, the server's /version, and per namespace StatefulSets, PVCs, pods and quotas. */
-const floor = (namespaces: number): number => 3 + 4 * namespaces;
+/** Lease, StorageClasses, the server's /version, the state namespace's ConfigMaps, and per namespace StatefulSets, PVCs, pods and quotas. */
+const floor = (namespaces: number): number => 4 + 4 * namespaces;
+/** A plan-mode pass writes nothing, so it has no use for records: the floor without their LIST. */
+const planFloor = (namespaces: number): number => floor(namespaces) - 1;
 
 function calls(h: Harness): { total: number; configMaps: string[]; writes: string[] } {
   const entries = h.kube.requestLog.entries;
@@ -31,13 +35,13 @@ function storageOfTemplate(h: Harness, name: string): unknown {
 
 const leaseMark = (h: Harness): string | undefined => h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseRecordsAnnotation];
 
-/** The Lease as a holder that died left it: holder still set, renewed `ageMs` ago, with whatever mark it had. */
+/** The Lease as a holder that died left it: holder still set, renewed `ageMs` ago, its marks as written (`mark` for the old locations'). */
 function leaveLeaseToDeadHolder(h: Harness, ageMs: number, mark: string): void {
   const lease = h.kube.store.get(types.lease, h.stateNamespace, leaseName);
   assert.ok(lease);
   const renewTime = new Date(Date.now() - ageMs).toISOString().replace('Z', '000Z');
   h.kube.store.replace(types.lease, {
-    ...lease, metadata: { ...lease.metadata, annotations: { [leaseRecordsAnnotation]: mark } },
+    ...lease, metadata: { ...lease.metadata, annotations: { ...lease.metadata.annotations, [leaseRecordsAnnotation]: mark } },
     spec: { ...(lease.spec ?? {}), holderIdentity: 'dead-pass', leaseDurationSeconds: 300, renewTime, acquireTime: renewTime },
   });
 }
@@ -53,7 +57,7 @@ async function leaveSetAbsentWithRecord(h: Harness): Promise<void> {
 }
 
 describe('recreation records in the Lease namespace', () => {
-  it('a steady pass makes exactly the floor\'s calls at several namespaces: no records LIST, before and after a resize', async () => {
+  it('a steady pass makes exactly the floor\'s calls at several namespaces: one records LIST, in the state namespace, before and after a resize', async () => {
     const h = await startHarness({
       statefulSets: [
         { name: 'pg', namespace: 'db', replicas: 2, templates: { data: '10Gi' } },
@@ -64,14 +68,14 @@ describe('recreation records in the Lease namespace', () => {
     try {
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass({ mode: 'plan' })));
-      assert.deepEqual(calls(h), { total: floor(3), configMaps: [], writes: [] }, 'plan mode never looks for records');
+      assert.deepEqual(calls(h), { total: planFloor(3), configMaps: [], writes: [] }, 'plan mode never looks for records');
 
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass()));
-      // No Lease yet: the state namespace once, the old locations (each namespace, and the Lease namespace of versions
-      // before the state namespace) once, then the Lease says none.
+      // No Lease yet: the state namespace, and the old locations once (each namespace, and the Lease namespace of
+      // versions before the state namespace), then the Lease says they are clean.
       assert.deepEqual(calls(h), {
-        total: floor(3) + 1 + 3 + 1 + 1,
+        total: floor(3) + 3 + 1 + 1,
         configMaps: ['list sts-volume-gitops', 'list analytics', 'list cache', 'list db', 'list default'],
         writes: ['create leases'],
       });
@@ -79,7 +83,7 @@ describe('recreation records in the Lease namespace', () => {
 
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass()));
-      assert.deepEqual(calls(h), { total: floor(3), configMaps: [], writes: [] });
+      assert.deepEqual(calls(h), { total: floor(3), configMaps: ['list sts-volume-gitops'], writes: [] });
 
       await h.writeManifest({ name: 'pg', namespace: 'db', replicas: 2, templates: { data: '20Gi' } });
       await h.converge(allConverged);
@@ -87,7 +91,7 @@ describe('recreation records in the Lease namespace', () => {
       assert.equal(leaseMark(h), 'none', 'the release says every record the resize wrote is gone');
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass()));
-      assert.deepEqual(calls(h), { total: floor(3), configMaps: [], writes: [] });
+      assert.deepEqual(calls(h), { total: floor(3), configMaps: ['list sts-volume-gitops'], writes: [] });
     } finally {
       await h.close();
     }
@@ -98,8 +102,8 @@ describe('recreation records in the Lease namespace', () => {
     try {
       const podsBefore = podIdentity(h.pods());
       await leaveSetAbsentWithRecord(h);
-      // Even a Lease saying `none` is not believed while it has a holder.
-      leaveLeaseToDeadHolder(h, 1_000, 'none');
+      // The Lease as the dead holder wrote it before saving the record: listing it among the recreations in progress.
+      leaveLeaseToDeadHolder(h, 1_000, 'outstanding');
 
       h.kube.requestLog.reset();
       const report = await h.pass({ holder: 'me' });
@@ -115,7 +119,7 @@ describe('recreation records in the Lease namespace', () => {
     }
   });
 
-  it('does not believe the mark of a holder that died: its record is resumed once its Lease expired, then the Lease says none', async () => {
+  it('resumes the record of a holder that died once its Lease expired, whatever its old-locations mark, then the Lease says none', async () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
       const podsBefore = podIdentity(h.pods());
@@ -130,7 +134,7 @@ describe('recreation records in the Lease namespace', () => {
       assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.spec?.holderIdentity, undefined, 'released');
       h.kube.requestLog.reset();
       assert.ok(allConverged(await h.pass()));
-      assert.deepEqual(calls(h), { total: floor(1), configMaps: [], writes: [] });
+      assert.deepEqual(calls(h), { total: floor(1), configMaps: ['list sts-volume-gitops'], writes: [] });
       assert.deepEqual(podIdentity(h.pods()), podsBefore);
     } finally {
       await h.close();

@@ -43,9 +43,11 @@ describe('recreation records', () => {
       await h.pass({ maxWaitMs: 0 }); // records, orphan-deletes, and leaves before the garbage collector has run
       h.kube.tick(1);
       assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'the set is absent');
-      h.kube.store.create(types.lease, {
-        apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: h.stateNamespace },
-        spec: { holderIdentity: 'dead-pass', leaseDurationSeconds: 300, renewTime: new Date().toISOString().replace('Z', '000Z') },
+      // The Lease as the dead holder left it: held, listing the record among the recreations in progress.
+      const lease = h.kube.store.get(types.lease, h.stateNamespace, 'sts-volume-gitops-test');
+      assert.ok(lease?.metadata.annotations?.['sts-volume-gitops.io/outstanding-recreations'], 'the Lease lists the record');
+      h.kube.store.replace(types.lease, {
+        ...lease, spec: { holderIdentity: 'dead-pass', leaseDurationSeconds: 300, renewTime: new Date().toISOString().replace('Z', '000Z') },
       });
 
       const report = await h.pass({ holder: 'me' });

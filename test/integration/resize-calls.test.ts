@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
 import { updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
+import { LazyLease } from '../../functions/engine/lazy-lease.ts';
 import { RecordLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
+import { signOutstanding } from '../../functions/engine/records/outstanding.ts';
 import { allConverged, startHarness, types } from './harness.ts';
 
 describe('calls of a resize', () => {
@@ -31,8 +33,17 @@ describe('calls of a resize', () => {
   it('never recreates from a stale read: an edit made since the set was read stops the orphan delete, and survives', async () => {
     const h = await startHarness({ statefulSets: ['kafka', 'pg'].map((name) => ({ name, replicas: 2, templates: { data: '10Gi' } })) });
     try {
-      // Records signed with the harness's key, as a pass writes them: its passes then resume them.
-      const cluster = recordedInLedger(new KubeCluster(h.kube.kubeConfig()), new RecordLedger({ leaseNamespace: true, legacy: false }), () => Promise.resolve(), h.recordKey);
+      // Records signed with the harness's key and listed on its target's Lease, as a pass writes them (then released,
+      // as by a pass that ended): its passes then resume them.
+      const kube = new KubeCluster(h.kube.kubeConfig());
+      const markPlace = { leaseNamespace: h.stateNamespace, leaseName: 'sts-volume-gitops-test', target: 'test' };
+      const key = h.recordKey;
+      assert.ok(key);
+      const ledger = new RecordLedger({ legacy: false, outstanding: new Set(), sign: (ids) => signOutstanding(ids, key, markPlace) });
+      ledger.listedStateNamespace([]);
+      const lease = new LazyLease({ cluster: kube, holderIdentity: 'earlier-pass' }, markPlace.leaseNamespace, markPlace.leaseName,
+        await kube.readLease(markPlace.leaseNamespace, markPlace.leaseName), ledger);
+      const cluster = recordedInLedger(kube, ledger, () => lease.fenceSave(), key);
       const timing = { maxWaitMs: 0, pollIntervalMs: 1, sleep: () => Promise.resolve() };
       const place = { recordNamespace: h.stateNamespace, target: 'test' }; // the harness's target: its passes resume these records
       // kafka's update asks the server once whether templates change in place; pg's then goes straight to its record.
@@ -48,6 +59,7 @@ describe('calls of a resize', () => {
       await assert.rejects(updateLiveTemplate(seen, new Map([['data', '20Gi']]), cluster, timing, place),
         (error: unknown) => error instanceof ClusterError && error.status === 409 && /ResourceVersion in the precondition/.test(error.message));
       assert.equal(h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid, stored.metadata.uid, 'the set was not deleted');
+      await lease.release(false);
       // The passes that follow drop the stale record and recreate pg from what it is now: the label stays.
       await h.writeManifest({ name: 'kafka', replicas: 2, templates: { data: '20Gi' } });
       await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });

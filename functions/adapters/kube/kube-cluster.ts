@@ -2,18 +2,19 @@
 // to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
 import {
   AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, StorageV1beta1Api, setHeaderOptions, V1MicroTime, VersionApi,
-  type KubeConfig, type V1Lease, type V1LeaseSpec,
+  type KubeConfig, type V1ConfigMap, type V1Lease, type V1LeaseSpec,
 } from '@kubernetes/client-node';
 import type {
   ClusterSnapshot, JsonObject, LiveStatefulSet, LiveVolumeAttributesClass, NamespaceSnapshot, PvcEvent, RecreationRecord,
 } from '../../domain/live-state.ts';
 import { parseServerVersion, type ServerVersion, type VolumeAttributesClassApi } from '../../domain/server-capabilities.ts';
-import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
+import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseMarks, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
+import { claimsToBeRecordOf } from '../../engine/records/names.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
 import { call, listPageSize, listPages, listWire, wireJson } from './api-calls.ts';
 import {
-  leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
+  leaseOutstandingAnnotation, leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
   toLiveStorageClass, toLiveVolumeAttributesClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
 
@@ -84,7 +85,10 @@ export class KubeCluster implements ClusterPort {
   }
 
   listRecreationRecords(namespace: string, target: string): Promise<RecreationRecord[]> {
-    return this.listRecords(namespace, `${recordLabel}=true,${recordTargetLabel}=${target}`);
+    // No label selector: a ConfigMap named like a record of ours but planted without the label is found too.
+    return this.listRecords(namespace, undefined, (metadata) => claimsToBeRecordOf(target, {
+      name: metadata?.name ?? '', isRecord: metadata?.labels?.[recordLabel] !== undefined, target: metadata?.labels?.[recordTargetLabel],
+    }));
   }
 
   async listLegacyRecreationRecords(namespace: string): Promise<RecreationRecord[]> {
@@ -92,10 +96,12 @@ export class KubeCluster implements ClusterPort {
     return (await this.listRecords(namespace, `${recordLabel}=true`)).filter((r) => r.ownerTarget === undefined);
   }
 
-  private listRecords(namespace: string, labelSelector: string): Promise<RecreationRecord[]> {
+  private listRecords(
+    namespace: string, labelSelector: string | undefined, keep: (metadata: V1ConfigMap['metadata']) => boolean = () => true,
+  ): Promise<RecreationRecord[]> {
     return listPages(this.pageSize, async (page) => {
-      const list = await call(() => this.core.listNamespacedConfigMap({ namespace, labelSelector, ...page }));
-      return { items: list.items.map(toRecreationRecord), next: list.metadata?._continue };
+      const list = await call(() => this.core.listNamespacedConfigMap({ namespace, ...(labelSelector ? { labelSelector } : {}), ...page }));
+      return { items: list.items.filter((item) => keep(item.metadata)).map(toRecreationRecord), next: list.metadata?._continue };
     });
   }
 
@@ -218,6 +224,7 @@ export class KubeCluster implements ClusterPort {
         durationSeconds: lease.spec?.leaseDurationSeconds ?? 0,
         resourceVersion: lease.metadata?.resourceVersion,
         recreationRecords: recordsMarkOf(lease.metadata?.annotations?.[leaseRecordsAnnotation]),
+        outstandingRecords: lease.metadata?.annotations?.[leaseOutstandingAnnotation],
       };
     } catch (error) {
       if (error instanceof ClusterError && error.status === 404) return undefined;
@@ -226,26 +233,36 @@ export class KubeCluster implements ClusterPort {
   }
 
   async writeLease(
-    namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, records?: RecordsMark,
+    namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, marks?: LeaseMarks,
   ): Promise<LeaseState> {
     // acquireTime/renewTime are MicroTime: the server refuses anything but six fractional digits, which V1MicroTime
     // gives (a Date serialises with three).
     const renewTime = new V1MicroTime();
     const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime: renewTime, renewTime };
-    const lease = await this.putLease(namespace, name, seen, records, spec);
+    const lease = await this.putLease(namespace, name, seen, marks, spec);
     return {
       holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion,
-      recreationRecords: records,
+      recreationRecords: marks?.records, outstandingRecords: marks?.outstanding,
     };
   }
 
-  async markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, records: RecordsMark): Promise<void> {
-    await this.putLease(namespace, name, seen, records, seen ? { leaseDurationSeconds: seen.durationSeconds } : {});
+  async markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, marks: LeaseMarks): Promise<void> {
+    await this.putLease(namespace, name, seen, marks, seen ? { leaseDurationSeconds: seen.durationSeconds } : {});
+  }
+
+  async rewriteOutstandingRecords(namespace: string, name: string, seen: LeaseState, outstanding: string | undefined): Promise<void> {
+    // A merge patch of the one annotation: the holder's spec is left as it is; the resourceVersion makes it optimistic.
+    const body = { metadata: { resourceVersion: seen.resourceVersion, annotations: { [leaseOutstandingAnnotation]: outstanding ?? null } } };
+    await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch));
   }
 
   /** Creates the Lease, or replaces it with an optimistic lock on `seen`; the PUT drops a mark it does not carry. */
-  private putLease(namespace: string, name: string, seen: LeaseState | undefined, records: RecordsMark | undefined, spec: V1LeaseSpec): Promise<V1Lease> {
-    const metadata = { name, namespace, ...(records ? { annotations: { [leaseRecordsAnnotation]: records } } : {}) };
+  private putLease(namespace: string, name: string, seen: LeaseState | undefined, marks: LeaseMarks | undefined, spec: V1LeaseSpec): Promise<V1Lease> {
+    const annotations = {
+      ...(marks?.records ? { [leaseRecordsAnnotation]: marks.records } : {}),
+      ...(marks?.outstanding ? { [leaseOutstandingAnnotation]: marks.outstanding } : {}),
+    };
+    const metadata = { name, namespace, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) };
     return seen
       ? call(() => this.coordination.replaceNamespacedLease({
         namespace, name, body: { metadata: { ...metadata, resourceVersion: seen.resourceVersion }, spec },
@@ -253,12 +270,15 @@ export class KubeCluster implements ClusterPort {
       : call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata, spec } }));
   }
 
-  async releaseLease(namespace: string, name: string, held: LeaseState, records?: RecordsMark): Promise<void> {
+  async releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<void> {
     // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel; the resourceVersion
     // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing. The
     // records mark goes in the same write: a released Lease always says what it knows of them.
     const body = {
-      metadata: { resourceVersion: held.resourceVersion, annotations: { [leaseRecordsAnnotation]: records ?? null } },
+      metadata: {
+        resourceVersion: held.resourceVersion,
+        annotations: { [leaseRecordsAnnotation]: marks?.records ?? null, [leaseOutstandingAnnotation]: marks?.outstanding ?? null },
+      },
       spec: { holderIdentity: null, renewTime: null },
     };
     await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch))

@@ -15,8 +15,10 @@ export const recordLabel = 'sts-volume-gitops.io/recreation-record';
 export const recordTargetLabel = 'sts-volume-gitops.io/target';
 /** On records in the target's Lease namespace: the StatefulSet's namespace (its name, maybe longer than a label value, is in the data). */
 export const recordNamespaceLabel = 'sts-volume-gitops.io/statefulset-namespace';
-/** The Lease annotation that says whether recreation records may be outstanding (see RecordsMark). */
+/** The Lease annotation that says whether the old record locations were looked at (see RecordsMark). */
 export const leaseRecordsAnnotation = 'sts-volume-gitops.io/recreation-records';
+/** The Lease annotation holding the signed list of outstanding recreations (engine/records/outstanding.ts). */
+export const leaseOutstandingAnnotation = 'sts-volume-gitops.io/outstanding-recreations';
 
 /** A client-node model as the server's JSON has it: Date fields (Time, MicroTime) are strings there. */
 export type Wire<T> = T extends Date ? string

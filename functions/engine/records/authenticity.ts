@@ -6,7 +6,7 @@
 // record cannot be moved to another target or renamed; its name, namespace and uid must agree with the object it restores.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { JsonObject, RecreationRecord } from '../../domain/live-state.ts';
-import { recreationRecordName } from './recreate-statefulset.ts';
+import { recreationRecordName } from './names.ts';
 
 /** The HMAC key of a deployment. Never printed: its JSON and string forms say only that it is a key. */
 export class RecordKey {

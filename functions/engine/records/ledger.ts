@@ -1,77 +1,102 @@
-// Finding recreation records without a LIST per namespace. Records live in the target's Lease namespace, and the
-// Lease, read at the start of every pass, says whether any may be outstanding: a pass LISTs them (one call) only when
-// the Lease does not say `none`, and looks in the old per-namespace location only when the Lease carries no mark at
-// all (an older version's Lease, or no Lease). What a pass leaves on the Lease comes from a ledger of every record it
-// listed, wrote and deleted, so a missed record (a StatefulSet left deleted) needs the Lease to lie, which only a
-// holder overrunning its Lease could make it do: LazyLease renews before each record write to rule that out.
+// What one pass knows of the target's records, and what it leaves on the Lease about them. Every pass lists the state
+// namespace (one LIST: a record planted there after a clean pass is seen on the next one); the old per-namespace
+// locations of versions before the state namespace are listed only while the Lease carries no mark saying they were
+// found clean. The ledger keeps the ids of the recreations in progress, the Lease's signed mark lists them
+// (outstanding.ts): those the mark listed and the namespace still holds, and those the pass began to save, until it
+// sees them deleted. A save is fenced by the Lease write that lists it (LazyLease), before the ConfigMap exists.
 import type { RecreationRecord } from '../../domain/live-state.ts';
-import type { LeaseState, RecordsMark } from '../ports.ts';
+import type { LeaseMarks, LeaseState, RecordsMark } from '../ports.ts';
 import type { RecreationCluster } from './recreate-statefulset.ts';
 import { sealRecord, type RecordKey } from './authenticity.ts';
+import { recordId } from './outstanding.ts';
 
-/** Which record locations a pass must LIST. */
-export interface RecordScan {
-  /** The target's Lease namespace (one LIST). */
-  leaseNamespace: boolean;
-  /** The old location, each StatefulSet's own namespace (one LIST per namespace). */
-  legacy: boolean;
+/** Whether a pass must also list the old locations: only while the Lease carries no mark (an older version's, or none). */
+export function legacyScanNeeded(lease: LeaseState | undefined): boolean {
+  return lease?.recreationRecords === undefined;
 }
 
-/**
- * Only a released Lease's `none` is believed: a Lease with a holder (live, dead, or one that never got to release it)
- * may have records behind it. No mark at all means the old location was never found empty by this version.
- */
-export function recordScanNeeded(lease: LeaseState | undefined): RecordScan {
-  const released = lease !== undefined && !lease.holder;
-  return { leaseNamespace: !(released && lease.recreationRecords === 'none'), legacy: lease?.recreationRecords === undefined };
+export interface LedgerStart {
+  /** Whether the old locations are to be listed (else they are known clean). */
+  legacy: boolean;
+  /** The ids the Lease's mark listed, verified: the recreations in progress when the pass began. */
+  outstanding: ReadonlySet<string>;
+  /** Signs a list of ids as the Lease's mark (undefined when there are none, or no key). */
+  sign: (ids: Iterable<string>) => string | undefined;
 }
 
 const keyOf = (recordNamespace: string, recordName: string): string => `${recordNamespace}/${recordName}`;
 
-/** What one pass knows of the target's records: those that may exist now, and whether each location was looked at. */
 export class RecordLedger {
-  /** Records that may exist, by `recordNamespace/recordName`: true for one in the old location. */
-  private readonly mayExist = new Map<string, boolean>();
-  private leaseNamespaceKnown: boolean;
+  /** Until the state namespace is listed, every id the mark listed may still be stored. */
+  private unlisted: Set<string>;
+  /** By `recordNamespace/recordName`: the ids of recreations in progress that may be stored under that name. */
+  private readonly inProgress = new Map<string, Set<string>>();
+  /** Records found in the old locations (refused; a person resolves them), by `recordNamespace/recordName`. */
+  private readonly legacyFound = new Set<string>();
   private legacyKnown: boolean;
 
-  constructor(scan: RecordScan) {
-    this.leaseNamespaceKnown = !scan.leaseNamespace;
-    this.legacyKnown = !scan.legacy;
+  constructor(private readonly start: LedgerStart) {
+    this.unlisted = new Set(start.outstanding);
+    this.legacyKnown = !start.legacy;
   }
 
-  listed(records: readonly RecreationRecord[], where: keyof RecordScan): void {
-    // Anything found in an old location (beside a StatefulSet, or an older version's Lease namespace) keeps the old
-    // locations looked at by every pass, so a record refused there is reported until a person resolves it.
-    for (const record of records) this.mayExist.set(keyOf(record.recordNamespace, record.recordName), where === 'legacy' || record.ownerTarget === undefined);
-    if (where === 'leaseNamespace') this.leaseNamespaceKnown = true;
-    else this.legacyKnown = true;
+  /**
+   * The state namespace was listed: of the ids the mark listed, those `authentic` records carry (checked, so a copied MAC
+   * under another name counts for nothing) are still in progress; the others are finished.
+   */
+  listedStateNamespace(authentic: readonly RecreationRecord[]): void {
+    for (const record of authentic) {
+      const id = recordId(record);
+      if (id !== undefined && this.unlisted.has(id)) this.inProgress.set(keyOf(record.recordNamespace, record.recordName), new Set([id]));
+    }
+    this.unlisted = new Set();
   }
 
-  /** Called before the write: a save whose answer was lost may well have been stored. */
-  saving(record: RecreationRecord): void {
-    this.mayExist.set(keyOf(record.recordNamespace, record.recordName), record.ownerTarget === undefined);
+  /** The old locations were listed: anything there keeps them listed by every pass until a person resolves it. */
+  listedLegacy(records: readonly RecreationRecord[]): void {
+    for (const record of records) this.legacyFound.add(keyOf(record.recordNamespace, record.recordName));
+    this.legacyKnown = true;
+  }
+
+  /** Called before the Lease write that fences the save: a save whose answer was lost may well have been stored. */
+  saving(sealed: RecreationRecord): void {
+    const id = recordId(sealed);
+    if (id === undefined) return;
+    const key = keyOf(sealed.recordNamespace, sealed.recordName);
+    this.inProgress.set(key, new Set([...(this.inProgress.get(key) ?? []), id]));
+  }
+
+  /** The save was confirmed: the ConfigMap holds this seal, and no earlier one of that name. */
+  saved(sealed: RecreationRecord): void {
+    const id = recordId(sealed);
+    if (id !== undefined) this.inProgress.set(keyOf(sealed.recordNamespace, sealed.recordName), new Set([id]));
   }
 
   /** Called after a delete the server confirmed (or answered 404). */
   deleted(recordNamespace: string, recordName: string): void {
-    this.mayExist.delete(keyOf(recordNamespace, recordName));
+    this.inProgress.delete(keyOf(recordNamespace, recordName));
+    this.legacyFound.delete(keyOf(recordNamespace, recordName));
   }
 
-  /** Whether the old location is known to hold none of our records. */
+  /** The ids of every recreation that may be in progress. */
+  outstandingIds(): Set<string> {
+    return new Set([...this.unlisted, ...[...this.inProgress.values()].flatMap((ids) => [...ids])]);
+  }
+
+  /** Whether the old locations are known to hold none of our records. */
   get legacyClean(): boolean {
-    return this.legacyKnown && ![...this.mayExist.values()].some((legacy) => legacy);
+    return this.legacyKnown && this.legacyFound.size === 0;
   }
 
-  /** The mark a holder puts on the Lease while it holds it (not believed while held; it keeps the old location's state). */
-  holdingMark(): RecordsMark | undefined {
-    return this.legacyClean ? 'outstanding' : undefined;
-  }
-
-  /** The mark the pass leaves when it is done: `none` only when every location was known and nothing may remain. */
-  finalMark(): RecordsMark | undefined {
-    if (!this.legacyClean) return undefined;
-    return this.leaseNamespaceKnown && this.mayExist.size === 0 ? 'none' : 'outstanding';
+  /**
+   * What the pass leaves on the Lease: the signed ids, and the old locations' mark (none while they may hold a record).
+   * While held, or after a pass that did not complete, that mark says `outstanding`, never `none`.
+   */
+  marks(completed: boolean): LeaseMarks {
+    const ids = this.outstandingIds();
+    let records: RecordsMark | undefined;
+    if (this.legacyClean) records = completed && ids.size === 0 ? 'none' : 'outstanding';
+    return { records, outstanding: this.start.sign(ids) };
   }
 }
 
@@ -84,11 +109,12 @@ export class RecordKeyMissingError extends Error {
 }
 
 /**
- * The record calls of `cluster`, entered in `ledger`; `beforeSave` runs first (the Lease renewal that fences a save).
- * Every record is sealed with `key` (its MAC) on its way out; without a key none is written.
+ * The record calls of `cluster`, entered in `ledger`. Every record is sealed with `key` (its MAC, which is its id) on
+ * its way out; then `fenceSave` runs (the Lease write listing that id, which also proves the Lease is still ours), and
+ * only then is the ConfigMap written. Without a key none is written.
  */
 export function recordedInLedger(
-  cluster: RecreationCluster, ledger: RecordLedger, beforeSave: () => Promise<void>, key: RecordKey | undefined,
+  cluster: RecreationCluster, ledger: RecordLedger, fenceSave: () => Promise<void>, key: RecordKey | undefined,
   now: () => Date = () => new Date(),
 ): RecreationCluster {
   return {
@@ -98,9 +124,11 @@ export function recordedInLedger(
     createStatefulSet: (target) => cluster.createStatefulSet(target),
     saveRecreationRecord: async (record) => {
       if (key === undefined) throw new RecordKeyMissingError();
-      await beforeSave();
-      ledger.saving(record);
-      await cluster.saveRecreationRecord(sealRecord(record, key, now()));
+      const sealed = sealRecord(record, key, now());
+      ledger.saving(sealed);
+      await fenceSave();
+      await cluster.saveRecreationRecord(sealed);
+      ledger.saved(sealed);
     },
     deleteRecreationRecord: async (recordNamespace, recordName) => {
       await cluster.deleteRecreationRecord(recordNamespace, recordName);

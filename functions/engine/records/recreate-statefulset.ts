@@ -2,11 +2,10 @@
 // object in the cluster first, delete the old object with propagationPolicy Orphan (pods and PVCs stay), wait until it
 // is gone, create it again from the LIVE object with only the storage changed, then drop the record. Every step is
 // restartable: a later pass that finds the record resumes where a crash left off.
-import { statusAnnotation } from '../template-status.ts';
-import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError, type ClusterPort } from '../ports.ts';
+import { recordedClasses, recordedStorage, recordMismatch } from './match-live.ts';
+import { recreationRecordName } from './names.ts';
 
 export type RecreationStep = 'delete-old' | 'wait-for-deletion' | 'create-from-record' | 'drop-record';
 
@@ -15,28 +14,6 @@ export function nextRecreationStep(record: RecreationRecord, current: LiveStatef
   if (!current) return 'create-from-record';
   if (current.uid !== record.oldUid) return 'drop-record';
   return current.deleting ? 'wait-for-deletion' : 'delete-old';
-}
-
-const recordPrefix = 'sts-volume-gitops-recreate';
-const maxObjectName = 253;
-
-/**
- * The record's ConfigMap name in the target's Lease namespace: `sts-volume-gitops-recreate.<target>.<namespace>.<name>`.
- * Target and namespace names hold no dot, so two StatefulSets never share a name; one too long for a ConfigMap name
- * (253) keeps a prefix of the StatefulSet's name and ends with a hash of the whole.
- */
-export function recreationRecordName(target: string, namespace: string, statefulSetName: string): string {
-  const full = `${recordPrefix}.${target}.${namespace}.${statefulSetName}`;
-  if (full.length <= maxObjectName) return full;
-  const hash = createHash('sha256').update(`${namespace}/${statefulSetName}`).digest('hex').slice(0, 16);
-  // Each dot-separated part must end with a letter or digit: the cut must not leave a `-` or `.` before the hash.
-  const kept = full.slice(0, maxObjectName - hash.length - 1).replace(/[-.]+$/, '');
-  return `${kept}-${hash}`;
-}
-
-/** The name older versions gave a record, in the StatefulSet's own namespace (still found and resumed after an upgrade). */
-export function legacyRecreationRecordName(statefulSetName: string): string {
-  return `${recordPrefix}-${statefulSetName}`.slice(0, maxObjectName);
 }
 
 /** Where a pass keeps the records it writes: the target's Lease namespace, labelled with the target. */
@@ -90,68 +67,8 @@ export interface TemplateUpdate {
   outcome: TemplateUpdateOutcome;
   /** The StatefulSet as the server stored it, when this call wrote it (saves reading it back). */
   stored?: LiveStatefulSet;
-}
-
-/**
- * Whether the live object still is the one the record was made from, apart from the template storage the record
- * changes. A set edited since (new image, replicas) must not be replaced by the record's older copy: that would put the
- * old spec back and roll every pod; a label or annotation added since would be lost.
- */
-export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSet): boolean {
-  const withoutTemplates = (spec: unknown): JsonObject => {
-    const copy = { ...((spec ?? {}) as JsonObject) };
-    delete copy.volumeClaimTemplates;
-    return copy;
-  };
-  // Each template whole but its storage request and volume attributes class: a record changes those values of the plan
-  // and nothing else (not the StorageClass, not the access modes), so the object created is the deleted one with only
-  // those values changed.
-  const templateShapes = (spec: unknown): unknown[] => (((spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined ?? [])
-    .map(templateWithoutPlannedValues);
-  // Labels and annotations too (the recreated object carries them): all but the status annotation the record adds.
-  const marks = (object: JsonObject): unknown => {
-    const metadata = (object.metadata ?? {}) as JsonObject;
-    const annotations = { ...((metadata.annotations ?? {}) as JsonObject) };
-    delete annotations[statusAnnotation];
-    return { labels: metadata.labels ?? {}, annotations };
-  };
-  return isDeepStrictEqual(withoutTemplates(record.target.spec), withoutTemplates(live.raw.spec))
-    && isDeepStrictEqual(templateShapes(record.target.spec), templateShapes(live.raw.spec))
-    && isDeepStrictEqual(marks(record.target), marks(live.raw));
-}
-
-/** The classes a record asks for, by template name (KEP-3751). */
-export function recordedClasses(record: RecreationRecord): Map<string, string> {
-  const templates = (((record.target.spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined) ?? [];
-  const classes = new Map<string, string>();
-  for (const template of templates) {
-    const name = ((template.metadata ?? {}) as JsonObject).name;
-    const className = ((template.spec ?? {}) as JsonObject).volumeAttributesClassName;
-    if (typeof name === 'string' && typeof className === 'string') classes.set(name, className);
-  }
-  return classes;
-}
-
-/** A template without the two values a plan may change in it: the storage request and the volume attributes class. */
-function templateWithoutPlannedValues(template: JsonObject): JsonObject {
-  const copy = structuredClone(template);
-  const spec = (copy.spec ?? {}) as JsonObject;
-  const requests = (((spec.resources ?? {}) as JsonObject).requests) as JsonObject | undefined;
-  if (requests) delete requests.storage;
-  delete spec.volumeAttributesClassName;
-  return copy;
-}
-
-/** The sizes a record asks for, by template name. */
-export function recordedStorage(record: RecreationRecord): Map<string, string> {
-  const templates = (((record.target.spec ?? {}) as JsonObject).volumeClaimTemplates as JsonObject[] | undefined) ?? [];
-  const sizes = new Map<string, string>();
-  for (const template of templates) {
-    const name = ((template.metadata ?? {}) as JsonObject).name;
-    const storage = ((((template.spec ?? {}) as JsonObject).resources as JsonObject | undefined)?.requests as JsonObject | undefined)?.storage;
-    if (typeof name === 'string' && typeof storage === 'string') sizes.set(name, storage);
-  }
-  return sizes;
+  /** Why a record was dropped (`record-outdated`): what changed, and what follows. */
+  reason?: string;
 }
 
 export interface RecreationTiming {
@@ -236,11 +153,19 @@ export async function resumeRecreation(
     const current = seen ?? await cluster.getStatefulSet(record.namespace, record.statefulSetName);
     seen = undefined;
     const step = nextRecreationStep(record, current);
-    if (current && step !== 'drop-record' && !recordMatchesLive(record, current)) {
+    const mismatch = current && step !== 'drop-record' ? recordMismatch(record, current) : undefined;
+    if (current && mismatch !== undefined) {
       if (step === 'delete-old') {
         // Not deleted yet: drop the stale intent; the plan builds a new one from the object as it is now.
         await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
-        return { outcome: 'record-outdated' };
+        return { outcome: 'record-outdated', reason: `${mismatch}; the set was left as it is` };
+      }
+      if (current.controllerOwner) {
+        // Adopted while being deleted: an object another controller owns is never recreated by this tool (with or
+        // without its reference); its controller brings it back. The record is dropped, so nobody acts on it later.
+        if (!options.rewriteRecord) return { outcome: 'waiting-for-deletion' };
+        await cluster.deleteRecreationRecord(record.recordNamespace, record.recordName);
+        return { outcome: 'record-outdated', reason: `${mismatch} while it was being deleted for the template update: not recreated; its controller (or a person) must create it again` };
       }
       // Already being deleted but edited since the record was written (a PATCH of a deleting set is allowed):
       // recreate from the object as it is now, and persist that before it disappears.

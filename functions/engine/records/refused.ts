@@ -1,24 +1,37 @@
-// Records found in the cluster are untrusted input: each is authenticated (record-authenticity.ts) before a pass acts on
-// it. One that fails is never acted on and never deleted (it is evidence, and a person decides), and it is reported
-// loudly every pass until resolved: a Warning Event on the ConfigMap, the pass report, and the metric the Lambda
-// publishes from the report. The Lease keeps saying records are outstanding, so every pass looks again.
+// Records found in the cluster are untrusted input: each is authenticated (authenticity.ts), then must be an outstanding
+// recreation of a StatefulSet still in Git (outstanding.ts) before a pass acts on it. One that fails is never acted on
+// and never deleted (it is evidence, and a person decides), and it is reported loudly every pass until resolved (every
+// pass lists the state namespace): a Warning Event on the ConfigMap, the pass report, and the metric the Lambda
+// publishes from the report.
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError } from '../ports.ts';
 import type { PassContext } from '../pass-context.ts';
 import { passNow, stateNamespaceOf } from '../pass-context.ts';
 import { recordRefusal } from './authenticity.ts';
+import { recordId, standingRefusal, type RecordStanding } from './outstanding.ts';
 import type { RefusedRecord } from '../pass-report.ts';
 
 export type { RefusedRecord } from '../pass-report.ts';
 
+export interface ScreenedRecords {
+  /** Records a pass may act on. */
+  trusted: RecreationRecord[];
+  refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }>;
+  /** Authentic records the Lease lists as in progress (trusted, or refused only because Git no longer has their set). */
+  inProgress: RecreationRecord[];
+}
+
 export function screenRecords(
-  ctx: Pick<PassContext, 'target' | 'recordKey' | 'now'>, records: readonly RecreationRecord[],
-): { trusted: RecreationRecord[]; refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> } {
+  ctx: Pick<PassContext, 'target' | 'recordKey' | 'now'>, records: readonly RecreationRecord[], standing: RecordStanding,
+): ScreenedRecords {
   const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: stateNamespaceOf(ctx.target), now: passNow(ctx) };
-  const trusted: RecreationRecord[] = [];
-  const refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }> = [];
+  const screened: ScreenedRecords = { trusted: [], refused: [], inProgress: [] };
+  const { trusted, refused } = screened;
   for (const record of records) {
-    const reason = recordRefusal(record, expectation);
+    const forged = recordRefusal(record, expectation);
+    const id = recordId(record);
+    if (forged === undefined && id !== undefined && standing.outstanding.ids.has(id)) screened.inProgress.push(record);
+    const reason = forged ?? standingRefusal(record, standing);
     if (reason === undefined) trusted.push(record);
     else {
       refused.push({
@@ -27,15 +40,15 @@ export function screenRecords(
       });
     }
   }
-  return { trusted, refused };
+  return screened;
 }
 
 /** What the operator should do about a refused record (the same words in the report, the Event and the README). */
 export function refusalAdvice(refusal: RefusedRecord): string {
   return `recreation record ${refusal.configMap} refused, nothing done (it claims to restore StatefulSet ${refusal.statefulSet}): ${refusal.reason}. `
     + 'Inspect it; if an older version of this tool wrote it and the StatefulSet is absent, create the StatefulSet from its data.target after '
-    + 'checking it, then delete the ConfigMap; if the StatefulSet exists, delete the ConfigMap; if nobody you trust wrote it, delete it and '
-    + 'find who can write ConfigMaps in that namespace';
+    + 'checking it, then delete the ConfigMap; if the StatefulSet exists, or was removed from Git on purpose, delete the ConfigMap; '
+    + 'if nobody you trust wrote it (a forgery, or a copy of a finished recreation put back), delete it and find who can write ConfigMaps in that namespace';
 }
 
 /** A Warning Event on each refused record's ConfigMap; an Event that cannot be written is said in the notes instead. */

@@ -1,13 +1,16 @@
-// The recreation records a pass must act on: found where the Lease says they may be (recreation-records.ts), then
-// resumed under the Lease, or, while another holder has it, used only to create a StatefulSet left absent.
+// The recreation records a pass must act on: found (the state namespace every pass, the old locations while the Lease
+// says to), screened (authentic, outstanding, for a set Git still has), then resumed under the Lease or, while another
+// holder has it, used only to create a StatefulSet left absent.
+import type { LeaseState } from '../ports.ts';
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import { mapWithConcurrency } from '../concurrency.ts';
 import { ClusterError } from '../ports.ts';
 import type { LazyLease } from '../lazy-lease.ts';
-import type { RecordLedger, RecordScan } from './ledger.ts';
+import type { RecordLedger } from './ledger.ts';
 import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
 import { stateNamespaceOf, type PassContext } from '../pass-context.ts';
 import { reportRefusedRecords, screenRecords, type RefusedRecord } from './refused.ts';
+import { recordId, signOutstanding, type MarkPlace, type RecordStanding } from './outstanding.ts';
 
 export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'updated-in-place': 'updated in place',
@@ -22,39 +25,44 @@ export function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): b
   return ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(namespace);
 }
 
-/**
- * LISTs the locations `scan` names: the state namespace once; the old locations in every namespace the target may
- * write (named ones) and every namespace its desired state is in, and the Lease namespace of versions before the state
- * namespace (`namespaces.default`). Records in the state namespace come first. Nothing found is trusted yet.
- */
-export async function findRecords(
-  ctx: RecordsContext, scan: RecordScan, desiredNamespaceNames: readonly string[], ledger: RecordLedger | undefined,
-): Promise<RecreationRecord[]> {
-  const found: RecreationRecord[] = [];
-  const stateNamespace = stateNamespaceOf(ctx.target);
-  if (scan.leaseNamespace) {
-    const records = await ctx.cluster.listRecreationRecords(stateNamespace, ctx.target.name);
-    ledger?.listed(records, 'leaseNamespace');
-    found.push(...records);
-  }
-  if (scan.legacy) {
-    const namespaces = [...new Set([...ctx.target.allowedNamespaces.filter((n) => n !== '*'), ...desiredNamespaceNames.filter((n) => mayWrite(ctx, n))])].sort();
-    const perNamespace = await mapWithConcurrency(namespaces, ctx.apiConcurrency ?? 4, (ns) => ctx.cluster.listLegacyRecreationRecords(ns));
-    const records = perNamespace.flat();
-    if (ctx.target.defaultNamespace !== stateNamespace) {
-      records.push(...await ctx.cluster.listRecreationRecords(ctx.target.defaultNamespace, ctx.target.name));
-    }
-    ledger?.listed(records, 'legacy');
-    found.push(...records);
-  }
-  return found;
+export interface FoundRecords {
+  /** What claims to be a record of the target in its state namespace (listed by every pass). */
+  state: RecreationRecord[];
+  /** What the old locations hold; undefined when they were not listed. */
+  legacy: RecreationRecord[] | undefined;
 }
 
-/** The records found, authenticated: those a pass may act on, and the refused ones, reported (Events, notes). */
-export async function authenticRecords(
-  ctx: PassContext, records: readonly RecreationRecord[],
-): Promise<{ trusted: RecreationRecord[]; refused: RefusedRecord[]; notes: string[] }> {
-  const { trusted, refused } = screenRecords(ctx, records);
+/**
+ * LISTs the state namespace once, and with `legacy` the old locations: every namespace the target may write (named ones)
+ * and every namespace its desired state is in, and the Lease namespace of versions before the state namespace
+ * (`namespaces.default`). Nothing found is trusted yet.
+ */
+export async function findRecords(ctx: RecordsContext, legacy: boolean, desiredNamespaceNames: readonly string[]): Promise<FoundRecords> {
+  const stateNamespace = stateNamespaceOf(ctx.target);
+  const state = await ctx.cluster.listRecreationRecords(stateNamespace, ctx.target.name);
+  if (!legacy) return { state, legacy: undefined };
+  const namespaces = [...new Set([...ctx.target.allowedNamespaces.filter((n) => n !== '*'), ...desiredNamespaceNames.filter((n) => mayWrite(ctx, n))])]
+    .filter((n) => n !== stateNamespace).sort();
+  const perNamespace = await mapWithConcurrency(namespaces, ctx.apiConcurrency ?? 4, (ns) => ctx.cluster.listLegacyRecreationRecords(ns));
+  const old = perNamespace.flat();
+  if (ctx.target.defaultNamespace !== stateNamespace) old.push(...await ctx.cluster.listRecreationRecords(ctx.target.defaultNamespace, ctx.target.name));
+  return { state, legacy: old };
+}
+
+export interface ScreenedFound {
+  trusted: RecreationRecord[];
+  refused: RefusedRecord[];
+  notes: string[];
+}
+
+/** The records found, screened: those a pass may act on, and the refused ones, reported (Events, notes); the ledger learns both. */
+export async function screenFound(
+  ctx: PassContext, found: FoundRecords, standing: RecordStanding, ledger: RecordLedger | undefined,
+): Promise<ScreenedFound> {
+  const { trusted, refused, inProgress } = screenRecords(ctx, [...found.state, ...(found.legacy ?? [])], standing);
+  const stateNamespace = stateNamespaceOf(ctx.target);
+  ledger?.listedStateNamespace(inProgress.filter((r) => r.recordNamespace === stateNamespace));
+  if (found.legacy) ledger?.listedLegacy(found.legacy);
   const notes = await reportRefusedRecords(ctx, refused);
   return { trusted, refused: refused.map((r) => r.refusal), notes };
 }
@@ -67,7 +75,7 @@ export interface ResumedRecords {
   notes: string[];
 }
 
-/** Resumes each record (authenticated ones only: see authenticRecords) under the Lease. */
+/** Resumes each record (screened ones only: see screenFound) under the Lease. */
 export async function resumeRecords(
   ctx: PassContext, records: readonly RecreationRecord[], cluster: RecreationCluster, lease: LazyLease, outOfTime: () => boolean,
 ): Promise<ResumedRecords> {
@@ -77,7 +85,7 @@ export async function resumeRecords(
     if (outOfTime()) break;
     const id = `${record.namespace}/${record.statefulSetName}`;
     if (!mayWrite(ctx, record.namespace)) {
-      // Left in place (the Lease keeps saying records are outstanding): the target may not write there any more.
+      // Left in place (the Lease keeps listing it): the target may not write there any more.
       result.notes.push(`recreation record ${record.recordNamespace}/${record.recordName} is for ${id}, outside the namespaces this target may write: left for a person to resolve`);
       continue;
     }
@@ -85,8 +93,12 @@ export async function resumeRecords(
     await lease.ensure();
     say(`${id}: resuming the template update an earlier pass left unfinished`);
     try {
-      const { outcome } = await resumeRecreation(record, cluster, ctx.timing);
+      const { outcome, reason } = await resumeRecreation(record, cluster, ctx.timing);
       if (outcome === 'waiting-for-deletion') result.waiting.add(id);
+      if (outcome === 'record-outdated') {
+        result.notes.push(`${id}: recreation record ${record.recordNamespace}/${record.recordName} dropped, not replayed: ${reason ?? 'the StatefulSet changed since it was written'}`);
+        say(result.notes.at(-1) ?? '');
+      }
     } catch (error) {
       if (!(error instanceof ClusterError && error.transient)) throw error;
       say(`${id}: transient error, retrying next pass: ${error.message}`);
@@ -96,24 +108,42 @@ export async function resumeRecords(
   return result;
 }
 
+/** The Lease another holder has, as this pass read it, and where its mark verifies. */
+export interface HeldLease {
+  seen: LeaseState;
+  place: MarkPlace;
+}
+
 /**
  * While another holder has the Lease, a StatefulSet that a recreation left absent (a holder that died between the
  * orphan delete and the create) is created from its record anyway: every step is guarded by a precondition (uid on
  * delete, AlreadyExists on create), so this is safe without the Lease, and it keeps the set from staying absent until
- * the dead holder's Lease expires. No record is written (the holder's ledger would not know it); nothing else is touched.
- * Only authenticated records are used: this path runs while a holder is live or dead, which is exactly when a forged one
- * would otherwise be acted on.
+ * the dead holder's Lease expires. No record is written; nothing else is touched. Only screened records are used (this
+ * path runs while a holder is live or dead, which is exactly when a forged or replayed one would otherwise be acted on),
+ * and a recreation finished here is struck from the Lease's mark at once (optimistic on the Lease as read), so a copy
+ * of its record put back is refused even before that holder's Lease expires.
  */
 export async function recreateAbsentStatefulSets(
-  ctx: PassContext, scan: RecordScan, desiredNamespaceNames: readonly string[],
+  ctx: PassContext, found: FoundRecords, standing: RecordStanding, lease: HeldLease,
 ): Promise<{ notes: string[]; refused: RefusedRecord[] }> {
-  const { trusted, refused, notes } = await authenticRecords(ctx, await findRecords(ctx, scan, desiredNamespaceNames, undefined));
+  const { trusted, refused, notes } = await screenFound(ctx, found, standing, undefined);
+  const finished = new Set<string>();
   for (const record of trusted) {
     if (!mayWrite(ctx, record.namespace)) continue;
     if (await ctx.cluster.getStatefulSet(record.namespace, record.statefulSetName)) continue;
     const { outcome } = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
+    if (outcome === 'recreated') finished.add(recordId(record) ?? '');
     notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${templateUpdateWords[outcome]}`);
     ctx.onEvent?.(notes.at(-1) ?? '');
+  }
+  if (finished.size > 0 && ctx.recordKey) {
+    const left = [...standing.outstanding.ids].filter((id) => !finished.has(id));
+    const { seen, place } = lease;
+    await ctx.cluster.rewriteOutstandingRecords(place.leaseNamespace, place.leaseName, seen, signOutstanding(left, ctx.recordKey, place))
+      .catch((error: unknown) => {
+        // The holder wrote its Lease since it was read (it is alive): its own ledger says what is in progress.
+        if (!(error instanceof ClusterError && (error.status === 409 || error.status === 404))) throw error;
+      });
   }
   return { notes, refused };
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
 import { maxRecordAgeMs, RecordKey, recordRefusal, sealRecord } from '../../../functions/engine/records/authenticity.ts';
-import { recreationRecordName } from '../../../functions/engine/records/recreate-statefulset.ts';
+import { recreationRecordName } from '../../../functions/engine/records/names.ts';
 
 const key = RecordKey.fromText('k'.repeat(32), 'the test');
 const now = new Date('2026-11-25T12:00:00Z');

@@ -3,51 +3,95 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
 import type { LeaseState, RecordsMark } from '../../../functions/engine/ports.ts';
-import { RecordLedger, recordScanNeeded } from '../../../functions/engine/records/ledger.ts';
-import { recreationRecordName } from '../../../functions/engine/records/recreate-statefulset.ts';
+import { RecordKey } from '../../../functions/engine/records/authenticity.ts';
+import { legacyScanNeeded, RecordLedger } from '../../../functions/engine/records/ledger.ts';
+import { claimsToBeRecordOf, recreationRecordName } from '../../../functions/engine/records/names.ts';
+import { readOutstanding, signOutstanding } from '../../../functions/engine/records/outstanding.ts';
 
 const lease = (holder: string | undefined, mark: RecordsMark | undefined): LeaseState => ({
-  holder, renewTime: holder ? new Date().toISOString() : undefined, durationSeconds: 300, resourceVersion: '7', recreationRecords: mark,
+  holder, renewTime: holder ? new Date().toISOString() : undefined, durationSeconds: 300, resourceVersion: '7', recreationRecords: mark, outstandingRecords: undefined,
 });
 
-const record = (recordNamespace: string, name: string, ownerTarget: string | undefined): RecreationRecord => ({
-  namespace: 'db', recordNamespace, recordName: `r-${name}`, ownerTarget, statefulSetName: name, oldUid: 'u', target: {}, updateRevision: undefined,
+const record = (recordNamespace: string, name: string, mac: string | undefined): RecreationRecord => ({
+  namespace: 'db', recordNamespace, recordName: `r-${name}`, ownerTarget: 't', statefulSetName: name, oldUid: 'u', target: {}, updateRevision: undefined,
+  ...(mac !== undefined ? { mac } : {}),
 });
 
-describe('recordScanNeeded', () => {
-  it('believes only a released Lease saying none; looks in the old location only when the Lease has no mark', () => {
-    assert.deepEqual(recordScanNeeded(lease(undefined, 'none')), { leaseNamespace: false, legacy: false });
-    assert.deepEqual(recordScanNeeded(lease(undefined, 'outstanding')), { leaseNamespace: true, legacy: false });
-    assert.deepEqual(recordScanNeeded(lease(undefined, undefined)), { leaseNamespace: true, legacy: true }, 'an older version\'s Lease');
-    assert.deepEqual(recordScanNeeded(undefined), { leaseNamespace: true, legacy: true }, 'no Lease');
-    assert.deepEqual(recordScanNeeded(lease('dead-pass', 'none')), { leaseNamespace: true, legacy: false }, 'a holder that died never released it');
-    assert.deepEqual(recordScanNeeded(lease('live-pass', undefined)), { leaseNamespace: true, legacy: true });
+const key = RecordKey.fromText('k'.repeat(32), 'the test');
+const place = { leaseNamespace: 'sts-volume-gitops', leaseName: 'sts-volume-gitops-t', target: 't' };
+const sign = (ids: Iterable<string>): string | undefined => signOutstanding(ids, key, place);
+const idsOf = (ledger: RecordLedger): string[] => [...ledger.outstandingIds()].sort();
+
+describe('legacyScanNeeded', () => {
+  it('lists the old locations only while the Lease carries no mark, whoever holds it', () => {
+    assert.equal(legacyScanNeeded(lease(undefined, 'none')), false);
+    assert.equal(legacyScanNeeded(lease(undefined, 'outstanding')), false);
+    assert.equal(legacyScanNeeded(lease('dead-pass', 'none')), false);
+    assert.equal(legacyScanNeeded(lease(undefined, undefined)), true, 'an older version\'s Lease');
+    assert.equal(legacyScanNeeded(undefined), true, 'no Lease');
   });
 });
 
 describe('RecordLedger', () => {
-  it('says none only when every location was looked at and every record it knows of was deleted', () => {
-    const ledger = new RecordLedger({ leaseNamespace: true, legacy: true });
-    assert.equal(ledger.finalMark(), undefined, 'nothing looked at yet');
-    ledger.listed([record('default', 'pg', 't')], 'leaseNamespace');
-    assert.equal(ledger.finalMark(), undefined, 'the old location is still unknown');
-    ledger.listed([record('db', 'old', undefined)], 'legacy');
-    assert.equal(ledger.finalMark(), undefined, 'an older version\'s record remains');
-    assert.equal(ledger.holdingMark(), undefined);
-    ledger.deleted('db', 'r-old');
-    assert.equal(ledger.finalMark(), 'outstanding');
-    assert.equal(ledger.holdingMark(), 'outstanding');
-    ledger.deleted('default', 'r-pg');
-    assert.equal(ledger.finalMark(), 'none');
+  it('keeps in progress only what the Lease listed and the state namespace still holds, authentic', () => {
+    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(['a', 'b', 'c']), sign });
+    assert.deepEqual(idsOf(ledger), ['a', 'b', 'c'], 'before the LIST, everything the Lease listed may exist');
+    // b's record is there; `z` (a record the Lease never listed: a copy put back, a forgery) counts for nothing.
+    ledger.listedStateNamespace([record('s', 'pg', 'b'), record('s', 'copy', 'z')]);
+    assert.deepEqual(idsOf(ledger), ['b']);
+    assert.deepEqual(ledger.marks(true), { records: 'outstanding', outstanding: sign(['b']) });
+    ledger.deleted('s', 'r-pg');
+    assert.deepEqual(ledger.marks(true), { records: 'none', outstanding: undefined });
   });
 
-  it('keeps a record it began to save as outstanding until its delete is confirmed', () => {
-    const ledger = new RecordLedger({ leaseNamespace: false, legacy: false });
-    assert.equal(ledger.finalMark(), 'none', 'believed none at the start');
-    ledger.saving(record('default', 'pg', 't'));
-    assert.equal(ledger.finalMark(), 'outstanding');
-    ledger.deleted('default', 'r-pg');
-    assert.equal(ledger.finalMark(), 'none');
+  it('lists a record from the moment its save begins, and only its last seal once a rewrite is confirmed', () => {
+    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(), sign });
+    ledger.listedStateNamespace([]);
+    assert.deepEqual(ledger.marks(true), { records: 'none', outstanding: undefined });
+    ledger.saving(record('s', 'pg', 'first'));
+    assert.deepEqual(idsOf(ledger), ['first']);
+    ledger.saved(record('s', 'pg', 'first'));
+    ledger.saving(record('s', 'pg', 'second'));
+    assert.deepEqual(idsOf(ledger), ['first', 'second'], 'a rewrite whose answer is lost: either seal may be stored');
+    ledger.saved(record('s', 'pg', 'second'));
+    assert.deepEqual(idsOf(ledger), ['second'], 'the first seal is no longer stored: a copy of it is refused');
+    assert.equal(ledger.marks(false).records, 'outstanding', 'while held, never none');
+    ledger.deleted('s', 'r-pg');
+    assert.deepEqual(idsOf(ledger), []);
+    assert.equal(ledger.marks(false).records, 'outstanding');
+    assert.equal(ledger.marks(true).records, 'none');
+  });
+
+  it('leaves no mark for the old locations until they were listed clean, and keeps it off while a record is there', () => {
+    const ledger = new RecordLedger({ legacy: true, outstanding: new Set(), sign });
+    ledger.listedStateNamespace([]);
+    assert.equal(ledger.marks(true).records, undefined, 'not listed yet');
+    ledger.listedLegacy([record('db', 'old', undefined)]);
+    assert.equal(ledger.marks(true).records, undefined, 'an older version\'s record remains');
+    ledger.deleted('db', 'r-old');
+    assert.equal(ledger.marks(true).records, 'none');
+  });
+});
+
+describe('the Lease\'s list of outstanding recreations', () => {
+  it('is believed only with this key, at this Lease of this target, unchanged', () => {
+    const text = signOutstanding(['b', 'a'], key, place);
+    assert.deepEqual([...readOutstanding(text, key, place).ids].sort(), ['a', 'b']);
+    assert.equal(signOutstanding(['a', 'b'], key, place), text, 'the same ids always give the same text');
+    assert.equal(signOutstanding([], key, place), undefined, 'none: no mark');
+    const other = RecordKey.fromText('o'.repeat(32), 'the test');
+    const refused = [
+      readOutstanding(text, other, place), readOutstanding(text, key, { ...place, target: 'u' }),
+      readOutstanding(text, key, { ...place, leaseName: 'sts-volume-gitops-u' }), readOutstanding(text, key, { ...place, leaseNamespace: 'ops' }),
+      readOutstanding(JSON.stringify({ ...JSON.parse(text ?? '{}') as object, records: ['a', 'b', 'c'] }), key, place),
+    ];
+    for (const outcome of refused) {
+      assert.equal(outcome.ids.size, 0);
+      assert.match(outcome.problem ?? '', /its MAC does not verify/);
+    }
+    assert.match(readOutstanding('outstanding', key, place).problem ?? '', /not the JSON this tool writes/);
+    assert.match(readOutstanding(text, undefined, place).problem ?? '', /no record key/);
+    assert.deepEqual(readOutstanding(undefined, key, place), { ids: new Set() });
   });
 });
 
@@ -76,5 +120,17 @@ describe('recreationRecordName', () => {
     }
     assert.notEqual(first, second);
   });
+});
 
+describe('claimsToBeRecordOf', () => {
+  it('takes what is labelled a record of the target (or of none), and what is named like one whatever its labels', () => {
+    const named = recreationRecordName('prod', 'db', 'pg');
+    assert.ok(claimsToBeRecordOf('prod', { name: named, isRecord: true, target: 'prod' }));
+    assert.ok(claimsToBeRecordOf('prod', { name: named, isRecord: false, target: undefined }), 'the label left out');
+    assert.ok(claimsToBeRecordOf('prod', { name: named, isRecord: false, target: 'staging' }), 'another target\'s label on our name');
+    assert.ok(claimsToBeRecordOf('prod', { name: 'anything', isRecord: true, target: undefined }), 'a record of no target');
+    assert.equal(claimsToBeRecordOf('prod', { name: recreationRecordName('staging', 'db', 'pg'), isRecord: true, target: 'staging' }), false, 'another target\'s');
+    assert.equal(claimsToBeRecordOf('prod', { name: 'kube-root-ca.crt', isRecord: false, target: undefined }), false);
+    assert.equal(claimsToBeRecordOf('prod', { name: recreationRecordName('prod-eu', 'db', 'pg'), isRecord: false, target: undefined }), false, 'a target whose name starts like ours');
+  });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
-import { buildRecreatedStatefulSet, nextRecreationStep, recordMatchesLive } from '../../../functions/engine/records/recreate-statefulset.ts';
+import { buildRecreatedStatefulSet, nextRecreationStep } from '../../../functions/engine/records/recreate-statefulset.ts';
+import { recordMatchesLive, recordMismatch } from '../../../functions/engine/records/match-live.ts';
 import { liveSet } from '../builders.ts';
 
 const record: RecreationRecord = { namespace: 'db', recordNamespace: 'default', recordName: 'r', ownerTarget: 'test', statefulSetName: 'pg', oldUid: 'uid-1', target: {}, updateRevision: 'pg-rev1' };
@@ -76,5 +77,15 @@ describe('recordMatchesLive', () => {
     assert.ok(template);
     template.spec.storageClassName = 'fast';
     assert.equal(recordMatchesLive(withTarget(target), liveSet({ raw })), false);
+  });
+  it('does not match once an ownerReference was added: an adopted set is its operator\'s, and says who owns it', () => {
+    const target = buildRecreatedStatefulSet(raw, new Map([['data', '20Gi']]));
+    const owner = { apiVersion: 'monitoring.coreos.com/v1', kind: 'Alertmanager', name: 'main', uid: 'o-1', controller: true };
+    const adopted = { ...raw, metadata: { ...raw.metadata, ownerReferences: [owner] } };
+    assert.equal(recordMismatch(withTarget(target), liveSet({ raw: adopted, controllerOwner: owner })),
+      'its ownerReferences changed since the record was written: it is now controlled by Alertmanager main (monitoring.coreos.com/v1)');
+    const dependent = { ...raw, metadata: { ...raw.metadata, ownerReferences: [{ ...owner, controller: false }] } };
+    assert.equal(recordMismatch(withTarget(target), liveSet({ raw: dependent })), 'its ownerReferences changed since the record was written');
+    assert.equal(recordMismatch(withTarget(target), liveSet({ raw: { ...raw, spec: { ...raw.spec, replicas: 3 } } })), 'its spec changed since the record was written');
   });
 });
