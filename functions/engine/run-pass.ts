@@ -9,9 +9,9 @@ import { ClusterError, type LeaseState } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
-import { legacyScanNeeded, RecordKeyMissingError, RecordLedger, recordedInLedger } from './records/ledger.ts';
+import { legacyScanNeeded, passLedger, RecordKeyMissingError, recordedInLedger } from './records/ledger.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
-import { leaseMarksDiffer, recordStanding, signOutstanding } from './records/outstanding.ts';
+import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
 import { stateNamespaceOf } from './pass-context.ts';
 import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
@@ -61,7 +61,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   }
 
   base.manifestErrors = [...desired.errors];
-  const ledger = new RecordLedger({ legacy, outstanding: standing.outstanding.ids, sign: (ids) => (ctx.recordKey ? signOutstanding(ids, ctx.recordKey, place) : undefined) });
+  const ledger = passLedger(seenLease, ctx.recordKey, place, standing.outstanding, legacy);
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
   // Every record call of the pass goes through the ledger, and a record is saved only once the Lease lists it.
   const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.fenceSave(), ctx.recordKey, () => passNow(ctx));

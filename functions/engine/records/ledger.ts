@@ -8,7 +8,7 @@ import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState, RecordsMark } from '../ports.ts';
 import type { RecreationCluster } from './recreate-statefulset.ts';
 import { sealRecord, type RecordKey } from './authenticity.ts';
-import { recordId } from './outstanding.ts';
+import { recordId, signOutstanding, type MarkPlace, type Outstanding } from './outstanding.ts';
 
 /** Whether a pass must also list the old locations: only while the Lease carries no mark (an older version's, or none). */
 export function legacyScanNeeded(lease: LeaseState | undefined): boolean {
@@ -20,7 +20,7 @@ export interface LedgerStart {
   legacy: boolean;
   /** The ids the Lease's mark listed, verified: the recreations in progress when the pass began. */
   outstanding: ReadonlySet<string>;
-  /** Signs a list of ids as the Lease's mark (undefined when there are none, or no key). */
+  /** Signs a list of ids as the Lease's mark (undefined when there are none; without a key, the mark as found). */
   sign: (ids: Iterable<string>) => string | undefined;
 }
 
@@ -93,11 +93,22 @@ export class RecordLedger {
    * While held, or after a pass that did not complete, that mark says `outstanding`, never `none`.
    */
   marks(completed: boolean): LeaseMarks {
-    const ids = this.outstandingIds();
+    const outstanding = this.start.sign(this.outstandingIds());
     let records: RecordsMark | undefined;
-    if (this.legacyClean) records = completed && ids.size === 0 ? 'none' : 'outstanding';
-    return { records, outstanding: this.start.sign(ids) };
+    if (this.legacyClean) records = completed && outstanding === undefined ? 'none' : 'outstanding';
+    return { records, outstanding };
   }
+}
+
+/**
+ * The ledger of a pass that read `seen` and believes `outstanding` of its mark. Without a key nothing is signed and no
+ * record written: the Lease's mark is then carried over as found, never erased (it is believed again once the key is back).
+ */
+export function passLedger(
+  seen: LeaseState | undefined, key: RecordKey | undefined, place: MarkPlace, outstanding: Outstanding, legacy: boolean,
+): RecordLedger {
+  const sign = (ids: Iterable<string>): string | undefined => (key ? signOutstanding(ids, key, place) : seen?.outstandingRecords);
+  return new RecordLedger({ legacy, outstanding: outstanding.ids, sign });
 }
 
 /** A template update that needs a recreation record, in a deployment without a record key. */

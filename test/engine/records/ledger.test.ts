@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
 import type { LeaseState, RecordsMark } from '../../../functions/engine/ports.ts';
 import { RecordKey } from '../../../functions/engine/records/authenticity.ts';
-import { legacyScanNeeded, RecordLedger } from '../../../functions/engine/records/ledger.ts';
+import { legacyScanNeeded, passLedger, RecordLedger } from '../../../functions/engine/records/ledger.ts';
 import { claimsToBeRecordOf, recreationRecordName } from '../../../functions/engine/records/names.ts';
 import { readOutstanding, signOutstanding } from '../../../functions/engine/records/outstanding.ts';
 
@@ -70,6 +70,19 @@ describe('RecordLedger', () => {
     assert.equal(ledger.marks(true).records, undefined, 'an older version\'s record remains');
     ledger.deleted('db', 'r-old');
     assert.equal(ledger.marks(true).records, 'none');
+  });
+});
+
+describe('passLedger', () => {
+  it('carries the Lease\'s mark over unread when the pass has no key, so a missing key does not erase what is in progress', () => {
+    const text = signOutstanding(['a'], key, place);
+    const seen = { ...lease(undefined, 'outstanding'), outstandingRecords: text };
+    const keyless = passLedger(seen, undefined, place, readOutstanding(text, undefined, place), false);
+    keyless.listedStateNamespace([]);
+    assert.deepEqual(keyless.marks(true), { records: 'outstanding', outstanding: text });
+    const keyed = passLedger(seen, key, place, readOutstanding(text, key, place), false);
+    keyed.listedStateNamespace([]);
+    assert.deepEqual(keyed.marks(true), { records: 'none', outstanding: undefined }, 'with the key, a record no longer there is finished');
   });
 });
 
