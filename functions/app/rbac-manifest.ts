@@ -10,7 +10,9 @@ import { leasePrefix } from '../engine/run-pass.ts';
 import { defaultStateNamespace } from '../domain/config.ts';
 
 export const defaultRbacGroup = 'sts-volume-gitops';
-const roleName = 'sts-volume-gitops';
+/** The name of every Role, ClusterRole and binding the manifest makes (with a suffix for the ClusterRole of `*`). */
+export const rbacRoleName = 'sts-volume-gitops';
+const roleName = rbacRoleName;
 const rbacApiVersion = 'rbac.authorization.k8s.io/v1';
 const labels = { 'app.kubernetes.io/name': 'sts-volume-gitops' };
 
