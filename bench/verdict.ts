@@ -123,7 +123,7 @@ export async function benchVerdict(log: (line: string) => void): Promise<Verdict
       const base = await github.state.git.resolve('refs/heads/main') ?? '';
       const branch = `gh-readonly-queue/main/pr-${i + 1}-${base}`;
       const t0 = performance.now();
-      // GitHub pushes the queue's branch and sends merge_group; whichever comes first queues the check, once.
+      // GitHub pushes the queue's branch (ignored: anyone may push there) and sends merge_group, which queues the check.
       const head = await github.commitFiles({ branch, baseBranch: 'main', message: `Merge pull request #${i + 1}`, files: { [pathOf(i)]: manifest(i, `${60 + k}Gi`) } });
       await github.webhooks.deliver('merge_group', {
         action: 'checks_requested', merge_group: { head_sha: head, head_ref: `refs/heads/${branch}`, base_sha: base, base_ref: 'refs/heads/main' },

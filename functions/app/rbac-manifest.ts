@@ -10,7 +10,9 @@ import { leasePrefix } from '../engine/run-pass.ts';
 import { defaultStateNamespace } from '../domain/config.ts';
 
 export const defaultRbacGroup = 'sts-volume-gitops';
-const roleName = 'sts-volume-gitops';
+/** The name of every Role, ClusterRole and binding the manifest makes (with a suffix for the ClusterRole of `*`). */
+export const rbacRoleName = 'sts-volume-gitops';
+const roleName = rbacRoleName;
 const rbacApiVersion = 'rbac.authorization.k8s.io/v1';
 const labels = { 'app.kubernetes.io/name': 'sts-volume-gitops' };
 
@@ -75,7 +77,7 @@ export function rbacObjects(targets: readonly RbacTarget[], subjects: readonly R
 }
 
 /** The objects as one multi-document YAML file, after a header that says where it came from and why each verb. */
-export function renderRbacManifest(objects: readonly RbacObject[], source: string): string {
+export function renderRbacManifest(objects: readonly RbacObject[], source: string, warnings: readonly string[] = []): string {
   const why = [...clusterPermissions, ...workloadPermissions, ...leasePermissions([]), ...previousLeaseNamespacePermissions]
     .map((p) => `#   ${p.verbs.join('/')} ${p.resource}: ${p.why}`);
   const header = [
@@ -87,6 +89,7 @@ export function renderRbacManifest(objects: readonly RbacObject[], source: strin
     `#   kubectl get storageclasses --as=system:serviceaccount:NAMESPACE:NAME   or   --as=someone --as-group=${defaultRbacGroup}`,
     '# The state namespace (namespaces.state, by default sts-volume-gitops, created here) holds the Lease and the recreation',
     '# records: grant nobody else write access there (records are signed and checked, but a genuine one can be deleted).',
+    ...warnings.map((w) => `# WARNING: ${w}`),
     '# Why each verb:',
     ...why,
   ];

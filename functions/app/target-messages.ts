@@ -90,5 +90,7 @@ export function parseTargetMessage(text: string): TargetMessage {
     throw new TargetMessageError('"mergeGroup" must be { headSha, baseSha } with 40-hex commit SHAs');
   }
   if (message.action !== 'validate') throw new TargetMessageError('"mergeGroup" goes with the validate action only');
+  // Only GitHub's signed merge_group delivery names a queue's commits (app/merge-queue-webhooks.ts).
+  if (trigger !== 'merge_group') throw new TargetMessageError('"mergeGroup" comes from a merge_group delivery only (trigger merge_group)');
   return { target: message.target, action: message.action, trigger, mergeGroup: { headSha: group.headSha, baseSha: group.baseSha } };
 }

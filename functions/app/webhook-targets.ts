@@ -3,9 +3,9 @@
 // change is resized right away rather than at the next schedule). A fork's pull request asks for nothing unless the
 // target validates forks (`pullRequests.forks: validate`): under `neutral` it is never planned, so a delivery for it
 // must not make the worker read the cluster or spend the App's rate limit. A merge queue's commit gets its own
-// `validate` (merge-queue-webhooks.ts), and a pull request whose base changed is checked again. Pure: the delivery is
-// only a key, so the
-// message carries the target and the commit (for deduplication), never the payload.
+// `validate` from GitHub's `merge_group` delivery alone (merge-queue-webhooks.ts: a push to a queue-named branch is
+// ignored), and a pull request whose base changed is checked again. Pure: the delivery is only a key, so the message
+// carries the target and the commit (for deduplication), never the payload.
 import type { Config, TargetConfig } from '../domain/config.ts';
 import { isMergeQueueDelivery, mergeQueueMessages } from './merge-queue-webhooks.ts';
 import { queuedMessage, type QueuedTargetMessage } from './target-messages.ts';

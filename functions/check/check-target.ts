@@ -4,6 +4,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { GitHubSource } from '../adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubAuth } from '../adapters/github/octokit.ts';
 import { DirectorySource } from '../adapters/local/directory-source.ts';
+import { allowAllWarnings } from '../app/allow-all.ts';
 import { gitHubAuth, kubeConfigFor, mappedFiles, readRecordKey, type OpenOptions } from '../app/open-target.ts';
 import type { TargetConfig } from '../domain/config.ts';
 import { error, ok, warning, type CheckResult, type TargetCheck } from './check-result.ts';
@@ -16,6 +17,7 @@ export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConf
 export async function checkTarget(config: TargetConfig, options: CheckOptions = {}): Promise<TargetCheck> {
   const results: CheckResult[] = [ok('config', 'configuration', `valid; ${config.sizeSources.length} size source(s), namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
   results.push(await checkRecordKey(config, options));
+  results.push(...allowAllWarnings([config]).map((w) => warning('config.allow-all', 'namespaces.allow', w.message, w.fix)));
   const source = await checkSource(config, options);
   results.push(...source.results);
   results.push(...await checkCluster(config, options, source.desired));

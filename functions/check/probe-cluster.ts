@@ -1,6 +1,7 @@
 // The target's cluster, read-only: reachable and which version (and what that means), every verb the tool needs in
-// every namespace it may write (one SelfSubjectAccessReview each), the Lease namespace, and the StorageClasses the
-// templates use. Nothing is written: access reviews store nothing, the Lease probe is a server-side dry run.
+// every namespace it may write (one SelfSubjectAccessReview each), the Lease namespace, who else may write there
+// (its RBAC objects), and the StorageClasses the templates use. Nothing is written: access reviews store nothing, the
+// Lease probe is a server-side dry run.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeAccessProbe } from '../adapters/kube/access-probe.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
@@ -11,6 +12,7 @@ import { mapWithConcurrency } from '../engine/concurrency.ts';
 import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
 import { accessQuestions, judgeAccess, leaseNameOf, leaseNamespaceOf } from './cluster-access.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
+import { probeStateNamespaceWriters } from './probe-state-writers.ts';
 import { judgeServerVersion } from './server-version.ts';
 import { judgeStorageClasses, type ClassUsage } from './storage-classes.ts';
 
@@ -31,6 +33,7 @@ export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig,
   }
   results.push(...await accessResults(config, probe));
   results.push(await leaseNamespaceResult(config, probe));
+  results.push(...await probeStateNamespaceWriters(config.namespaces.state, probe));
   results.push(...await storageClassResults(new KubeCluster(kubeConfig), desired));
   return results;
 }

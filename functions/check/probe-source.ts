@@ -43,6 +43,6 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   } else if (unreadMappings > 0) {
     results.push(warning('source.parse', 'size sources', `${unreadMappings} of ${config.sizeSources.length} size source(s) could not be read (see the errors above)`));
   }
-  results.push(...judgeNamespaces(desired, config.namespaces.allow));
+  results.push(...judgeNamespaces(desired, config.namespaces));
   return { results, desired };
 }

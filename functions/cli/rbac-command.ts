@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { configEnvironmentVariable, loadConfig } from '../domain/config.ts';
 import { selectTargets } from '../app/run-targets.ts';
 import { parseSubject, rbacObjects, renderRbacManifest, type RbacSubject } from '../app/rbac-manifest.ts';
+import { allowAllWarnings } from '../app/allow-all.ts';
 import { reportUsageError } from './usage-errors.ts';
 
 export const rbacUsage = `  sts-volume-gitops rbac --config FILE [--target NAME] [--group G | --user U | --service-account NS:NAME]...
@@ -33,7 +34,9 @@ export async function rbacCommand(args: string[], out: (text: string) => void = 
     const config = await loadConfig(values.config);
     const targets = selectTargets(config, values.target);
     const source = values.config ?? process.env[configEnvironmentVariable] ?? '';
-    out(renderRbacManifest(rbacObjects(targets, subjects.length > 0 ? subjects : undefined), source));
+    const warnings = allowAllWarnings(targets);
+    for (const warning of warnings) process.stderr.write(`warning: ${warning.message}; ${warning.fix}\n`);
+    out(renderRbacManifest(rbacObjects(targets, subjects.length > 0 ? subjects : undefined), source, warnings.map((w) => w.message)));
     return 0;
   } catch (error) {
     const code = reportUsageError(error);

@@ -157,6 +157,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     const sizeSources = (target.sizeSources as SizeSourceConfig[] | undefined) ?? [];
     problems.push(...sizeSourceProblems(sizeSources, `targets[${index}]`));
     problems.push(...guardrailProblems(target.guardrails ?? {}, sizeSources, target.prices !== undefined, `targets[${index}]`));
+    problems.push(...stateNamespaceProblems(target.namespaces.state ?? defaultStateNamespace, target.namespaces.allow, `targets[${index}]`));
     return {
       name: target.name,
       source,
@@ -169,8 +170,47 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
     };
   });
+  problems.push(...sharedStateNamespaceProblems(targets));
   if (problems.length > 0) throw new ConfigError(sourceName, problems);
   return { targets };
+}
+
+/** Why a state namespace must not be a workload namespace, said by every refusal of one. */
+const stateNamespaceWhy = 'it holds the Lease and the recreation records (each an instruction to create a StatefulSet), and application '
+  + 'teams usually may write ConfigMaps in the namespaces they deploy to: whoever may write ConfigMaps there can plant records '
+  + '(refused and reported) or delete a genuine one while its StatefulSet is absent';
+
+/** A state namespace listed as a workload namespace. `*` never covers it (engine/allowed-namespaces.ts). */
+function stateNamespaceProblems(state: string, allow: readonly string[], where: string): string[] {
+  if (!allow.includes(state)) return [];
+  return [`${where}.namespaces.state ${JSON.stringify(state)} is also in namespaces.allow: ${stateNamespaceWhy}; give the target a state `
+    + `namespace of its own (leave namespaces.state unset for ${defaultStateNamespace}, which \`sts-volume-gitops rbac\` creates), or take it out of allow`];
+}
+
+/** Another target on the same cluster listing this one's state namespace among its workload namespaces. */
+function sharedStateNamespaceProblems(targets: readonly TargetConfig[]): string[] {
+  const problems: string[] = [];
+  for (const [index, target] of targets.entries()) {
+    for (const other of targets) {
+      if (other === target || !sameCluster(other, target) || !target.namespaces.allow.includes(other.namespaces.state)) continue;
+      problems.push(`targets[${index}].namespaces.allow lists ${JSON.stringify(other.namespaces.state)}, the state namespace of target ${other.name} `
+        + `on the same cluster: ${stateNamespaceWhy}; give target ${other.name} another namespaces.state, or take it out of this allow`);
+    }
+  }
+  return problems;
+}
+
+/** The same cluster as far as the configuration can tell: the same kubeconfig and context, or the same EKS cluster. */
+function sameCluster(a: TargetConfig, b: TargetConfig): boolean {
+  if ('kubeconfig' in a.cluster && 'kubeconfig' in b.cluster) {
+    return a.cluster.kubeconfig.path === b.cluster.kubeconfig.path && a.cluster.kubeconfig.context === b.cluster.kubeconfig.context;
+  }
+  if ('eks' in a.cluster && 'eks' in b.cluster) {
+    // A role in another account can see a cluster of the same name (as app/target-messages.ts clusterKey reads it).
+    const account = (eks: EksCluster): string | undefined => /^arn:[^:]+:iam::(\d+):/.exec(eks.roleArn ?? '')?.[1];
+    return a.cluster.eks.name === b.cluster.eks.name && a.cluster.eks.region === b.cluster.eks.region && account(a.cluster.eks) === account(b.cluster.eks);
+  }
+  return false;
 }
 
 /** One template sized by two mappings is ambiguous (a set named by a manifest and a mapping is found in Git, per pass). */

@@ -2,12 +2,14 @@
 // Per template change: a largest size, a largest growth factor over the live size (default 10: a 10x jump passes,
 // `7Ei` from `10Gi` does not) and a largest monthly cost increase; set on the target, overridden per size source.
 // Pure: the reasons a change is blocked, each naming the value's file:line, the limit and where to raise it.
+// Every limit fails closed: what it cannot measure (no current size to grow from, no price to count) blocks the
+// change, naming what to set, rather than letting it through unmeasured.
 import type { GuardrailsConfig, SizeSourceConfig } from '../domain/config.ts';
 import type { SourceLocation } from '../domain/desired-state.ts';
 import { formatBytesLike, parseQuantity, type Quantity } from '../domain/quantity.ts';
 import { formatMoney, type VolumeCost } from '../domain/volume-cost.ts';
 
-export type GuardrailCode = 'size-limit' | 'growth-limit' | 'cost-limit' | 'cost-unknown';
+export type GuardrailCode = 'size-limit' | 'growth-limit' | 'growth-unknown' | 'cost-limit' | 'cost-unknown';
 
 export const defaultMaxGrowthFactor = 10;
 
@@ -74,8 +76,12 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
   }
   const growth = limitOf('maxGrowthFactor', change, target) ?? { value: defaultMaxGrowthFactor, setBy: 'default' as const };
   const from = change.from;
-  // Exact for factors with up to six decimals: to > factor x from, in integers.
-  if (from && from.bytes > 0n && change.to.bytes * 1_000_000n > BigInt(Math.round(growth.value * 1_000_000)) * from.bytes) {
+  if (from === undefined || from.bytes === 0n) {
+    // No size to grow from (a live template with no readable size and no PVC yet): the factor cannot be measured.
+    // An explicit maxSize bounds the change instead (checked above); without one, nothing would, so it is blocked.
+    if (!maxSize) reasons.push({ code: 'growth-unknown', message: growthUnknown(change, growth) });
+  } else if (change.to.bytes * 1_000_000n > BigInt(Math.round(growth.value * 1_000_000)) * from.bytes) {
+    // Exact for factors with up to six decimals: to > factor x from, in integers.
     const factor = (Number(change.to.bytes) / Number(from.bytes)).toLocaleString('en-US', { maximumFractionDigits: 2 });
     reasons.push({
       code: 'growth-limit',
@@ -85,7 +91,14 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
   }
   const maxCost = limitOf('maxMonthlyIncrease', change, target);
   const cost = change.cost;
-  if (maxCost && cost && cost.growthBytes > 0n) {
+  if (maxCost && cost === undefined) {
+    // The configuration refuses a cost limit without prices; a caller that passes none still gets no unmeasured change.
+    reasons.push({
+      code: 'cost-unknown',
+      message: `${at(change)}: no prices are configured, so the change cannot be held against the largest monthly increase allowed, `
+        + `${maxCost.value} (guardrails.maxMonthlyIncrease, set on the ${maxCost.setBy}); add prices.perGiBMonth for its StorageClass`,
+    });
+  } else if (maxCost && cost && cost.growthBytes > 0n) {
     if (cost.monthlyIncrease === undefined) {
       reasons.push({
         code: 'cost-unknown',
@@ -102,4 +115,15 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
     }
   }
   return reasons;
+}
+
+/** Why a change with no current size is blocked, and what bounds it instead: a maxSize on the target or its size source. */
+function growthUnknown(change: GuardedChange, growth: Limit<number>): string {
+  const where = growth.setBy === 'default' ? 'guardrails.maxGrowthFactor, the default' : `guardrails.maxGrowthFactor, set on the ${growth.setBy}`;
+  const set = change.sizeSource
+    ? `set guardrails.maxSize on the target, or on the size source of ${change.statefulSet} ${change.templateName} for this template alone`
+    : 'set guardrails.maxSize in the target\'s configuration';
+  return `${at(change)}: the current size of ${change.statefulSet} ${change.templateName} is unknown (its live template has no readable storage request `
+    + `and none of its PVCs exists), so the growth cannot be held against the ${growth.value}x allowed in one change (${where}); `
+    + `${set} to bound the new size (an expansion cannot be undone), and the change is held against it instead`;
 }

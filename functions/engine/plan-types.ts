@@ -81,8 +81,10 @@ export interface StatefulSetPlan {
 }
 
 export interface PlanOptions {
-  /** Namespace allowlist; `*` allows every namespace. */
+  /** Namespace allowlist; `*` allows every namespace but `stateNamespace` (engine/allowed-namespaces.ts). */
   allowedNamespaces: readonly string[];
+  /** The target's state namespace (its Lease and recreation records): never a workload namespace. */
+  stateNamespace?: string;
   /** Server-side dry-run rejections of PVC patches, keyed `namespace/pvcName`, worded as the API server words them. */
   dryRunRejections?: ReadonlyMap<string, string>;
   /** Set by planTarget: the server and its VolumeAttributesClasses, for the class checks. */

@@ -8,6 +8,7 @@ import { assembleDesired, desiredNamespaces, type DesiredInput } from './desired
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
 import type { PassContext } from './pass-context.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
+import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import { classToPatch } from './plan-volume-attributes.ts';
 
 /** Below this much time left in the invocation, no further call is started (a pass reports the rest as not started). */
@@ -22,13 +23,14 @@ export async function planWithDryRuns(
   cache: DryRunCache = dryRunCacheOf(ctx.cluster),
 ): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string> }> {
   const unchecked = new Set<string>();
-  const namespaces = desiredNamespaces(input)
-    .filter((ns) => ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(ns));
+  // A target made from a configuration always names its state namespace.
+  const scope = { allow: ctx.target.allowedNamespaces, state: ctx.target.stateNamespace };
+  const namespaces = desiredNamespaces(input).filter((ns) => isNamespaceAllowed(ns, scope));
   const snapshot = await ctx.cluster.readSnapshot(namespaces);
   // Sets sized by size sources are built from the live objects just read.
   const desired = assembleDesired(input, snapshot);
   const { guardrails, prices } = ctx.target;
-  const options = { allowedNamespaces: ctx.target.allowedNamespaces, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
+  const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
   let first = planTarget(desired, snapshot, options);
   // VolumeAttributesClasses are read only when a template's class changes (one LIST), then the plan is made again.
   const api = snapshot.server ? capabilitiesOf(snapshot.server).volumeAttributesClassApi : 'storage.k8s.io/v1';

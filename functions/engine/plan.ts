@@ -12,6 +12,7 @@ import {
 } from './plan-volume-attributes.ts';
 import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './plan-types.ts';
 import { applyGuards } from './plan-guards.ts';
+import { isNamespaceAllowed, namespaceNotAllowedReason } from './allowed-namespaces.ts';
 import { applyQuotaHeadroom, quotaUsageOf } from './quota-headroom.ts';
 
 export type {
@@ -21,9 +22,7 @@ export { quotaUsageOf } from './quota-headroom.ts';
 
 const emptySnapshot: ClusterSnapshot = { namespaces: new Map(), storageClasses: [] };
 
-export function isNamespaceAllowed(namespace: string, allowed: readonly string[]): boolean {
-  return allowed.includes('*') || allowed.includes(namespace);
-}
+export { isNamespaceAllowed } from './allowed-namespaces.ts';
 
 export function pvcName(templateName: string, statefulSetName: string, ordinal: number): string {
   return `${templateName}-${statefulSetName}-${ordinal}`;
@@ -46,11 +45,9 @@ export function planTarget(
 
 function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, options: PlanOptions): StatefulSetPlan {
   const base = { namespace: sts.namespace, name: sts.name, desired: sts };
-  if (!isNamespaceAllowed(sts.namespace, options.allowedNamespaces)) {
-    const reason: BlockReason = {
-      code: 'namespace-not-allowed',
-      message: `namespace ${sts.namespace} is not in this target's allowlist (${options.allowedNamespaces.join(', ')})`,
-    };
+  const scope = { allow: options.allowedNamespaces, state: options.stateNamespace };
+  if (!isNamespaceAllowed(sts.namespace, scope)) {
+    const reason: BlockReason = { code: 'namespace-not-allowed', message: namespaceNotAllowedReason(sts.namespace, scope) };
     return {
       ...base, live: undefined, outcome: 'namespace-not-allowed',
       templates: sts.templates.map((t) => blockedWithoutLive(t, [reason])),

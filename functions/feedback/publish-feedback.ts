@@ -30,7 +30,7 @@ export async function publishFeedback(input: {
   hasTime?: () => boolean;
   /** Why no recovery PR was opened, per `namespace/statefulset/template`. */
   recoveryNotes?: ReadonlyMap<string, string>;
-  /** A merge queue's commit to check instead of the open pull requests (the `merge_group` webhook). */
+  /** A merge queue's commit to check instead of the open pull requests (GitHub's `merge_group` delivery, nothing else). */
   mergeGroup?: { headSha: string; baseSha: string };
   /** Check this open pull request alone (a webhook event of its own). */
   onlyPullRequest?: number;
@@ -47,7 +47,7 @@ export async function publishFeedback(input: {
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.
     const mergeGroup = input.validatePullRequests
-      ? await validateMergeGroup({ host, repository, target: input.target, cluster: input.cluster, links: input.links, mergeGroup: input.mergeGroup })
+      ? await validateMergeGroup({ host, repository, target: input.target, cluster: input.cluster, links: input.links, branch: input.branch, mergeGroup: input.mergeGroup, failures })
       : undefined;
     return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
   }

@@ -135,9 +135,16 @@ describe('check: namespaces', () => {
 
   it('names each StatefulSet in a namespace the allow list forgot; * allows all', () => {
     const desired = { statefulSets: [set('db', 'pg'), set('logs', 'loki'), set('logs', 'tempo')], sizeValues: [] };
-    const results = judgeNamespaces(desired, ['db']);
+    const results = judgeNamespaces(desired, { allow: ['db'], state: 'sts-volume-gitops' });
     assert.deepEqual(results.map((r) => [r.level, r.subject]), [['error', 'logs']]);
     assert.match(results[0]?.message ?? '', /^logs\/loki \(loki\.yaml:1\), logs\/tempo \(tempo\.yaml:1\) are in namespace logs/);
-    assert.deepEqual(judgeNamespaces(desired, ['*']).map((r) => r.level), ['ok']);
+    assert.deepEqual(judgeNamespaces(desired, { allow: ['*'], state: 'sts-volume-gitops' }).map((r) => r.level), ['ok']);
+  });
+
+  it('names a StatefulSet in the state namespace, which * does not cover (issue 28 item 6)', () => {
+    const desired = { statefulSets: [set('db', 'pg'), set('sts-volume-gitops', 'planted')], sizeValues: [] };
+    const results = judgeNamespaces(desired, { allow: ['*'], state: 'sts-volume-gitops' });
+    assert.deepEqual(results.map((r) => [r.level, r.subject]), [['error', 'sts-volume-gitops']]);
+    assert.match(results[0]?.message ?? '', /^sts-volume-gitops\/planted \(planted\.yaml:1\): namespace sts-volume-gitops is this target's state namespace .*"\*" means every namespace but this one/);
   });
 });

@@ -57,6 +57,30 @@ describe('size guardrails', () => {
     assert.match(planOf('1001Gi', {}, grown).reasons[0]?.message ?? '', /10\.01x the current size 100Gi, more than the 10x allowed/);
   });
 
+  it('fails closed when the current size is unknown: 7Ei is blocked, saying to set maxSize, and maxSize then bounds it', () => {
+    // A live template with no readable storage request and no PVC yet: nothing to measure a growth factor from.
+    const unknownSize = (): ReturnType<typeof pgWorld> => {
+      const world = pgWorld();
+      const db = world.namespaces.get('db');
+      assert.ok(db);
+      db.pvcs.length = 0;
+      db.statefulSets = db.statefulSets.map((set) => ({ ...set, templates: set.templates.map((t) => ({ ...t, storage: undefined })) }));
+      return world;
+    };
+    const plan = planOf('7Ei', {}, unknownSize());
+    assert.equal(plan.action, 'blocked');
+    assert.deepEqual(plan.reasons.map((r) => r.code), ['growth-unknown']);
+    assert.equal(plan.reasons[0]?.message, '7Ei at k8s/db/pg.yaml:30: the current size of db/pg data is unknown (its live template has no readable '
+      + 'storage request and none of its PVCs exists), so the growth cannot be held against the 10x allowed in one change (guardrails.maxGrowthFactor, '
+      + 'the default); set guardrails.maxSize in the target\'s configuration to bound the new size (an expansion cannot be undone), and the change is held against it instead');
+    const mapped = planOf('7Ei', { guardrails: { maxGrowthFactor: 3 } }, unknownSize(), [source()]);
+    assert.match(mapped.reasons[0]?.message ?? '', /the 3x allowed in one change \(guardrails\.maxGrowthFactor, set on the target\); set guardrails\.maxSize on the target, or on the size source of db\/pg data for this template alone/);
+    // With maxSize set (on the target or the size source), the size is bounded by it instead.
+    assert.deepEqual(planOf('7Ei', { guardrails: { maxSize: '1Ti' } }, unknownSize()).reasons.map((r) => r.code), ['size-limit']);
+    assert.equal(planOf('20Gi', { guardrails: { maxSize: '1Ti' } }, unknownSize()).action, 'resize');
+    assert.equal(planOf('20Gi', {}, unknownSize(), [source({ guardrails: { maxSize: '100Gi' } })]).action, 'resize');
+  });
+
   it('leaves a set that is already at its size alone, whatever the limits say', () => {
     const world = pgWorld({ 0: { request: '7Ei' }, 1: { request: '7Ei' }, 2: { request: '7Ei' } }, { size: '7Ei' });
     const plan = planOf('7Ei', { guardrails: { maxSize: '1Ti' } }, world);
@@ -84,6 +108,12 @@ describe('the cost of a change', () => {
     const unpriced = planOf('20Gi', { prices: { currency: 'EUR', perGiBMonth: { fast: 0.2 } }, guardrails: { maxMonthlyIncrease: 100 } });
     assert.deepEqual(unpriced.reasons.map((r) => r.code), ['cost-unknown']);
     assert.match(unpriced.reasons[0]?.message ?? '', /StorageClass standard has no price in prices\.perGiBMonth/);
+  });
+
+  it('blocks a change under maxMonthlyIncrease when no prices are given at all (the config refuses that; the engine fails closed too)', () => {
+    const plan = planOf('20Gi', { guardrails: { maxMonthlyIncrease: 100 } });
+    assert.deepEqual(plan.reasons.map((r) => r.code), ['cost-unknown']);
+    assert.match(plan.reasons[0]?.message ?? '', /^20Gi at k8s\/db\/pg\.yaml:30: no prices are configured, .* add prices\.perGiBMonth for its StorageClass$/);
   });
 
   it('is summed per StatefulSet and in total over the resizes, leaving blocked ones out and naming unpriced classes', () => {

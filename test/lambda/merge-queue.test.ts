@@ -1,11 +1,15 @@
 // Merge queues through the webhook and worker Lambdas, with GitHub's own recorded payloads (@octokit/webhooks-examples)
 // pointed at the sandbox repository: `merge_group` `checks_requested` puts the same check as the pull request's on the
-// queue's merge commit (a check run: the target authenticates as the App), the queue branch's push is the same request,
-// a commit changing none of the target's files still gets its check, and a changed base re-checks a pull request.
+// queue's merge commit (a check run: the target authenticates as the App), a push to a queue-named branch checks
+// nothing (a pull request's head pushed there leaves its failing check in place), a commit changing none of the
+// target's files still gets its check, and a changed base re-checks a pull request.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
+import { runTargets } from '../../functions/app/run-targets.ts';
+import { parseTargetMessage } from '../../functions/app/target-messages.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { loadConfig } from '../../functions/domain/config.ts';
 import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
@@ -101,15 +105,55 @@ describe('merge queues and base changes through the webhook', () => {
     assert.equal(github.state.comments.length, comments, 'no comment: the queued pull request carries its own');
   });
 
-  it('treats the push of the queue branch as the same request (queued once), and checks a queue commit pushed alone', async () => {
+  it('checks a queue commit on merge_group alone: the push of its queue branch queues nothing', async () => {
     const entry = await queueEntry(900, { 'k8s/db/pg.yaml': await pgWith('40Gi') });
     const push = pushPayload(github.state, entry.ref.replace('refs/heads/', ''), undefined, entry.headSha, 'github-merge-queue[bot]');
-    assert.deepEqual((await deliver('push', push)).body, { queued: [{ target: 'demo', action: 'validate' }] });
+    assert.match(String((await deliver('push', push)).body.ignored), /^a push to a gh-readonly-queue\/ branch validates nothing: .* checked only on GitHub's merge_group delivery/);
+    assert.deepEqual(await drainToWorker(), [], 'nothing queued for the push');
+    assert.equal(github.state.checkRuns.some((r) => r.headSha === entry.headSha), false);
     assert.equal((await deliver('merge_group', mergeGroupEvent(entry))).statusCode, 202);
+    assert.equal((await deliver('merge_group', mergeGroupEvent(entry))).statusCode, 202, 'a redelivery');
     const messages = await drainToWorker();
     assert.equal(messages.length, 1, 'deduplicated: one check for one queue commit');
     assert.equal((await checkRunOn(entry.headSha)).conclusion, 'success');
     assert.match((await checkRunOn(entry.headSha)).annotations[0] ?? '', /^notice k8s\/db\/pg\.yaml:\d+ \d+Gi -> 40Gi on \d+ PVCs/);
+  });
+
+  it('leaves a pull request\'s failing check in place when its head is pushed to a queue-named branch (issue 28 item 3)', async () => {
+    const prHead = await github.commitFiles({ branch: 'spoof-pg', message: 'pg to 4Gi', files: { 'k8s/db/pg.yaml': await pgWith('4Gi') } });
+    const number = await github.openPullRequest({ head: 'spoof-pg', title: 'pg to 4Gi' });
+    const pr = github.state.pulls.find((p) => p.number === number) ?? assert.fail('pr');
+    await deliver('pull_request', pullRequestPayload(github.state, pr, 'opened', 'mallory'));
+    await drainToWorker();
+    assert.equal((await checkRunOn(prHead)).conclusion, 'failure');
+    const runsBefore = structuredClone(github.state.checkRuns.filter((r) => r.headSha === prHead));
+    const statusesBefore = github.state.statuses.length;
+    // Any collaborator may push there (GitHub reserves no prefix): the pull request's own head, named as its own base,
+    // so that the "queue commit" changes nothing and would pass as "no volume changes".
+    const branch = `gh-readonly-queue/main/pr-${number}-${prHead}`;
+    await github.state.git.updateRef(`refs/heads/${branch}`, prHead);
+    const answer = await deliver('push', pushPayload(github.state, branch, undefined, prHead, 'mallory'));
+    const queued = await drainToWorker();
+    assert.equal((await checkRunOn(prHead)).conclusion, 'failure', 'the pull request\'s failing check stays failing');
+    assert.deepEqual(github.state.checkRuns.filter((r) => r.headSha === prHead), runsBefore, 'the pull request\'s check is untouched');
+    assert.deepEqual(queued, []);
+    assert.equal(answer.statusCode, 202);
+    assert.match(String(answer.body.ignored), /validates nothing/);
+    assert.equal(github.state.statuses.length, statusesBefore, 'and no commit status is written either');
+    // Even a signed merge_group naming that head (GitHub never does: its queue commits are its own) writes no check:
+    // it is a GitHub item that failed (logged, counted in GitHubItemsFailed; whoever sent it holds the webhook secret).
+    const forged = mergeGroupEvent({ headSha: prHead, baseSha: prHead, ref: `refs/heads/${branch}` });
+    assert.equal((await deliver('merge_group', forged)).statusCode, 202);
+    const [message] = sqs.drain().map((r) => parseTargetMessage(r.body));
+    assert.deepEqual(message?.mergeGroup, { headSha: prHead, baseSha: prHead });
+    const [run] = await runTargets(await loadConfig(undefined, world.env), {
+      env: world.env, mode: 'validate', targetName: 'demo', holderIdentity: 'test', mergeGroup: message.mergeGroup,
+    });
+    assert.deepEqual(run?.feedback?.failures.map((f) => `${f.item}: ${f.error}`), [
+      `merge queue commit ${prHead}: refused: it is the head of open pull request #${number}, whose own check stands; GitHub's merge queue `
+        + 'checks commits it made, so this delivery did not come from it (check who holds the webhook secret)',
+    ]);
+    assert.deepEqual(github.state.checkRuns.filter((r) => r.headSha === prHead), runsBefore);
   });
 
   it('passes a queue commit that changes none of the target\'s files (a missing required check would stall the queue)', async () => {
@@ -126,7 +170,7 @@ describe('merge queues and base changes through the webhook', () => {
     assert.match(String((await deliver('merge_group', destroyed)).body.ignored), /merge_group destroyed asks for no check/);
     const entry = await queueEntry(902, { 'README.md': 'again\n' });
     const deleted = { ...pushPayload(github.state, entry.ref.replace('refs/heads/', ''), entry.headSha, '0'.repeat(40), 'github-merge-queue[bot]'), deleted: true };
-    assert.match(String((await deliver('push', deleted)).body.ignored), /was deleted/);
+    assert.match(String((await deliver('push', deleted)).body.ignored), /validates nothing/);
     assert.equal(sqs.drain().length, 0);
   });
 

@@ -1,5 +1,5 @@
 // No error carries a secret's text, anywhere (issue 22 item 8): a canary planted in every credential the Lambdas read
-// (the GitHub token and App key from the environment, the App key and the webhook secret from Secrets Manager, a
+// (the GitHub token and App key from the environment, the App key, the webhook secret and the record key from Secrets Manager, a
 // kubeconfig's token), each broken the ways they break in practice (malformed JSON, a trailing line break, a PEM that
 // is not one, YAML that does not parse). The worker and the webhook run in-process with the real clients against the
 // sandboxes and a local Secrets Manager endpoint; the canary must not appear in the error, its stack or the logs.
@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-command.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
+import { checkCommand } from '../../functions/cli/check-command.ts';
 import { handler as webhookHandler, webhookSecretVariable } from '../../functions/lambda/webhook.ts';
 import { startOneSetWorld } from '../feedback/one-set-world.ts';
 import { gitHubDelivery } from './function-url-event.ts';
@@ -62,6 +63,7 @@ describe('secrets never reach an error message, a stack or the logs', () => {
         'github/app-broken-pem': JSON.stringify({ privateKey: brokenPem(canary) }),
         'github/webhook-malformed-json': `{"webhookSecret": ${canary}}`,
         'github/webhook-wrong-shape': JSON.stringify({ secret: canary }),
+        'records/key-malformed-json': `{"recordKey": ${canary}-${canary}}`,
       },
     });
     // The worker's and the webhook's Secrets Manager reader is built at module level, as in the Lambda: the SDK takes
@@ -125,6 +127,22 @@ describe('secrets never reach an error message, a stack or the logs', () => {
       // The error names the setting and what is wrong, not OpenSSL's decoder text.
       if (name.startsWith('app-env')) assert.match(output, /the GitHub App private key \(environment variable CANARY_KEY\) is not a PEM private key/, name);
     }
+  });
+
+  it('the record key from Secrets Manager: malformed JSON, in the worker and in check', async () => {
+    const config = tokenConfig().replace(`recordKey: { env: ${sandboxRecordKeyVariable} }`, 'recordKey: { secret: records/key-malformed-json }');
+    assert.notEqual(config, tokenConfig());
+    const output = await workerPass('record-key-malformed-json', config, { CANARY_TOKEN: github.token });
+    assertNoCanary(output, 'record key (worker)');
+    assert.match(output, /cannot read secret records\/key-malformed-json: the value starts like JSON but does not parse \(\d+ characters; the parser's message is not shown/);
+    // check reads the same secret with this machine's credentials (here the local Secrets Manager) and prints an error.
+    const configFile = join(dir, 'record-key-check.yaml');
+    await writeFile(configFile, config);
+    let printed = '';
+    const { result: code, output: logged } = await captureOutput(() => checkCommand(['--config', configFile], { env: { ...process.env, CANARY_TOKEN: github.token } }, (text) => { printed += text; }));
+    assertNoCanary(`${printed}\n${logged}`, 'record key (check)');
+    assert.equal(code, 1, printed);
+    assert.match(printed, /config\.record-key.*cannot read secret records\/key-malformed-json: the value starts like JSON but does not parse/s);
   });
 
   it('a kubeconfig that does not parse, next to its token', async () => {

@@ -86,7 +86,7 @@ export function webhookSecretFromSecret(secretId: string, text: string): string 
  * A secret value that starts like JSON. The error names the secret, never the value, nor the parser's message:
  * V8's quotes the text around the fault (`Unexpected token 'k', ..."kSecret": s3cr3t"...`).
  */
-function parseSecretJson(secretId: string, text: string): unknown {
+export function parseSecretJson(secretId: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

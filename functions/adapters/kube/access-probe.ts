@@ -1,11 +1,13 @@
 // What `check` asks a cluster, read-only: the server's version, SelfSubjectAccessReviews (may I VERB RESOURCE in
-// NAMESPACE, answered by the server's authorizer for whoever the kubeconfig is), and whether the Lease namespace exists
+// NAMESPACE, answered by the server's authorizer for whoever the kubeconfig is), whether the Lease namespace exists
 // (a server-side dry-run create of the Lease: nothing is stored; the tool's identity may create Leases there but
-// usually not read Namespaces).
-import { AuthorizationV1Api, CoordinationV1Api, VersionApi, type KubeConfig } from '@kubernetes/client-node';
+// usually not read Namespaces), and the RBAC objects that grant anything in the state namespace (rbac-reads.ts).
+import { AuthorizationV1Api, CoordinationV1Api, RbacAuthorizationV1Api, VersionApi, type KubeConfig } from '@kubernetes/client-node';
+import type { NamespaceGrants } from '../../domain/rbac-grants.ts';
 import { ClusterError } from '../../engine/ports.ts';
 import { call } from './api-calls.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
+import { readNamespaceGrants } from './rbac-reads.ts';
 
 export interface AccessReviewQuestion {
   verb: string;
@@ -21,12 +23,19 @@ export class KubeAccessProbe {
   private readonly version: VersionApi;
   private readonly authorization: AuthorizationV1Api;
   private readonly coordination: CoordinationV1Api;
+  private readonly rbac: RbacAuthorizationV1Api;
 
   constructor(config: KubeConfig) {
     const pooled = pooledKubeConfig(config);
     this.version = pooled.makeApiClient(VersionApi);
     this.authorization = pooled.makeApiClient(AuthorizationV1Api);
     this.coordination = pooled.makeApiClient(CoordinationV1Api);
+    this.rbac = pooled.makeApiClient(RbacAuthorizationV1Api);
+  }
+
+  /** Roles and RoleBindings in `namespace`, every ClusterRole and ClusterRoleBinding; RbacReadRefused names the lists refused. */
+  namespaceGrants(namespace: string): Promise<NamespaceGrants> {
+    return readNamespaceGrants(this.rbac, namespace);
   }
 
   /** `GET /version`: open to every identity (system:public-info-viewer). */

@@ -1,0 +1,95 @@
+// Who besides the tool may write ConfigMaps or Leases in a target's state namespace (pure). The recreation records
+// there are instructions to create StatefulSets: a forged one is refused, but whoever may write ConfigMaps there can
+// delete a genuine one while its StatefulSet is absent, and whoever may write the Lease can stop passes or run beside
+// them. The tool is whoever the RoleBinding `sts-volume-gitops rbac` generates there binds; the control plane (the
+// group system:masters, system: users, kube-system's ServiceAccounts) is named but not warned about; everyone else
+// with a write verb is a warning naming the subject, the binding and the role.
+import { rbacRoleName } from '../app/rbac-manifest.ts';
+import type { BindingSubject, NamespaceGrants } from '../domain/rbac-grants.ts';
+import { ok, warning, type CheckResult } from './check-result.ts';
+import { describeSubject, sameSubject, whoCan, type Allowed, type Grantee, type ResourceRef } from './who-can.ts';
+
+export const stateWritersCheck = 'cluster.state-writers';
+
+const configMaps: ResourceRef = { apiGroup: '', resource: 'configmaps' };
+const leases: ResourceRef = { apiGroup: 'coordination.k8s.io', resource: 'leases' };
+const writeVerbs = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+
+/** Groups every identity (or every ServiceAccount) is in: bound to the tool, they make everyone the tool. */
+const everyoneGroups = /^system:(authenticated|unauthenticated|serviceaccounts(:.*)?)$/;
+
+/** The cluster's own components: RBAC's bootstrap bindings grant them writes in every namespace (the namespace controller deletes, the garbage collector too). */
+function isControlPlane(subject: BindingSubject): boolean {
+  if (subject.kind === 'Group') return subject.name === 'system:masters';
+  if (subject.kind === 'ServiceAccount') return subject.namespace === 'kube-system';
+  if (subject.kind !== 'User') return false;
+  if (subject.name.startsWith('system:serviceaccount:')) return subject.name.startsWith('system:serviceaccount:kube-system:');
+  return subject.name.startsWith('system:') && subject.name !== 'system:anonymous';
+}
+
+/** The subjects of the RoleBinding `sts-volume-gitops rbac` makes in the state namespace; undefined when it is not there. */
+function toolSubjects(grants: NamespaceGrants): BindingSubject[] | undefined {
+  const binding = grants.roleBindings.find((b) => b.namespace === grants.namespace && b.name === rbacRoleName && b.roleRef.kind === 'Role' && b.roleRef.name === rbacRoleName);
+  return binding?.subjects.map((s) => ({ ...s, namespace: s.kind === 'ServiceAccount' ? s.namespace ?? binding.namespace : undefined }));
+}
+
+/** `create, update, delete ConfigMaps; update Leases "sts-volume-gitops-prod"`. */
+function describeAllowed(allowed: readonly Allowed[]): string {
+  const parts = new Map<string, Set<string>>();
+  for (const grant of allowed) {
+    const what = `${grant.resource.resource === 'configmaps' ? 'ConfigMaps' : 'Leases'}${grant.names.length > 0 ? ` ${grant.names.map((n) => `"${n}"`).join(', ')}` : ''}`;
+    const verbs = parts.get(what) ?? new Set<string>();
+    for (const verb of grant.verbs) verbs.add(verb);
+    parts.set(what, verbs);
+  }
+  return [...parts].map(([what, verbs]) => `${writeVerbs.filter((v) => verbs.has(v)).join(', ')} ${what}`).join('; ');
+}
+
+function harmOf(allowed: readonly Allowed[]): string {
+  const harms: string[] = [];
+  if (allowed.some((a) => a.resource.resource === 'configmaps')) {
+    harms.push('it can delete a genuine recreation record while its StatefulSet is absent (the set then stays absent until a person recreates it), or plant forged ones (refused and reported, every pass)');
+  }
+  if (allowed.some((a) => a.resource.resource === 'leases')) harms.push('it can take or delete a target\'s Lease (passes stop as busy, or run beside one another)');
+  return harms.join('; ');
+}
+
+function fixFor(grantee: Grantee, namespace: string): string {
+  const { binding, role } = grantee;
+  const rule = 'nobody but the tool may write ConfigMaps or Leases in the state namespace (README, "Recreation records")';
+  if (binding.kind === 'RoleBinding') {
+    return `remove the grant: \`kubectl -n ${namespace} delete rolebinding ${binding.name}\`, or bind a role without these verbs; ${rule}`;
+  }
+  return `ClusterRoleBinding ${binding.name} grants ${role.kind} ${role.name} in every namespace: bind it with RoleBindings in the namespaces it is meant for instead, `
+    + `or take these verbs out of it; ${rule}`;
+}
+
+/** One warning per identity and binding that lets someone other than the tool write there; an ok line when none does. */
+export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult[] {
+  const namespace = grants.namespace;
+  const tool = toolSubjects(grants);
+  const grantees = whoCan(grants, [configMaps, leases], writeVerbs);
+  const isTool = (subject: BindingSubject): boolean => (tool ?? []).some((t) => sameSubject(t, subject));
+  const results: CheckResult[] = [];
+  if (!tool) {
+    results.push(warning(stateWritersCheck, `RoleBinding ${rbacRoleName}`, `not in namespace ${namespace}: the tool's identity is not bound there, so every identity that may write there is listed below as another`,
+      'apply the manifest `sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)'));
+  }
+  for (const subject of (tool ?? []).filter((s) => s.kind === 'Group' && everyoneGroups.test(s.name))) {
+    results.push(warning(stateWritersCheck, describeSubject(subject), `RoleBinding ${rbacRoleName} in ${namespace} binds the tool's role to ${describeSubject(subject)}: every identity in it may write the recreation records and the Lease`,
+      'regenerate the manifest for the tool\'s own identity only (`sts-volume-gitops rbac --group NAME`, `--user` or `--service-account`) and apply it'));
+  }
+  const others = grantees.filter((g) => !isTool(g.subject) && !isControlPlane(g.subject));
+  for (const grantee of others) {
+    const through = `${grantee.binding.kind} ${grantee.binding.name}${grantee.binding.kind === 'RoleBinding' ? '' : ' (cluster-wide)'} of ${grantee.role.kind} ${grantee.role.name}`;
+    results.push(warning(stateWritersCheck, describeSubject(grantee.subject),
+      `may ${describeAllowed(grantee.allowed)} in ${namespace}, the state namespace, through ${through}: ${harmOf(grantee.allowed)}`,
+      fixFor(grantee, namespace)));
+  }
+  if (results.length === 0) {
+    const controlPlane = [...new Set(grantees.filter((g) => isControlPlane(g.subject)).map((g) => describeSubject(g.subject)))];
+    results.push(ok(stateWritersCheck, namespace, `only the tool (${(tool ?? []).map(describeSubject).join(', ')}, RoleBinding ${rbacRoleName}) may write ConfigMaps or Leases here`
+      + (controlPlane.length > 0 ? `, besides the control plane (${controlPlane.join(', ')})` : '')));
+  }
+  return results;
+}

@@ -1,0 +1,127 @@
+// Who besides the tool may write ConfigMaps or Leases in the state namespace (issue 28 item 6), judged from RBAC
+// objects as `kubectl auth who-can` does: verbs, API groups, resources and names with RBAC's wildcards, Roles and
+// ClusterRoles through RoleBindings and ClusterRoleBindings. Pure: plain objects in, check results out.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { BindingSubject, NamespaceGrants, RbacBinding, RbacRole, RbacRule } from '../../functions/domain/rbac-grants.ts';
+import { judgeStateNamespaceWriters } from '../../functions/check/state-namespace-writers.ts';
+import { whoCan } from '../../functions/check/who-can.ts';
+
+const state = 'sts-volume-gitops';
+const rule = (verbs: string[], resources: string[], apiGroups = [''], resourceNames: string[] = []): RbacRule => ({ verbs, apiGroups, resources, resourceNames });
+const role = (name: string, rules: RbacRule[], namespace = state): RbacRole => ({ kind: 'Role', name, namespace, rules });
+const clusterRole = (name: string, rules: RbacRule[]): RbacRole => ({ kind: 'ClusterRole', name, namespace: undefined, rules });
+const group = (name: string): BindingSubject => ({ kind: 'Group', name, namespace: undefined });
+const user = (name: string): BindingSubject => ({ kind: 'User', name, namespace: undefined });
+const serviceAccount = (name: string, namespace?: string): BindingSubject => ({ kind: 'ServiceAccount', name, namespace });
+const roleBinding = (name: string, roleRef: { kind: string; name: string }, subjects: BindingSubject[], namespace = state): RbacBinding => ({ kind: 'RoleBinding', name, namespace, roleRef, subjects });
+const clusterRoleBinding = (name: string, roleName: string, subjects: BindingSubject[]): RbacBinding => ({ kind: 'ClusterRoleBinding', name, namespace: undefined, roleRef: { kind: 'ClusterRole', name: roleName }, subjects });
+
+/** What `sts-volume-gitops rbac` makes in the state namespace, and the control plane's own bindings, as on a real cluster. */
+function deployed(extra: Partial<NamespaceGrants> = {}): NamespaceGrants {
+  return {
+    namespace: state,
+    roles: [role('sts-volume-gitops', [rule(['list', 'create', 'update', 'delete'], ['configmaps']), rule(['create'], ['leases'], ['coordination.k8s.io'])]), ...(extra.roles ?? [])],
+    roleBindings: [roleBinding('sts-volume-gitops', { kind: 'Role', name: 'sts-volume-gitops' }, [group('sts-volume-gitops')]), ...(extra.roleBindings ?? [])],
+    clusterRoles: [
+      clusterRole('cluster-admin', [rule(['*'], ['*'], ['*'])]),
+      clusterRole('system:controller:namespace-controller', [rule(['delete', 'deletecollection', 'get', 'list'], ['*'], ['*'])]),
+      clusterRole('system:kube-controller-manager', [rule(['create'], ['leases'], ['coordination.k8s.io'])]),
+      clusterRole('view', [rule(['get', 'list', 'watch'], ['configmaps', 'pods'])]),
+      ...(extra.clusterRoles ?? []),
+    ],
+    clusterRoleBindings: [
+      clusterRoleBinding('cluster-admin', 'cluster-admin', [group('system:masters')]),
+      clusterRoleBinding('system:controller:namespace-controller', 'system:controller:namespace-controller', [serviceAccount('namespace-controller', 'kube-system')]),
+      clusterRoleBinding('system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]),
+      clusterRoleBinding('viewers', 'view', [group('everyone-reads')]),
+      ...(extra.clusterRoleBindings ?? []),
+    ],
+  };
+}
+
+const levels = (grants: NamespaceGrants): string[][] => judgeStateNamespaceWriters(grants).map((r) => [r.level, r.subject]);
+
+describe('who may write in the state namespace', () => {
+  it('is the tool alone on a cluster set up as the README says; the control plane is named, readers are not', () => {
+    const [result, ...rest] = judgeStateNamespaceWriters(deployed());
+    assert.deepEqual(rest, []);
+    assert.equal(result?.level, 'ok');
+    assert.equal(result?.message, 'only the tool (Group sts-volume-gitops, RoleBinding sts-volume-gitops) may write ConfigMaps or Leases here, besides the control plane '
+      + '(Group system:masters, ServiceAccount kube-system/namespace-controller, User system:kube-controller-manager)');
+  });
+
+  it('warns about a RoleBinding of a Role that lets a team write ConfigMaps, naming the subject, the binding, the role and the fix', () => {
+    const results = judgeStateNamespaceWriters(deployed({
+      roles: [role('team-config', [rule(['get', 'create', 'update'], ['configmaps'])])],
+      roleBindings: [roleBinding('app-team-config', { kind: 'Role', name: 'team-config' }, [group('app-team'), serviceAccount('deployer')])],
+    }));
+    assert.deepEqual(results.map((r) => [r.level, r.subject]), [['warning', 'Group app-team'], ['warning', 'ServiceAccount sts-volume-gitops/deployer']]);
+    assert.equal(results[0]?.message, 'may create, update ConfigMaps in sts-volume-gitops, the state namespace, through RoleBinding app-team-config of Role team-config: '
+      + 'it can delete a genuine recreation record while its StatefulSet is absent (the set then stays absent until a person recreates it), or plant forged ones (refused and reported, every pass)');
+    assert.match(results[0]?.fix ?? '', /^remove the grant: `kubectl -n sts-volume-gitops delete rolebinding app-team-config`, or bind a role without these verbs; nobody but the tool/);
+  });
+
+  it('follows ClusterRoles bound in the namespace or cluster-wide, with wildcards and the API group', () => {
+    const results = judgeStateNamespaceWriters(deployed({
+      clusterRoles: [
+        clusterRole('edit', [rule(['create', 'delete', 'deletecollection', 'patch', 'update'], ['configmaps', 'secrets'])]),
+        clusterRole('argocd-application-controller', [rule(['*'], ['*'], ['*'])]),
+        clusterRole('lease-writer', [rule(['update'], ['leases'], ['*'])]),
+        clusterRole('wrong-group', [rule(['update'], ['leases'], [''])]),
+      ],
+      roleBindings: [roleBinding('ci-edit', { kind: 'ClusterRole', name: 'edit' }, [user('ci-bot')])],
+      clusterRoleBindings: [
+        clusterRoleBinding('argocd-application-controller', 'argocd-application-controller', [serviceAccount('argocd-application-controller', 'argocd')]),
+        clusterRoleBinding('leases', 'lease-writer', [group('ops')]),
+        clusterRoleBinding('not-leases', 'wrong-group', [group('core-leases-do-not-exist')]),
+      ],
+    }));
+    assert.deepEqual(results.map((r) => [r.subject, r.message.replace(/ in sts-volume-gitops.*? through /, ' through ').replace(/:.*$/, '')]), [
+      ['User ci-bot', 'may create, update, patch, delete, deletecollection ConfigMaps through RoleBinding ci-edit of ClusterRole edit'],
+      ['ServiceAccount argocd/argocd-application-controller', 'may create, update, patch, delete, deletecollection ConfigMaps; create, update, patch, delete, deletecollection Leases through ClusterRoleBinding argocd-application-controller (cluster-wide) of ClusterRole argocd-application-controller'],
+      ['Group ops', 'may update Leases through ClusterRoleBinding leases (cluster-wide) of ClusterRole lease-writer'],
+    ]);
+    assert.match(results[2]?.message ?? '', /it can take or delete a target's Lease/);
+    assert.match(results[1]?.fix ?? '', /^ClusterRoleBinding argocd-application-controller grants ClusterRole argocd-application-controller in every namespace: bind it with RoleBindings/);
+  });
+
+  it('reads resourceNames as RBAC does (no create by name), and ignores bindings of other namespaces and missing roles', () => {
+    const results = judgeStateNamespaceWriters(deployed({
+      roles: [
+        role('named', [rule(['create', 'update', 'delete'], ['configmaps'], [''], ['sts-volume-gitops-recreate.prod.db.pg'])]),
+        role('create-by-name', [rule(['create'], ['configmaps'], [''], ['anything'])]),
+        role('elsewhere', [rule(['create'], ['configmaps'])], 'db'),
+      ],
+      roleBindings: [
+        roleBinding('named', { kind: 'Role', name: 'named' }, [user('alice')]),
+        roleBinding('create-by-name', { kind: 'Role', name: 'create-by-name' }, [user('bob')]),
+        roleBinding('elsewhere', { kind: 'Role', name: 'elsewhere' }, [user('carol')], 'db'),
+        roleBinding('dangling', { kind: 'Role', name: 'no-such-role' }, [user('dave')]),
+      ],
+    }));
+    assert.deepEqual(results.map((r) => [r.subject, r.message.replace(/ in sts-volume-gitops.*$/, '')]), [
+      ['User alice', 'may update, delete ConfigMaps "sts-volume-gitops-recreate.prod.db.pg"'],
+    ]);
+  });
+
+  it('treats whoever the tool\'s RoleBinding binds as the tool, warns when that is everyone, and says when it is missing', () => {
+    const everyone = deployed();
+    everyone.roleBindings[0] = roleBinding('sts-volume-gitops', { kind: 'Role', name: 'sts-volume-gitops' }, [serviceAccount('sts-volume-gitops', 'ops'), group('system:authenticated')]);
+    assert.deepEqual(levels(everyone), [['warning', 'Group system:authenticated']]);
+    const missing = deployed();
+    missing.roleBindings = [];
+    assert.deepEqual(levels(missing), [['warning', 'RoleBinding sts-volume-gitops']]);
+    assert.match(judgeStateNamespaceWriters(missing)[0]?.fix ?? '', /apply the manifest `sts-volume-gitops rbac --config FILE` generates/);
+    // The same ServiceAccount bound elsewhere is still the tool; another of the same name in another namespace is not.
+    const sa = deployed({ clusterRoles: [clusterRole('cm-writer', [rule(['update'], ['configmaps'])])], clusterRoleBindings: [clusterRoleBinding('cm', 'cm-writer', [serviceAccount('tool', 'ops'), serviceAccount('tool', 'apps')])] });
+    sa.roleBindings[0] = roleBinding('sts-volume-gitops', { kind: 'Role', name: 'sts-volume-gitops' }, [serviceAccount('tool', 'ops')]);
+    assert.deepEqual(levels(sa), [['warning', 'ServiceAccount apps/tool']]);
+  });
+
+  it('is what whoCan returns for one resource: one entry per subject and binding', () => {
+    const grants = deployed({ roleBindings: [roleBinding('two', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('a'), user('b')])] });
+    const found = whoCan(grants, [{ apiGroup: '', resource: 'configmaps' }], ['delete']).map((g) => `${g.subject.name} ${g.binding.kind}/${g.binding.name}`);
+    assert.deepEqual(found, ['sts-volume-gitops RoleBinding/sts-volume-gitops', 'a RoleBinding/two', 'b RoleBinding/two', 'system:masters ClusterRoleBinding/cluster-admin', 'namespace-controller ClusterRoleBinding/system:controller:namespace-controller']);
+  });
+});
