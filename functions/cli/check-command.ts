@@ -3,7 +3,7 @@
 // found an error, 2 bad usage or configuration. With --json, the report and its counts (or the error) on stdout.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { loadConfig, type EksCluster } from '../domain/config.ts';
-import { selectTargets } from '../app/run-targets.ts';
+import { selectTargets } from '../app/select-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
 import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
 import { probeWebhook } from '../check/probe-webhook.ts';

@@ -1,7 +1,6 @@
 // The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.
 import { hostname } from 'node:os';
 import { loadConfig } from '../domain/config.ts';
-import { runTargets } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
 import { exitCodeOf, renderPassReport } from './render-report.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
@@ -76,6 +75,8 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
   const { values } = line;
   try {
     const config = await loadConfig(values.config);
+    // Loaded here: the rest of the CLI (help, version, usage errors) starts without the Kubernetes and GitHub clients.
+    const { runTargets } = await import('../app/run-targets.ts');
     const runs = await runTargets(config, {
       mode: command === 'plan' ? 'plan' : 'apply',
       ...(values.target !== undefined ? { targetName: values.target } : {}),

@@ -1,7 +1,7 @@
 // `sts-volume-gitops rbac`: prints the RBAC manifest (Roles, ClusterRole, bindings) that grants exactly
 // what the tool needs for that configuration, ready for `kubectl apply -f -`.
 import { configEnvironmentVariable, loadConfig } from '../domain/config.ts';
-import { selectTargets } from '../app/run-targets.ts';
+import { selectTargets } from '../app/select-targets.ts';
 import { parseSubject, rbacObjects, renderRbacManifest, type RbacSubject } from '../app/rbac-manifest.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';

@@ -2,7 +2,7 @@
 // for, the same as `{"error": {...}}` on stdout for a script (which then never reads an empty stdout). A configuration
 // it cannot use is exit code 2 (bad usage or configuration); anything else is left to the caller.
 import { ConfigError } from '../domain/config.ts';
-import { UnknownTargetError } from '../app/run-targets.ts';
+import { UnknownTargetError } from '../app/select-targets.ts';
 
 export interface CliError {
   /** `usage`: the command line; `configuration`: the configuration file; `failure`: the command failed while running. */
