@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { commandTable } from '../../functions/cli/command-table.ts';
 import { renderCommandHelp } from '../../functions/cli/command-line.ts';
@@ -58,6 +58,7 @@ describe('the command line, as a child process', () => {
   before(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'cli-usage-'));
   });
+  after(() => rm(tmp, { recursive: true, force: true }));
 
   it('COMMAND --help prints that command\'s usage and every flag, exits 0 and does nothing else', async () => {
     const answers = await Promise.all(Object.values(commandTable).map(async (spec) => ({ spec, answer: await spawnCli([spec.name, '--help'], { tmp }) })));
