@@ -45,30 +45,6 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function helpCommand(args: string[]): number {
-  const line = readCommandLine(commandTable.help, args);
-  if (typeof line === 'number') return line;
-  if (line.positional === undefined) {
-    process.stdout.write(renderOverview(packageJson.version));
-    return 0;
-  }
-  if (!isCommandName(line.positional)) {
-    process.stderr.write(`unknown command ${JSON.stringify(line.positional)}: the commands are ${Object.keys(commandTable).join(', ')}\n`);
-    return 2;
-  }
-  process.stdout.write(renderCommandHelp(commandTable[line.positional]));
-  return 0;
-}
-
-function versionCommand(args: string[]): number {
-  const line = readCommandLine(commandTable.version, args);
-  if (typeof line === 'number') return line;
-  process.stdout.write(line.values.json
-    ? `${JSON.stringify({ version: packageJson.version, node: process.versions.node }, null, 2)}\n`
-    : `${programName} ${packageJson.version} (Node.js ${process.versions.node})\n`);
-  return 0;
-}
-
 async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): Promise<number> {
   const line = readCommandLine(commandTable[command], args);
   if (typeof line === 'number') return line;
@@ -98,6 +74,30 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
     if (code === undefined) throw error;
     return code;
   }
+}
+
+function helpCommand(args: string[]): number {
+  const line = readCommandLine(commandTable.help, args);
+  if (typeof line === 'number') return line;
+  if (line.positional === undefined) {
+    process.stdout.write(renderOverview(packageJson.version));
+    return 0;
+  }
+  if (!isCommandName(line.positional)) {
+    process.stderr.write(`unknown command ${JSON.stringify(line.positional)}: the commands are ${Object.keys(commandTable).join(', ')}\n`);
+    return 2;
+  }
+  process.stdout.write(renderCommandHelp(commandTable[line.positional]));
+  return 0;
+}
+
+function versionCommand(args: string[]): number {
+  const line = readCommandLine(commandTable.version, args);
+  if (typeof line === 'number') return line;
+  process.stdout.write(line.values.json
+    ? `${JSON.stringify({ version: packageJson.version, node: process.versions.node }, null, 2)}\n`
+    : `${programName} ${packageJson.version} (Node.js ${process.versions.node})\n`);
+  return 0;
 }
 
 if (import.meta.main) process.exitCode = await main(process.argv.slice(2));
