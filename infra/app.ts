@@ -1,12 +1,21 @@
 // `npx cdk synth` / `npx cdk deploy` entry. Configure with environment variables (see infra/README.md); the clusters
-// and secrets come from the tool's configuration file. Synth runs the cdk-nag packs the stack test holds it to, so a
-// finding neither fixed nor acknowledged (with its reason) stops a deploy too.
+// and secrets come from the tool's configuration file ($STS_VOLUME_GITOPS_CONFIG, as for the CLI). Synth runs the
+// cdk-nag packs the stack test holds it to, so a finding neither fixed nor acknowledged (with its reason) stops a deploy
+// too.
 import { App, Validations } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks, NIST80053R5Checks, ServerlessChecks } from 'cdk-nag';
 import { StsVolumeGitopsStack } from './stack.ts';
+import { readableStackConfigFile } from './config-file.ts';
 
 const env = process.env;
+// A missing or invalid configuration stops synth with what to do, as the CLI says it, not a stack trace.
+const config = readableStackConfigFile(env, process.cwd());
+if ('problem' in config) {
+  process.stderr.write(`${config.problem}\n`);
+  process.exit(1);
+}
+for (const warning of config.warnings) process.stderr.write(`warning: ${warning}\n`);
 const number = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
 const app = new App();
 const everyMinutes = number('STS_EVERY_MINUTES');
@@ -19,7 +28,7 @@ if (logRetentionDays !== undefined && !(Object.values(logs.RetentionDays) as unk
 }
 new StsVolumeGitopsStack(app, 'StsVolumeGitops', {
   env: { account: env.CDK_DEFAULT_ACCOUNT, region: env.CDK_DEFAULT_REGION },
-  configFile: env.STS_VOLUME_GITOPS_CONFIG_FILE ?? 'config.yaml',
+  configFile: config.file,
   ...(everyMinutes !== undefined ? { everyMinutes } : {}),
   ...(flexibleWindowMinutes !== undefined ? { flexibleWindowMinutes } : {}),
   ...(logRetentionDays !== undefined ? { logRetention: logRetentionDays } : {}),

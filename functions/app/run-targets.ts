@@ -7,6 +7,7 @@ import { openTarget, type OpenOptions } from './open-target.ts';
 import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
+import { selectTargets } from './select-targets.ts';
 import type { MergeGroupRef } from './target-messages.ts';
 
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
@@ -58,20 +59,6 @@ export const defaultTiming: RecreationTiming = {
   pollIntervalMs: 500,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
-
-export class UnknownTargetError extends Error {
-  constructor(name: string, known: readonly string[]) {
-    super(`no target named ${name} in the configuration (targets: ${known.join(', ')})`);
-    this.name = 'UnknownTargetError';
-  }
-}
-
-export function selectTargets(config: Config, targetName: string | undefined): Config['targets'] {
-  if (targetName === undefined) return config.targets;
-  const selected = config.targets.filter((t) => t.name === targetName);
-  if (selected.length === 0) throw new UnknownTargetError(targetName, config.targets.map((t) => t.name));
-  return selected;
-}
 
 export async function runTargets(config: Config, options: RunTargetsOptions): Promise<TargetRun[]> {
   const runs: TargetRun[] = [];

@@ -90,10 +90,14 @@ export function judgeRepositoryRole(permissions: { push?: boolean } | undefined,
   return error('github.role', login, `${login} can only read the repository: statuses, comments and recovery pull requests would be refused`, `give ${login} the Write role on the repository (Settings > Collaborators and teams)`);
 }
 
-function permissionTitle(permission: string): string {
-  return ({ contents: 'Contents', statuses: 'Commit statuses', pull_requests: 'Pull requests', checks: 'Checks' } as Record<string, string>)[permission] ?? permission;
+/** A permission's name as the App settings page shows it (`pull_requests` is "Pull requests"). */
+export function permissionTitle(permission: string): string {
+  return ({
+    metadata: 'Metadata', contents: 'Contents', statuses: 'Commit statuses', pull_requests: 'Pull requests', checks: 'Checks', merge_queues: 'Merge queues',
+  } as Record<string, string>)[permission] ?? permission;
 }
 
-function titleOf(level: PermissionLevel): string {
+/** A level as the App settings page shows it. */
+export function titleOf(level: PermissionLevel): string {
   return level === 'read' ? 'Read-only' : 'Read and write';
 }

@@ -1,18 +1,16 @@
-// `sts-volume-gitops check --config FILE [--target NAME] [--json]`: what is missing before anything runs, per target
+// `sts-volume-gitops check`: what is missing before anything runs, per target
 // (functions/check/), without writing anything. Exit codes as `plan`: 0 nothing wrong (warnings allowed), 1 a check
-// found an error, 2 bad usage or configuration.
-import { parseArgs } from 'node:util';
+// found an error, 2 bad usage or configuration. With --json, the report and its counts (or the error) on stdout.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { loadConfig, type EksCluster } from '../domain/config.ts';
-import { selectTargets } from '../app/run-targets.ts';
+import { selectTargets } from '../app/select-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
 import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
 import { probeWebhook } from '../check/probe-webhook.ts';
-import { renderCheckReport, type CheckReport } from './render-check.ts';
-import { reportUsageError } from './usage-errors.ts';
-
-export const checkUsage = `  sts-volume-gitops check --config FILE [--target NAME] [--json] [--webhook-secret-env VAR]
-                                                                      what is missing before a first pass (read-only)`;
+import { countResults, renderCheckReport, type CheckReport } from './render-check.ts';
+import { printCliError, usageErrorOf } from './usage-errors.ts';
+import { commandTable } from './command-table.ts';
+import { readCommandLine } from './command-line.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
@@ -20,16 +18,9 @@ export interface CheckCommandOptions extends CheckOptions {
 }
 
 export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
-  let values: { config?: string; target?: string; json?: boolean; 'webhook-secret-env'?: string };
-  try {
-    values = parseArgs({
-      args, strict: true,
-      options: { config: { type: 'string' }, target: { type: 'string' }, json: { type: 'boolean' }, 'webhook-secret-env': { type: 'string' } },
-    }).values;
-  } catch (cause) {
-    process.stderr.write(`${(cause as Error).message}\n${checkUsage}\n`);
-    return 2;
-  }
+  const line = readCommandLine(commandTable.check, args, out);
+  if (typeof line === 'number') return line;
+  const { values } = line;
   const env = options.env ?? process.env;
   let report: CheckReport;
   try {
@@ -53,11 +44,13 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     const webhook = await probeWebhook({ env, ...(readSecretText ? { readSecret: readSecretText } : {}), ...(values['webhook-secret-env'] !== undefined ? { localSecretVariable: values['webhook-secret-env'] } : {}) });
     report = { targets: checks, webhook };
   } catch (cause) {
-    const code = reportUsageError(cause);
-    if (code === undefined) throw cause;
-    return code;
+    const usageError = usageErrorOf(cause);
+    if (usageError === undefined) throw cause;
+    // The JSON a script reads has the report's shape even then: no target checked, the configuration's problems counted.
+    printCliError(usageError, values.json === true, out, { targets: [], webhook: [], counts: { error: usageError.problems?.length ?? 1, warning: 0, ok: 0 } });
+    return 2;
   }
-  out(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheckReport(report));
+  out(values.json ? `${JSON.stringify({ ...report, counts: countResults(report) }, null, 2)}\n` : renderCheckReport(report));
   return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
 }
 

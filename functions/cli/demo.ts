@@ -3,8 +3,7 @@
 // terminal failure and its recovery pull request, a reviewer's pull request with its check and comments, a performance
 // class (VolumeAttributesClass) the driver cannot reach and its recovery pull request, and a size that lives in a Helm
 // chart's values file (a size source) going through the same check, merge and resize.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -19,6 +18,9 @@ import { renderCheckReport } from './render-check.ts';
 import { renderPassReport } from './render-report.ts';
 import { isClassRecoveryKey } from '../recovery/class-recovery.ts';
 import { exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
+import { commandTable } from './command-table.ts';
+import { readCommandLine } from './command-line.ts';
+import { withTemporaryFolder } from './temporary-folder.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
@@ -36,8 +38,18 @@ interface Demo {
   passNumber: number;
 }
 
+/** `sts-volume-gitops demo`: no flags but --help. */
+export async function demoCommand(args: readonly string[]): Promise<number> {
+  const line = readCommandLine(commandTable.demo, args);
+  return typeof line === 'number' ? line : runDemo();
+}
+
+/** The story, in a temporary folder removed at the end and on Ctrl-C (it holds the record key and the repository). */
 export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n`)): Promise<number> {
-  const workDir = await mkdtemp(join(tmpdir(), 'sts-volume-gitops-demo-'));
+  return withTemporaryFolder('sts-volume-gitops-demo-', (workDir) => runDemoIn(workDir, print));
+}
+
+async function runDemoIn(workDir: string, print: Print): Promise<number> {
   const kube = await startKubeSandbox({ seedFile: join(examples, 'cluster-seed.yaml'), workDir: join(workDir, 'kube') });
   const github = await startGitHubSandbox({ seedDir: join(examples, 'gitops-repo'), owner: 'acme', repo: 'platform-gitops', workDir: join(workDir, 'github') });
   try {
@@ -118,7 +130,6 @@ export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n
   } finally {
     await kube.close();
     await github.close();
-    await rm(workDir, { recursive: true, force: true });
   }
 }
 

@@ -1,65 +1,58 @@
 // The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../domain/config.ts';
-import { runTargets } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
 import { exitCodeOf, renderPassReport } from './render-report.ts';
-import { reportUsageError } from './usage-errors.ts';
+import { printCliError, reportUsageError } from './usage-errors.ts';
+import { commandTable, isCommandName, type CommandName } from './command-table.ts';
+import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
+import packageJson from '../../package.json' with { type: 'json' };
 
-const usage = `Usage:
-  sts-volume-gitops plan --config FILE [--target NAME] [--json]       show what a pass would do (read-only)
-  sts-volume-gitops reconcile --config FILE [--target NAME] [--json]  run one pass
-  sts-volume-gitops sandbox [--seed DIR] [--version 1.34|1.26] [--json] start both sandboxes seeded from examples/
-  sts-volume-gitops sandbox kube --port N --seed FILE [--version V]   start the Kubernetes sandbox alone (v1.34.9 by default)
-  sts-volume-gitops sandbox github --port N --seed DIR                start the GitHub sandbox alone
-  sts-volume-gitops demo                                              the whole story on the sandboxes (npm start)
-  sts-volume-gitops check --config FILE [--target NAME] [--json]      what is missing before a first pass (read-only)
-  sts-volume-gitops rbac --config FILE [--target NAME]                print the RBAC manifest the config needs
-  sts-volume-gitops webhook --port N --config FILE [--secret-env VAR]  GitHub webhooks for local development: pull
-                                                                      requests validated, pushes reconciled, in process
---config defaults to $STS_VOLUME_GITOPS_CONFIG.`;
+/** Each command of the table, run with its arguments (the larger ones loaded on use). */
+const commands: Readonly<Record<CommandName, (args: string[]) => Promise<number>>> = {
+  plan: (args) => planOrReconcile('plan', args),
+  reconcile: (args) => planOrReconcile('reconcile', args),
+  check: async (args) => (await import('./check-command.ts')).checkCommand(args),
+  rbac: async (args) => (await import('./rbac-command.ts')).rbacCommand(args),
+  webhook: async (args) => (await import('./webhook-command.ts')).webhookCommand(args),
+  sandbox: async (args) => (await import('./sandbox-command.ts')).sandboxCommand(args),
+  demo: async (args) => (await import('./demo.ts')).demoCommand(args),
+  help: async (args) => helpCommand(args),
+  version: async (args) => versionCommand(args),
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  switch (command) {
-    case 'plan':
-    case 'reconcile':
-      return planOrReconcile(command, rest);
-    case 'sandbox':
-      return (await import('./sandbox-command.ts')).sandboxCommand(rest);
-    case 'demo':
-      return (await import('./demo.ts')).runDemo();
-    case 'check':
-      return (await import('./check-command.ts')).checkCommand(rest);
-    case 'rbac':
-      return (await import('./rbac-command.ts')).rbacCommand(rest);
-    case 'webhook':
-      return (await import('./webhook-command.ts')).webhookCommand(rest, usage);
-    case undefined:
-    case '-h':
-    case '--help':
-    case 'help':
-      process.stdout.write(`${usage}\n`);
-      return command === undefined ? 2 : 0;
-    default:
-      process.stderr.write(`unknown command ${command}\n${usage}\n`);
-      return 2;
+  if (command === undefined) {
+    process.stderr.write(renderOverview(packageJson.version));
+    return 2;
+  }
+  if (command === '-h' || command === '--help') return helpCommand(rest);
+  if (command === '--version') return versionCommand(rest);
+  if (!isCommandName(command)) {
+    printCliError({ kind: 'usage', message: `unknown command ${JSON.stringify(command)}: the commands are ${Object.keys(commandTable).join(', ')}`, hint: `Run '${programName} --help' for what each does.` }, rest.includes('--json'));
+    return 2;
+  }
+  try {
+    return await commands[command](rest);
+  } catch (error) {
+    // A failure nobody foresaw: its stack for a person, and with --json still JSON on stdout.
+    process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    if (wantsJson(commandTable[command], rest)) {
+      process.stdout.write(`${JSON.stringify({ error: { kind: 'failure', message: error instanceof Error ? error.message : String(error) } }, null, 2)}\n`);
+    }
+    return 1;
   }
 }
 
 async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): Promise<number> {
-  let values: { config?: string; target?: string; json?: boolean };
-  try {
-    values = parseArgs({
-      args, options: { config: { type: 'string' }, target: { type: 'string' }, json: { type: 'boolean' } }, strict: true,
-    }).values;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
-    return 2;
-  }
+  const line = readCommandLine(commandTable[command], args);
+  if (typeof line === 'number') return line;
+  const { values } = line;
   try {
     const config = await loadConfig(values.config);
+    // Loaded here: the rest of the CLI (help, version, usage errors) starts without the Kubernetes and GitHub clients.
+    const { runTargets } = await import('../app/run-targets.ts');
     const runs = await runTargets(config, {
       mode: command === 'plan' ? 'plan' : 'apply',
       ...(values.target !== undefined ? { targetName: values.target } : {}),
@@ -77,18 +70,34 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
     const reports = runs.flatMap((r) => (r.report ? [r.report] : []));
     return runs.some((r) => r.error !== undefined) ? 1 : exitCodeOf(reports);
   } catch (error) {
-    const code = reportUsageError(error);
+    const code = reportUsageError(error, values.json === true);
     if (code === undefined) throw error;
     return code;
   }
 }
 
-if (import.meta.main) {
-  main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
+function helpCommand(args: string[]): number {
+  const line = readCommandLine(commandTable.help, args);
+  if (typeof line === 'number') return line;
+  if (line.positional === undefined) {
+    process.stdout.write(renderOverview(packageJson.version));
+    return 0;
+  }
+  if (!isCommandName(line.positional)) {
+    process.stderr.write(`unknown command ${JSON.stringify(line.positional)}: the commands are ${Object.keys(commandTable).join(', ')}\n`);
+    return 2;
+  }
+  process.stdout.write(renderCommandHelp(commandTable[line.positional]));
+  return 0;
 }
+
+function versionCommand(args: string[]): number {
+  const line = readCommandLine(commandTable.version, args);
+  if (typeof line === 'number') return line;
+  process.stdout.write(line.values.json
+    ? `${JSON.stringify({ version: packageJson.version, node: process.versions.node }, null, 2)}\n`
+    : `${programName} ${packageJson.version} (Node.js ${process.versions.node})\n`);
+  return 0;
+}
+
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));

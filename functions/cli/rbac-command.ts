@@ -1,33 +1,26 @@
-// `sts-volume-gitops rbac --config FILE`: prints the RBAC manifest (Roles, ClusterRole, bindings) that grants exactly
+// `sts-volume-gitops rbac`: prints the RBAC manifest (Roles, ClusterRole, bindings) that grants exactly
 // what the tool needs for that configuration, ready for `kubectl apply -f -`.
-import { parseArgs } from 'node:util';
 import { configEnvironmentVariable, loadConfig } from '../domain/config.ts';
-import { selectTargets } from '../app/run-targets.ts';
+import { selectTargets } from '../app/select-targets.ts';
 import { parseSubject, rbacObjects, renderRbacManifest, type RbacSubject } from '../app/rbac-manifest.ts';
 import { allowAllWarnings } from '../app/allow-all.ts';
-import { reportUsageError } from './usage-errors.ts';
-
-export const rbacUsage = `  sts-volume-gitops rbac --config FILE [--target NAME] [--group G | --user U | --service-account NS:NAME]...
-                                                                      print the RBAC manifest the config needs`;
+import { printCliError, reportUsageError } from './usage-errors.ts';
+import { commandTable } from './command-table.ts';
+import { readCommandLine } from './command-line.ts';
 
 export async function rbacCommand(args: string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
-  let values: { config?: string; target?: string; group?: string[]; user?: string[]; 'service-account'?: string[] };
+  const line = readCommandLine(commandTable.rbac, args, out);
+  if (typeof line === 'number') return line;
+  const { values } = line;
   let subjects: RbacSubject[];
   try {
-    values = parseArgs({
-      args, strict: true,
-      options: {
-        config: { type: 'string' }, target: { type: 'string' },
-        group: { type: 'string', multiple: true }, user: { type: 'string', multiple: true }, 'service-account': { type: 'string', multiple: true },
-      },
-    }).values;
     subjects = [
       ...(values.group ?? []).map((v) => parseSubject('group', v)),
       ...(values.user ?? []).map((v) => parseSubject('user', v)),
       ...(values['service-account'] ?? []).map((v) => parseSubject('service-account', v)),
     ];
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${rbacUsage}\n`);
+    printCliError({ kind: 'usage', message: (error as Error).message, hint: 'Run \'sts-volume-gitops rbac --help\' for its usage and flags.' }, false);
     return 2;
   }
   try {

@@ -23,8 +23,14 @@ export function renderCheckReport(report: CheckReport): string {
   for (const check of report.targets) section(`target ${check.target}`, check.results);
   // The webhook's section only when something was checked (the demo checks no webhook, and says nothing of one).
   if (report.webhook.length > 0) section('webhook', report.webhook);
+  const counts = countResults(report);
+  lines.push(`${counts.error} error(s), ${counts.warning} warning(s), ${counts.ok} ok`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** How many results of each level, targets and webhook together (the last line of the text, `counts` in --json). */
+export function countResults(report: CheckReport): Record<CheckResult['level'], number> {
   const all = [...report.targets.flatMap((c) => c.results), ...report.webhook];
   const count = (level: CheckResult['level']): number => all.filter((r) => r.level === level).length;
-  lines.push(`${count('error')} error(s), ${count('warning')} warning(s), ${count('ok')} ok`);
-  return `${lines.join('\n')}\n`;
+  return { error: count('error'), warning: count('warning'), ok: count('ok') };
 }

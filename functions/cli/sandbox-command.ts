@@ -5,13 +5,15 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { startGitHubSandbox } from '../../sandbox/github/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { parseServerVersion, ServerVersionError } from '../../sandbox/kube/server-version.ts';
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { parseConfig, type SizeSourceConfig } from '../domain/config.ts';
+import { commandTable } from './command-table.ts';
+import { readCommandLine } from './command-line.ts';
+import { printCliError } from './usage-errors.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -70,35 +72,37 @@ export function sandboxConfig(
 ${mappings}`;
 }
 
-export async function sandboxCommand(argv: string[]): Promise<number> {
-  const which = argv[0] === 'kube' || argv[0] === 'github' ? argv[0] : undefined;
-  const rest = which === undefined ? argv : argv.slice(1);
-  let values: { seed?: string; port?: string; json?: boolean; 'tick-ms'?: string; version?: string };
-  try {
-    values = parseArgs({ args: rest, options: { seed: { type: 'string' }, port: { type: 'string' }, json: { type: 'boolean' }, 'tick-ms': { type: 'string' }, version: { type: 'string' } }, strict: true }).values;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+export async function sandboxCommand(args: string[]): Promise<number> {
+  const line = readCommandLine(commandTable.sandbox, args);
+  if (typeof line === 'number') return line;
+  const { values } = line;
+  const which = line.positional === 'kube' || line.positional === 'github' ? line.positional : undefined;
+  const refuse = (message: string): 2 => {
+    printCliError({ kind: 'usage', message }, values.json === true);
     return 2;
-  }
+  };
   if (values.version !== undefined && which === 'github') {
-    process.stderr.write('--version chooses the Kubernetes version: it applies to `sandbox` and `sandbox kube`, not `sandbox github`\n');
-    return 2;
+    return refuse('--version chooses the Kubernetes version: it applies to `sandbox` and `sandbox kube`, not `sandbox github`');
   }
   if (values.version !== undefined) {
     try {
       parseServerVersion(values.version);
     } catch (error) {
       if (!(error instanceof ServerVersionError)) throw error;
-      process.stderr.write(`--version: ${error.message}\n`);
-      return 2;
+      return refuse(`--version: ${error.message}`);
     }
   }
   const port = values.port === undefined ? undefined : Number(values.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
-    process.stderr.write(`--port must be a port number, not ${values.port}\n`);
-    return 2;
+    return refuse(`--port must be a port number, not ${values.port}`);
+  }
+  if (port !== undefined && which === undefined) {
+    return refuse('--port is the port of a sandbox started alone (`sandbox kube` or `sandbox github`); both sandboxes take free ports');
   }
   const tickMs = Number(values['tick-ms'] ?? 1000);
+  if (!Number.isInteger(tickMs) || tickMs < 1) {
+    return refuse(`--tick-ms must be a whole number of milliseconds, not ${values['tick-ms'] ?? ''}`);
+  }
   const closers: Array<() => Promise<void>> = [];
   const info: Record<string, string> = {};
   let kubeSandbox: KubeSandbox | undefined;

@@ -1,16 +1,37 @@
-// The CLI's answer to a configuration it cannot use: the problems on stderr and exit code 2 (bad usage or
-// configuration); anything else is not a usage error and is left to the caller.
+// What the CLI prints when a command cannot do its job: the message on stderr for a person and, when --json was asked
+// for, the same as `{"error": {...}}` on stdout for a script (which then never reads an empty stdout). A configuration
+// it cannot use is exit code 2 (bad usage or configuration); anything else is left to the caller.
 import { ConfigError } from '../domain/config.ts';
-import { UnknownTargetError } from '../app/run-targets.ts';
+import { UnknownTargetError } from '../app/select-targets.ts';
 
-export function reportUsageError(error: unknown): 2 | undefined {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    return 2;
-  }
-  if (error instanceof UnknownTargetError) {
-    process.stderr.write(`${error.message}\n`);
-    return 2;
-  }
+export interface CliError {
+  /** `usage`: the command line; `configuration`: the configuration file; `failure`: the command failed while running. */
+  kind: 'usage' | 'configuration' | 'failure';
+  message: string;
+  /** Each problem found in the configuration, as a sentence naming the field. */
+  problems?: string[];
+  /** Where to read more: `Run 'sts-volume-gitops plan --help' ...`. */
+  hint?: string;
+}
+
+/** stderr always; stdout too, as JSON (with `extra` beside `error`), when the command was asked for JSON. */
+export function printCliError(error: CliError, json: boolean, out: (text: string) => void = (t) => process.stdout.write(t), extra: Record<string, unknown> = {}): void {
+  const text = error.problems === undefined ? error.message : `configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`;
+  process.stderr.write(`${text}\n${error.hint === undefined ? '' : `${error.hint}\n`}`);
+  if (json) out(`${JSON.stringify({ ...extra, error }, null, 2)}\n`);
+}
+
+/** A configuration the CLI cannot use, as a CliError; undefined for anything else. */
+export function usageErrorOf(error: unknown): CliError | undefined {
+  if (error instanceof ConfigError) return { kind: 'configuration', message: error.message, problems: error.problems };
+  if (error instanceof UnknownTargetError) return { kind: 'configuration', message: error.message };
   return undefined;
+}
+
+/** Prints a configuration error (see printCliError) and returns 2; undefined, printing nothing, for anything else. */
+export function reportUsageError(error: unknown, json = false, out?: (text: string) => void): 2 | undefined {
+  const cliError = usageErrorOf(error);
+  if (cliError === undefined) return undefined;
+  printCliError(cliError, json, out);
+  return 2;
 }

@@ -2,22 +2,20 @@
 // sandbox's `webhooks.subscribe`) at it; pull requests are validated (no cluster write) and pushes to a target's
 // branch reconciled, in this process.
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../domain/config.ts';
+import { loadConfig } from '../domain/config.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { startLocalWebhookServer } from '../app/local-webhook-server.ts';
+import { commandTable } from './command-table.ts';
+import { readCommandLine } from './command-line.ts';
+import { reportUsageError } from './usage-errors.ts';
 
-export async function webhookCommand(args: string[], usage: string): Promise<number> {
-  let values: { config?: string; port?: string; 'secret-env'?: string };
-  try {
-    values = parseArgs({ args, options: { config: { type: 'string' }, port: { type: 'string' }, 'secret-env': { type: 'string' } }, strict: true }).values;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
-    return 2;
-  }
+export async function webhookCommand(args: string[]): Promise<number> {
+  const line = readCommandLine(commandTable.webhook, args);
+  if (typeof line === 'number') return line;
+  const { values } = line;
   const port = Number(values.port);
-  if (values.port === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`--port must be a port number (0 for any free one), got ${values.port ?? 'nothing'}\n${usage}\n`);
+  if (!/^\d+$/.test(values.port ?? '') || port > 65535) {
+    process.stderr.write(`--port must be a port number (0 for any free one), got ${values.port ?? 'nothing'}\n`);
     return 2;
   }
   const secretVariable = values['secret-env'] ?? 'GITHUB_WEBHOOK_SECRET';
@@ -30,9 +28,9 @@ export async function webhookCommand(args: string[], usage: string): Promise<num
   try {
     config = await loadConfig(values.config);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}\n`);
-    return 2;
+    const code = reportUsageError(error);
+    if (code === undefined) throw error;
+    return code;
   }
   const log = (level: string, message: string, fields: Record<string, unknown>): void => {
     process.stderr.write(`${level} ${message} ${JSON.stringify(fields)}\n`);

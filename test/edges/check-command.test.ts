@@ -26,6 +26,8 @@ const noSecretsManager = (): Promise<string> => Promise.reject(new Error('no Sec
 interface Checked {
   code: number;
   report: CheckReport;
+  /** What --json counts, beside the report. */
+  counts: unknown;
   text: string;
 }
 
@@ -49,8 +51,8 @@ describe('check: what is missing before anything runs', () => {
   async function check(args: string[], extraEnv: Record<string, string> = {}): Promise<Checked> {
     let json = '';
     const code = await checkCommand([...args, '--json'], { env: { ...env, ...extraEnv }, readSecret: noSecretsManager, readSecretText: noSecretsManager }, (t) => { json += t; });
-    const report = JSON.parse(json) as CheckReport;
-    return { code, report, text: renderCheckReport(report) };
+    const { counts, ...report } = JSON.parse(json) as CheckReport & { counts: unknown };
+    return { code, report, counts, text: renderCheckReport(report) };
   }
 
   function results(checked: Checked, id?: string): CheckResult[] {
@@ -230,6 +232,10 @@ describe('check: what is missing before anything runs', () => {
     const unset = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET']);
     assert.deepEqual(unset.report.webhook.map((r) => [r.level, r.subject, r.fix]), [['error', '$HOOK_SECRET', 'export HOOK_SECRET=<the secret entered in the GitHub webhook settings>']]);
     assert.equal(unset.code, 1);
+    // --json counts what a script would otherwise count itself: every result, targets and webhook together.
+    const levels = [...results(unset), ...unset.report.webhook].map((r) => r.level);
+    assert.deepEqual(unset.counts, { error: 1, warning: levels.filter((l) => l === 'warning').length, ok: levels.filter((l) => l === 'ok').length });
+    assert.equal(levels.filter((l) => l === 'error').length, 1);
     const set = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET'], { HOOK_SECRET: 'a-long-enough-webhook-secret' });
     assert.deepEqual(set.report.webhook.map((r) => r.level), ['ok']);
     assert.equal(set.code, 0);

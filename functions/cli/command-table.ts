@@ -1,0 +1,112 @@
+// Every command of the `sts-volume-gitops` CLI, its flags and what they do: the one table that both parses the command
+// line (node:util parseArgs) and prints the help, so a flag cannot be accepted without being documented.
+import { configEnvironmentVariable } from '../domain/config.ts';
+
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  /** May be given more than once (the values are collected). */
+  multiple?: boolean;
+  /** The value's placeholder in the usage line: FILE, NAME, N. */
+  value?: string;
+  /** Shown without brackets in the usage line (the command refuses to run without it). */
+  required?: boolean;
+  description: string;
+}
+
+export interface CommandSpec {
+  name: string;
+  /** One line, for the list of commands. */
+  summary: string;
+  /** What the command does, in a few sentences, for its own help. */
+  description: string;
+  /** One positional argument the command may take (a subcommand), with the values it may have when they are fixed. */
+  positional?: { name: string; values?: readonly string[]; description: string };
+  flags: Readonly<Record<string, FlagSpec>>;
+}
+
+const config = { type: 'string', value: 'FILE', description: `the configuration file (default: $${configEnvironmentVariable})` } as const;
+const target = { type: 'string', value: 'NAME', description: 'only this target (default: every target in the configuration)' } as const;
+const json = { type: 'boolean', description: 'print the result as JSON on stdout, errors included' } as const;
+
+export const commandTable = {
+  plan: {
+    name: 'plan',
+    summary: 'show what a pass would do (read-only, like terraform plan)',
+    description: 'Reads Git and the cluster, plans every volumeClaimTemplates change and checks it with server-side dry runs. Writes nothing.',
+    flags: { config, target, json },
+  },
+  reconcile: {
+    name: 'reconcile',
+    summary: 'run one pass: resize what Git asks for',
+    description: 'One pass, as the scheduled function runs it: plan, then update templates and patch PVCs, then report. Progress lines go to stderr.',
+    flags: { config, target, json },
+  },
+  check: {
+    name: 'check',
+    summary: 'what is missing before a first pass (read-only)',
+    description: 'Checks the configuration, the GitHub credential and its permissions, the paths, the cluster\'s permissions, the state namespace and the StorageClasses, each with its fix. Writes nothing. Exit code 1 when a check found an error (warnings allowed).',
+    flags: {
+      config, target, json,
+      'webhook-secret-env': { type: 'string', value: 'VAR', description: 'check the local webhook secret in this environment variable (the deployed one is named by $STS_VOLUME_GITOPS_WEBHOOK_SECRET)' },
+    },
+  },
+  rbac: {
+    name: 'rbac',
+    summary: 'print the RBAC manifest the configuration needs',
+    description: 'Prints the Roles, ClusterRole and bindings that grant exactly what the tool needs for the configuration, ready for `kubectl apply -f -`. Bound to the group sts-volume-gitops unless subjects are given.',
+    flags: {
+      config, target,
+      group: { type: 'string', multiple: true, value: 'GROUP', description: 'bind this Kubernetes group (with no subject flag: the group sts-volume-gitops)' },
+      user: { type: 'string', multiple: true, value: 'USER', description: 'bind this Kubernetes user' },
+      'service-account': { type: 'string', multiple: true, value: 'NAMESPACE:NAME', description: 'bind this ServiceAccount' },
+    },
+  },
+  webhook: {
+    name: 'webhook',
+    summary: 'GitHub webhooks for local development',
+    description: 'Listens for GitHub webhook deliveries: pull requests are validated (no cluster write) and pushes to a target\'s branch reconciled, in this process. Runs until Ctrl-C.',
+    flags: {
+      port: { type: 'string', value: 'N', required: true, description: 'the port to listen on (0 for any free one)' },
+      config,
+      'secret-env': { type: 'string', value: 'VAR', description: 'the environment variable holding the webhook secret (default: GITHUB_WEBHOOK_SECRET)' },
+    },
+  },
+  sandbox: {
+    name: 'sandbox',
+    summary: 'start the Kubernetes and GitHub sandboxes, seeded from examples/',
+    description: 'Starts both sandboxes and prints how to reach them and a ready configuration (the tool runs as a user granted only what `rbac` generates), or one sandbox alone. Runs until Ctrl-C.',
+    positional: { name: 'SANDBOX', values: ['kube', 'github'], description: 'start only the Kubernetes or only the GitHub sandbox' },
+    flags: {
+      seed: { type: 'string', value: 'PATH', description: 'what to seed from: a folder with cluster-seed.yaml and gitops-repo/ (both), a cluster seed file (kube), a repository folder (github); default: examples/' },
+      port: { type: 'string', value: 'N', description: 'the port of a sandbox started alone (default: any free one)' },
+      version: { type: 'string', value: 'V', description: 'the Kubernetes version the sandbox plays: 1.34 (v1.34.9, the default) or 1.26 (v1.26.5)' },
+      'tick-ms': { type: 'string', value: 'MS', description: 'how often the simulated controllers advance, in milliseconds (default: 1000)' },
+      json: { type: 'boolean', description: 'print how to reach the sandboxes as JSON on stdout, errors included' },
+    },
+  },
+  demo: {
+    name: 'demo',
+    summary: 'the whole story on the sandboxes (npm start)',
+    description: 'Runs check, plan and passes on the sandboxes seeded from examples/ and prints what happens: resizes, a failed expansion and its recovery pull request, a reviewer\'s pull request, a values-file size. Its temporary folder is removed at the end and on Ctrl-C.',
+    flags: {},
+  },
+  help: {
+    name: 'help',
+    summary: 'the usage and flags of a command',
+    description: 'Prints the list of commands, or with a command, its usage and flags (the same as COMMAND --help).',
+    positional: { name: 'COMMAND', description: 'the command to describe' },
+    flags: {},
+  },
+  version: {
+    name: 'version',
+    summary: 'print the version (also --version)',
+    description: 'Prints the version of sts-volume-gitops and of the Node.js that runs it.',
+    flags: { json },
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof commandTable;
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(commandTable, name);
+}

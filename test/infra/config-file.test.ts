@@ -1,0 +1,68 @@
+// The CDK app reads the configuration from the variable the CLI reads ($STS_VOLUME_GITOPS_CONFIG); the variable
+// infra/README.md named before still works, with a warning; and `cdk synth` without a usable configuration says what to
+// do instead of printing a stack trace.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { stackConfigFile } from '../../infra/config-file.ts';
+
+const run = promisify(execFile);
+const app = fileURLToPath(new URL('../../infra/app.ts', import.meta.url));
+const there = (): boolean => true;
+const nowhere = (): boolean => false;
+
+describe('the configuration file of the CDK app', () => {
+  it('is $STS_VOLUME_GITOPS_CONFIG, as for the CLI, relative to where cdk runs', () => {
+    assert.deepEqual(stackConfigFile({ STS_VOLUME_GITOPS_CONFIG: 'prod.yaml' }, '/repo/infra', there), { file: '/repo/infra/prod.yaml', warnings: [] });
+    assert.deepEqual(stackConfigFile({}, '/repo/infra', there), { file: '/repo/infra/config.yaml', warnings: [] });
+  });
+
+  it('still reads $STS_VOLUME_GITOPS_CONFIG_FILE, saying it is deprecated, and ignores it beside the new one', () => {
+    assert.deepEqual(stackConfigFile({ STS_VOLUME_GITOPS_CONFIG_FILE: '/etc/old.yaml' }, '/repo/infra', there), {
+      file: '/etc/old.yaml', warnings: ['STS_VOLUME_GITOPS_CONFIG_FILE is deprecated: set STS_VOLUME_GITOPS_CONFIG instead (the variable the CLI reads too)'],
+    });
+    assert.deepEqual(stackConfigFile({ STS_VOLUME_GITOPS_CONFIG_FILE: '/etc/old.yaml', STS_VOLUME_GITOPS_CONFIG: '/etc/new.yaml' }, '/', there), {
+      file: '/etc/new.yaml', warnings: ['STS_VOLUME_GITOPS_CONFIG_FILE is ignored: STS_VOLUME_GITOPS_CONFIG is set (unset STS_VOLUME_GITOPS_CONFIG_FILE)'],
+    });
+  });
+
+  it('names the variable to set when there is no file', () => {
+    assert.deepEqual(stackConfigFile({}, '/repo/infra', nowhere), {
+      problem: 'no configuration file: set STS_VOLUME_GITOPS_CONFIG to the tool\'s configuration (the file the CLI\'s --config reads), e.g. export STS_VOLUME_GITOPS_CONFIG=$PWD/config.yaml; without it, cdk reads config.yaml in /repo/infra, which does not exist',
+    });
+    assert.deepEqual(stackConfigFile({ STS_VOLUME_GITOPS_CONFIG: 'gone.yaml' }, '/repo', nowhere), { problem: 'the configuration file /repo/gone.yaml ($STS_VOLUME_GITOPS_CONFIG) does not exist' });
+  });
+});
+
+describe('cdk synth (infra/app.ts) without a usable configuration', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sts-cdk-app-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  /** infra/app.ts as cdk runs it (`npx tsx app.ts`), from an empty folder. */
+  async function synth(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+    if (env.STS_VOLUME_GITOPS_CONFIG === undefined) delete childEnv.STS_VOLUME_GITOPS_CONFIG;
+    delete childEnv.STS_VOLUME_GITOPS_CONFIG_FILE;
+    return run(process.execPath, ['--import', import.meta.resolve('tsx'), app], { cwd: dir, env: childEnv })
+      .then((output) => ({ code: 0, ...output }), (failure: unknown) => failure as { code: number; stdout: string; stderr: string });
+  }
+
+  it('says which variable to set, or what is wrong with the file, without a stack trace', async () => {
+    const bad = join(dir, 'bad.yaml');
+    await writeFile(bad, 'targets: []\n');
+    const [missing, invalid] = await Promise.all([synth({}), synth({ STS_VOLUME_GITOPS_CONFIG: bad })]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^no configuration file: set STS_VOLUME_GITOPS_CONFIG to the tool's configuration/);
+    assert.equal(invalid.code, 1);
+    assert.match(invalid.stderr, new RegExp(`^configuration error in ${bad}:\\n {2}- `));
+    for (const answer of [missing, invalid]) assert.doesNotMatch(answer.stderr, /ENOENT|\n\s+at /);
+  });
+});
