@@ -17,7 +17,11 @@ export interface VolumeCost {
 }
 
 /** What the cost needs to know of a volume (a LivePvc has it all). */
-export type VolumeSizes = Pick<LivePvc, 'request' | 'capacity' | 'allocated'> & { resizeStatus?: string | undefined };
+export type VolumeSizes = Pick<LivePvc, 'request' | 'capacity' | 'allocated'> & {
+  resizeStatus?: string | undefined;
+  /** Its expansion failed for good, when that is known without `resizeStatus` (a pass report's terminal PVC). */
+  failed?: boolean;
+};
 
 /**
  * The size a volume is paid for once what is under way completes: its capacity (what is provisioned, what the cloud
@@ -28,7 +32,7 @@ export type VolumeSizes = Pick<LivePvc, 'request' | 'capacity' | 'allocated'> & 
  * guards what was asked, the cost what is provisioned.
  */
 export function committedBytes(volume: VolumeSizes): bigint {
-  const failed = isTerminalResizeStatus(volume.resizeStatus);
+  const failed = volume.failed ?? isTerminalResizeStatus(volume.resizeStatus);
   const failedSize = volume.allocated ?? volume.request;
   const sizes = [volume.capacity?.bytes ?? 0n];
   if (!failed) sizes.push(volume.allocated?.bytes ?? 0n, volume.request?.bytes ?? 0n);

@@ -54,6 +54,8 @@ describe('the cost of a recovery pull request', () => {
     const opened = await passUntil(pass, kube, (run) => run.recovery?.outcomes.some((o) => o.action === 'opened') === true);
     const recovery = github.state.pulls.find((p) => p.state === 'open' && p.head.startsWith('sts-volume-gitops/recover/'));
     assert.ok(recovery, opened.recovery?.outcomes.map((o) => `${o.key}: ${o.action}`).join(", "));
+    // Its body says the same before any check has run.
+    assert.match(recovery.body ?? '', /\n## What it changes\n\nThe request goes down from 100Gi to 50Gi; the volumes, at 20Gi \\\(their capacity: 100Gi was never provisioned\\\), grow to 50Gi\. That adds \\\+7\.50 USD a month \\\(60Gi more on capped at 0\.125 USD\/GiB-month\\\)\.\n/);
     const run = await pass(); // validates the recovery pull request like any other
     const check = run.feedback?.checks.find((c) => c.number === recovery.number);
     assert.equal(check?.state, 'success', check?.description);
