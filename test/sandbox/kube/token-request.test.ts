@@ -94,7 +94,7 @@ describe('the TokenRequest subresource (kubectl create token)', () => {
   it('defaults to an hour for the API server\'s audience through client-node, and the token stops working when it expires', async () => {
     const core = kube.kubeConfig().makeApiClient(CoreV1Api);
     const answer = await core.createNamespacedServiceAccountToken({ name: 'deployer', namespace: 'db', body: { spec: { audiences: [] } } });
-    assert.deepEqual([answer.spec.audiences, answer.spec.expirationSeconds], [['https://kubernetes.default.svc.cluster.local'], 3600]);
+    assert.deepEqual([answer.spec?.audiences, answer.spec?.expirationSeconds], [['https://kubernetes.default.svc.cluster.local'], 3600]);
     const token = answer.status?.token ?? '';
     assert.equal((await asToken(token, '/api/v1/namespaces/db/configmaps')).status, 200);
     clock = new Date(clock.getTime() + 3600 * 1000);
