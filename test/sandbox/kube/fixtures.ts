@@ -48,12 +48,12 @@ export async function kubectlAvailable(t: TestContext): Promise<boolean> {
 export interface SandboxCommand {
   info: Record<string, string>;
   stderr: () => string;
-  /** SIGINT, then the exit code (null when the signal itself ended it). */
-  stop: () => Promise<number | null>;
+  /** SIGINT (or `signal`), then the exit code (null when the signal itself ended it). */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export async function startSandboxCommand(args: readonly string[]): Promise<SandboxCommand> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'sandbox', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startSandboxCommand(args: readonly string[], env: Record<string, string> = {}): Promise<SandboxCommand> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'sandbox', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => { errors += chunk.toString('utf8'); });
@@ -72,8 +72,8 @@ export async function startSandboxCommand(args: readonly string[]): Promise<Sand
   return {
     info,
     stderr: () => errors,
-    stop: () => {
-      child.kill('SIGINT');
+    stop: (signal = 'SIGINT') => {
+      child.kill(signal);
       return exited;
     },
   };
