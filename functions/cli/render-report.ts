@@ -2,6 +2,7 @@
 // blocked and why, with file:line so the reader can jump to the value.
 import { formatMoney } from '../domain/volume-cost.ts';
 import type { CostSummary, PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { sizeChangeWords } from '../feedback/size-change-words.ts';
 
 const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'missing': 'not created yet',
@@ -50,8 +51,8 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
   const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${sts.replicas ?? '?'} replicas): ${sts.outcome}${sts.templateUpdate ? `, template ${sts.templateUpdate}` : ''}${costWords}`];
   for (const template of sts.templates) {
     const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
-    const change = template.from === undefined || template.from === template.desiredSize
-      ? template.desiredSize : `${template.from} -> ${template.desiredSize}`;
+    const change = template.volumesFrom !== undefined ? sizeChangeWords(template)
+      : template.from === undefined || template.from === template.desiredSize ? template.desiredSize : `${template.from} -> ${template.desiredSize}`;
     const klass = template.storageClassName === undefined ? 'no class'
       : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
     const classChange = template.volumeAttributesClass ? `, class ${template.volumeAttributesClass.from ?? '(none)'} -> ${template.volumeAttributesClass.to ?? '(none)'}`

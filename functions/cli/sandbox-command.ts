@@ -1,7 +1,7 @@
 // `sts-volume-gitops sandbox`: both sandboxes seeded from examples/ (or one of them alone), printing how to reach them
 // and a ready-to-use config file. Runs until interrupted; the Kubernetes controllers advance on a timer.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,14 @@ export function sandboxConfig(
 ${mappings}`;
 }
 
+interface SandboxValues {
+  seed?: string;
+  port?: string;
+  json?: boolean;
+  'tick-ms'?: string;
+  version?: string;
+}
+
 export async function sandboxCommand(args: string[]): Promise<number> {
   const line = readCommandLine(commandTable.sandbox, args);
   if (typeof line === 'number') return line;
@@ -104,9 +112,35 @@ export async function sandboxCommand(args: string[]): Promise<number> {
     return refuse(`--tick-ms must be a whole number of milliseconds, not ${values['tick-ms'] ?? ''}`);
   }
   const closers: Array<() => Promise<void>> = [];
+  const workDir = await mkdtemp(join(tmpdir(), 'sts-volume-gitops-sandbox-'));
+  // Interrupted at any point, even while starting, the sandboxes are closed and the folder, which holds the record key
+  // and the kubeconfigs' tokens, is removed.
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((done) => { stop = done; });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    await serveSandboxes({ which, values, port, tickMs, workDir, closers });
+    await stopped;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    return refuse(`--port ${values.port ?? ''}: the port is in use; choose another (0 takes any free port)`);
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    for (const close of closers.reverse()) await close().catch((error: unknown) => process.stderr.write(`warning: ${(error as Error).message}\n`));
+    await rm(workDir, { recursive: true, force: true });
+  }
+  return 0;
+}
+
+/** Starts the sandboxes asked for in `workDir`, adding how to close each to `closers`, and prints how to reach them. */
+async function serveSandboxes(input: {
+  which: 'kube' | 'github' | undefined; values: SandboxValues; port: number | undefined; tickMs: number; workDir: string; closers: Array<() => Promise<void>>;
+}): Promise<void> {
+  const { which, values, port, tickMs, workDir, closers } = input;
   const info: Record<string, string> = {};
   let kubeSandbox: KubeSandbox | undefined;
-  const workDir = await mkdtemp(join(tmpdir(), 'sts-volume-gitops-sandbox-'));
   if (which !== 'github') {
     const seedFile = which === 'kube' ? values.seed : undefined;
     const kube = await startKubeSandbox({
@@ -167,10 +201,4 @@ export async function sandboxCommand(args: string[]): Promise<number> {
     }
     process.stdout.write('\nPress Ctrl-C to stop.\n');
   }
-  await new Promise<void>((done) => {
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
-  });
-  for (const close of closers) await close();
-  return 0;
 }

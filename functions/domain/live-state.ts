@@ -75,6 +75,13 @@ export interface LivePvc {
   modifyVolumeStatus?: ModifyVolumeStatus | undefined;
 }
 
+const terminalResizeStatuses = new Set(['ControllerResizeInfeasible', 'NodeResizeInfeasible', 'ControllerResizeFailed', 'NodeResizeFailed']);
+
+/** `allocatedResourceStatuses.storage` of an expansion that failed for good (`*Infeasible`, or the pre-1.31 `*Failed`). */
+export function isTerminalResizeStatus(status: string | undefined): boolean {
+  return status !== undefined && terminalResizeStatuses.has(status);
+}
+
 export interface ModifyVolumeStatus {
   status: string;
   targetVolumeAttributesClassName: string | undefined;

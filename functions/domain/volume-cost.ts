@@ -1,7 +1,7 @@
 // What a size change costs per month: the bytes it adds across a template's replicas times the user's price per
 // GiB-month of its StorageClass (`prices` in the target's config; there is no built-in price list). Pure arithmetic.
 import type { PriceConfig } from './config.ts';
-import type { LivePvc } from './live-state.ts';
+import { isTerminalResizeStatus, type LivePvc } from './live-state.ts';
 
 const bytesPerGiB = 2 ** 30;
 
@@ -16,21 +16,42 @@ export interface VolumeCost {
   monthlyIncrease: number | undefined;
 }
 
+/** What the cost needs to know of a volume (a LivePvc has it all). */
+export type VolumeSizes = Pick<LivePvc, 'request' | 'capacity' | 'allocated'> & {
+  resizeStatus?: string | undefined;
+  /** Its expansion failed for good, when that is known without `resizeStatus` (a pass report's terminal PVC). */
+  failed?: boolean;
+};
+
 /**
- * Bytes added when every replica's volume grows to `to` bytes. A volume counts at the largest of its request, its
- * capacity and what the resizer allocated (what is or is being provisioned; volumes never shrink, so one at or above
- * `to` adds nothing). A replica with no PVC yet gets one from the template: it counts at the live template's size.
+ * The size a volume is paid for once what is under way completes: its capacity (what is provisioned, what the cloud
+ * bills), or the size an expansion is already working towards (allocatedResources, or a request the resizer has not
+ * taken up yet). A size that failed for good (`*ResizeInfeasible`) is never provisioned, so it does not count: a
+ * request lowered from an infeasible 100Gi to 50Gi grows a 20Gi volume by 30Gi. This is not the ResourceQuota's rule
+ * (max(request, allocated), which keeps counting the failed size until the resizer lets it go, KEP-1790): the quota
+ * guards what was asked, the cost what is provisioned.
+ */
+export function committedBytes(volume: VolumeSizes): bigint {
+  const failed = volume.failed ?? isTerminalResizeStatus(volume.resizeStatus);
+  const failedSize = volume.allocated ?? volume.request;
+  const sizes = [volume.capacity?.bytes ?? 0n];
+  if (!failed) sizes.push(volume.allocated?.bytes ?? 0n, volume.request?.bytes ?? 0n);
+  // After a failure, a request for another size than the failed one is a new attempt the resizer takes up (KEP-1790).
+  else if (volume.request && failedSize && volume.request.bytes !== failedSize.bytes) sizes.push(volume.request.bytes);
+  return sizes.reduce((a, b) => (a > b ? a : b));
+}
+
+/**
+ * Bytes added when every replica's volume grows to `to` bytes: from its committed size (above; volumes never shrink,
+ * so one at or above `to` adds nothing). A replica with no PVC yet gets one from the template: it counts at the live
+ * template's size.
  */
 export function growthOfReplicas(
-  to: bigint, liveTemplateBytes: bigint | undefined, replicas: number,
-  pvcs: ReadonlyArray<Pick<LivePvc, 'request' | 'capacity' | 'allocated'>>,
+  to: bigint, liveTemplateBytes: bigint | undefined, replicas: number, pvcs: readonly VolumeSizes[],
 ): bigint {
   const grow = (from: bigint): bigint => (to > from ? to - from : 0n);
   let total = 0n;
-  for (const pvc of pvcs) {
-    const sizes = [pvc.request?.bytes ?? 0n, pvc.capacity?.bytes ?? 0n, pvc.allocated?.bytes ?? 0n];
-    total += grow(sizes.reduce((a, b) => (a > b ? a : b)));
-  }
+  for (const pvc of pvcs) total += grow(committedBytes(pvc));
   const missing = Math.max(0, replicas - pvcs.length);
   return total + BigInt(missing) * grow(liveTemplateBytes ?? 0n);
 }

@@ -65,11 +65,12 @@ function at(change: GuardedChange): string {
 /** Why this change may not go ahead; empty when every limit holds. */
 export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig | undefined): GuardrailReason[] {
   const reasons: GuardrailReason[] = [];
+  // A lower request (recovering from a failed expansion, KEP-1790) asks for less than a size that was let through:
+  // neither its size nor its cost is held back. It still costs what its volumes grow from their capacity (shown).
+  const grows = change.from === undefined || change.to.bytes > change.from.bytes;
   const maxSize = limitOf('maxSize', change, target);
   if (maxSize) {
     const limit = parseQuantity(maxSize.value); // checked when the config was read
-    // A lower request (recovering from a failed expansion, KEP-1790) only ever shrinks the bill: never held back.
-    const grows = change.from === undefined || change.to.bytes > change.from.bytes;
     if (grows && change.to.bytes > limit.bytes) {
       reasons.push({ code: 'size-limit', message: `${at(change)} is above the largest size allowed, ${limit.text} ${raise('maxSize', maxSize, change)}` });
     }
@@ -91,14 +92,14 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
   }
   const maxCost = limitOf('maxMonthlyIncrease', change, target);
   const cost = change.cost;
-  if (maxCost && cost === undefined) {
+  if (maxCost && cost === undefined && grows) {
     // The configuration refuses a cost limit without prices; a caller that passes none still gets no unmeasured change.
     reasons.push({
       code: 'cost-unknown',
       message: `${at(change)}: no prices are configured, so the change cannot be held against the largest monthly increase allowed, `
         + `${maxCost.value} (guardrails.maxMonthlyIncrease, set on the ${maxCost.setBy}); add prices.perGiBMonth for its StorageClass`,
     });
-  } else if (maxCost && cost && cost.growthBytes > 0n) {
+  } else if (maxCost && cost && cost.growthBytes > 0n && grows) {
     if (cost.monthlyIncrease === undefined) {
       reasons.push({
         code: 'cost-unknown',

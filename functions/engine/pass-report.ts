@@ -4,7 +4,7 @@ import type { LocatedError } from '../domain/desired-state.ts';
 import type { LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
 import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../domain/server-capabilities.ts';
-import { totalCost, type CostTotal } from '../domain/volume-cost.ts';
+import { committedBytes, totalCost, type CostTotal } from '../domain/volume-cost.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
@@ -56,6 +56,12 @@ export interface TemplateReport extends TemplateStatus {
   serverNotes?: string[];
   /** What the change adds a month (with prices configured and a change to make). */
   cost?: CostReport;
+  /**
+   * The size the replicas' volumes grow from, when a change is planned and it is not `from`: their capacity, or the
+   * size an expansion under way will reach (domain/volume-cost.ts). A request lowered from a size the driver refused
+   * (KEP-1790) grows the volumes from their capacity: `from` 100Gi, `volumesFrom` 20Gi. `20Gi–30Gi` when they differ.
+   */
+  volumesFrom?: string;
 }
 
 export interface CostReport {
@@ -173,6 +179,7 @@ export function templateReport(
     ...(template.volumeAttributesClass ? { volumeAttributesClass: template.volumeAttributesClass } : {}),
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
+    ...volumesFromOf(template),
     ...(template.cost ? {
       cost: {
         storageClassName: template.cost.storageClassName, growth: formatBytesLike(template.cost.growthBytes, template.to), currency: template.cost.currency,
@@ -180,6 +187,16 @@ export function templateReport(
       },
     } : {}),
   };
+}
+
+/** `volumesFrom` of a template that changes, when its volumes are not at its live size (see TemplateReport). */
+function volumesFromOf(template: TemplatePlan): { volumesFrom?: string } {
+  if (!template.templateNeedsUpdate && template.pvcsToPatch.length === 0) return {};
+  const sizes = template.pvcs.map(committedBytes).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const [smallest, largest] = [sizes[0], sizes.at(-1)];
+  if (smallest === undefined || largest === undefined || (smallest === largest && smallest === template.from?.bytes)) return {};
+  const [low, high] = [formatBytesLike(smallest, template.to), formatBytesLike(largest, template.to)];
+  return { volumesFrom: low === high ? low : `${low}–${high}` };
 }
 
 /** A read-only report: what the plan says and where each PVC stands. */

@@ -1,6 +1,6 @@
 // Where one PVC stands on its way to the template's size, read from the fields KEP-0284 and KEP-1790 define.
 // Pure: used by the rollout, the status annotation, the PR feedback and the recovery sizing.
-import type { LivePvc } from '../domain/live-state.ts';
+import { isTerminalResizeStatus, type LivePvc } from '../domain/live-state.ts';
 import { compareQuantities, type Quantity } from '../domain/quantity.ts';
 
 export type PvcState =
@@ -36,11 +36,7 @@ export interface PvcProgress {
   modifyStatus?: string | undefined;
 }
 
-const terminalStatuses = new Set(['ControllerResizeInfeasible', 'NodeResizeInfeasible', 'ControllerResizeFailed', 'NodeResizeFailed']);
-
-export function isTerminalResizeStatus(status: string | undefined): boolean {
-  return status !== undefined && terminalStatuses.has(status);
-}
+export { isTerminalResizeStatus };
 
 export function hasReachedSize(pvc: LivePvc, desired: Quantity): boolean {
   return pvc.request !== undefined && compareQuantities(pvc.request, desired) === 0

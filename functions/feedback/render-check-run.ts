@@ -7,6 +7,8 @@ import type { StatefulSetReport } from '../engine/pass-report.ts';
 import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
 import { changeLocation } from './change-location.ts';
 import type { PlanSummary } from './render-plan-comment.ts';
+import { requestChangeWords, volumesGrowFrom } from './size-change-words.ts';
+import { formatMoney } from '../domain/volume-cost.ts';
 
 export function planAnnotations(statefulSets: readonly StatefulSetReport[], errors: readonly LocatedError[]): CheckAnnotation[] {
   const annotations: CheckAnnotation[] = [];
@@ -20,13 +22,27 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
         const pvcs = template.pvcs.length;
         annotations.push({
           path, line, level: 'notice', title: `${name}: will resize`,
-          message: `${template.from ?? '?'} -> ${template.desiredSize} on ${pvcs} PVC${pvcs === 1 ? '' : 's'}${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}`,
+          message: `${volumesGrowFrom(template) ?? '?'} -> ${template.desiredSize} on ${pvcs} PVC${pvcs === 1 ? '' : 's'}`
+            + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`,
         });
       }
     }
   }
   for (const error of errors) annotations.push({ path: error.path, line: error.line, level: 'failure', title: 'not a valid size or manifest', message: error.message });
   return annotations;
+}
+
+/** `, +7.50 USD a month`: what the change adds, when prices are configured. */
+function costWords(template: StatefulSetReport['templates'][number]): string {
+  const cost = template.cost;
+  if (!cost) return '';
+  return cost.monthlyIncrease === undefined ? `, ${cost.growth} more, no price for the class` : `, ${formatMoney(cost.monthlyIncrease, cost.currency)} a month`;
+}
+
+/** `; request lowered from 100Gi` when the volumes grow from their capacity, not from the live request. */
+function requestWords(template: StatefulSetReport['templates'][number]): string {
+  const words = requestChangeWords(template);
+  return words ? `; ${words}` : '';
 }
 
 /** The check for a plan: the same verdict and description as the status, the table as its summary. */

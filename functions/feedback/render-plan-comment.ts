@@ -5,6 +5,7 @@ import { formatMoney } from '../domain/volume-cost.ts';
 import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
 import { changeLocation } from './change-location.ts';
 import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { sizeChangeWords } from './size-change-words.ts';
 
 export interface RepoLinks {
   htmlBase: string;
@@ -29,14 +30,19 @@ function quotaCell(template: TemplateReport): string {
   return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${q.used} + ${q.growth} of ${q.limit}`)).join('<br>');
 }
 
-/** `3 PVCs grow 10Gi -> 20Gi`, `3 PVCs to class gold`, or both. */
+/** `3 PVCs grow 10Gi -> 20Gi` (from the volumes' size: size-change-words.ts), `3 PVCs to class gold`, or both. */
 function planWords(template: TemplateReport): string {
   const change = template.volumeAttributesClass;
   const grows = template.from === undefined || template.from !== template.desiredSize;
-  const size = `${template.pvcs.length} PVCs grow ${template.from ?? '?'} -> ${template.desiredSize}`;
+  const size = `${template.pvcs.length} PVCs grow ${sizeChangeWords(template)}`;
   if (!change) return size;
   const klass = `class ${change.from ?? '(none)'} -> ${change.to ?? '(none)'}`;
   return grows ? `${size}, ${klass}` : `${template.pvcs.length} PVCs ${klass}`;
+}
+
+/** The volumes' own growth, under the request's, when they do not grow from the live size (a lowered failed request). */
+function volumesCell(template: TemplateReport): string {
+  return template.volumesFrom === undefined ? '' : `<br>volumes ${escapeMarkdown(template.volumesFrom)} → ${escapeMarkdown(template.desiredSize)}`;
 }
 
 /** The VolumeAttributesClass change (KEP-3751), under the sizes. */
@@ -99,7 +105,7 @@ export function renderPlanComment(input: {
       const klass = template.storageClassName === undefined ? '—'
         : `${escapeMarkdown(template.storageClassName)} (${template.storageClassExpandable === false ? 'not expandable' : 'expandable'})`;
       lines.push(`| ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} | ${escapeMarkdown(template.templateName)} | ${sts.replicas ?? '—'} | `
-        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)}${classCell(template)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
+        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)}${volumesCell(template)}${classCell(template)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
     }
     lines.push('');
   }

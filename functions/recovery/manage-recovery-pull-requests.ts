@@ -8,6 +8,8 @@ import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
+import { recoveryChangeSection } from './recovery-cost.ts';
+import type { PriceConfig } from '../domain/config.ts';
 import { findSizeValue, mapsClass, replaceSizeValue } from '../domain/size-sources.ts';
 import {
   classKeySuffix, classRecoveryKey, classResolution, hasClassFailure, isClassRecoveryKey, proposeClassRecovery,
@@ -104,7 +106,7 @@ async function proposeRecovery(args: {
   const published = await publishRecovery({
     host, branch, base: input.branch, headSha, key, path, proposed: decision.size, proposalMarker,
     title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${desired.storageText} → ${decision.size} (expansion failed)`,
-    body: renderBody({ key, sts, template, failed: desired.storageText, decision, proposalMarker, headSha }),
+    body: renderBody({ key, sts, template, failed: desired.storageText, decision, proposalMarker, headSha, prices: input.target.prices }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
     message: commitMessage(sts, template, desired.storageText, decision.size),
   });
@@ -153,7 +155,7 @@ async function previousGitSize(
 
 function renderBody(args: {
   key: string; sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>;
-  proposalMarker: string; headSha: string;
+  proposalMarker: string; headSha: string; prices: PriceConfig | undefined;
 }): string {
   const { sts, template, failed, decision } = args;
   const failedPvcs = template.pvcs.filter((p) => p.state === 'failed');
@@ -175,6 +177,7 @@ function renderBody(args: {
     '',
     `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.`,
     '',
+    ...recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices }),
     '## Alternatives',
     '',
     '- Raise the limit that made the expansion fail (the provider\'s maximum volume size or quota), then close this pull request: the expansion is retried as it is.',

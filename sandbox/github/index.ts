@@ -80,7 +80,14 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const webhooks = new WebhookDeliveries();
   let url = '';
   const server = createGitHubServer({ state, faults, requestLog, baseUrl: () => url });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  // A port in use is an error to the caller (EADDRINUSE), not an uncaught 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -10,6 +10,7 @@ import { duplicateFieldsOf, recordDuplicateFields } from './duplicate-fields.ts'
 import { dropReply, type FaultInjector } from './faults.ts';
 import { dropUnknownFields, openApiResponse, type NewerServerFields } from './openapi.ts';
 import { toTable, wantsTable } from './tables.ts';
+import { serveTokenRequest, tokenSubresource } from './token-request.ts';
 import { isWatch, WatchHub } from './watch.ts';
 import { applyPatch } from './patch.ts';
 import type { RequestLog } from './request-log.ts';
@@ -157,6 +158,12 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
         present: table ? (object, first) => toTable(route.type, [object], new Date(ctx.store.timestamp()), object.metadata.resourceVersion ?? '', first) : undefined,
         initialEventsEndBookmark: ctx.server.initialEventsEndBookmark,
       });
+      return;
+    }
+    if (route.type.plural === 'serviceaccounts' && route.subresource === 'token') {
+      const answer = await serveTokenRequest(ctx, method, route, request); // JSON or protobuf, as kubectl sends it
+      status = 201;
+      send(response, status, answer);
       return;
     }
     const body = method === 'GET' ? undefined : await readBody(request);
@@ -338,6 +345,7 @@ function discoveryDocument(pathname: string, server: ServerVersion): unknown {
     resources: types.flatMap((t) => [
       { name: t.plural, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: t.verbs, ...(t.shortNames.length ? { shortNames: t.shortNames } : {}) },
       ...(t.hasStatus ? [{ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] }] : []),
+      ...(t.plural === 'serviceaccounts' && t.group === '' ? [tokenSubresource] : []),
     ]),
   };
 }

@@ -57,22 +57,26 @@ const rbacTypes = {
 const serviceAccountPrefix = 'system:serviceaccount:';
 
 export class AccessControl {
-  private readonly tokens = new Map<string, UserInfo>();
+  private readonly tokens = new Map<string, { user: UserInfo; stillValid?: (() => boolean) | undefined }>();
 
   constructor(private readonly store: ObjectStore, adminToken: string) {
-    this.tokens.set(adminToken, sandboxAdmin);
+    this.tokens.set(adminToken, { user: sandboxAdmin });
   }
 
-  /** A bearer token that authenticates as `user` (`system:authenticated` is added to its groups, as authenticators do). */
-  addToken(token: string, user: UserInfo): void {
+  /**
+   * A bearer token that authenticates as `user` (`system:authenticated` is added to its groups, as authenticators do),
+   * while `stillValid` holds (a TokenRequest's token: until it expires or its ServiceAccount is gone).
+   */
+  addToken(token: string, user: UserInfo, stillValid?: () => boolean): void {
     const groups = user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'];
-    this.tokens.set(token, { name: user.name, groups });
+    this.tokens.set(token, { user: { name: user.name, groups }, stillValid });
   }
 
   /** The requester after authentication and impersonation; a 401 or 403 Status as an ApiError otherwise. */
   identify(headers: IncomingHttpHeaders): UserInfo | ApiError {
     const auth = headers.authorization;
-    const requester = auth === undefined ? sandboxAdmin : this.tokens.get(auth.replace(/^Bearer /, ''));
+    const entry = auth === undefined ? { user: sandboxAdmin } : this.tokens.get(auth.replace(/^Bearer /, ''));
+    const requester = entry && (entry.stillValid?.() ?? true) ? entry.user : undefined;
     if (requester === undefined || (auth !== undefined && !auth.startsWith('Bearer '))) return new ApiError(401, 'Unauthorized', 'Unauthorized');
     return this.impersonate(requester, headers);
   }

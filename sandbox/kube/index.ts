@@ -86,7 +86,14 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const server = createApiServer({ store, faults, requestLog, access, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {}, server: world.server });
   let connectionsAccepted = 0;
   server.on('connection', () => { connectionsAccepted += 1; });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  // A port in use is an error to the caller (EADDRINUSE), not an uncaught 'error' event.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const workDir = options.workDir ?? await mkdtemp(join(tmpdir(), 'sts-kube-sandbox-'));

@@ -1,8 +1,8 @@
 // The three patch types the API server accepts for built-in types: JSON merge patch (RFC 7386), strategic merge
-// patch (for the fields this project uses: lists of named items merge by name, `$patch: delete` removes one), and
-// JSON patch (RFC 6902).
+// patch (lists merged or replaced as each kind's Go type declares: patch-strategies.ts), and JSON patch (RFC 6902).
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError, badRequest, unsupportedMediaType } from './api-errors.ts';
+import { listStrategyAt } from './patch-strategies.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonMap = { [key: string]: Json };
@@ -21,47 +21,50 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return result;
 }
 
-/** Merge keys of the lists we serve: containers, volumes, volumeClaimTemplates (by metadata.name), conditions (by type). */
-function mergeKeyOf(items: Json[]): ((item: Json) => string | undefined) | undefined {
-  const first = items.find(isMap);
-  if (!first) return undefined;
-  if (typeof first.name === 'string') return (item) => (isMap(item) && typeof item.name === 'string' ? item.name : undefined);
-  if (isMap(first.metadata) && typeof first.metadata.name === 'string') {
-    return (item) => (isMap(item) && isMap(item.metadata) && typeof item.metadata.name === 'string' ? item.metadata.name : undefined);
-  }
-  if (typeof first.type === 'string') return (item) => (isMap(item) && typeof item.type === 'string' ? item.type : undefined);
-  return undefined;
-}
-
-export function strategicMergePatch(target: unknown, patch: unknown): unknown {
+/**
+ * A strategic merge patch as the API server applies one to a built-in kind: maps merge, `null` deletes, and a list
+ * merges only where the kind's Go type says so (patch-strategies.ts: containers by name, conditions by type,
+ * finalizers as a set); any other list, a RoleBinding's `subjects` among them, is replaced by the patch's.
+ * Directives: `$patch: delete` on a merged item, `$patch: replace` in a merged list, `$deleteFromPrimitiveList/x`;
+ * `$setElementOrder/x` and `$retainKeys` are accepted and not applied (order and retained keys are not modelled).
+ */
+export function strategicMergePatch(target: unknown, patch: unknown, kind?: string, path: readonly string[] = []): unknown {
   if (!isMap(patch)) return structuredClone(patch);
+  const ofKind = kind ?? (isMap(target) && typeof target.kind === 'string' ? target.kind : undefined);
   const result: JsonMap = isMap(target) ? structuredClone(target) : {};
   for (const [key, value] of Object.entries(patch)) {
+    const deleteFrom = /^\$deleteFromPrimitiveList\/(.+)$/.exec(key)?.[1];
+    const listed = deleteFrom === undefined ? undefined : result[deleteFrom];
+    if (deleteFrom !== undefined && Array.isArray(value) && Array.isArray(listed)) {
+      result[deleteFrom] = listed.filter((item) => !value.some((gone) => isDeepStrictEqual(gone, item)));
+    }
     if (key.startsWith('$')) continue;
     const current = result[key];
-    if (value === null) {
-      delete result[key];
-    } else if (Array.isArray(value) && Array.isArray(current)) {
-      const keyOf = mergeKeyOf([...current, ...value]);
-      if (!keyOf) {
-        result[key] = structuredClone(value);
-        continue;
-      }
-      const merged = [...current];
-      for (const item of value) {
-        const itemKey = keyOf(item);
-        const index = merged.findIndex((existing) => itemKey !== undefined && keyOf(existing) === itemKey);
-        const remove = isMap(item) && item.$patch === 'delete';
-        if (index >= 0 && remove) merged.splice(index, 1);
-        else if (index >= 0) merged[index] = strategicMergePatch(merged[index], item) as Json;
-        else if (!remove) merged.push(structuredClone(item));
-      }
-      result[key] = merged;
-    } else {
-      result[key] = strategicMergePatch(current, value) as Json;
-    }
+    if (value === null) delete result[key];
+    else if (Array.isArray(value)) result[key] = patchList(current, value, ofKind, [...path, key]);
+    else result[key] = strategicMergePatch(current, value, ofKind, [...path, key]) as Json;
   }
   return result;
+}
+
+function patchList(current: Json | undefined, patch: Json[], kind: string | undefined, path: readonly string[]): Json[] {
+  const strategy = listStrategyAt(kind, path);
+  const existing = Array.isArray(current) ? current : [];
+  if (strategy === 'replace') return structuredClone(patch);
+  if (strategy === 'merge-primitives') return [...existing, ...patch.filter((item) => !existing.some((e) => isDeepStrictEqual(e, item)))];
+  const isReplace = (item: Json): boolean => isMap(item) && item.$patch === 'replace';
+  if (patch.some(isReplace)) return structuredClone(patch.filter((item) => !isReplace(item)));
+  const keyOf = (item: Json): Json | undefined => (isMap(item) ? item[strategy.mergeKey] : undefined);
+  const merged = [...existing];
+  for (const item of patch) {
+    const itemKey = keyOf(item);
+    const index = itemKey === undefined ? -1 : merged.findIndex((e) => isDeepStrictEqual(keyOf(e), itemKey));
+    const remove = isMap(item) && item.$patch === 'delete';
+    if (index >= 0 && remove) merged.splice(index, 1);
+    else if (index >= 0) merged[index] = strategicMergePatch(merged[index], item, kind, path) as Json;
+    else if (!remove) merged.push(structuredClone(item));
+  }
+  return merged;
 }
 
 interface Operation {

@@ -1,6 +1,7 @@
 // Server-side printing: `kubectl get` asks for `application/json;as=Table;g=meta.k8s.io;v=v1` and prints the columns
 // the server chooses. A real server has a printer per built-in kind; these are the same columns for the kinds this
-// project watches (PVC CAPACITY is how a resize shows up in `kubectl get pvc -w`), and Name/Age for the rest.
+// project watches (PVC CAPACITY is how a resize shows up in `kubectl get pvc -w`, an Event's REASON and MESSAGE in
+// `kubectl get events`), and Name/Age for the rest.
 import type { KubeObject, ResourceType } from './store.ts';
 
 interface Column {
@@ -46,6 +47,54 @@ const age: Column = { name: 'Age', type: 'string', description: 'CreationTimesta
 
 function column(title: string, description: string, cell: Column['cell'], priority = 0): Column {
   return { name: title, type: 'string', description, priority, cell };
+}
+
+/**
+ * Events as kube-apiserver's printer shows them (pkg/printers/internalversion printEvent, always wide on the server):
+ * LAST SEEN, TYPE, REASON, OBJECT, MESSAGE, and SUBOBJECT, SOURCE, FIRST SEEN, COUNT, NAME for `-o wide`. An
+ * events.k8s.io/v1 Event is read through its core/v1 fields (regarding, note, deprecated*), as the server converts it.
+ */
+const eventColumns: Column[] = [
+  column('Last Seen', 'Time when this Event was last observed.', (o, now) => eventTimes(o, now).last),
+  column('Type', 'Type of this event (Normal, Warning), new types could be added in the future', (o) => text(o.type)),
+  column('Reason', 'The reason for the transition into the object\'s current status.', (o) => text(o.reason)),
+  column('Object', 'The object that this event is about.', (o) => {
+    const kind = text(field(o, `${eventFields(o).involvedObject}.kind`)).toLowerCase();
+    const objectName = text(field(o, `${eventFields(o).involvedObject}.name`));
+    return objectName ? `${kind}/${objectName}` : kind;
+  }),
+  column('Subobject', 'The field of the object the event is about (a container of a pod).', (o) => text(field(o, `${eventFields(o).involvedObject}.fieldPath`)), 1),
+  column('Source', 'The component reporting this event.', (o) => {
+    const f = eventFields(o);
+    const component = text(field(o, `${f.source}.component`)) || text(o[f.reportingController]);
+    const host = text(field(o, `${f.source}.host`)) || text(o.reportingInstance);
+    return host ? `${component}, ${host}` : component;
+  }, 1),
+  column('Message', 'A human-readable description of the status of this operation.', (o) => text(o[eventFields(o).message]).trim()),
+  column('First Seen', 'The time at which the event was first recorded.', (o, now) => eventTimes(o, now).first, 1),
+  column('Count', 'The number of times this event has occurred.', (o, now) => eventTimes(o, now).count, 1),
+  { ...name, priority: 1 },
+];
+
+/** Where each printed field lives in a core/v1 Event and in an events.k8s.io/v1 one. */
+function eventFields(o: KubeObject): { involvedObject: string; message: string; source: string; reportingController: string; first: string; last: string; count: string } {
+  return o.apiVersion === 'events.k8s.io/v1'
+    ? { involvedObject: 'regarding', message: 'note', source: 'deprecatedSource', reportingController: 'reportingController', first: 'deprecatedFirstTimestamp', last: 'deprecatedLastTimestamp', count: 'deprecatedCount' }
+    : { involvedObject: 'involvedObject', message: 'message', source: 'source', reportingController: 'reportingComponent', first: 'firstTimestamp', last: 'lastTimestamp', count: 'count' };
+}
+
+/** printEvent's times and count: first from firstTimestamp or eventTime; last from lastTimestamp, the series, or first. */
+function eventTimes(o: KubeObject, now: Date): { first: string; last: string; count: number } {
+  const f = eventFields(o);
+  const firstAt = text(o[f.first]) || text(o.eventTime);
+  const first = humanAge(firstAt || undefined, now);
+  const seriesAt = text(field(o, 'series.lastObservedTime'));
+  const seriesCount = field(o, 'series.count');
+  if (seriesAt) return { first, last: humanAge(seriesAt, now), count: typeof seriesCount === 'number' ? seriesCount : 0 };
+  const lastAt = text(o[f.last]);
+  const count = o[f.count];
+  // Singleton events have no count in the new API: printed as 1.
+  return { first, last: lastAt ? humanAge(lastAt, now) : first, count: typeof count === 'number' && count !== 0 ? count : 1 };
 }
 
 const columnsByKind: Record<string, Column[]> = {
@@ -104,6 +153,7 @@ const columnsByKind: Record<string, Column[]> = {
   ConfigMap: [name, column('Data', 'Number of data entries.', (o) => String(Object.keys((o.data ?? {})).length + Object.keys((o.binaryData ?? {})).length)), age],
   Namespace: [name, column('Status', 'The phase of the namespace.', (o) => text(field(o, 'status.phase'))), age],
   Lease: [name, column('Holder', 'The holder of the lease.', (o) => text(field(o, 'spec.holderIdentity'))), age],
+  Event: eventColumns,
 };
 
 function listAt(object: KubeObject, path: string): Json[] {

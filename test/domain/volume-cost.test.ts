@@ -1,19 +1,36 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuantity as q } from '../../functions/domain/quantity.ts';
-import { costOfGrowth, formatMoney, growthOfReplicas, totalCost } from '../../functions/domain/volume-cost.ts';
+import { committedBytes, costOfGrowth, formatMoney, growthOfReplicas, totalCost } from '../../functions/domain/volume-cost.ts';
 
 const gi = (n: number): bigint => BigInt(n) * 2n ** 30n;
 
 describe('volume cost', () => {
-  it('counts each volume at the largest of request, capacity and allocated, and a replica without a PVC at the template size', () => {
+  it('counts each volume at its capacity or the size an expansion is working towards, and a replica without a PVC at the template size', () => {
     const pvcs = [
       { request: q('10Gi'), capacity: q('10Gi'), allocated: undefined },
-      { request: q('20Gi'), capacity: q('10Gi'), allocated: undefined }, // patched, the resizer still at work
-      { request: q('15Gi'), capacity: q('10Gi'), allocated: q('30Gi') }, // a failed 30Gi expansion still counts as 30Gi
+      { request: q('20Gi'), capacity: q('10Gi'), allocated: undefined }, // patched, the resizer not at it yet
+      { request: q('15Gi'), capacity: q('10Gi'), allocated: q('30Gi'), resizeStatus: 'ControllerResizeInProgress' }, // on its way to 30Gi
     ];
     assert.equal(growthOfReplicas(gi(20), gi(10), 4, pvcs), gi(10) + 0n + 0n + gi(10));
     assert.equal(growthOfReplicas(gi(5), gi(10), 1, []), 0n, 'a volume never shrinks, so a lower size adds nothing');
+  });
+
+  it('grows a volume whose expansion failed for good from its capacity, not from the size that failed (KEP-1790)', () => {
+    // The recovery of issue 30: 100Gi was infeasible, the volumes are at 20Gi, the request goes down to 50Gi.
+    const failed = { request: q('100Gi'), capacity: q('20Gi'), allocated: q('100Gi'), resizeStatus: 'ControllerResizeInfeasible' };
+    assert.equal(committedBytes(failed), gi(20));
+    assert.equal(growthOfReplicas(gi(50), gi(100), 2, [failed, failed]), gi(60));
+    assert.equal(costOfGrowth(growthOfReplicas(gi(50), gi(100), 2, [failed, failed]), 'capped', { currency: 'USD', perGiBMonth: { capped: 0.125 } })?.monthlyIncrease, 7.5);
+    // The same on a server before 1.31 (`ControllerResizeFailed`), and with no allocatedResources: the request failed.
+    assert.equal(committedBytes({ ...failed, resizeStatus: 'ControllerResizeFailed' }), gi(20));
+    assert.equal(committedBytes({ ...failed, allocated: undefined, resizeStatus: 'NodeResizeInfeasible' }), gi(20));
+    // Already lowered by hand to 40Gi: the resizer takes that request up, so it is as good as provisioned.
+    assert.equal(committedBytes({ ...failed, request: q('40Gi') }), gi(40));
+    // Not failed: the quota rule's max(request, allocated), and the capacity.
+    assert.equal(committedBytes({ request: q('100Gi'), capacity: q('20Gi'), allocated: q('100Gi'), resizeStatus: 'ControllerResizeInProgress' }), gi(100));
+    assert.equal(committedBytes({ request: q('10Gi'), capacity: q('12Gi'), allocated: undefined }), gi(12), 'a driver that rounds up bills its capacity');
+    assert.equal(committedBytes({ request: q('10Gi'), capacity: undefined, allocated: undefined }), gi(10), 'an unbound claim is provisioned at its request');
   });
 
   it('prices the growth per GiB-month of its class, and knows when a class has no price', () => {

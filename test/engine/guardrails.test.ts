@@ -116,6 +116,17 @@ describe('the cost of a change', () => {
     assert.match(plan.reasons[0]?.message ?? '', /^20Gi at k8s\/db\/pg\.yaml:30: no prices are configured, .* add prices\.perGiBMonth for its StorageClass$/);
   });
 
+  it('counts a lowered failed request from the volumes\' capacity, and does not hold it back (KEP-1790)', () => {
+    const failed = { request: '100Gi', capacity: '20Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' };
+    const recovering = pgWorld({ 0: failed, 1: failed, 2: failed }, { size: '100Gi' });
+    const plan = planOf('50Gi', { prices, guardrails: { maxMonthlyIncrease: 5 } }, recovering);
+    assert.equal(plan.cost?.monthlyIncrease, 9, '3 volumes grow 20Gi -> 50Gi at 0.1 USD/GiB-month');
+    assert.equal(plan.action, 'resize', 'it asks for less than the 100Gi that was let through');
+    const report = reportFromPlan(planTarget([desiredSet({ templates: [desiredTemplate({ size: '50Gi' })] })], recovering, { ...allowAll, prices })[0]!, 'c0ffee');
+    assert.deepEqual([report.templates[0]?.from, report.templates[0]?.volumesFrom], ['100Gi', '20Gi']);
+    assert.equal(reportFromPlan(planTarget([desiredSet()], pgWorld(), allowAll)[0]!, 'c0ffee').templates[0]?.volumesFrom, undefined, 'volumes at the live size');
+  });
+
   it('is summed per StatefulSet and in total over the resizes, leaving blocked ones out and naming unpriced classes', () => {
     const world = pgWorld();
     world.namespaces.get('db')?.statefulSets.push({ ...world.namespaces.get('db')!.statefulSets[0]!, name: 'big', uid: 'uid-2' });

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
 import { costSummary, reportFromPlan, type PassReport } from '../../functions/engine/run-pass.ts';
 import { planTarget } from '../../functions/engine/plan.ts';
+import { planAnnotations } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, runningPod } from '../engine/builders.ts';
 
@@ -46,5 +47,27 @@ describe('the cost of a change, rendered', () => {
     const cost = costSummary(statefulSets);
     const text = renderPassReport({ target: 'prod', mode: 'plan', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) });
     assert.match(text, /cost: 30Gi more on standard, no price for the class in prices\.perGiBMonth/);
+  });
+
+  it('says a recovery grows the volumes from their capacity while its request goes down, in the comment, the check and the CLI', () => {
+    const failed = { request: '100Gi', capacity: '20Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' };
+    const world = pgWorld({ 0: failed, 1: failed, 2: failed }, { size: '100Gi' });
+    const plans = planTarget([desiredSet({ templates: [desiredTemplate({ size: '50Gi' })] })], world, { allowedNamespaces: ['*'], prices: { currency: 'USD', perGiBMonth: { standard: 0.125 } } });
+    const statefulSets = plans.map((p) => reportFromPlan(p, 'c0ffee'));
+    const summary = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] });
+    assert.equal(summary.description, 'db/pg: 3 PVCs grow 20Gi -> 50Gi (request lowered from 100Gi); +11.25 USD/month');
+    assert.match(summary.markdown, /\| 3 \| 100Gi → 50Gi<br>volumes 20Gi → 50Gi \| standard \(expandable\) \|/);
+    const [annotation] = planAnnotations(statefulSets, []);
+    assert.equal(annotation?.message, '20Gi -> 50Gi on 3 PVCs (StorageClass standard), +11.25 USD a month; request lowered from 100Gi');
+    const cost = costSummary(statefulSets);
+    const text = renderPassReport({ target: 'prod', mode: 'plan', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) });
+    assert.match(text, /\n {6}data: 20Gi -> 50Gi \(request lowered from 100Gi\) \[standard\]/);
+  });
+
+  it('keeps the words of an ordinary resize: from the live size, with its cost on the annotation', () => {
+    const statefulSets = reports();
+    const annotations = planAnnotations(statefulSets, []);
+    assert.equal(annotations[0]?.message, '10Gi -> 20Gi on 3 PVCs (StorageClass standard), +3.00 EUR a month');
+    assert.doesNotMatch(renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] }).markdown, /volumes|request lowered/);
   });
 });

@@ -48,12 +48,12 @@ export async function kubectlAvailable(t: TestContext): Promise<boolean> {
 export interface SandboxCommand {
   info: Record<string, string>;
   stderr: () => string;
-  /** SIGINT, then the exit code (null when the signal itself ended it). */
-  stop: () => Promise<number | null>;
+  /** SIGINT (or `signal`), then the exit code (null when the signal itself ended it). */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-export async function startSandboxCommand(args: readonly string[]): Promise<SandboxCommand> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'sandbox', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startSandboxCommand(args: readonly string[], env: Record<string, string> = {}): Promise<SandboxCommand> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'sandbox', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let output = '';
   let errors = '';
   child.stderr.on('data', (chunk: Buffer) => { errors += chunk.toString('utf8'); });
@@ -61,19 +61,22 @@ export async function startSandboxCommand(args: readonly string[]): Promise<Sand
   const info = await new Promise<Record<string, string>>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
+      let parsed: Record<string, unknown>;
       try {
-        resolve(JSON.parse(output) as Record<string, string>);
+        parsed = JSON.parse(output) as Record<string, unknown>;
       } catch {
-        // not complete yet
+        return; // not complete yet
       }
+      // Under --json a refusal is JSON too ({"error": ...}); it is not a sandbox's details: wait for the exit.
+      if (parsed.error === undefined) resolve(parsed as Record<string, string>);
     });
-    void exited.then((code) => reject(new Error(`sandbox exited early with ${String(code)}: ${output}${errors}`)));
+    void exited.then((code) => reject(new Error(`sandbox exited early with ${String(code)}: ${errors}`)));
   });
   return {
     info,
     stderr: () => errors,
-    stop: () => {
-      child.kill('SIGINT');
+    stop: (signal = 'SIGINT') => {
+      child.kill(signal);
       return exited;
     },
   };

@@ -84,3 +84,35 @@ describe('Kubernetes sandbox Tables', () => {
     assert.match(stdout, /data-pg-1\s+Bound\s+pvc-\S+\s+10Gi\s+RWO\s+standard/);
   });
 });
+
+describe('Kubernetes sandbox Tables of Events', () => {
+  const clock = new Date('2026-03-01T12:00:00Z');
+
+  it('prints Events with kubectl\'s columns, core/v1 and events.k8s.io/v1 alike (LAST SEEN, TYPE, REASON, OBJECT, MESSAGE)', async (t) => {
+    const kube = await startKubeSandbox({ now: () => clock, seed: { namespaces: ['db'] } });
+    t.after(() => kube.close());
+    const post = (path: string, body: unknown): Promise<Response> => fetch(`${kube.url}${path}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const get = async (path: string): Promise<Table> => await (await fetch(`${kube.url}${path}`, { headers: { Accept: tableAccept } })).json() as Table;
+    const at = (secondsAgo: number): string => new Date(clock.getTime() - secondsAgo * 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+    assert.equal((await post('/api/v1/namespaces/db/events', {
+      apiVersion: 'v1', kind: 'Event', metadata: { name: 'data-pg-0.resize' }, type: 'Warning', reason: 'VolumeResizeFailed',
+      message: 'resize volume failed: exceeds maximum  ', involvedObject: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: 'db', name: 'data-pg-0' },
+      source: { component: 'external-resizer' }, firstTimestamp: at(300), lastTimestamp: at(30), count: 4,
+    })).status, 201);
+    assert.equal((await post('/apis/events.k8s.io/v1/namespaces/db/events', {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'pg.updated' }, type: 'Normal', reason: 'TemplateUpdated', note: 'volumeClaimTemplates resized',
+      regarding: { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: 'db', name: 'pg' }, eventTime: `${at(90).slice(0, -1)}.000000Z`,
+      reportingController: 'sts-volume-gitops', reportingInstance: 'pass-1', action: 'Update',
+    })).status, 201);
+    const core = await get('/api/v1/namespaces/db/events');
+    assert.deepEqual(core.columnDefinitions?.map((c) => `${c.name}:${c.priority}`), [
+      'Last Seen:0', 'Type:0', 'Reason:0', 'Object:0', 'Subobject:1', 'Source:1', 'Message:0', 'First Seen:1', 'Count:1', 'Name:1',
+    ]);
+    const resize = core.rows.find((r) => r.object.metadata.name === 'data-pg-0.resize');
+    assert.deepEqual(resize?.cells, ['30s', 'Warning', 'VolumeResizeFailed', 'persistentvolumeclaim/data-pg-0', '', 'external-resizer', 'resize volume failed: exceeds maximum', '5m', 4, 'data-pg-0.resize']);
+    const modern = await get('/apis/events.k8s.io/v1/namespaces/db/events/pg.updated');
+    assert.deepEqual(modern.rows[0]?.cells, ['90s', 'Normal', 'TemplateUpdated', 'statefulset/pg', '', 'sts-volume-gitops, pass-1', 'volumeClaimTemplates resized', '90s', 1, 'pg.updated']);
+  });
+});

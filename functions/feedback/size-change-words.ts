@@ -1,0 +1,32 @@
+// How a size change reads wherever one is shown (plan comment, check annotations, CLI plan): from the size the volumes
+// grow from. Usually the live template's size; after a failed expansion (KEP-1790) the request is lowered from a size
+// the volumes never reached, and they grow from their capacity, so both are said. Pure.
+import { parseQuantity } from '../domain/quantity.ts';
+import type { TemplateReport } from '../engine/pass-report.ts';
+
+type SizedTemplate = Pick<TemplateReport, 'from' | 'desiredSize' | 'volumesFrom'>;
+
+/** What the volumes grow from: `volumesFrom` when the report has one, else the live template's size. */
+export function volumesGrowFrom(template: SizedTemplate): string | undefined {
+  return template.volumesFrom ?? template.from;
+}
+
+/** `request lowered from 100Gi` when the volumes do not grow from the live request, else undefined. */
+export function requestChangeWords(template: SizedTemplate): string | undefined {
+  if (template.volumesFrom === undefined || template.from === undefined) return undefined;
+  return `request ${isLower(template.desiredSize, template.from) ? 'lowered' : 'raised'} from ${template.from}`;
+}
+
+/** `10Gi -> 20Gi`, or `20Gi -> 50Gi (request lowered from 100Gi)`. */
+export function sizeChangeWords(template: SizedTemplate): string {
+  const request = requestChangeWords(template);
+  return `${volumesGrowFrom(template) ?? '?'} -> ${template.desiredSize}${request ? ` (${request})` : ''}`;
+}
+
+function isLower(size: string, than: string): boolean {
+  try {
+    return parseQuantity(size).bytes < parseQuantity(than).bytes;
+  } catch {
+    return false; // sizes in a report were parsed before; a text that is not one reads as raised
+  }
+}
