@@ -9,9 +9,11 @@ import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { parseServerVersion } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from '../engine/concurrency.ts';
 import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
+import { isNamespaceAllowed } from '../engine/plan.ts';
 import { accessQuestions, judgeAccess, leaseNameOf, leaseNamespaceOf } from './cluster-access.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { judgeServerVersion } from './server-version.ts';
+import { judgeSizeSourceTargets } from './size-source-targets.ts';
 import { judgeStorageClasses, type ClassUsage } from './storage-classes.ts';
 
 const reviewConcurrency = 8;
@@ -31,7 +33,7 @@ export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig,
   }
   results.push(...await accessResults(config, probe));
   results.push(await leaseNamespaceResult(config, probe));
-  results.push(...await storageClassResults(new KubeCluster(kubeConfig), desired));
+  results.push(...await templateResults(new KubeCluster(kubeConfig), desired, config.namespaces.allow));
   return results;
 }
 
@@ -59,7 +61,8 @@ async function leaseNamespaceResult(config: TargetConfig, probe: KubeAccessProbe
   return warning('cluster.lease-namespace', namespace, `could not tell whether it exists: ${presence.unknown}`, 'grant the Lease permissions (see cluster.access) and run check again');
 }
 
-async function storageClassResults(cluster: KubeCluster, desired: TargetDesired | undefined): Promise<CheckResult[]> {
+/** The StatefulSets and templates the size sources name (they must exist), and the classes every template uses. */
+async function templateResults(cluster: KubeCluster, desired: TargetDesired | undefined, allow: readonly string[]): Promise<CheckResult[]> {
   if (!desired) return [warning('cluster.storageclass', 'templates', 'not checked: the source could not be read (see source.read)')];
   let storageClasses;
   try {
@@ -67,21 +70,22 @@ async function storageClassResults(cluster: KubeCluster, desired: TargetDesired 
   } catch (cause) {
     return [error('cluster.storageclass', 'StorageClasses', `cannot list StorageClasses: ${messageOf(cause)}`, 'grant the permissions cluster.access names')];
   }
-  // A StatefulSet sized from a values file takes its classes from the live object: read where those live.
-  const mappedNamespaces = [...new Set(mappedValuesOf(desired).map((v) => v.namespace))];
+  // A StatefulSet sized from a values file is the live object (its templates, their classes): read where those live.
+  const mappedNamespaces = [...new Set(mappedValuesOf(desired).map((v) => v.namespace))].filter((n) => isNamespaceAllowed(n, allow));
   const results: CheckResult[] = [];
   let live: ClusterSnapshot = { storageClasses, namespaces: new Map() };
   if (mappedNamespaces.length > 0) {
     try {
       live = { storageClasses, namespaces: (await cluster.readSnapshot(mappedNamespaces)).namespaces };
+      results.push(...judgeSizeSourceTargets(desired, live.namespaces, allow));
     } catch (cause) {
-      results.push(warning('cluster.storageclass', 'size sources', `the classes of StatefulSets sized from values files were not checked: ${messageOf(cause)}`, 'grant the permissions cluster.access names'));
+      results.push(warning('cluster.size-sources', 'size sources', `the StatefulSets the size sources name were not read, so neither they nor their classes were checked: ${messageOf(cause)}`, 'grant the permissions cluster.access names'));
     }
   }
   const usages: ClassUsage[] = assembleDesired(desired, live).flatMap((set) => set.templates.flatMap((template) => {
     // The plan's rule: the template's class, else the live template's, else the cluster's default (engine/plan.ts).
     const liveTemplate = live.namespaces.get(set.namespace)?.statefulSets.find((s) => s.name === set.name)?.templates.find((t) => t.name === template.name);
-    // A mapped set not (yet) in the cluster has no class to check; the plan reports it missing.
+    // A mapped set or template not in the cluster has no class to check: cluster.size-sources says so.
     if (set.sizedBy && !liveTemplate) return [];
     const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
     return [{ className: template.storageClassName ?? liveTemplate?.storageClassName, usedBy: `${set.namespace}/${set.name} ${template.name} (${where})` }];
