@@ -1,17 +1,20 @@
-// The target's cluster, read-only: reachable and which version (and what that means), every verb the tool needs in
-// every namespace it may write (one SelfSubjectAccessReview each), the Lease namespace, and the StorageClasses the
-// templates use. Nothing is written: access reviews store nothing, the Lease probe is a server-side dry run.
+// The target's cluster, read-only: reachable and which version (and what that means), the namespaces the target
+// names (they exist), every verb the tool needs in each (one SelfSubjectAccessReview each), the StatefulSets and
+// templates the size sources name, and the StorageClasses the templates use. Nothing is written: access reviews store
+// nothing, the Lease probe is a server-side dry run.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeAccessProbe } from '../adapters/kube/access-probe.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
-import { defaultStateNamespace, type TargetConfig } from '../domain/config.ts';
+import type { TargetConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { parseServerVersion } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from '../engine/concurrency.ts';
 import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
 import { isNamespaceAllowed } from '../engine/plan.ts';
-import { accessQuestions, judgeAccess, leaseNameOf, leaseNamespaceOf } from './cluster-access.ts';
+import { accessQuestions, judgeAccess } from './cluster-access.ts';
+import { judgeNamespacePresence, missingNamespaces, probeNamespaces } from './namespace-presence.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
+import { judgeReachFailure } from './reach-failure.ts';
 import { judgeServerVersion } from './server-version.ts';
 import { judgeSizeSourceTargets } from './size-source-targets.ts';
 import { judgeStorageClasses, type ClassUsage } from './storage-classes.ts';
@@ -26,39 +29,30 @@ export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig,
     const version = parseServerVersion(await probe.serverVersion());
     results.push(ok('cluster.reach', server, `reachable as ${kubeConfig.getCurrentUser()?.name ?? 'the configured user'}`), ...judgeServerVersion(version, config.pullRequests.recovery));
   } catch (cause) {
-    return [error('cluster.reach', server, `the API server cannot be reached or read: ${messageOf(cause)}`,
-      'eks' in config.cluster
-        ? 'check the cluster name and region, that the function\'s role (or roleArn) has an EKS access entry, and that the endpoint is reachable from where this runs'
-        : `check the kubeconfig (${config.cluster.kubeconfig.path}${config.cluster.kubeconfig.context ? `, context ${config.cluster.kubeconfig.context}` : ''}) and the network path to ${server}`)];
+    return [judgeReachFailure(config, kubeConfig, cause)];
   }
-  results.push(...await accessResults(config, probe));
-  results.push(await leaseNamespaceResult(config, probe));
+  results.push(...await namespaceAndAccessResults(config, probe));
   results.push(...await templateResults(new KubeCluster(kubeConfig), desired, config.namespaces.allow));
   return results;
 }
 
-async function accessResults(config: TargetConfig, probe: KubeAccessProbe): Promise<CheckResult[]> {
+/**
+ * The namespaces first (one that does not exist explains every refusal there), then one SelfSubjectAccessReview per
+ * verb, except in namespaces known not to exist: no Role can be there, and an identity allowed everything (an admin's
+ * kubeconfig) would otherwise be told all is well in them.
+ */
+async function namespaceAndAccessResults(config: TargetConfig, probe: KubeAccessProbe): Promise<CheckResult[]> {
   const questions = accessQuestions(config);
+  const namespaces = await probeNamespaces(config, probe, questions);
+  const missing = missingNamespaces(namespaces);
+  const asked = questions.filter((q) => q.namespace === undefined || !missing.has(q.namespace));
   try {
-    const answers = await mapWithConcurrency(questions, reviewConcurrency, (question) => probe.canI(question));
-    return judgeAccess(questions, answers);
+    const answers = await mapWithConcurrency(asked, reviewConcurrency, (question) => probe.canI(question));
+    return [...judgeNamespacePresence(config, namespaces, asked, answers), ...judgeAccess(asked, answers)];
   } catch (cause) {
-    return [error('cluster.access', 'SelfSubjectAccessReview', `cannot ask the cluster what this identity may do: ${messageOf(cause)}`,
+    return [...judgeNamespacePresence(config, namespaces, [], []), error('cluster.access', 'SelfSubjectAccessReview', `cannot ask the cluster what this identity may do: ${messageOf(cause)}`,
       'every authenticated identity may create SelfSubjectAccessReviews (ClusterRole system:basic-user); check that binding and the credentials')];
   }
-}
-
-async function leaseNamespaceResult(config: TargetConfig, probe: KubeAccessProbe): Promise<CheckResult> {
-  const namespace = leaseNamespaceOf(config);
-  const presence = await probe.namespaceOfLease(namespace, leaseNameOf(config)).catch((cause: unknown) => ({ unknown: messageOf(cause) }));
-  if (presence === 'exists') return ok('cluster.lease-namespace', namespace, `exists; the target's Lease ${leaseNameOf(config)} can be created there`);
-  if (presence === 'missing') {
-    return error('cluster.lease-namespace', namespace, 'the namespace that holds the target\'s Lease and recreation records does not exist: the first pass that writes would fail',
-      namespace === defaultStateNamespace
-        ? `apply the RBAC manifest \`sts-volume-gitops rbac\` generates: it creates ${namespace}`
-        : `kubectl create namespace ${namespace} (then apply the RBAC manifest again: its Role there could not be created without it)`);
-  }
-  return warning('cluster.lease-namespace', namespace, `could not tell whether it exists: ${presence.unknown}`, 'grant the Lease permissions (see cluster.access) and run check again');
 }
 
 /** The StatefulSets and templates the size sources name (they must exist), and the classes every template uses. */
