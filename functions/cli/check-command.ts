@@ -2,12 +2,12 @@
 // (functions/check/), without writing anything. Exit codes as `plan`: 0 nothing wrong (warnings allowed), 1 a check
 // found an error, 2 bad usage or configuration.
 import { parseArgs } from 'node:util';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { loadConfig, type EksCluster } from '../domain/config.ts';
+import { loadConfig } from '../domain/config.ts';
 import { selectTargets } from '../app/run-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
 import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
 import { probeWebhook } from '../check/probe-webhook.ts';
+import { eksFromThisMachine } from './eks-access.ts';
 import { renderCheckReport, type CheckReport } from './render-check.ts';
 import { reportUsageError } from './usage-errors.ts';
 
@@ -39,7 +39,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     const readSecret = options.readSecret ?? aws?.readGitHubPrivateKey;
     const readSecretText = options.readSecretText ?? aws?.readString;
     // EKS targets are reached with this machine's AWS credentials: what they may do is what check reports.
-    const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine;
+    const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine('sts-volume-gitops-check');
     const checks: TargetCheck[] = [];
     for (const target of targets) {
       // Loaded on use, like the AWS reader: the demo runs check without loading the Secrets Manager client.
@@ -66,13 +66,4 @@ async function awsSecrets(): Promise<{ readString: (id: string) => Promise<strin
   const { SecretReader } = await import('../adapters/github/secrets.ts');
   const reader = new SecretReader();
   return { readString: (id) => reader.readString(id), readGitHubPrivateKey: (id) => reader.readGitHubPrivateKey(id) };
-}
-
-/** An EKS cluster's KubeConfig from this machine's AWS credentials (and `roleArn`, when the target sets one). */
-async function eksFromThisMachine(cluster: EksCluster): Promise<KubeConfig> {
-  const { eksKubeConfig } = await import('../adapters/kube/eks-cluster.ts');
-  return eksKubeConfig({
-    clusterName: cluster.name, region: cluster.region,
-    ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName: 'sts-volume-gitops-check' } } : {}),
-  });
 }

@@ -2,8 +2,9 @@
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../domain/config.ts';
-import { runTargets } from '../app/run-targets.ts';
+import { runTargets, selectTargets } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
+import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, renderPassReport } from './render-report.ts';
 import { reportUsageError } from './usage-errors.ts';
 
@@ -60,8 +61,11 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
   }
   try {
     const config = await loadConfig(values.config);
+    // EKS: plan reads with this machine's AWS credentials, as check does; reconcile is the deployed function's.
+    if (command === 'reconcile') refuseReconcileOnEks({ targets: selectTargets(config, values.target) }, values.config ?? '$STS_VOLUME_GITOPS_CONFIG');
     const runs = await runTargets(config, {
       mode: command === 'plan' ? 'plan' : 'apply',
+      ...(command === 'plan' ? { eksKubeConfig: eksFromThisMachine('sts-volume-gitops-plan') } : {}),
       ...(values.target !== undefined ? { targetName: values.target } : {}),
       holderIdentity: `cli-${hostname()}-${process.pid}`,
       onEvent: values.json ? undefined : (target, line) => process.stderr.write(`[${target}] ${line}\n`),
