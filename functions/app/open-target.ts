@@ -34,7 +34,7 @@ export interface OpenOptions {
   readRecordKey?: (id: string) => Promise<string>;
   /** Apply passes read the record key; plan and validate passes never touch records, so never read it. */
   needsRecordKey?: boolean;
-  /** Builds a KubeConfig for an EKS cluster (Lambda); the CLI uses kubeconfig files. */
+  /** Builds a KubeConfig for an EKS cluster (Lambda: the function's role; CLI plan and check: this machine's AWS credentials). */
   eksKubeConfig?: (cluster: EksCluster) => Promise<KubeConfig>;
   /** Sees every Kubernetes request (the API-call metrics). */
   onKubernetesRequest?: KubernetesRequestObserver;
@@ -97,7 +97,7 @@ export function mappedFiles(config: TargetConfig): string[] {
 
 export async function kubeConfigFor(config: TargetConfig, options: OpenOptions): Promise<KubeConfig> {
   if ('eks' in config.cluster) {
-    if (!options.eksKubeConfig) throw new TargetSetupError(config.name, 'EKS clusters are reached from the Lambda function only; use a kubeconfig here');
+    if (!options.eksKubeConfig) throw new TargetSetupError(config.name, 'EKS clusters are reached by the deployed function, and from the command line by plan and check only; use a kubeconfig target here');
     return options.eksKubeConfig(config.cluster.eks);
   }
   const kubeConfig = new KubeConfig();

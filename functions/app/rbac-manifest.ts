@@ -87,13 +87,37 @@ export function renderRbacManifest(objects: readonly RbacObject[], source: strin
     '# To bind a ServiceAccount or a user instead, regenerate with `--service-account NAMESPACE:NAME` or `--user NAME`',
     '# (repeatable; `--group NAME` names another group). Check an identity with kubectl, e.g.',
     `#   kubectl get storageclasses --as=system:serviceaccount:NAMESPACE:NAME   or   --as=someone --as-group=${defaultRbacGroup}`,
-    '# The state namespace (namespaces.state, by default sts-volume-gitops, created here) holds the Lease and the recreation',
-    '# records: grant nobody else write access there (records are signed and checked, but a genuine one can be deleted).',
+    ...namespaceLines(objects),
     ...warnings.map((w) => `# WARNING: ${w}`),
     '# Why each verb:',
     ...why,
   ];
   return `${header.join('\n')}\n${objects.map((o) => `---\n${toYaml(o)}`).join('')}`;
+}
+
+/**
+ * What the header says of namespaces, true for these objects: which state namespace the manifest creates, which it
+ * does not (one the config names itself, created first by hand), and that every other Role's namespace must exist.
+ */
+function namespaceLines(objects: readonly RbacObject[]): string[] {
+  const created = objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name);
+  const roles = objects.filter((o) => o.kind === 'Role');
+  const roleNamespaces = [...new Set(roles.flatMap((o) => (o.metadata.namespace === undefined ? [] : [o.metadata.namespace])))];
+  const holdsLease = (o: RbacObject): boolean => ((o.rules ?? []) as Array<{ resources: string[] }>).some((r) => r.resources.includes('leases'));
+  const states = [...new Set(roles.filter(holdsLease).flatMap((o) => (o.metadata.namespace === undefined ? [] : [o.metadata.namespace])))];
+  const toCreate = states.filter((n) => !created.includes(n));
+  const others = roleNamespaces.filter((n) => !states.includes(n) && !created.includes(n));
+  return [
+    '# The state namespace (namespaces.state) holds the Lease and the recreation records: grant nobody else write access',
+    '# there (records are signed and checked, but a genuine one can be deleted).',
+    ...(created.length > 0 ? [`# Created here: ${created.join(', ')} (the state namespace).`] : []),
+    ...(toCreate.length > 0 ? [
+      `# NOT created here: ${toCreate.join(', ')} (a namespace you named may hold more, and \`kubectl delete -f\` of this file`,
+      '# would delete it with everything in it). Create it before applying this file, or its Role fails to apply:',
+      ...toCreate.map((n) => `#   kubectl create namespace ${n}`),
+    ] : []),
+    ...(others.length > 0 ? [`# The other namespaces with a Role here must exist before \`kubectl apply -f\`: ${others.join(', ')}.`] : []),
+  ];
 }
 
 /** Block YAML, with lists of plain words on one line (`verbs: [get, list]`) as Kubernetes' own manifests write them. */

@@ -5,10 +5,12 @@ import { GitHubSource } from '../adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubAuth } from '../adapters/github/octokit.ts';
 import { DirectorySource } from '../adapters/local/directory-source.ts';
 import { allowAllWarnings } from '../app/allow-all.ts';
+import { awsSetupFailureOf, awsSetupFix } from '../adapters/aws/aws-setup-failure.ts';
 import { gitHubAuth, kubeConfigFor, mappedFiles, readRecordKey, type OpenOptions } from '../app/open-target.ts';
 import type { TargetConfig } from '../domain/config.ts';
 import { error, ok, warning, type CheckResult, type TargetCheck } from './check-result.ts';
 import { probeCluster } from './probe-cluster.ts';
+import { judgeClusterSetupFailure } from './reach-failure.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
 
@@ -34,7 +36,10 @@ async function checkRecordKey(config: TargetConfig, options: CheckOptions): Prom
     await readRecordKey(config.name, config.recordKey, options.env ?? process.env, options);
     return ok('config.record-key', 'recordKey', 'readable, long enough to sign recreation records');
   } catch (cause) {
-    return error('config.record-key', 'recordKey', messageOf(cause), 'store a key of at least 32 characters where recordKey says (`openssl rand -base64 32`)');
+    const setup = awsSetupFailureOf(cause);
+    return error('config.record-key', 'recordKey', messageOf(cause), setup
+      ? awsSetupFix(setup, `secretsmanager:GetSecretValue on ${config.recordKey.secret ?? 'the secret recordKey names'}`)
+      : 'store a key of at least 32 characters where recordKey says (`openssl rand -base64 32`)');
   }
 }
 
@@ -49,10 +54,13 @@ async function checkSource(config: TargetConfig, options: CheckOptions): Promise
   try {
     auth = await gitHubAuth(config.name, github, options.env ?? process.env, options);
   } catch (cause) {
+    const setup = awsSetupFailureOf(cause);
+    const secret = github.app && 'secret' in github.app.privateKey ? github.app.privateKey.secret : undefined;
     return {
-      results: [error('github.credential', `${repo.owner}/${repo.repo}`, messageOf(cause), github.app
-        ? 'make the private key readable where source.github.app.privateKey says (file, environment variable or secret)'
-        : `export ${github.token?.env ?? 'GITHUB_TOKEN'}=<a token with the repo scope, or a fine-grained token>`)],
+      results: [error('github.credential', `${repo.owner}/${repo.repo}`, messageOf(cause),
+        setup ? awsSetupFix(setup, `secretsmanager:GetSecretValue on ${secret ?? 'the App key\'s secret'}`)
+          : github.app ? 'make the private key readable where source.github.app.privateKey says (file, environment variable or secret)'
+            : `export ${github.token?.env ?? 'GITHUB_TOKEN'}=<a token with the repo scope, or a fine-grained token>`)],
       desired: undefined,
     };
   }
@@ -69,8 +77,7 @@ async function checkCluster(config: TargetConfig, options: CheckOptions, desired
   try {
     kubeConfig = await kubeConfigFor(config, options);
   } catch (cause) {
-    return [error('cluster.reach', 'eks' in config.cluster ? `EKS ${config.cluster.eks.name}` : config.cluster.kubeconfig.path, messageOf(cause),
-      'eks' in config.cluster ? 'run check with AWS credentials that may call eks:DescribeCluster (and assume roleArn, when set)' : 'fix cluster.kubeconfig (path and context)')];
+    return [judgeClusterSetupFailure(config, cause)];
   }
   return probeCluster(config, kubeConfig, desired);
 }

@@ -1,19 +1,23 @@
-// The target's cluster, read-only: reachable and which version (and what that means), every verb the tool needs in
-// every namespace it may write (one SelfSubjectAccessReview each), the Lease namespace, who else may write there
-// (its RBAC objects), and the StorageClasses the templates use. Nothing is written: access reviews store nothing, the
-// Lease probe is a server-side dry run.
+// The target's cluster, read-only: reachable and which version (and what that means), the namespaces the target
+// names (they exist), every verb the tool needs in each (one SelfSubjectAccessReview each), who else may write the
+// state namespace (its RBAC objects), the StatefulSets and templates the size sources name, and the StorageClasses the
+// templates use. Nothing is written: access reviews store nothing, the Lease probe is a server-side dry run.
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeAccessProbe } from '../adapters/kube/access-probe.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
-import { defaultStateNamespace, type TargetConfig } from '../domain/config.ts';
+import type { TargetConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { parseServerVersion } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from '../engine/concurrency.ts';
 import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
-import { accessQuestions, judgeAccess, leaseNameOf, leaseNamespaceOf } from './cluster-access.ts';
+import { isNamespaceAllowed, type NamespaceScope } from '../engine/allowed-namespaces.ts';
+import { accessQuestions, judgeAccess } from './cluster-access.ts';
+import { judgeNamespacePresence, missingNamespaces, probeNamespaces } from './namespace-presence.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { probeStateNamespaceWriters } from './probe-state-writers.ts';
+import { judgeReachFailure } from './reach-failure.ts';
 import { judgeServerVersion } from './server-version.ts';
+import { judgeSizeSourceTargets } from './size-source-targets.ts';
 import { judgeStorageClasses, type ClassUsage } from './storage-classes.ts';
 
 const reviewConcurrency = 8;
@@ -26,43 +30,35 @@ export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig,
     const version = parseServerVersion(await probe.serverVersion());
     results.push(ok('cluster.reach', server, `reachable as ${kubeConfig.getCurrentUser()?.name ?? 'the configured user'}`), ...judgeServerVersion(version, config.pullRequests.recovery));
   } catch (cause) {
-    return [error('cluster.reach', server, `the API server cannot be reached or read: ${messageOf(cause)}`,
-      'eks' in config.cluster
-        ? 'check the cluster name and region, that the function\'s role (or roleArn) has an EKS access entry, and that the endpoint is reachable from where this runs'
-        : `check the kubeconfig (${config.cluster.kubeconfig.path}${config.cluster.kubeconfig.context ? `, context ${config.cluster.kubeconfig.context}` : ''}) and the network path to ${server}`)];
+    return [judgeReachFailure(config, kubeConfig, cause)];
   }
-  results.push(...await accessResults(config, probe));
-  results.push(await leaseNamespaceResult(config, probe));
+  results.push(...await namespaceAndAccessResults(config, probe));
   results.push(...await probeStateNamespaceWriters(config.namespaces.state, probe));
-  results.push(...await storageClassResults(new KubeCluster(kubeConfig), desired));
+  results.push(...await templateResults(new KubeCluster(kubeConfig), desired, { allow: config.namespaces.allow, state: config.namespaces.state }));
   return results;
 }
 
-async function accessResults(config: TargetConfig, probe: KubeAccessProbe): Promise<CheckResult[]> {
+/**
+ * The namespaces first (one that does not exist explains every refusal there), then one SelfSubjectAccessReview per
+ * verb, except in namespaces known not to exist: no Role can be there, and an identity allowed everything (an admin's
+ * kubeconfig) would otherwise be told all is well in them.
+ */
+async function namespaceAndAccessResults(config: TargetConfig, probe: KubeAccessProbe): Promise<CheckResult[]> {
   const questions = accessQuestions(config);
+  const namespaces = await probeNamespaces(config, probe, questions);
+  const missing = missingNamespaces(namespaces);
+  const asked = questions.filter((q) => q.namespace === undefined || !missing.has(q.namespace));
   try {
-    const answers = await mapWithConcurrency(questions, reviewConcurrency, (question) => probe.canI(question));
-    return judgeAccess(questions, answers);
+    const answers = await mapWithConcurrency(asked, reviewConcurrency, (question) => probe.canI(question));
+    return [...judgeNamespacePresence(config, namespaces, asked, answers), ...judgeAccess(asked, answers)];
   } catch (cause) {
-    return [error('cluster.access', 'SelfSubjectAccessReview', `cannot ask the cluster what this identity may do: ${messageOf(cause)}`,
+    return [...judgeNamespacePresence(config, namespaces, [], []), error('cluster.access', 'SelfSubjectAccessReview', `cannot ask the cluster what this identity may do: ${messageOf(cause)}`,
       'every authenticated identity may create SelfSubjectAccessReviews (ClusterRole system:basic-user); check that binding and the credentials')];
   }
 }
 
-async function leaseNamespaceResult(config: TargetConfig, probe: KubeAccessProbe): Promise<CheckResult> {
-  const namespace = leaseNamespaceOf(config);
-  const presence = await probe.namespaceOfLease(namespace, leaseNameOf(config)).catch((cause: unknown) => ({ unknown: messageOf(cause) }));
-  if (presence === 'exists') return ok('cluster.lease-namespace', namespace, `exists; the target's Lease ${leaseNameOf(config)} can be created there`);
-  if (presence === 'missing') {
-    return error('cluster.lease-namespace', namespace, 'the namespace that holds the target\'s Lease and recreation records does not exist: the first pass that writes would fail',
-      namespace === defaultStateNamespace
-        ? `apply the RBAC manifest \`sts-volume-gitops rbac\` generates: it creates ${namespace}`
-        : `kubectl create namespace ${namespace} (then apply the RBAC manifest again: its Role there could not be created without it)`);
-  }
-  return warning('cluster.lease-namespace', namespace, `could not tell whether it exists: ${presence.unknown}`, 'grant the Lease permissions (see cluster.access) and run check again');
-}
-
-async function storageClassResults(cluster: KubeCluster, desired: TargetDesired | undefined): Promise<CheckResult[]> {
+/** The StatefulSets and templates the size sources name (they must exist), and the classes every template uses. */
+async function templateResults(cluster: KubeCluster, desired: TargetDesired | undefined, scope: NamespaceScope): Promise<CheckResult[]> {
   if (!desired) return [warning('cluster.storageclass', 'templates', 'not checked: the source could not be read (see source.read)')];
   let storageClasses;
   try {
@@ -70,21 +66,22 @@ async function storageClassResults(cluster: KubeCluster, desired: TargetDesired 
   } catch (cause) {
     return [error('cluster.storageclass', 'StorageClasses', `cannot list StorageClasses: ${messageOf(cause)}`, 'grant the permissions cluster.access names')];
   }
-  // A StatefulSet sized from a values file takes its classes from the live object: read where those live.
-  const mappedNamespaces = [...new Set(mappedValuesOf(desired).map((v) => v.namespace))];
+  // A StatefulSet sized from a values file is the live object (its templates, their classes): read where those live.
+  const mappedNamespaces = [...new Set(mappedValuesOf(desired).map((v) => v.namespace))].filter((n) => isNamespaceAllowed(n, scope));
   const results: CheckResult[] = [];
   let live: ClusterSnapshot = { storageClasses, namespaces: new Map() };
   if (mappedNamespaces.length > 0) {
     try {
       live = { storageClasses, namespaces: (await cluster.readSnapshot(mappedNamespaces)).namespaces };
+      results.push(...judgeSizeSourceTargets(desired, live.namespaces, scope));
     } catch (cause) {
-      results.push(warning('cluster.storageclass', 'size sources', `the classes of StatefulSets sized from values files were not checked: ${messageOf(cause)}`, 'grant the permissions cluster.access names'));
+      results.push(warning('cluster.size-sources', 'size sources', `the StatefulSets the size sources name were not read, so neither they nor their classes were checked: ${messageOf(cause)}`, 'grant the permissions cluster.access names'));
     }
   }
   const usages: ClassUsage[] = assembleDesired(desired, live).flatMap((set) => set.templates.flatMap((template) => {
     // The plan's rule: the template's class, else the live template's, else the cluster's default (engine/plan.ts).
     const liveTemplate = live.namespaces.get(set.namespace)?.statefulSets.find((s) => s.name === set.name)?.templates.find((t) => t.name === template.name);
-    // A mapped set not (yet) in the cluster has no class to check; the plan reports it missing.
+    // A mapped set or template not in the cluster has no class to check: cluster.size-sources says so.
     if (set.sizedBy && !liveTemplate) return [];
     const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
     return [{ className: template.storageClassName ?? liveTemplate?.storageClassName, usedBy: `${set.namespace}/${set.name} ${template.name} (${where})` }];

@@ -1,6 +1,7 @@
 // The webhook's secret, when a webhook is deployed: the stack gives the webhook Lambda the secret's ARN in
 // STS_VOLUME_GITOPS_WEBHOOK_SECRET (read here through Secrets Manager, as the webhook reads it); for the local webhook
 // (`sts-volume-gitops webhook`), --webhook-secret-env names the variable holding it. Neither: no webhook to check.
+import { awsSetupFailureOf, awsSetupFix } from '../adapters/aws/aws-setup-failure.ts';
 import { webhookSecretFromSecret } from '../adapters/github/secrets.ts';
 import { webhookSecretVariable as deployedWebhookSecretVariable } from '../lambda/webhook.ts';
 import { error, ok, type CheckResult } from './check-result.ts';
@@ -24,8 +25,12 @@ export async function probeWebhook(options: WebhookProbeOptions): Promise<CheckR
         webhookSecretFromSecret(secretId, await options.readSecret(secretId));
         results.push(ok('webhook.secret', secretId, 'the deployed webhook\'s secret is set'));
       } catch (cause) {
-        results.push(error('webhook.secret', secretId, `the deployed webhook cannot check signatures: ${cause instanceof Error ? cause.message : String(cause)}`,
-          'put {"webhookSecret": "<the secret entered in the GitHub webhook settings, 16 characters or more>"} in the secret (infra/README.md)'));
+        const message = cause instanceof Error ? cause.message : String(cause);
+        const setup = awsSetupFailureOf(cause);
+        results.push(setup
+          ? error('webhook.secret', secretId, message, awsSetupFix(setup, `secretsmanager:GetSecretValue on ${secretId}`))
+          : error('webhook.secret', secretId, `the deployed webhook cannot check signatures: ${message}`,
+            'put {"webhookSecret": "<the secret entered in the GitHub webhook settings, 16 characters or more>"} in the secret (infra/README.md)'));
       }
     }
   }

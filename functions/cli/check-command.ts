@@ -1,8 +1,7 @@
 // `sts-volume-gitops check`: what is missing before anything runs, per target
 // (functions/check/), without writing anything. Exit codes as `plan`: 0 nothing wrong (warnings allowed), 1 a check
 // found an error, 2 bad usage or configuration. With --json, the report and its counts (or the error) on stdout.
-import type { KubeConfig } from '@kubernetes/client-node';
-import { loadConfig, type EksCluster } from '../domain/config.ts';
+import { loadConfig } from '../domain/config.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
 import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
@@ -11,6 +10,7 @@ import { countResults, renderCheckReport, type CheckReport } from './render-chec
 import { printCliError, usageErrorOf } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
+import { eksFromThisMachine } from './eks-access.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
@@ -30,7 +30,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     const readSecret = options.readSecret ?? aws?.readGitHubPrivateKey;
     const readSecretText = options.readSecretText ?? aws?.readString;
     // EKS targets are reached with this machine's AWS credentials: what they may do is what check reports.
-    const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine;
+    const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine('sts-volume-gitops-check');
     const checks: TargetCheck[] = [];
     for (const target of targets) {
       // Loaded on use, like the AWS reader: the demo runs check without loading the Secrets Manager client.
@@ -59,13 +59,4 @@ async function awsSecrets(): Promise<{ readString: (id: string) => Promise<strin
   const { SecretReader } = await import('../adapters/github/secrets.ts');
   const reader = new SecretReader();
   return { readString: (id) => reader.readString(id), readGitHubPrivateKey: (id) => reader.readGitHubPrivateKey(id) };
-}
-
-/** An EKS cluster's KubeConfig from this machine's AWS credentials (and `roleArn`, when the target sets one). */
-async function eksFromThisMachine(cluster: EksCluster): Promise<KubeConfig> {
-  const { eksKubeConfig } = await import('../adapters/kube/eks-cluster.ts');
-  return eksKubeConfig({
-    clusterName: cluster.name, region: cluster.region,
-    ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName: 'sts-volume-gitops-check' } } : {}),
-  });
 }

@@ -1,7 +1,9 @@
 // The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.
 import { hostname } from 'node:os';
 import { loadConfig } from '../domain/config.ts';
+import { selectTargets } from '../app/select-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
+import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, renderPassReport } from './render-report.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
@@ -53,8 +55,11 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
     const config = await loadConfig(values.config);
     // Loaded here: the rest of the CLI (help, version, usage errors) starts without the Kubernetes and GitHub clients.
     const { runTargets } = await import('../app/run-targets.ts');
+    // EKS: plan reads with this machine's AWS credentials, as check does; reconcile is the deployed function's.
+    if (command === 'reconcile') refuseReconcileOnEks({ targets: selectTargets(config, values.target) }, values.config ?? '$STS_VOLUME_GITOPS_CONFIG');
     const runs = await runTargets(config, {
       mode: command === 'plan' ? 'plan' : 'apply',
+      ...(command === 'plan' ? { eksKubeConfig: eksFromThisMachine('sts-volume-gitops-plan') } : {}),
       ...(values.target !== undefined ? { targetName: values.target } : {}),
       holderIdentity: `cli-${hostname()}-${process.pid}`,
       onEvent: values.json ? undefined : (target, line) => process.stderr.write(`[${target}] ${line}\n`),

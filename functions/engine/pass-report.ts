@@ -140,6 +140,8 @@ export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeR
 }
 
 export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulSet): PvcProgress[] {
+  // A template the live set does not have (a mapping's wrong name) has no replica PVCs, and never will: none is listed.
+  if (!template.live) return [];
   const result: PvcProgress[] = [];
   for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
     const name = pvcName(template.templateName, live.name, ordinal);

@@ -11,6 +11,7 @@ import type { ClassBlockCode, ClassChange } from './plan-volume-attributes.ts';
 
 export type BlockCode =
   | 'namespace-not-allowed'
+  | 'statefulset-not-in-cluster'
   | 'template-not-in-cluster'
   | 'template-changed'
   | 'template-list-changed'

@@ -14,6 +14,7 @@ import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './
 import { applyGuards } from './plan-guards.ts';
 import { isNamespaceAllowed, namespaceNotAllowedReason } from './allowed-namespaces.ts';
 import { applyQuotaHeadroom, quotaUsageOf } from './quota-headroom.ts';
+import { mappedRefOf, missingStatefulSet, missingTemplate, mistakeSentence, type MappedRef } from './size-source-mistakes.ts';
 
 export type {
   BlockCode, BlockReason, PlanOptions, QuotaCheck, StatefulSetOutcome, StatefulSetPlan, TemplateAction, TemplatePlan,
@@ -56,8 +57,16 @@ function planStatefulSet(sts: DesiredStatefulSet, snapshot: ClusterSnapshot, opt
   const namespace = snapshot.namespaces.get(sts.namespace);
   const live = namespace?.statefulSets.find((s) => s.name === sts.name && !s.deleting)
     ?? namespace?.statefulSets.find((s) => s.name === sts.name);
+  if (!live && sts.sizedBy) {
+    // A manifest's set may not be created yet; a mapping names a set the chart renders, so one not there is a mistake.
+    const templates = sts.templates.map((t) => {
+      const ref = mappedRefOf(sts, t);
+      return blockedWithoutLive(t, ref ? [{ code: 'statefulset-not-in-cluster', message: mistakeSentence(missingStatefulSet(ref, namespace)) }] : []);
+    });
+    return { ...base, live: undefined, outcome: 'planned', templates };
+  }
   if (!namespace || !live) return { ...base, live: undefined, outcome: 'missing-in-cluster', templates: [] };
-  const templates = sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options, sts.sizedBy !== undefined));
+  const templates = sts.templates.map((t) => planTemplate(t, live, namespace, snapshot.storageClasses, options, sts.sizedBy ? mappedRefOf(sts, t) : undefined));
   // A set sized by size sources names only its mapped templates; the others stay as they live.
   const listChange = sts.sizedBy ? undefined : templateListChange(sts, live);
   if (listChange) {
@@ -94,15 +103,12 @@ function blockedWithoutLive(desired: DesiredTemplate, reasons: BlockReason[]): T
 
 function planTemplate(
   desired: DesiredTemplate, live: LiveStatefulSet, namespace: NamespaceSnapshot,
-  storageClasses: readonly LiveStorageClass[], options: PlanOptions, sizedBy = false,
+  storageClasses: readonly LiveStorageClass[], options: PlanOptions, mapping: MappedRef | undefined,
 ): TemplatePlan {
+  const sizedBy = mapping !== undefined;
   const liveTemplate = live.templates.find((t) => t.name === desired.name);
-  if (!liveTemplate && sizedBy) {
-    return blockedWithoutLive(desired, [{
-      code: 'template-not-in-cluster',
-      message: `the size source ${desired.storageLocation.path}:${desired.storageLocation.line} names volumeClaimTemplate ${desired.name}, which the live StatefulSet `
-        + `${live.namespace}/${live.name} does not have (it has ${live.templates.map((t) => t.name).join(', ') || 'none'}); fix the mapping's template`,
-    }]);
+  if (!liveTemplate && mapping) {
+    return blockedWithoutLive(desired, [{ code: 'template-not-in-cluster', message: mistakeSentence(missingTemplate(mapping, live)) }]);
   }
   if (!liveTemplate) {
     return blockedWithoutLive(desired, [{

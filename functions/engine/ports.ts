@@ -5,6 +5,9 @@ import type {
 } from '../domain/live-state.ts';
 import type { VolumeAttributesClassApi } from '../domain/server-capabilities.ts';
 
+/** What stood between a request and a Kubernetes answer (adapters/kube/network-failure.ts), for a fix that fits. */
+export type ClusterFailureCause = 'dns' | 'refused' | 'timeout' | 'tls' | 'reset' | 'unreachable' | 'blocked-port' | 'not-kubernetes';
+
 /** An API failure, classified the way KEP-0661's loop needs: transient errors stop the set and are retried next pass. */
 export class ClusterError extends Error {
   constructor(
@@ -13,6 +16,8 @@ export class ClusterError extends Error {
     readonly status: number | undefined,
     /** The Status reason (`Invalid`, `Forbidden`, `Conflict`, `AlreadyExists`, `NotFound`, ...). */
     readonly reason: string | undefined,
+    /** Why no API server answered, when none did: a network failure by kind, or a server that is not Kubernetes. */
+    readonly failure?: ClusterFailureCause,
   ) {
     super(message);
     this.name = 'ClusterError';

@@ -56,8 +56,12 @@ const rbacTypes = {
 
 const serviceAccountPrefix = 'system:serviceaccount:';
 
+/** Maps a bearer token no fixed token matches to a user, or refuses it (webhook token authentication, as EKS's). */
+export type TokenAuthenticator = (token: string) => UserInfo | undefined;
+
 export class AccessControl {
   private readonly tokens = new Map<string, { user: UserInfo; stillValid?: (() => boolean) | undefined }>();
+  private readonly authenticators: TokenAuthenticator[] = [];
 
   constructor(private readonly store: ObjectStore, adminToken: string) {
     this.tokens.set(adminToken, { user: sandboxAdmin });
@@ -72,13 +76,30 @@ export class AccessControl {
     this.tokens.set(token, { user: { name: user.name, groups }, stillValid });
   }
 
+  /**
+   * Tokens that are not fixed (an EKS token is a presigned STS URL, new each time) go to `authenticate`, as a real
+   * API server hands them to its webhook token authenticator (aws-iam-authenticator on EKS).
+   */
+  addTokenAuthenticator(authenticate: TokenAuthenticator): void {
+    this.authenticators.push(authenticate);
+  }
+
   /** The requester after authentication and impersonation; a 401 or 403 Status as an ApiError otherwise. */
   identify(headers: IncomingHttpHeaders): UserInfo | ApiError {
     const auth = headers.authorization;
-    const entry = auth === undefined ? { user: sandboxAdmin } : this.tokens.get(auth.replace(/^Bearer /, ''));
-    const requester = entry && (entry.stillValid?.() ?? true) ? entry.user : undefined;
+    const bearer = auth?.replace(/^Bearer /, '');
+    const entry = bearer === undefined ? { user: sandboxAdmin } : this.tokens.get(bearer);
+    const requester = entry ? ((entry.stillValid?.() ?? true) ? entry.user : undefined) : this.authenticated(bearer ?? '');
     if (requester === undefined || (auth !== undefined && !auth.startsWith('Bearer '))) return new ApiError(401, 'Unauthorized', 'Unauthorized');
     return this.impersonate(requester, headers);
+  }
+
+  private authenticated(token: string): UserInfo | undefined {
+    for (const authenticate of this.authenticators) {
+      const user = authenticate(token);
+      if (user) return { name: user.name, groups: user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'] };
+    }
+    return undefined;
   }
 
   /** undefined when RBAC allows the request, else the 403 the real server sends. */

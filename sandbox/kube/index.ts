@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { createApiServer } from './api-server.ts';
-import { AccessControl, type UserInfo } from './authorization.ts';
+import { AccessControl, type TokenAuthenticator, type UserInfo } from './authorization.ts';
 import { controllerNames, runControllers, type ControllerName } from './controllers/index.ts';
 import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
@@ -61,6 +61,8 @@ export interface KubeSandbox {
    * product runs as that identity in tests and the demo.
    */
   addIdentity(user: UserInfo): Promise<{ token: string; kubeconfigPath: string }>;
+  /** Bearer tokens no identity holds are handed to `authenticate` (webhook token authentication; tests play EKS's). */
+  addTokenAuthenticator(authenticate: TokenAuthenticator): void;
   /** Advances every controller by `count` ticks. */
   tick(count?: number): void;
   startTimer(intervalMs: number): void;
@@ -114,6 +116,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   };
   return {
     url, server: world.server, seedWarnings, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, connectionsAccepted: () => connectionsAccepted,
+    addTokenAuthenticator: (authenticate) => access.addTokenAuthenticator(authenticate),
     kubeConfig: () => {
       const config = new KubeConfig();
       config.loadFromFile(kubeconfigPath);

@@ -189,6 +189,7 @@ describe('readTargetDesired and assembleDesired', () => {
     const [plan] = planTarget(assembleDesired(desired, world), world, { allowedNamespaces: ['*'] });
     assert.equal(plan?.templates[0]?.action, 'blocked');
     assert.equal(plan?.templates[0]?.reasons[0]?.message,
-      'the size source apps/victoria/values.yaml:6 names volumeClaimTemplate data, which the live StatefulSet logs/victoria-logs does not have (it has server-volume); fix the mapping\'s template');
+      'the size source at apps/victoria/values.yaml:6 (server.persistentVolume.size) names volumeClaimTemplate data, which the live StatefulSet logs/victoria-logs does not have '
+      + '(it has server-volume): its value is never applied; did you mean server-volume? Set the mapping\'s template to one of the set\'s volumeClaimTemplates');
   });
 });

@@ -3,10 +3,12 @@
 // `{"privateKey": "-----BEGIN RSA PRIVATE KEY-----\n..."}`; a bare PEM string is accepted too.
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClientConfig } from '@aws-sdk/client-secrets-manager';
+import { awsSetupMessage } from '../aws/aws-setup-failure.ts';
 
 export class SecretReadError extends Error {
-  constructor(secretId: string, reason: string) {
-    super(`cannot read secret ${secretId}: ${reason}`);
+  /** `cause`: the SDK's error, kept for what it is (no credentials, no region), never for its text. */
+  constructor(secretId: string, reason: string, options?: ErrorOptions) {
+    super(`cannot read secret ${secretId}: ${reason}`, options);
     this.name = 'SecretReadError';
   }
 }
@@ -53,7 +55,7 @@ export class SecretReader {
     try {
       value = await this.provider.get(secretId, { maxAge: this.maxAge });
     } catch (error) {
-      throw new SecretReadError(secretId, readFailure(error));
+      throw new SecretReadError(secretId, readFailure(error), { cause: error });
     }
     if (typeof value !== 'string') throw new SecretReadError(secretId, 'the secret has no SecretString (binary secrets are not supported)');
     return value;
@@ -100,6 +102,8 @@ export function parseSecretJson(secretId: string, text: string): unknown {
  * the answer, which may hold the secret; anything else (network, credentials) never saw the value.
  */
 function readFailure(error: unknown): string {
+  const setup = awsSetupMessage(error);
+  if (setup !== undefined) return setup;
   const cause = (error as { cause?: unknown }).cause ?? error;
   if (typeof cause !== 'object' || cause === null) return String(cause);
   const { $fault, $metadata, message, name } = cause as { $fault?: string; $metadata?: { httpStatusCode?: number }; message?: string; name?: string };

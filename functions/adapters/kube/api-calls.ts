@@ -1,11 +1,12 @@
 // How KubeCluster calls client-node: every call's failure as a ClusterError with the server's words, lists read page
 // by page, and objects read (and StatefulSets sent) as the server's own JSON.
 import {
-  ApiException, Observable, SelfDecodingBody, type ConfigurationOptions, type ObservableMiddleware, type V1Status,
+  ApiException, Observable, SelfDecodingBody, type ConfigurationOptions, type ObservableMiddleware, type V1Status, type VersionApi, type VersionInfo,
 } from '@kubernetes/client-node';
 import type { JsonObject } from '../../domain/live-state.ts';
 import { ClusterError } from '../../engine/ports.ts';
 import { describeMissingPermission, parseMissingPermission } from './forbidden.ts';
+import { networkFailureOf } from './network-failure.ts';
 
 /** Objects per LIST page: kubectl's default chunk size. */
 export const listPageSize = 500;
@@ -113,10 +114,37 @@ export function toClusterError(error: unknown): ClusterError {
     const status = parseStatus(apiError.body);
     const missing = apiError.code === 403 && status?.message ? parseMissingPermission(status.message) : undefined;
     if (missing) return new ClusterError(describeMissingPermission(missing), apiError.code, status?.reason);
-    return new ClusterError(status?.message ?? `HTTP ${apiError.code}`, apiError.code, status?.reason);
+    // kube-apiserver's 401 says only "Unauthorized" (client-node keeps no body for it): the credentials were refused.
+    if (apiError.code === 401) return new ClusterError('the API server refused the credentials (401 Unauthorized): the token or client certificate is not valid there', 401, 'Unauthorized');
+    return new ClusterError(status?.message || `HTTP ${apiError.code}${status?.reason ? ` ${status.reason}` : ''}`, apiError.code, status?.reason);
   }
+  const network = networkFailureOf(error);
   const message = error instanceof Error ? error.message : String(error);
-  return new ClusterError(`API server unreachable: ${message}`, undefined, undefined);
+  return new ClusterError(`API server unreachable: ${network?.detail ?? message}`, undefined, undefined, network?.kind);
+}
+
+/**
+ * `GET /version` as kube-apiserver answers it (open to every authenticated identity). Any other answer (a 404, a page
+ * that is not the version JSON) means `server` is not a Kubernetes API server: said so, not as an empty reason.
+ */
+export async function readVersionInfo(api: VersionApi, server: string): Promise<VersionInfo> {
+  let info: VersionInfo;
+  try {
+    info = await api.getCode();
+  } catch (error) {
+    const failure = toClusterError(error);
+    // A server's refusal or trouble is said as it is; any other status for /version is no Kubernetes API server's.
+    const serverSaid = failure.status === undefined || [401, 403, 429].includes(failure.status) || failure.status >= 500;
+    if (serverSaid) throw failure;
+    throw notKubernetes(server, `HTTP ${failure.status}`, failure.status);
+  }
+  // client-node reads an HTML page or other JSON as an empty VersionInfo.
+  if (typeof info.gitVersion !== 'string' || typeof info.major !== 'string') throw notKubernetes(server, 'something other than the version JSON', undefined);
+  return info;
+}
+
+function notKubernetes(server: string, answer: string, status: number | undefined): ClusterError {
+  return new ClusterError(`${server} is not a Kubernetes API server: GET /version answered ${answer}, not the server's version`, status, undefined, 'not-kubernetes');
 }
 
 function parseStatus(body: unknown): V1Status | undefined {

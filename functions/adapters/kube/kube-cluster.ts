@@ -12,7 +12,7 @@ import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseMarks, t
 import { claimsToBeRecordOf } from '../../engine/records/names.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
-import { call, listPageSize, listPages, listWire, wireJson } from './api-calls.ts';
+import { call, listPageSize, listPages, listWire, readVersionInfo, wireJson } from './api-calls.ts';
 import {
   leaseOutstandingAnnotation, leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
   toLiveStorageClass, toLiveVolumeAttributesClass, toPvcEvent, toRecreationRecord,
@@ -28,8 +28,11 @@ export class KubeCluster implements ClusterPort {
   private readonly storageBeta: StorageV1beta1Api;
   private readonly version: VersionApi;
   private readonly coordination: CoordinationV1Api;
+  /** The API server's URL, for errors that name it. */
+  private readonly server: string;
 
   constructor(config: KubeConfig, private readonly concurrency = 4, private readonly pageSize = listPageSize) {
+    this.server = config.getCurrentCluster()?.server ?? 'the cluster';
     const pooled = pooledKubeConfig(config);
     this.core = pooled.makeApiClient(CoreV1Api);
     this.apps = pooled.makeApiClient(AppsV1Api);
@@ -40,11 +43,16 @@ export class KubeCluster implements ClusterPort {
   }
 
   async readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot> {
+    const version = this.readServerVersion();
     const [server, storageClasses, perNamespace] = await Promise.all([
-      this.readServerVersion(),
+      version,
       this.list((page, options) => this.storage.listStorageClass(page, options), toLiveStorageClass),
       mapWithConcurrency(namespaces, this.concurrency, (namespace) => this.readNamespace(namespace)),
-    ]);
+    ]).catch(async (error: unknown) => {
+      // A failed /version says what is wrong with the server itself (not Kubernetes, credentials refused): it comes first.
+      await version;
+      throw error;
+    });
     return {
       server,
       storageClasses,
@@ -54,7 +62,7 @@ export class KubeCluster implements ClusterPort {
 
   /** `GET /version`: open to every authenticated user (system:public-info-viewer), so it needs no grant. */
   private async readServerVersion(): Promise<ServerVersion> {
-    return parseServerVersion(await call(() => this.version.getCode()));
+    return parseServerVersion(await readVersionInfo(this.version, this.server));
   }
 
   async listVolumeAttributesClasses(api: Exclude<VolumeAttributesClassApi, 'none'>): Promise<LiveVolumeAttributesClass[] | undefined> {

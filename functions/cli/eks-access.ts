@@ -1,0 +1,40 @@
+// EKS from the command line: `check` and `plan` (read-only) reach an `eks:` target with this machine's AWS credentials
+// (and the target's roleArn), as an operator runs kubectl. `reconcile` (writes) does not: writing an EKS target is the
+// deployed function's job, under its own identity and record key (see reconcileOnEksRefusal).
+import type { KubeConfig } from '@kubernetes/client-node';
+import { awsSetupMessage } from '../adapters/aws/aws-setup-failure.ts';
+import { ConfigError, type Config, type EksCluster } from '../domain/config.ts';
+
+/** A KubeConfig for an EKS cluster from this machine's AWS credentials; `sessionName` names the assumed-role session. */
+export function eksFromThisMachine(sessionName: string): (cluster: EksCluster) => Promise<KubeConfig> {
+  return async (cluster) => {
+    const { eksKubeConfig } = await import('../adapters/kube/eks-cluster.ts');
+    try {
+      return await eksKubeConfig({
+        clusterName: cluster.name, region: cluster.region,
+        ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName } } : {}),
+      });
+    } catch (error) {
+      const setup = awsSetupMessage(error);
+      if (setup === undefined) throw error;
+      throw new Error(`cannot reach EKS cluster ${cluster.name} (${cluster.region}): ${setup}; provide credentials allowed eks:DescribeCluster`
+        + `${cluster.roleArn !== undefined ? ` and sts:AssumeRole on ${cluster.roleArn}` : ''} (\`aws sso login\` with AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)`, { cause: error });
+    }
+  };
+}
+
+/**
+ * `reconcile` against EKS targets is refused (exit 2), before anything is read or written: a pass that writes there
+ * belongs to the deployed function. It runs as the IAM role the RBAC manifest grants (an operator's credentials are
+ * usually an administrator's), signs recreation records with the deployment's key, which only the function may read
+ * (records signed with another key are refused by the function, and a StatefulSet whose record is refused stays
+ * absent until a person acts), and its queue runs one pass per cluster at a time.
+ */
+export function refuseReconcileOnEks(config: Config, source: string): void {
+  const eks = config.targets.filter((t) => 'eks' in t.cluster);
+  if (eks.length === 0) return;
+  throw new ConfigError(source, eks.map((t) => `target ${t.name}: reconcile does not write to an EKS cluster from here; the deployed function does, `
+    + 'as the role the RBAC manifest grants and with the record key only it reads. Run `plan` here to see what it would do, and to have it run now: '
+    + '`aws lambda invoke --function-name <the Dispatcher function> out.json` (infra/README.md, step 7)'
+    + `${config.targets.length > eks.length ? `; --target NAME reconciles one of the other targets (${config.targets.filter((t) => !('eks' in t.cluster)).map((t) => t.name).join(', ')})` : ''}`));
+}
