@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../domain/config.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
-import { exitCodeOf, renderPassReport } from './render-report.ts';
+import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
+import { renderPassReport } from './render-report.ts';
 import { reportUsageError } from './usage-errors.ts';
 
 const usage = `Usage:
@@ -74,8 +75,7 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
         if (run.error !== undefined) process.stdout.write(`target ${run.target}: error: ${run.error}\n`);
       }
     }
-    const reports = runs.flatMap((r) => (r.report ? [r.report] : []));
-    return runs.some((r) => r.error !== undefined) ? 1 : exitCodeOf(reports);
+    return exitCodeOf(runs.map(passVerdict));
   } catch (error) {
     const code = reportUsageError(error);
     if (code === undefined) throw error;

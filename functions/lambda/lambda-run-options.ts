@@ -30,20 +30,33 @@ export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mod
   };
 }
 
+/** The message of the line logged per problem a pass found (the dashboard's per-target table reads it). */
+export const needsActionMessage = 'needs action';
+
 function logRun(run: TargetRun): void {
   const json = targetRunJson(run);
+  const verdict = json.verdict;
   if (run.error !== undefined && !run.report) {
-    logger.error('target failed', { target: run.target, error: run.error, durationMs: run.durationMs, apiCalls: json.apiCalls });
+    logger.error('target failed', { target: run.target, outcome: verdict.outcome, error: run.error, durationMs: run.durationMs, apiCalls: json.apiCalls });
     return;
   }
-  // A pass whose GitHub side failed still logs what it did in the cluster, at error level.
-  (run.error !== undefined ? logger.error.bind(logger) : logger.info.bind(logger))(run.error !== undefined ? 'target failed after its pass' : 'pass finished', {
+  // A pass whose GitHub side failed still logs what it did in the cluster, at error level; one that found a set failed
+  // or blocked logs at error or warning level, and a line per problem (its target, set and reason: the metrics carry
+  // no target dimension, see publish-metrics.ts).
+  const level = verdict.outcome === 'failed' ? 'error' : verdict.outcome === 'blocked' ? 'warn' : 'info';
+  const log = (line: string, attributes: Record<string, unknown>): void => { logger[level](line, attributes); };
+  log(run.error !== undefined ? 'target failed after its pass' : 'pass finished', {
     ...(run.error !== undefined ? { error: run.error } : {}),
     ...((run.feedback?.failures.length ?? 0) > 0 ? { feedbackFailures: run.feedback?.failures } : {}),
-    target: run.target, outcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
+    target: run.target, outcome: verdict.outcome, reportOutcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
     recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
     ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
   });
+  for (const problem of verdict.problems.filter((p) => p.kind !== 'target')) {
+    logger[problem.severity === 'failed' ? 'error' : 'warn'](needsActionMessage, {
+      target: run.target, severity: problem.severity, kind: problem.kind, reason: problem.reason, subject: problem.subject, detail: problem.message,
+    });
+  }
   logger.debug('pass report', { target: run.target, run: json });
 }
