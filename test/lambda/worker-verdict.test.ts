@@ -114,7 +114,8 @@ describe('the worker counts failed and blocked StatefulSets as the exit code doe
 
   it('counts a set the guardrails block by the guardrail, beside the failed one', async () => {
     const pg = await github.readFile('refs/heads/main', 'k8s/db/pg.yaml');
-    assert.ok(pg?.includes('storage: 20Gi'));
+    assert.ok(pg);
+    assert.ok(pg.includes('storage: 20Gi'));
     await github.commitFiles({ branch: 'main', message: 'pg to 500Gi', files: { 'k8s/db/pg.yaml': pg.replace('storage: 20Gi', 'storage: 500Gi') } });
     const { answer, lines } = await work({ action: 'pass', trigger: 'push' });
     assert.deepEqual(answer, { batchItemFailures: [] });
