@@ -202,9 +202,11 @@ export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): Statef
     if (!live && template.reasons[0]) status.lastError = template.reasons[0].message;
     return templateReport(template, status, progress, []);
   });
+  // A read-only pass says a resize failed for good as an applying one does (outcomeOf), so `plan` exits as `reconcile`.
   const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
     : templates.some((t) => t.action === 'blocked') ? 'blocked'
-      : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
+      : templates.some((t) => t.pvcs.some((p) => p.state === 'failed')) ? 'failed'
+        : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
     replicas: live?.replicas, templateUpdate: undefined, templates,

@@ -42,6 +42,15 @@ describe('passVerdict', () => {
     assert.equal(passVerdict(run(report([failedPg('class')]))).problems[0]?.reason, 'class-modification-failed');
   });
 
+  it('finds a read-only plan of a set whose volume cannot grow failed, as a pass that applies does (plan exits as reconcile)', () => {
+    const infeasible = pgWorld({ 0: { request: '100Gi', capacity: '10Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' } }, { size: '100Gi' });
+    const [plan] = planTarget([desiredSet({ templates: [desiredTemplate({ size: '100Gi' })] })], infeasible, allowAll);
+    assert.ok(plan);
+    const sts = reportFromPlan(plan, 'c0ffee');
+    assert.equal(sts.outcome, 'failed');
+    assert.deepEqual(passVerdict(run(report([sts], { mode: 'plan' }))).problems.map((p) => [p.reason, p.subject]), [['expansion-failed', 'db/pg']]);
+  });
+
   it('finds a set the plan blocks blocked, by the rule that blocks it (the plan\'s own code)', () => {
     const blocked = pgReport('500Gi'); // 50x the live size: past the default growth factor of 10
     assert.equal(blocked.outcome, 'blocked');
