@@ -5,9 +5,10 @@
 // namespace comes from POWERTOOLS_METRICS_NAMESPACE (set by the stack) or the option.
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { TargetRun } from '../app/run-targets.ts';
+import { defaultMetricsNamespace } from './metrics-namespace.ts';
 import { passMetrics } from './pass-metrics.ts';
 
-export const defaultMetricsNamespace = 'StsVolumeGitops';
+export { defaultMetricsNamespace };
 
 export function createPassMetricsPublisher(options: { serviceName: string; namespace?: string }): (run: TargetRun) => void {
   const metrics = new Metrics({
