@@ -1,11 +1,14 @@
-// The operations dashboard (issue 25): what the passes did, what they cost in API calls, what the webhook took and
-// refused, and whether the queue drains. Per-target rows come from the worker's `pass finished` / `target failed` log
-// lines (Logs Insights): the metrics carry no target dimension, which would cost a custom metric per target and count.
+// The operations dashboard (issue 25): the alarms and their runbook, what the passes did and what needs a person, what
+// they cost in API calls, what the webhook took and refused, and whether the queue drains. Per-target rows come from the
+// worker's log lines (Logs Insights): the metrics carry no target dimension, which would cost a custom metric per
+// target and count; the failed and blocked counts carry a `reason`, a bounded set.
 import { Duration, Token, type Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { passLogMessages } from '../functions/lambda/pass-log-messages.ts';
+import type { StackAlarm } from './alarms.ts';
 import { passCountNames, passOutcomes, type EmittedMetrics } from './metrics.ts';
 import type { TargetQueues } from './queue.ts';
 
@@ -17,7 +20,7 @@ export interface DashboardSubjects {
   dispatcher: lambda.IFunction;
   webhook: lambda.IFunction | undefined;
   queues: TargetQueues;
-  alarms: cloudwatch.IAlarm[];
+  alarms: readonly StackAlarm[];
 }
 
 /** The dashboard's name: the stack's, and its region's (dashboards are global to an account). */
@@ -33,10 +36,24 @@ export function dashboardUrl(stack: Stack, name: string): string {
 /** The Logs Insights query of the per-target table: passes by target and result, from the worker's log lines. */
 export const passesByTargetQuery = [
   'fields coalesce(outcome, "-") as passOutcome',
-  'filter message = "pass finished" or message like /^target failed/',
+  `filter message = "${passLogMessages.finished}" or message like /^${passLogMessages.targetFailed}/`,
   'stats count(*) as passes by target, message, passOutcome',
   'sort target asc',
 ];
+
+/** The Logs Insights query of what needs a person, per target: the worker's line per failed or blocked set, manifest, record. */
+export const needsActionQuery = [
+  `filter message = "${passLogMessages.needsAction}"`,
+  'stats count(*) as passes, max(@timestamp) as lastSeen by target, severity, kind, subject, reason',
+  'sort severity desc, target asc',
+];
+
+/** The runbook, one line per alarm: what it means and what to do first (the same words as its description). */
+export function runbookMarkdown(alarms: readonly StackAlarm[]): string {
+  const cell = (text: string): string => text.replaceAll('|', '\\|');
+  return ['## Runbook', '', '| Alarm | What it means | What to do first |', '| --- | --- | --- |',
+    ...alarms.map((a) => `| ${cell(a.name)} | ${cell(a.meaning)} | ${cell(a.firstStep)} |`)].join('\n');
+}
 
 export function operationsDashboard(scope: Construct, subjects: DashboardSubjects): cloudwatch.Dashboard {
   const { metrics, queues } = subjects;
@@ -45,7 +62,18 @@ export function operationsDashboard(scope: Construct, subjects: DashboardSubject
   const lambdas = [subjects.worker, subjects.dispatcher, ...(subjects.webhook ? [subjects.webhook] : [])];
   const minute = Duration.minutes(1);
   const dashboard = new cloudwatch.Dashboard(scope, 'Dashboard', { dashboardName: subjects.name, defaultInterval: Duration.days(1) });
-  dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: subjects.alarms, width: 24, height: 3 }));
+  dashboard.addWidgets(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: subjects.alarms.map((a) => a.alarm), width: 24, height: 3 }));
+  dashboard.addWidgets(new cloudwatch.TextWidget({ markdown: runbookMarkdown(subjects.alarms), width: 24, height: 2 + subjects.alarms.length }));
+  dashboard.addWidgets(
+    graph('StatefulSets failed or blocked (total, and by reason)', [
+      metrics.passCount('StatefulSetsFailed'), metrics.passCount('StatefulSetsBlocked'), metrics.passCount('ManifestErrors'),
+      metrics.byReason('StatefulSetsFailed'), metrics.byReason('StatefulSetsBlocked'),
+    ], 8),
+    new cloudwatch.LogQueryWidget({
+      title: 'Needs action, per target (worker logs)', logGroupNames: [subjects.workerLogs.logGroupName], queryLines: needsActionQuery,
+      view: cloudwatch.LogQueryVisualizationType.TABLE, width: 16, height: 6,
+    }),
+  );
   dashboard.addWidgets(
     graph('Passes by outcome', passOutcomes.map((outcome) => metrics.passes(outcome))),
     graph('Failed targets (pass or GitHub step failed)', [metrics.passCount('TargetsFailed'), metrics.passCount('GitHubItemsFailed')]),

@@ -3,13 +3,13 @@
 // type check here rather than leaving a graph empty.
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { passMetrics, type PassMetrics, type PassOutcome } from '../functions/lambda/pass-metrics.ts';
+import { passMetrics, passOutcomes, type PassMetrics, type PassOutcome, type ReasonCountName } from '../functions/lambda/pass-metrics.ts';
 import { webhookMetricNames } from '../functions/lambda/webhook-metric-names.ts';
 import { powertoolsServiceName } from './shipped-function.ts';
 
 /** Emitted by the webhook Lambda: deliveries it queued (dimension `service`), and refused (`service`, `reason`). */
 export { webhookMetricNames };
-export const passOutcomes: readonly PassOutcome[] = ['ok', 'busy', 'incomplete', 'failed'];
+export { passOutcomes };
 export type PassCountName = keyof PassMetrics['counts'];
 /**
  * Every count a pass publishes, read off `passMetrics` itself (for a run that did nothing), so a count added there is
@@ -46,6 +46,18 @@ export class EmittedMetrics {
 
   passDuration(statistic: string): cloudwatch.Metric {
     return new cloudwatch.Metric({ namespace: this.namespace, metricName: 'PassDuration', dimensionsMap: { service: powertoolsServiceName }, statistic, period: this.period, label: `PassDuration ${statistic}` });
+  }
+
+  /**
+   * A failed or blocked count, one line per `reason` (the series published with the `reason` dimension; the total,
+   * `service` alone, is `passCount`). A graph only: CloudWatch alarms cannot evaluate SEARCH.
+   */
+  byReason(name: ReasonCountName): cloudwatch.MathExpression {
+    this.countsUsed.add(name);
+    return new cloudwatch.MathExpression({
+      expression: `SEARCH('{"${this.namespace}",reason,service} MetricName="${name}"', 'Sum', ${this.period.toSeconds()})`,
+      usingMetrics: {}, period: this.period, label: '',
+    });
   }
 
   /**

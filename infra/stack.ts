@@ -23,7 +23,8 @@ import { parseConfig, type Config } from '../functions/domain/config.ts';
 import { defaultMetricsNamespace } from '../functions/lambda/publish-metrics.ts';
 import { targetQueueUrlVariable } from '../functions/adapters/aws/target-queue.ts';
 import { scheduleMinutesVariable } from '../functions/lambda/dispatcher.ts';
-import { alarmTopic, requireAlarmSubscriber, stackAlarms } from './alarms.ts';
+import { alarmTopic, requireAlarmSubscriber } from './alarm-topic.ts';
+import { stackAlarms } from './alarms.ts';
 import { dashboardName, dashboardUrl, operationsDashboard } from './dashboard.ts';
 import { grantClusterAccess } from './eks-access.ts';
 import { lambdaEntries, type LambdaEntryName } from './lambda-bundle.ts';
@@ -191,16 +192,17 @@ export class StsVolumeGitopsStack extends Stack {
     const metrics = new EmittedMetrics(metricsNamespace);
     const name = dashboardName(this);
     this.dashboardUrl = dashboardUrl(this, name);
-    this.alarms = stackAlarms(this, {
+    const alarms = stackAlarms(this, {
       worker: this.function, dispatcher: this.dispatcher, webhook: this.webhook,
       queues: this.queues, metrics,
       workerTimeout: timeout, oldestMessageAge: props.oldestMessageAlarmAge ?? Duration.minutes(2 * everyMinutes),
       retryAfter: this.queues.visibilityTimeout,
       refusedDeliveries: refusedThreshold, topic: this.alarmTopic, dashboardUrl: this.dashboardUrl,
     });
+    this.alarms = alarms.map((a) => a.alarm);
     this.dashboard = operationsDashboard(this, {
       name, metrics, worker: this.function, workerLogs: this.function.logGroup, dispatcher: this.dispatcher, webhook: this.webhook,
-      queues: this.queues, alarms: this.alarms,
+      queues: this.queues, alarms,
     });
     new CfnOutput(this, 'DashboardUrl', { value: this.dashboardUrl, description: 'The CloudWatch dashboard of passes, resizes, API calls, webhook deliveries and the queues' });
   }

@@ -2,6 +2,7 @@
 // Sizes travel as strings (a BigInt cannot be serialised) and maps as objects (a Map serialises to `{}`).
 import type { FeedbackResult } from '../feedback/publish-feedback.ts';
 import type { PassReport } from '../engine/run-pass.ts';
+import { passVerdict, type PassVerdict } from '../engine/pass-verdict.ts';
 import type { RecoveryDecision } from '../recovery/choose-recovery-size.ts';
 import type { RecoveryOutcome } from '../recovery/manage-recovery-pull-requests.ts';
 import type { TargetRun } from './run-targets.ts';
@@ -23,6 +24,9 @@ export interface RecoveryResultJson {
 
 export interface TargetRunJson {
   target: string;
+  /** Whether the run needs a person, and for what (engine/pass-verdict.ts): what the exit code and the metrics say. */
+  verdict: PassVerdict;
+  /** `report.outcome` says how far the pass got (ok: every StatefulSet looked at), not whether all is well. */
   report: PassReport | undefined;
   feedback: FeedbackResult | undefined;
   recovery: RecoveryResultJson | undefined;
@@ -50,6 +54,7 @@ export function plainJson<T>(value: T): T {
 export function targetRunJson(run: TargetRun): TargetRunJson {
   return plainJson<TargetRunJson>({
     target: run.target,
+    verdict: passVerdict(run),
     report: run.report,
     feedback: run.feedback,
     recovery: run.recovery && {

@@ -4,7 +4,8 @@ import { loadConfig } from '../domain/config.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
 import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
-import { exitCodeOf, renderPassReport } from './render-report.ts';
+import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
+import { renderPassReport } from './render-report.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
 import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
@@ -72,8 +73,7 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
         if (run.error !== undefined) process.stdout.write(`target ${run.target}: error: ${run.error}\n`);
       }
     }
-    const reports = runs.flatMap((r) => (r.report ? [r.report] : []));
-    return runs.some((r) => r.error !== undefined) ? 1 : exitCodeOf(reports);
+    return exitCodeOf(runs.map(passVerdict));
   } catch (error) {
     const code = reportUsageError(error, values.json === true);
     if (code === undefined) throw error;

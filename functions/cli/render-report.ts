@@ -85,10 +85,3 @@ function summaryLine(report: PassReport): string {
     + `${count('blocked') + count('failed') + count('namespace-not-allowed')} blocked or failed, ${count('missing-in-cluster')} missing, `
     + `${report.manifestErrors.length} manifest error(s)`;
 }
-
-/** Exit status for plan/reconcile: 1 when anything is blocked, failed, or could not be read. */
-export function exitCodeOf(reports: readonly PassReport[]): number {
-  const bad = reports.some((r) => r.manifestErrors.length > 0 || (r.refusedRecords?.length ?? 0) > 0 || r.statefulSets.some((s) =>
-    s.outcome === 'blocked' || s.outcome === 'failed' || s.outcome === 'namespace-not-allowed'));
-  return bad ? 1 : 0;
-}

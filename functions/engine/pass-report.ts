@@ -7,6 +7,7 @@ import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../dom
 import { committedBytes, totalCost, type CostTotal } from '../domain/volume-cost.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
+import type { BlockCode } from './plan-types.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
 import type { TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
@@ -42,6 +43,8 @@ export interface TemplateReport extends TemplateStatus {
   /** Reached the size in this pass (the moment to report success once). */
   justFinished: boolean;
   reasons: string[];
+  /** The codes of `reasons`, in their order (present when there are reasons): what the verdict counts by. */
+  reasonCodes?: BlockCode[];
   pvcs: PvcReport[];
   storageLocation: { path: string; line: number; column: number };
   /** ResourceQuota headroom for the growth, per quota and resource, in the template's unit. */
@@ -88,7 +91,12 @@ export interface StatefulSetReport {
   templateUpdate: TemplateUpdateOutcome | undefined;
   templates: TemplateReport[];
   notes: string[];
+  /** Why a set is blocked when no template's plan says so (it was blocked while being applied). */
+  blockedBy?: StatefulSetBlockCode;
 }
+
+/** A set blocked while it was applied: a template update needs a recreation record, and the target has no key to sign it. */
+export type StatefulSetBlockCode = 'record-key-missing';
 
 /** A recreation record a pass would not act on, and why. */
 export interface RefusedRecord {
@@ -164,6 +172,7 @@ export function templateReport(
     finished: isFinished(status, template),
     justFinished: false,
     reasons: template.reasons.map((r) => r.message),
+    ...(template.reasons.length > 0 ? { reasonCodes: template.reasons.map((r) => r.code) } : {}),
     pvcs: progress.map((p) => ({
       name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
       message: p.message, terminal: p.terminal, since: p.since,
@@ -212,9 +221,11 @@ export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): Statef
     if (!live && template.reasons[0]) status.lastError = template.reasons[0].message;
     return templateReport(template, status, progress, []);
   });
+  // A read-only pass says a resize failed for good as an applying one does (outcomeOf), so `plan` exits as `reconcile`.
   const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
     : templates.some((t) => t.action === 'blocked') ? 'blocked'
-      : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
+      : templates.some((t) => t.pvcs.some((p) => p.state === 'failed')) ? 'failed'
+        : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
     replicas: live?.replicas, templateUpdate: undefined, templates,

@@ -182,7 +182,7 @@ async function applyStatefulSet(
   } catch (error) {
     if (error instanceof RecordKeyMissingError) {
       say(`${id}: blocked: ${error.message}`);
-      return { ...report, outcome: 'blocked', notes: [...report.notes, error.message] };
+      return { ...report, outcome: 'blocked', blockedBy: 'record-key-missing', notes: [...report.notes, error.message] };
     }
     if (error instanceof ClusterError && error.transient) {
       say(`${id}: transient error, retrying next pass: ${error.message}`);

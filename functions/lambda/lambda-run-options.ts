@@ -6,6 +6,7 @@ import { targetRunJson } from '../app/report-json.ts';
 import { eksKubeConfig } from '../adapters/kube/eks-cluster.ts';
 import { createPassMetricsPublisher } from './publish-metrics.ts';
 import { logger, serviceName } from './lambda-logger.ts';
+import { passLogMessages } from './pass-log-messages.ts';
 import { secrets } from './lambda-secrets.ts';
 import { recordKeyFromSecret } from './record-key-secret.ts';
 
@@ -32,18 +33,28 @@ export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mod
 
 function logRun(run: TargetRun): void {
   const json = targetRunJson(run);
+  const verdict = json.verdict;
   if (run.error !== undefined && !run.report) {
-    logger.error('target failed', { target: run.target, error: run.error, durationMs: run.durationMs, apiCalls: json.apiCalls });
+    logger.error(passLogMessages.targetFailed, { target: run.target, outcome: verdict.outcome, error: run.error, durationMs: run.durationMs, apiCalls: json.apiCalls });
     return;
   }
-  // A pass whose GitHub side failed still logs what it did in the cluster, at error level.
-  (run.error !== undefined ? logger.error.bind(logger) : logger.info.bind(logger))(run.error !== undefined ? 'target failed after its pass' : 'pass finished', {
+  // A pass whose GitHub side failed still logs what it did in the cluster, at error level; one that found a set failed
+  // or blocked logs at error or warning level, and a line per problem (its target, set and reason: the metrics carry
+  // no target dimension, see publish-metrics.ts).
+  const level = verdict.outcome === 'failed' ? 'error' : verdict.outcome === 'blocked' ? 'warn' : 'info';
+  const log = (line: string, attributes: Record<string, unknown>): void => { logger[level](line, attributes); };
+  log(run.error !== undefined ? passLogMessages.targetFailedAfterPass : passLogMessages.finished, {
     ...(run.error !== undefined ? { error: run.error } : {}),
     ...((run.feedback?.failures.length ?? 0) > 0 ? { feedbackFailures: run.feedback?.failures } : {}),
-    target: run.target, outcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
+    target: run.target, outcome: verdict.outcome, reportOutcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
     recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
     ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
   });
+  for (const problem of verdict.problems.filter((p) => p.kind !== 'target')) {
+    logger[problem.severity === 'failed' ? 'error' : 'warn'](passLogMessages.needsAction, {
+      target: run.target, severity: problem.severity, kind: problem.kind, reason: problem.reason, subject: problem.subject, detail: problem.message,
+    });
+  }
   logger.debug('pass report', { target: run.target, run: json });
 }

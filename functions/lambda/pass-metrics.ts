@@ -1,7 +1,16 @@
 // What one target's run counts for in CloudWatch: plain numbers derived from the run, published by the handler as EMF.
+// The outcome and the failed and blocked counts are the pass's verdict (engine/pass-verdict.ts), as the CLI's exit code.
 import type { TargetRun } from '../app/run-targets.ts';
+import { passVerdict, statefulSetsWith, type Severity, type VerdictOutcome } from '../engine/pass-verdict.ts';
 
-export type PassOutcome = 'ok' | 'busy' | 'incomplete' | 'failed';
+export type PassOutcome = VerdictOutcome;
+
+/** Every outcome `Passes` is published with (the dashboard draws one line each). */
+export const passOutcomes: readonly PassOutcome[] = ['ok', 'busy', 'incomplete', 'blocked', 'failed'];
+
+/** The counts also published per `reason` (a bounded set: the plan's block codes, how a resize failed). */
+export const countsByReason = { failed: 'StatefulSetsFailed', blocked: 'StatefulSetsBlocked' } as const satisfies Record<Severity, string>;
+export type ReasonCountName = (typeof countsByReason)[Severity];
 
 export interface PassMetrics {
   outcome: PassOutcome;
@@ -23,7 +32,15 @@ export interface PassMetrics {
     GitHubItemsFailed: number;
     /** Recreation records found and not acted on (no valid MAC): someone else wrote them, or an older version did. */
     RefusedRecreationRecords: number;
+    /** StatefulSets whose resize failed for good (a volume expansion or class modification the backend refused). */
+    StatefulSetsFailed: number;
+    /** StatefulSets whose change in Git cannot be applied (a guardrail, the quota, a class that cannot expand, ...). */
+    StatefulSetsBlocked: number;
+    /** Manifests in the target's paths the pass could not read (their StatefulSets were not planned). */
+    ManifestErrors: number;
   };
+  /** The failed and blocked StatefulSets per reason (a set with two reasons counts under each); only reasons present. */
+  byReason: Array<{ name: ReasonCountName; reason: string; value: number }>;
 }
 
 export function passMetrics(run: TargetRun): PassMetrics {
@@ -31,8 +48,16 @@ export function passMetrics(run: TargetRun): PassMetrics {
   const templates = statefulSets.flatMap((s) => s.templates.map((t) => ({ sts: s, template: t })));
   const applying = run.report?.mode === 'apply';
   const recoveryActions = (run.recovery?.outcomes ?? []).map((o) => o.action);
+  const verdict = passVerdict(run);
+  const byReason = new Map<string, { name: ReasonCountName; reason: string; value: number }>();
+  for (const problem of verdict.problems.filter((p) => p.kind === 'statefulset')) {
+    const name = countsByReason[problem.severity];
+    const entry = byReason.get(`${name}/${problem.reason}`) ?? { name, reason: problem.reason, value: 0 };
+    entry.value += 1;
+    byReason.set(`${name}/${problem.reason}`, entry);
+  }
   return {
-    outcome: run.error !== undefined ? 'failed' : run.report?.outcome ?? 'failed',
+    outcome: verdict.outcome,
     durationMs: run.durationMs,
     counts: {
       TargetsFailed: run.error !== undefined ? 1 : 0,
@@ -51,6 +76,10 @@ export function passMetrics(run: TargetRun): PassMetrics {
       DeferredSteps: run.deferred.length,
       GitHubItemsFailed: (run.feedback?.failures.length ?? 0) + recoveryActions.filter((a) => a === 'failed').length,
       RefusedRecreationRecords: run.report?.refusedRecords?.length ?? 0,
+      StatefulSetsFailed: statefulSetsWith(verdict, 'failed'),
+      StatefulSetsBlocked: statefulSetsWith(verdict, 'blocked'),
+      ManifestErrors: run.report?.manifestErrors.length ?? 0,
     },
+    byReason: [...byReason.values()],
   };
 }

@@ -5,7 +5,7 @@
 // comes from POWERTOOLS_METRICS_NAMESPACE (set by the stack) or the option, as for the passes' metrics.
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { WebhookOutcome } from '../app/receive-webhook.ts';
-import { defaultMetricsNamespace } from './publish-metrics.ts';
+import { defaultMetricsNamespace } from './metrics-namespace.ts';
 
 import { webhookMetricNames } from './webhook-metric-names.ts';
 

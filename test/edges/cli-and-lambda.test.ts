@@ -123,10 +123,14 @@ describe('CLI and Lambda against the sandboxes', () => {
     assert.equal(last.code, 1);
   });
 
-  it('reconcile --json prints plain JSON once a recovery is decided: sizes as decimal strings, links as an object', async () => {
+  it('reconcile --json prints plain JSON once a recovery is decided: its verdict failed as the exit code, sizes as decimal strings, links as an object', async () => {
     const result = await cli(['reconcile', '--config', configPath, '--json'], env);
     assert.equal(result.code, 1, result.stderr);
     const runs = JSON.parse(result.stdout) as TargetRunJson[];
+    // The exit code and the JSON agree: the pass got everywhere (report.outcome) and its verdict is failed, naming why.
+    assert.equal(runs[0]?.report?.outcome, 'ok');
+    assert.equal(runs[0]?.verdict.outcome, 'failed');
+    assert.deepEqual(runs[0]?.verdict.problems.map((p) => [p.severity, p.kind, p.reason, p.subject]), [['failed', 'statefulset', 'expansion-failed', 'analytics/clickhouse']]);
     const proposal = runs[0]?.recovery?.outcomes.find((o) => o.decision?.kind === 'propose');
     assert.ok(proposal?.decision?.kind === 'propose', result.stdout.slice(0, 2000));
     assert.match(proposal.decision.bytes, /^\d+$/);

@@ -124,17 +124,23 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
     assert.equal(totals.get('TargetsFailed'), 0);
   });
 
-  it('logs each pass and publishes its metrics as EMF on stdout', async () => {
+  it('logs each pass and publishes its metrics as EMF on stdout, the failed resize counted and named', async () => {
     const { outcome, lines } = await invoke({ source: 'schedule', mode: 'plan' });
     assert.ok(outcome.ok, JSON.stringify(outcome));
     const summary = lines.find((l) => l.message === 'pass finished');
     assert.equal(summary?.target, 'demo');
-    assert.equal(summary?.level, 'INFO');
+    // clickhouse's expansion past its class's 50Gi failed for good in the passes above, and still is: the pass is failed.
+    assert.equal(summary?.outcome, 'failed');
+    assert.equal(summary?.level, 'ERROR');
     assert.match(String(summary?.function_request_id), /^req-\d+$/, 'the Lambda context is on every line');
+    const needsAction = lines.filter((l) => l.message === 'needs action');
+    assert.deepEqual(needsAction.map((l) => [l.target, l.subject, l.reason]), [['demo', 'analytics/clickhouse', 'expansion-failed']]);
     const blobs = emf(lines);
     const passes = blobs.find((b) => b._aws.CloudWatchMetrics[0]?.Metrics.some((m) => m.Name === 'Passes'));
-    assert.equal(passes?.outcome, 'ok');
+    assert.equal(passes?.outcome, 'failed');
     assert.equal(passes?.Passes, 1);
+    const byReason = blobs.find((b) => 'reason' in b);
+    assert.deepEqual([byReason?.reason, byReason?.StatefulSetsFailed, byReason?._aws.CloudWatchMetrics[0]?.Dimensions], ['expansion-failed', 1, [['service', 'reason']]]);
     assert.equal(passes?._aws.CloudWatchMetrics[0]?.Namespace, 'StsVolumeGitopsTest');
     const counts = blobs.find((b) => 'KubernetesApiCalls' in b);
     assert.ok(counts, 'the counts are published');
@@ -142,6 +148,7 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
     assert.ok((counts.KubernetesApiCalls as number) > 0);
     assert.ok((counts.GitHubApiCalls as number) > 0);
     assert.equal(counts.PvcPatches, 0, 'plan mode patches nothing');
+    assert.equal(counts.StatefulSetsFailed, 1);
     assert.equal(counts.DeferredSteps, 0);
     assert.equal(typeof counts.PassDuration, 'number');
   });
@@ -157,10 +164,10 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
     assert.equal(outcome.ok, false);
     assert.ok(!outcome.ok && outcome.errorType === 'TargetsFailedError');
     assert.match(outcome.ok ? '' : outcome.errorMessage, /^1 target\(s\) failed: unreachable \(target unreachable: cannot read kubeconfig/);
-    const messages = lines.map((l) => ('_aws' in l ? `emf:${(l as { outcome?: string }).outcome ?? 'counts'}` : String(l.message)));
+    const messages = lines.map((l) => ('_aws' in l ? `emf:${(l as { outcome?: string }).outcome ?? ('reason' in l ? 'reason' : 'counts')}` : String(l.message)));
     // Each pass is logged and counted as it ends: the good target's summary and metrics come before the failure.
     assert.deepEqual(messages.filter((m) => m === 'pass finished' || m === 'target failed' || m.startsWith('emf:')),
-      ['pass finished', 'emf:ok', 'emf:counts', 'target failed', 'emf:failed', 'emf:counts']);
+      ['pass finished', 'emf:failed', 'emf:reason', 'emf:counts', 'target failed', 'emf:failed', 'emf:counts']);
     const failedCounts = emf(lines).filter((b) => 'TargetsFailed' in b).map((b) => b.TargetsFailed);
     assert.deepEqual(failedCounts, [0, 1]);
   });

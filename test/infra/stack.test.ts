@@ -89,6 +89,14 @@ function statements(template: Template): Statement[] {
     .flatMap((p) => (p as { Properties: { PolicyDocument: { Statement: Statement[] } } }).Properties.PolicyDocument.Statement);
 }
 
+type AlarmMetricQuery = { Id: string; Expression?: string; Period?: number; ReturnData?: boolean; MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: Array<{ Name: string; Value: unknown }> }; Period: number; Stat: string } };
+type AlarmResource = { Properties: {
+  AlarmName: string; MetricName?: string; Namespace?: string; Statistic?: string; Dimensions?: Array<{ Name: string; Value: unknown }>; Metrics?: AlarmMetricQuery[];
+  Threshold: number; EvaluationPeriods: number; DatapointsToAlarm?: number; Period?: number; AlarmActions: unknown[]; OKActions?: unknown[]; AlarmDescription: unknown;
+} };
+const alarmsOf = (t: Template): AlarmResource[] => Object.values(t.findResources('AWS::CloudWatch::Alarm')) as AlarmResource[];
+const alarmNamed = (t: Template, name: string): AlarmResource['Properties'] => alarmsOf(t).find((a) => a.Properties.AlarmName === name)?.Properties ?? assert.fail(`no alarm ${name}`);
+
 describe('StsVolumeGitopsStack', () => {
   let template: Template;
   let stack: StsVolumeGitopsStack;
@@ -252,38 +260,73 @@ describe('StsVolumeGitopsStack', () => {
     for (const [id, role] of Object.entries(resources(template, 'AWS::IAM::Role'))) assert.equal(role.Properties.ManagedPolicyArns, undefined, `${id} has a managed policy`);
   });
 
-  it('alarms on errors, refused webhook deliveries, refused recreation records, duration near the timeout, dead letters and the age of the oldest message, each notifying the SSL-only topic, which mails on-call', () => {
-    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')) as Array<{ Properties: { MetricName?: string; Metrics?: Array<{ Expression: string; Period: number }>; Threshold: number; AlarmActions: unknown[]; AlarmDescription: unknown } }>;
-    assert.deepEqual(alarms.map((a) => a.Properties.MetricName ?? 'query').sort(), [
-      'ApproximateAgeOfOldestMessage', 'ApproximateNumberOfMessagesVisible', 'ApproximateNumberOfMessagesVisible', 'Duration', 'Errors', 'Errors', 'Errors',
-      'RefusedRecreationRecords', 'query',
+  it('alarms on failed and blocked resizes, manifest errors, refused records, dead letters, errors, refused webhook deliveries, duration and the oldest message, each named for a person and notifying the SSL-only topic when it fires and when it is resolved', () => {
+    const alarms = alarmsOf(template);
+    assert.deepEqual(alarms.map((a) => a.Properties.AlarmName).sort(), [
+      'Test-blocked-resizes', 'Test-dispatcher-dead-letters', 'Test-dispatcher-errors', 'Test-duration-near-timeout', 'Test-failed-resizes', 'Test-failed-targets',
+      'Test-manifest-errors', 'Test-oldest-message', 'Test-refused-records', 'Test-webhook-errors', 'Test-webhook-refused', 'Test-worker-errors',
     ]);
-    const refusedRecords = alarms.find((a) => a.Properties.MetricName === 'RefusedRecreationRecords');
-    assert.equal(refusedRecords?.Properties.Threshold, 1, 'one refused record is one too many');
+    // What a pass finds that needs a person, from the counts the worker publishes (their totals: dimension service alone).
+    for (const [name, metric] of [['Test-failed-resizes', 'StatefulSetsFailed'], ['Test-blocked-resizes', 'StatefulSetsBlocked'], ['Test-manifest-errors', 'ManifestErrors'], ['Test-refused-records', 'RefusedRecreationRecords']] as const) {
+      const alarm = alarmNamed(template, name);
+      assert.deepEqual([alarm.Namespace, alarm.MetricName, alarm.Statistic, alarm.Dimensions, alarm.Threshold], ['StsVolumeGitops', metric, 'Sum', [{ Name: 'service', Value: 'sts-volume-gitops' }], 1], name);
+    }
     // Refused deliveries of every reason, summed by a Metrics Insights query (an alarm cannot evaluate SEARCH).
-    const refused = alarms.find((a) => a.Properties.Metrics);
-    assert.deepEqual(refused?.Properties.Metrics?.map((m) => [m.Expression, m.Period]), [['SELECT SUM(WebhookDeliveriesRefused) FROM SCHEMA("StsVolumeGitops", reason, service)', 900]]);
-    assert.equal(refused?.Properties.Threshold, 1);
-    // Every alarm names the dashboard to open.
+    const refused = alarmNamed(template, 'Test-webhook-refused');
+    assert.deepEqual(refused.Metrics?.map((m) => [m.Expression, m.Period]), [['SELECT SUM(WebhookDeliveriesRefused) FROM SCHEMA("StsVolumeGitops", reason, service)', 900]]);
+    assert.equal(refused.Threshold, 1);
+    // Every alarm says what it means and what to do first, and names the dashboard to open.
     for (const alarm of alarms) {
       const description = joined(alarm.Properties.AlarmDescription);
+      assert.match(description, /^sts-volume-gitops: .+\. First: .+\. Dashboard: /, description);
       assert.ok(description.endsWith('Dashboard: https://console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/Test-eu-west-1'), description);
       assert.ok(description.length <= 1024, `CloudWatch takes at most 1024 characters: ${description}`);
     }
-    assert.equal(alarms.find((a) => a.Properties.MetricName === 'ApproximateAgeOfOldestMessage')?.Properties.Threshold, 600, 'twice the schedule interval');
+    assert.equal(alarmNamed(template, 'Test-oldest-message').Threshold, 600, 'twice the schedule interval');
+    assert.equal(alarmNamed(template, 'Test-duration-near-timeout').Threshold, 240_000);
     const [topicId] = Object.keys(template.findResources('AWS::SNS::Topic'));
-    for (const alarm of alarms) assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
-    assert.equal(alarms.find((a) => a.Properties.MetricName === 'Duration')?.Properties.Threshold, 240_000);
+    for (const alarm of alarms) {
+      assert.deepEqual(alarm.Properties.AlarmActions, [{ Ref: topicId }]);
+      assert.deepEqual(alarm.Properties.OKActions, [{ Ref: topicId }], `${alarm.Properties.AlarmName}: on call hears it resolved`);
+    }
     template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
   });
 
-  it('draws the dashboard from the metrics the code emits: passes, resizes, PVC patches, recovery PRs, API calls and throttles, webhook deliveries, the queue and its dead letters', () => {
+  it('alarms on each new arrival in a dead-letter queue, not on messages that wait there for 14 days', () => {
+    const queues = template.findResources('AWS::SQS::Queue') as Record<string, { Properties: Record<string, unknown> }>;
+    const failedTargetsId = Object.values(queues).map((q) => (q.Properties.RedrivePolicy as { deadLetterTargetArn?: { 'Fn::GetAtt': [string, string] } } | undefined)?.deadLetterTargetArn?.['Fn::GetAtt'][0]).find((id) => id !== undefined) ?? assert.fail('the target queue\'s dead-letter queue');
+    const dispatcher = Object.values(resources(template, 'AWS::Lambda::Function')).find((f) => f.Properties.DeadLetterConfig !== undefined) ?? assert.fail('the dispatcher');
+    const invocationsId = (dispatcher.Properties.DeadLetterConfig as { TargetArn: { 'Fn::GetAtt': [string, string] } }).TargetArn['Fn::GetAtt'][0];
+    for (const id of [failedTargetsId, invocationsId]) assert.equal(queues[id]?.Properties.MessageRetentionPeriod, 14 * 24 * 3600);
+    // SQS moves a message to the target queue's dead-letter queue without a SendMessage: NumberOfMessagesSent never counts
+    // it. The alarm is on the increase of the most messages visible in five minutes over the five before (an idle empty
+    // queue, which SQS stops reporting, filled as 0), any of three periods (SQS's data may come late).
+    const failedTargets = alarmNamed(template, 'Test-failed-targets');
+    assert.equal(failedTargets.MetricName, undefined);
+    const [expression, visible] = [failedTargets.Metrics?.find((m) => m.Expression !== undefined), failedTargets.Metrics?.find((m) => m.MetricStat !== undefined)];
+    assert.equal(expression?.Expression, `DIFF(FILL(${visible?.Id ?? '?'}, 0))`);
+    assert.equal(expression?.ReturnData, true);
+    assert.deepEqual([visible?.MetricStat?.Metric.Namespace, visible?.MetricStat?.Metric.MetricName, visible?.MetricStat?.Stat, visible?.MetricStat?.Period, visible?.ReturnData],
+      ['AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'Maximum', 300, false]);
+    assert.deepEqual(visible?.MetricStat?.Metric.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [failedTargetsId, 'QueueName'] } }]);
+    assert.deepEqual([failedTargets.Threshold, failedTargets.EvaluationPeriods, failedTargets.DatapointsToAlarm], [1, 3, 1]);
+    // Lambda sends a failed asynchronous invocation's event to its dead-letter queue with SendMessage (the dispatcher's
+    // role is granted it): each arrival is a message sent.
+    const invocations = alarmNamed(template, 'Test-dispatcher-dead-letters');
+    assert.deepEqual([invocations.Namespace, invocations.MetricName, invocations.Statistic, invocations.Period, invocations.Threshold],
+      ['AWS/SQS', 'NumberOfMessagesSent', 'Sum', 300, 1]);
+    assert.deepEqual(invocations.Dimensions, [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [invocationsId, 'QueueName'] } }]);
+    // No alarm is left on the number visible, which stays up while a message waits and hides the next arrival.
+    for (const alarm of alarmsOf(template)) assert.notEqual(alarm.Properties.MetricName, 'ApproximateNumberOfMessagesVisible', alarm.Properties.AlarmName);
+  });
+
+  it('draws the dashboard from the metrics the code emits: passes, failed and blocked sets, resizes, PVC patches, recovery PRs, API calls and throttles, webhook deliveries, the queue and its dead letters; and a runbook line per alarm', () => {
     const [dashboard] = Object.values(resources(template, 'AWS::CloudWatch::Dashboard'));
     assert.equal(dashboard?.Properties.DashboardName, 'Test-eu-west-1');
-    type Widget = { type: string; properties: { title: string; metrics?: unknown[][]; query?: string; alarms?: unknown[] } };
+    type Widget = { type: string; properties: { title: string; metrics?: unknown[][]; query?: string; alarms?: unknown[]; markdown?: string } };
     const widgets = (JSON.parse(joined(dashboard?.Properties.DashboardBody)) as { widgets: Widget[] }).widgets;
     const metricsOf = (widget: Widget): string[] => (widget.properties.metrics ?? []).map((m) => {
       const expression = (m.at(-1) as { expression?: string }).expression;
@@ -298,15 +341,26 @@ describe('StsVolumeGitopsStack', () => {
     for (const name of ['Passes', 'TargetsFailed', 'ResizesPlanned', 'ResizesApplied', 'PvcPatches', 'RecoveryPullRequestsOpened', 'RecoveryPullRequestsClosed', 'KubernetesApiCalls', 'GitHubApiCalls', 'DeferredSteps']) {
       assert.ok(ours.includes(name), `${name} is on the dashboard`);
     }
-    assert.equal(ours.filter((m) => m === 'Passes').length, 4, 'ok, busy, incomplete, failed');
+    assert.equal(ours.filter((m) => m === 'Passes').length, 5, 'ok, busy, incomplete, blocked, failed');
+    // The failed and blocked sets per reason: the series published with the reason dimension, one line each.
+    for (const name of ['StatefulSetsFailed', 'StatefulSetsBlocked']) {
+      assert.ok(drawn.includes(`SEARCH('{"StsVolumeGitops",reason,service} MetricName="${name}"', 'Sum', 300)`), name);
+    }
     assert.equal(drawn.filter((m) => m === 'AWS/Lambda/Throttles').length, 3);
     assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesQueued"', 'Sum', 300)`));
     assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesRefused"', 'Sum', 300)`));
     assert.ok(drawn.includes('AWS/SQS/ApproximateAgeOfOldestMessage'));
     assert.equal(drawn.filter((m) => m === 'AWS/SQS/ApproximateNumberOfMessagesVisible').length, 2, 'both dead-letter queues');
-    // Per target: the worker's pass summaries (the metrics have no target dimension).
-    const perTarget = widgets.find((w) => w.type === 'log') ?? assert.fail('a Logs Insights widget');
-    assert.match(perTarget.properties.query ?? '', /SOURCE 'TOKEN'.*message = "pass finished" or message like \/\^target failed\/.*by target/s);
+    // Per target: the worker's pass summaries and its line per problem (the metrics have no target dimension).
+    const logWidget = (title: string): Widget => widgets.find((w) => w.type === 'log' && w.properties.title.startsWith(title)) ?? assert.fail(`a Logs Insights widget ${title}`);
+    assert.match(logWidget('Passes per target').properties.query ?? '', /SOURCE 'TOKEN'.*message = "pass finished" or message like \/\^target failed\/.*by target/s);
+    assert.match(logWidget('Needs action, per target').properties.query ?? '', /SOURCE 'TOKEN'.*filter message = "needs action".*by target, severity, kind, subject, reason/s);
+    // The runbook: a line per alarm, by its name, saying what it means and what to do first.
+    const runbook = widgets.find((w) => w.type === 'text')?.properties.markdown ?? assert.fail('a runbook');
+    const rows = runbook.split('\n').filter((line) => line.startsWith('| Test-'));
+    assert.deepEqual(rows.map((row) => row.split(' | ')[0]?.slice(2)).sort(), alarmsOf(template).map((a) => a.Properties.AlarmName).sort());
+    for (const row of rows) assert.equal(row.split(' | ').length, 3, `three cells: ${row}`);
+    assert.match(runbook, /\| Test-failed-resizes \| a pass found a StatefulSet whose volume expansion or class modification failed for good .* \| the dashboard's "Needs action" table names the target/);
     const alarmWidget = widgets.find((w) => w.type === 'alarm') ?? assert.fail('an alarm status widget');
     assert.equal(alarmWidget.properties.alarms?.length, Object.keys(resources(template, 'AWS::CloudWatch::Alarm')).length);
     template.hasOutput('DashboardUrl', { Value: 'https://console.aws.amazon.com/cloudwatch/home?region=eu-west-1#dashboards/dashboard/Test-eu-west-1' });
@@ -329,6 +383,9 @@ describe('StsVolumeGitopsStack options', () => {
     template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', { MaximumEventAgeInSeconds: 120 });
     template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ POWERTOOLS_METRICS_NAMESPACE: 'Platform/Volumes' }) } });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', { Metrics: [Match.objectLike({ Expression: 'SELECT SUM(WebhookDeliveriesRefused) FROM SCHEMA("Platform/Volumes", reason, service)' })] });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', { AlarmName: 'Test-failed-resizes', Namespace: 'Platform/Volumes', MetricName: 'StatefulSetsFailed' });
+    const [dashboard] = Object.values(resources(template, 'AWS::CloudWatch::Dashboard'));
+    assert.ok(joined(dashboard?.Properties.DashboardBody).includes(`SEARCH('{\\"Platform/Volumes\\",reason,service} MetricName=\\"StatefulSetsFailed\\"', 'Sum', 300)`), 'the namespace quoted in the SEARCH schema');
     // In a VPC, Lambda manages the function's network interfaces with its role (no managed policy, whose logs:* would come back).
     assert.ok(statements(template).some((s) => JSON.stringify(s.Action).includes('ec2:CreateNetworkInterface') && s.Resource === '*'));
     for (const role of Object.values(resources(template, 'AWS::IAM::Role'))) assert.equal(role.Properties.ManagedPolicyArns, undefined);
@@ -344,7 +401,10 @@ describe('StsVolumeGitopsStack options', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 0);
     template.resourceCountIs('AWS::SNS::Topic', 0);
     template.resourceCountIs('AWS::SNS::Subscription', 0);
-    for (const alarm of Object.values(resources(template, 'AWS::CloudWatch::Alarm'))) assert.deepEqual(alarm.Properties.AlarmActions, [topicArn]);
+    for (const alarm of Object.values(resources(template, 'AWS::CloudWatch::Alarm'))) {
+      assert.deepEqual(alarm.Properties.AlarmActions, [topicArn]);
+      assert.deepEqual(alarm.Properties.OKActions, [topicArn]);
+    }
     assert.deepEqual(nagFindings(stack), []);
     const read = statements(template).find((s) => Array.isArray(s.Action) && s.Action.includes('secretsmanager:GetSecretValue'));
     assert.equal(read?.Resource, arn);
@@ -361,6 +421,7 @@ describe('StsVolumeGitopsStack options', () => {
     template.resourceCountIs('AWS::Lambda::Function', 2);
     template.resourceCountIs('AWS::SecretsManager::Secret', 1); // the App key only
     assert.ok(!JSON.stringify(template.toJSON()).includes('WebhookDeliveries'), 'no webhook alarm or graph without a webhook');
+    assert.deepEqual(alarmsOf(template).map((a) => a.Properties.AlarmName).filter((n) => n.includes('webhook')), []);
   });
 
   it('takes the webhook\'s concurrency and the refused deliveries that raise its alarm', async () => {

@@ -1,32 +1,46 @@
-// A refused recreation record is loud at every edge (issue 22): a metric of its own in CloudWatch, so an alarm can say
-// someone wrote a record this deployment did not, and exit code 1 from the CLI.
+// What a pass counts for in CloudWatch (pure): a refused recreation record has a metric of its own (issue 22), and the
+// outcome and the failed and blocked counts are the pass's verdict, the one the CLI's exit code is (issue 30).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
+import type { PassReport } from '../../functions/engine/pass-report.ts';
+import { exitCodeOf, passVerdict } from '../../functions/engine/pass-verdict.ts';
 import { passMetrics } from '../../functions/lambda/pass-metrics.ts';
-import { exitCodeOf } from '../../functions/cli/render-report.ts';
 
-const run = (refused: number): TargetRun => ({
+const run = (refused: number, extra: Partial<PassReport> = {}): TargetRun => ({
   target: 'prod',
   report: {
     target: 'prod', mode: 'apply', commitSha: 'c0ffee', outcome: 'ok', statefulSets: [], manifestErrors: [], notes: [],
     ...(refused > 0 ? { refusedRecords: Array.from({ length: refused }, (_, i) => ({ configMap: `sts-volume-gitops/r${i}`, statefulSet: 'db/pg', reason: 'no MAC' })) } : {}),
+    ...extra,
   },
   feedback: undefined, recovery: undefined, error: undefined, deferred: [], durationMs: 5, apiCalls: { github: 0, kubernetes: 3, pvcPatches: 0 },
 });
 
 describe('passMetrics', () => {
-  it('counts the recreation records a pass refused', () => {
+  it('counts the recreation records a pass refused, and the pass is failed for them, as its exit code says', () => {
     assert.equal(passMetrics(run(2)).counts.RefusedRecreationRecords, 2);
+    assert.equal(passMetrics(run(2)).outcome, 'failed');
     assert.equal(passMetrics(run(0)).counts.RefusedRecreationRecords, 0);
+    assert.equal(passMetrics(run(0)).outcome, 'ok');
+  });
+
+  it('counts manifest errors, and the pass is blocked for them', () => {
+    const metrics = passMetrics(run(0, { manifestErrors: [{ path: 'k8s/a.yaml', line: 1, column: 1, message: 'not YAML' }] }));
+    assert.equal(metrics.counts.ManifestErrors, 1);
+    assert.equal(metrics.outcome, 'blocked');
+    assert.deepEqual(metrics.byReason, [], 'no StatefulSet is counted for a manifest');
+  });
+
+  it('publishes a validation of one pull request (no branch pass) as ok, not failed', () => {
+    assert.equal(passMetrics({ ...run(0), report: undefined }).outcome, 'ok');
+    assert.equal(passMetrics({ ...run(0), report: undefined, error: 'unreachable' }).outcome, 'failed');
   });
 });
 
 describe('exitCodeOf', () => {
   it('is 1 when a pass refused a record, though every StatefulSet is fine', () => {
-    const [refused, clean] = [run(1).report, run(0).report];
-    assert.ok(refused && clean);
-    assert.equal(exitCodeOf([refused]), 1);
-    assert.equal(exitCodeOf([clean]), 0);
+    assert.equal(exitCodeOf([passVerdict(run(1))]), 1);
+    assert.equal(exitCodeOf([passVerdict(run(0))]), 0);
   });
 });

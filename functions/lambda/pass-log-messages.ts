@@ -1,0 +1,9 @@
+// The messages of the worker's per-pass log lines, which the dashboard's Logs Insights tables filter on. Their own
+// file so that the stack reads them without loading what the Lambda entries load.
+export const passLogMessages = {
+  finished: 'pass finished',
+  targetFailed: 'target failed',
+  targetFailedAfterPass: 'target failed after its pass',
+  /** One line per problem a pass found: a failed or blocked StatefulSet, a manifest error, a refused record. */
+  needsAction: 'needs action',
+} as const;
