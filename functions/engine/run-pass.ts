@@ -250,7 +250,9 @@ function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: 
 }
 
 /** PVCs whose request is the desired size (and class) and whose capacity (or volume) has not reached it yet. */
-const growingStates = new Set<PvcState>(['patched', 'retrying', 'resizing-controller', 'resizing-node', 'modifying', 'failed']);
+const growingStates = new Set<PvcState>([
+  'patched', 'retrying', 'resizing-controller', 'waiting-for-node', 'resizing-node', 'stalled-on-node', 'modifying', 'class-pending', 'failed',
+]);
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {
   return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: live.namespace, name: live.name, uid: live.uid };

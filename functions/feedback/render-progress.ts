@@ -15,10 +15,13 @@ const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'to-patch': '⏳ to be patched',
   'patched': '⏳ patched, waiting for the resizer',
   'resizing-controller': '🔄 resizing on controller',
+  'waiting-for-node': '⏳ waiting for the node to expand the file system',
   'resizing-node': '🔄 resizing on node',
+  'stalled-on-node': '⚠️ stalled: the node has not finished the expansion',
   'retrying': '🔁 retrying after a transient error',
   'in-progress-other-size': '⏸️ held back: another expansion in progress',
   'modifying': '🔄 modifying the volume to its class',
+  'class-pending': '⏳ modification not started (class Pending)',
   'done': '✅ done',
   'failed': '❌ failed',
 };
