@@ -7,7 +7,8 @@ import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../dom
 import { totalCost, type CostTotal } from '../domain/volume-cost.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
-import { describePvc, type PvcProgress } from './pvc-progress.ts';
+import { eventsOfFailedAttempts } from './failure-evidence.ts';
+import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
 import type { TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
 import { isFinished, readStatusAnnotation, summariseTemplate, type TemplateStatus } from './template-status.ts';
@@ -31,6 +32,8 @@ export interface PvcReport {
   volumeAttributesClass?: { requested: string | undefined; current: string | undefined; modifyStatus: string | undefined };
   /** What failed terminally: the expansion or the class modification. */
   failedOn?: 'size' | 'class';
+  /** The condition that says why it failed or waits, as the resizer wrote it (conditions outlive Events). */
+  condition?: ClaimCondition;
 }
 
 export interface TemplateReport extends TemplateStatus {
@@ -46,7 +49,10 @@ export interface TemplateReport extends TemplateStatus {
   storageLocation: { path: string; line: number; column: number };
   /** ResourceQuota headroom for the growth, per quota and resource, in the template's unit. */
   quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
-  /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
+  /**
+   * Warning Events of the attempts that failed (VolumeResizeFailed, VolumeModifyFailed of each failed PVC's current
+   * attempt: engine/failure-evidence.ts), oldest first; never those of an earlier failure that resolved.
+   */
   failureEvents: PvcEvent[];
   /** The class change Git asks for (KEP-3751), when the template or a PVC is not at it yet. */
   volumeAttributesClass?: { from: string | undefined; to: string | undefined };
@@ -145,7 +151,6 @@ export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulS
 export function templateReport(
   template: TemplatePlan, status: TemplateStatus, progress: readonly PvcProgress[], events: readonly PvcEvent[],
 ): TemplateReport {
-  const failed = new Set(progress.filter((p) => p.state === 'failed').map((p) => p.name));
   return {
     ...status,
     action: template.action,
@@ -163,13 +168,14 @@ export function templateReport(
         volumeAttributesClass: { requested: p.requestedClass, current: p.currentClass, modifyStatus: p.modifyStatus },
       } : {}),
       ...(p.failedOn ? { failedOn: p.failedOn } : {}),
+      ...(p.condition ? { condition: p.condition } : {}),
     })),
     storageLocation: template.desired.storageLocation,
     quota: template.quotaChecks.map((c) => ({
       quota: c.quotaName, resource: c.resource, used: formatBytesLike(c.usedBefore, template.to),
       growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
     })),
-    failureEvents: events.filter((e) => failed.has(e.pvcName)),
+    failureEvents: eventsOfFailedAttempts(progress, events),
     ...(template.volumeAttributesClass ? { volumeAttributesClass: template.volumeAttributesClass } : {}),
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),

@@ -1,6 +1,7 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { failureQuotes, failureSince } from './failure-quotes.ts';
 import { fitComment } from './render-plan-comment.ts';
 
 export interface ProgressSummary {
@@ -68,12 +69,12 @@ export function renderProgressComment(input: {
         lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
       }
     }
-    const events = template.failureEvents;
-    if (events.length > 0) {
-      const since = events.map((e) => e.lastTimestamp).filter((t): t is string => t !== undefined).sort()[0];
+    const quotes = failureQuotes(template);
+    if (quotes.length > 0) {
+      const since = failureSince(template);
       lines.push('');
       lines.push(`The driver said${since ? ` (since ${since})` : ''}:`);
-      lines.push(codeBlock([...new Set(events.map((e) => `${e.pvcName}: ${e.reason}: ${e.message}`))].join('\n')));
+      lines.push(codeBlock(quotes.join('\n')));
     }
     const recovery = input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${template.templateName}`);
     if (recovery) lines.push('', `A recovery pull request proposes a size that can succeed: ${recovery}`);
