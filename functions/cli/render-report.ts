@@ -11,7 +11,7 @@ const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'resizing-controller': 'resizing on controller',
   'waiting-for-node': 'waiting for the node to expand the file system',
   'resizing-node': 'resizing on node',
-  'stalled-on-node': 'STALLED: the node has not finished the expansion',
+  'stalled-on-node': 'STALLED',
   'retrying': 'retrying after a transient error',
   'in-progress-other-size': 'held back: another expansion in progress',
   'modifying': 'modifying the volume to its class',
@@ -47,7 +47,7 @@ export function renderPassReport(report: PassReport): string {
 }
 
 function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined): string[] {
-  const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
+  const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', stalled: '!', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
   const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
   const costWords = setCost ? `, ${formatMoney(setCost.monthlyIncrease, setCost.currency)} a month` : '';
   const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${sts.replicas ?? '?'} replicas): ${sts.outcome}${sts.templateUpdate ? `, template ${sts.templateUpdate}` : ''}${costWords}`];
@@ -84,13 +84,16 @@ function costOfTemplate(cost: NonNullable<TemplateReport['cost']>): string {
 function summaryLine(report: PassReport): string {
   const count = (outcome: StatefulSetReport['outcome']): number => report.statefulSets.filter((s) => s.outcome === outcome).length;
   return `  ${count('converged')} converged, ${count('in-progress') + count('waiting')} in progress, `
-    + `${count('blocked') + count('failed') + count('namespace-not-allowed')} blocked or failed, ${count('missing-in-cluster')} missing, `
+    + `${count('blocked') + count('failed') + count('namespace-not-allowed')} blocked or failed, ${count('stalled')} stalled, ${count('missing-in-cluster')} missing, `
     + `${report.manifestErrors.length} manifest error(s)`;
 }
 
-/** Exit status for plan/reconcile: 1 when anything is blocked, failed, or could not be read. */
+/**
+ * Exit status for plan/reconcile: 1 when anything is blocked, failed, stalled (a volume waits for its node longer than
+ * `stalledAfter`: a person must act) or could not be read.
+ */
 export function exitCodeOf(reports: readonly PassReport[]): number {
   const bad = reports.some((r) => r.manifestErrors.length > 0 || (r.refusedRecords?.length ?? 0) > 0 || r.statefulSets.some((s) =>
-    s.outcome === 'blocked' || s.outcome === 'failed' || s.outcome === 'namespace-not-allowed'));
+    s.outcome === 'blocked' || s.outcome === 'failed' || s.outcome === 'stalled' || s.outcome === 'namespace-not-allowed'));
   return bad ? 1 : 0;
 }

@@ -1,13 +1,14 @@
 // What a pass reports, per StatefulSet and template (the KEP's readyReplicas / finishedReconciliationGeneration among
 // them), and the pure builders that turn a plan and the PVCs' progress into it. Shared by passes and PR validation.
 import type { LocatedError } from '../domain/desired-state.ts';
-import type { LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
+import type { LivePod, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
 import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../domain/server-capabilities.ts';
 import { totalCost, type CostTotal } from '../domain/volume-cost.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import { eventsOfFailedAttempts } from './failure-evidence.ts';
+import { withNodeWaits, type NodeWaitPolicy } from './node-expansion.ts';
 import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
 import type { TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
@@ -15,8 +16,9 @@ import { isFinished, readStatusAnnotation, summariseTemplate, type TemplateStatu
 
 export type PassMode = 'apply' | 'plan';
 
+/** `stalled`: a volume has waited for its node longer than the target's `stalledAfter` (engine/node-expansion.ts). */
 export type StatefulSetOutcome =
-  | 'converged' | 'in-progress' | 'blocked' | 'failed' | 'waiting' | 'missing-in-cluster' | 'namespace-not-allowed'
+  | 'converged' | 'in-progress' | 'blocked' | 'failed' | 'stalled' | 'waiting' | 'missing-in-cluster' | 'namespace-not-allowed'
   | 'not-started';
 
 export interface PvcReport {
@@ -133,10 +135,15 @@ export function serverReport(server: ServerVersion): NonNullable<PassReport['ser
 export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
   if (templates.some((t) => t.action === 'blocked')) return 'blocked';
   if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
+  if (isStalled(templates)) return 'stalled';
   if (rollout.stoppedByTransientError) return 'in-progress';
   if (templates.every((t) => t.finished)) return 'converged';
   if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing'))) return 'waiting';
   return 'in-progress';
+}
+
+function isStalled(templates: readonly TemplateReport[]): boolean {
+  return templates.some((t) => t.pvcs.some((p) => p.state === 'stalled-on-node'));
 }
 
 export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulSet): PvcProgress[] {
@@ -188,11 +195,16 @@ export function templateReport(
   };
 }
 
-/** A read-only report: what the plan says and where each PVC stands. */
-export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): StatefulSetReport {
+/**
+ * A read-only report: what the plan says and where each PVC stands; with `nodeWaits`, a volume waiting for its node
+ * longer than the policy allows is stalled (and the namespace's pods, when read, say what to do about it).
+ */
+export function reportFromPlan(
+  plan: StatefulSetPlan, commitSha: string, nodeWaits?: { policy: NodeWaitPolicy; pods?: readonly LivePod[] },
+): StatefulSetReport {
   const live = plan.live;
   const templates = plan.templates.map((template) => {
-    const progress = live ? describeTemplatePvcs(template, live) : [];
+    const progress = live ? withNodeWaits(describeTemplatePvcs(template, live), live, nodeWaits?.policy, nodeWaits?.pods) : [];
     const status = live
       ? summariseTemplate(template, progress, live, commitSha, readStatusAnnotation(live))
       : { templateName: template.templateName, desiredSize: template.desired.storageText, commitSha, replicas: 0, readyReplicas: 0 };
@@ -201,7 +213,8 @@ export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): Statef
   });
   const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
     : templates.some((t) => t.action === 'blocked') ? 'blocked'
-      : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
+      : isStalled(templates) ? 'stalled'
+        : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
     replicas: live?.replicas, templateUpdate: undefined, templates,
