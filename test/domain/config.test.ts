@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,13 @@ describe('stalledAfter: how long a volume may wait for its node', () => {
     assert.equal(parseConfig(withStall('2d'), 't.yaml', '/').targets[1]?.stalledAfterSeconds, 172_800);
     assert.equal(parseConfig(withStall('45s'), 't.yaml', '/').targets[1]?.stalledAfterSeconds, 45);
     assert.equal(parseConfig(good, 't.yaml', '/').targets[1]?.stalledAfterSeconds, 3600);
+  });
+
+  it('reads the README\'s configuration example as documented', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Configuration')))?.[1] ?? '';
+    assert.match(example, /stalledAfter: 1h/);
+    assert.equal(parseConfig(example, 'README.md', '/etc/sts').targets[0]?.stalledAfterSeconds, 3600);
   });
 
   it('names the field and the form when it is not a duration, or no time at all', () => {
