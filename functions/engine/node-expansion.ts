@@ -6,7 +6,6 @@
 import { defaultStalledAfter } from '../domain/config.ts';
 import { formatDuration, parseDuration } from '../domain/duration.ts';
 import type { LivePod } from '../domain/live-state.ts';
-import type { PassTarget } from './pass-context.ts';
 import type { PvcProgress } from './pvc-progress.ts';
 
 export interface NodeWaitPolicy {
@@ -14,7 +13,8 @@ export interface NodeWaitPolicy {
   stalledAfterSeconds: number;
 }
 
-export function nodeWaitPolicy(target: Pick<PassTarget, 'stalledAfterSeconds'>, now: Date): NodeWaitPolicy {
+/** The policy of a target (PassTarget.stalledAfterSeconds, from `stalledAfter`), at the pass's time. */
+export function nodeWaitPolicy(target: { stalledAfterSeconds?: number | undefined }, now: Date): NodeWaitPolicy {
   return { now, stalledAfterSeconds: target.stalledAfterSeconds ?? parseDuration(defaultStalledAfter) ?? 3600 };
 }
 

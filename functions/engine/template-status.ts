@@ -41,17 +41,18 @@ export function summariseTemplate(
   const readyReplicas = progress.filter((p) => p.state === 'done').length;
   const earlier = previous.find((p) => p.templateName === plan.templateName);
   const sameAsEarlier = earlier?.desiredSize === plan.desired.storageText && earlier.desiredClass === plan.volumeAttributesClassName;
+  // Once finished nothing changes any more: what the change was is the one first seen for this size and class.
+  const change = sameAsEarlier && earlier.change !== undefined ? earlier.change : changeOf(plan);
   const status: TemplateStatus = {
     templateName: plan.templateName,
     desiredSize: plan.desired.storageText,
     ...(plan.volumeAttributesClassName !== undefined ? { desiredClass: plan.volumeAttributesClassName } : {}),
+    ...(change !== undefined ? { change } : {}),
     commitSha: sameAsEarlier && earlier ? earlier.commitSha : commitSha,
     replicas: live.replicas,
     readyReplicas,
   };
-  // Once finished nothing changes any more: what the change was is the one first seen for this size and class.
-  const change = sameAsEarlier && earlier.change !== undefined ? earlier.change : changeOf(plan);
-  if (change !== undefined) status.change = change;
+
   if (plan.action !== 'blocked' && readyReplicas === live.replicas) {
     status.finishedReconciliationGeneration = live.generation;
   } else if (earlier?.finishedReconciliationGeneration !== undefined) {
