@@ -70,8 +70,8 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): StackAla
   const specs: AlarmSpec[] = [
     {
       id: 'FailedResizes', suffix: 'failed-resizes', metric: metrics.passCountForAlarm('StatefulSetsFailed', period), threshold: 1,
-      meaning: 'a pass found a StatefulSet whose volume expansion or class modification failed for good (the backend refused it); it stays failed until Git asks for what the volumes can have',
-      firstStep: 'the dashboard\'s "Needs action" table names the target, the StatefulSet and the reason; merge the recovery pull request the pass opened (or set a size the backend allows), then watch the next pass',
+      meaning: 'a pass found a StatefulSet whose volume expansion or class modification failed for good (the backend refused it; it stays failed until Git asks for what the volumes can have), or whose volume has waited for its node longer than stalledAfter (reason node-expansion-stalled)',
+      firstStep: 'the dashboard\'s "Needs action" table names the target, the StatefulSet and the reason; merge the recovery pull request the pass opened (or set a size the backend allows); for a stalled node expansion, restart the pod the pass names; then watch the next pass',
     },
     {
       id: 'BlockedResizes', suffix: 'blocked-resizes', metric: metrics.passCountForAlarm('StatefulSetsBlocked', period), threshold: 1,

@@ -1,4 +1,4 @@
-// The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.
+// The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked, failed or stalled, 2 bad usage or configuration.
 import { hostname } from 'node:os';
 import { loadConfig } from '../domain/config.ts';
 import { selectTargets } from '../app/select-targets.ts';

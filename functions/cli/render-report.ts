@@ -10,10 +10,13 @@ const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'to-patch': 'to patch',
   'patched': 'patched, waiting for the resizer',
   'resizing-controller': 'resizing on controller',
+  'waiting-for-node': 'waiting for the node to expand the file system',
   'resizing-node': 'resizing on node',
+  'stalled-on-node': 'STALLED',
   'retrying': 'retrying after a transient error',
   'in-progress-other-size': 'held back: another expansion in progress',
   'modifying': 'modifying the volume to its class',
+  'class-pending': 'modification not started (class Pending)',
   'done': 'done',
   'failed': 'failed',
 };
@@ -45,7 +48,7 @@ export function renderPassReport(report: PassReport): string {
 }
 
 function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined): string[] {
-  const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
+  const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', stalled: '!', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
   const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
   const costWords = setCost ? `, ${formatMoney(setCost.monthlyIncrease, setCost.currency)} a month` : '';
   const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${sts.replicas ?? '?'} replicas): ${sts.outcome}${sts.templateUpdate ? `, template ${sts.templateUpdate}` : ''}${costWords}`];
@@ -82,6 +85,6 @@ function costOfTemplate(cost: NonNullable<TemplateReport['cost']>): string {
 function summaryLine(report: PassReport): string {
   const count = (outcome: StatefulSetReport['outcome']): number => report.statefulSets.filter((s) => s.outcome === outcome).length;
   return `  ${count('converged')} converged, ${count('in-progress') + count('waiting')} in progress, `
-    + `${count('blocked') + count('failed') + count('namespace-not-allowed')} blocked or failed, ${count('missing-in-cluster')} missing, `
+    + `${count('blocked') + count('failed') + count('namespace-not-allowed')} blocked or failed, ${count('stalled')} stalled, ${count('missing-in-cluster')} missing, `
     + `${report.manifestErrors.length} manifest error(s)`;
 }

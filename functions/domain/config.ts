@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
 import { describe, looksLikeCredential, shown } from './config-problems.ts';
+import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
 
 export { shown } from './config-problems.ts';
@@ -80,6 +81,9 @@ export interface RecordKeySource {
   file?: string;
 }
 
+/** How long a volume may wait for its node to finish an expansion before it is said to be stalled, unless `stalledAfter` says. */
+export const defaultStalledAfter = '1h';
+
 /** The namespace of their own that holds each target's Lease and recreation records unless `namespaces.state` says otherwise. */
 export const defaultStateNamespace = 'sts-volume-gitops';
 
@@ -96,6 +100,8 @@ export interface TargetConfig {
   recordKey?: RecordKeySource;
   /** `forks`: whether pull requests from forks are planned against the cluster (their authors see only a verdict). */
   pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
+  /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/node-expansion.ts). */
+  stalledAfterSeconds?: number;
 }
 
 export interface Config {
@@ -127,7 +133,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
     throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => describe(e, value)));
   }
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices'> & { guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.map((target, index): TargetConfig => {
@@ -158,6 +164,8 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     problems.push(...sizeSourceProblems(sizeSources, `targets[${index}]`));
     problems.push(...guardrailProblems(target.guardrails ?? {}, sizeSources, target.prices !== undefined, `targets[${index}]`));
     problems.push(...stateNamespaceProblems(target.namespaces.state ?? defaultStateNamespace, target.namespaces.allow, `targets[${index}]`));
+    const stalledAfterSeconds = parseDuration(target.stalledAfter ?? defaultStalledAfter);
+    if (!stalledAfterSeconds) problems.push(`targets[${index}].stalledAfter ${shown(target.stalledAfter)} is no time at all; write a duration such as 30m, 1h or 1h30m`);
     return {
       name: target.name,
       source,
@@ -168,6 +176,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       namespaces: { default: target.namespaces.default ?? 'default', state: target.namespaces.state ?? defaultStateNamespace, allow: target.namespaces.allow },
       ...(recordKey !== undefined ? { recordKey } : {}),
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
+      ...(stalledAfterSeconds ? { stalledAfterSeconds } : {}),
     };
   });
   problems.push(...sharedStateNamespaceProblems(targets));

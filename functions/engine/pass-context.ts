@@ -20,6 +20,8 @@ export interface PassTarget {
   prices?: PriceConfig;
   /** Where the Lease and the recreation records live (a config always sets it; without, `defaultNamespace`). */
   stateNamespace?: string;
+  /** How long a volume may wait for its node before it is stalled (`stalledAfter`; engine/node-expansion.ts). */
+  stalledAfterSeconds?: number;
 }
 
 /** The namespace of the target's Lease and recreation records. */

@@ -1,22 +1,25 @@
 // What a pass reports, per StatefulSet and template (the KEP's readyReplicas / finishedReconciliationGeneration among
 // them), and the pure builders that turn a plan and the PVCs' progress into it. Shared by passes and PR validation.
 import type { LocatedError } from '../domain/desired-state.ts';
-import type { LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
+import type { LivePod, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts';
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
 import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../domain/server-capabilities.ts';
 import { committedBytes, totalCost, type CostTotal } from '../domain/volume-cost.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import type { BlockCode } from './plan-types.ts';
-import { describePvc, type PvcProgress } from './pvc-progress.ts';
+import { eventsOfFailedAttempts } from './failure-evidence.ts';
+import { withNodeWaits, type NodeWaitPolicy } from './node-expansion.ts';
+import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
 import type { TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
 import { isFinished, readStatusAnnotation, summariseTemplate, type TemplateStatus } from './template-status.ts';
 
 export type PassMode = 'apply' | 'plan';
 
+/** `stalled`: a volume has waited for its node longer than the target's `stalledAfter` (engine/node-expansion.ts). */
 export type StatefulSetOutcome =
-  | 'converged' | 'in-progress' | 'blocked' | 'failed' | 'waiting' | 'missing-in-cluster' | 'namespace-not-allowed'
+  | 'converged' | 'in-progress' | 'blocked' | 'failed' | 'stalled' | 'waiting' | 'missing-in-cluster' | 'namespace-not-allowed'
   | 'not-started';
 
 export interface PvcReport {
@@ -32,6 +35,8 @@ export interface PvcReport {
   volumeAttributesClass?: { requested: string | undefined; current: string | undefined; modifyStatus: string | undefined };
   /** What failed terminally: the expansion or the class modification. */
   failedOn?: 'size' | 'class';
+  /** The condition that says why it failed or waits, as the resizer wrote it (conditions outlive Events). */
+  condition?: ClaimCondition;
 }
 
 export interface TemplateReport extends TemplateStatus {
@@ -49,7 +54,10 @@ export interface TemplateReport extends TemplateStatus {
   storageLocation: { path: string; line: number; column: number };
   /** ResourceQuota headroom for the growth, per quota and resource, in the template's unit. */
   quota: Array<{ quota: string; resource: string; used: string; growth: string; limit: string }>;
-  /** Warning events of this template's failed PVCs (VolumeResizeFailed and the like), newest last. */
+  /**
+   * Warning Events of the attempts that failed (VolumeResizeFailed, VolumeModifyFailed of each failed PVC's current
+   * attempt: engine/failure-evidence.ts), oldest first; never those of an earlier failure that resolved.
+   */
   failureEvents: PvcEvent[];
   /** The class change Git asks for (KEP-3751), when the template or a PVC is not at it yet. */
   volumeAttributesClass?: { from: string | undefined; to: string | undefined };
@@ -141,10 +149,15 @@ export function serverReport(server: ServerVersion): NonNullable<PassReport['ser
 export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
   if (templates.some((t) => t.action === 'blocked')) return 'blocked';
   if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
+  if (isStalled(templates)) return 'stalled';
   if (rollout.stoppedByTransientError) return 'in-progress';
   if (templates.every((t) => t.finished)) return 'converged';
   if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing'))) return 'waiting';
   return 'in-progress';
+}
+
+function isStalled(templates: readonly TemplateReport[]): boolean {
+  return templates.some((t) => t.pvcs.some((p) => p.state === 'stalled-on-node'));
 }
 
 export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulSet): PvcProgress[] {
@@ -161,7 +174,6 @@ export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulS
 export function templateReport(
   template: TemplatePlan, status: TemplateStatus, progress: readonly PvcProgress[], events: readonly PvcEvent[],
 ): TemplateReport {
-  const failed = new Set(progress.filter((p) => p.state === 'failed').map((p) => p.name));
   return {
     ...status,
     action: template.action,
@@ -180,13 +192,14 @@ export function templateReport(
         volumeAttributesClass: { requested: p.requestedClass, current: p.currentClass, modifyStatus: p.modifyStatus },
       } : {}),
       ...(p.failedOn ? { failedOn: p.failedOn } : {}),
+      ...(p.condition ? { condition: p.condition } : {}),
     })),
     storageLocation: template.desired.storageLocation,
     quota: template.quotaChecks.map((c) => ({
       quota: c.quotaName, resource: c.resource, used: formatBytesLike(c.usedBefore, template.to),
       growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
     })),
-    failureEvents: events.filter((e) => failed.has(e.pvcName)),
+    failureEvents: eventsOfFailedAttempts(progress, events),
     ...(template.volumeAttributesClass ? { volumeAttributesClass: template.volumeAttributesClass } : {}),
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
@@ -210,11 +223,16 @@ function volumesFromOf(template: TemplatePlan): { volumesFrom?: string } {
   return { volumesFrom: low === high ? low : `${low}–${high}` };
 }
 
-/** A read-only report: what the plan says and where each PVC stands. */
-export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): StatefulSetReport {
+/**
+ * A read-only report: what the plan says and where each PVC stands; with `nodeWaits`, a volume waiting for its node
+ * longer than the policy allows is stalled (and the namespace's pods, when read, say what to do about it).
+ */
+export function reportFromPlan(
+  plan: StatefulSetPlan, commitSha: string, nodeWaits?: { policy: NodeWaitPolicy; pods?: readonly LivePod[] },
+): StatefulSetReport {
   const live = plan.live;
   const templates = plan.templates.map((template) => {
-    const progress = live ? describeTemplatePvcs(template, live) : [];
+    const progress = live ? withNodeWaits(describeTemplatePvcs(template, live), live, nodeWaits?.policy, nodeWaits?.pods) : [];
     const status = live
       ? summariseTemplate(template, progress, live, commitSha, readStatusAnnotation(live))
       : { templateName: template.templateName, desiredSize: template.desired.storageText, commitSha, replicas: 0, readyReplicas: 0 };
@@ -225,6 +243,7 @@ export function reportFromPlan(plan: StatefulSetPlan, commitSha: string): Statef
   const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
     : templates.some((t) => t.action === 'blocked') ? 'blocked'
       : templates.some((t) => t.pvcs.some((p) => p.state === 'failed')) ? 'failed'
+      : isStalled(templates) ? 'stalled'
         : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,

@@ -22,6 +22,8 @@ export const statefulSetSeverity: Readonly<Record<StatefulSetOutcome, Severity |
   'blocked': 'blocked',
   'namespace-not-allowed': 'blocked',
   'failed': 'failed',
+  // A volume has waited for its node longer than `stalledAfter`: a pod must be (re)started or the node must expand it.
+  'stalled': 'failed',
 };
 
 export type VerdictOutcome = 'ok' | 'busy' | 'incomplete' | Severity;
@@ -91,6 +93,9 @@ function statefulSetProblems(sts: StatefulSetReport): Problem[] {
     for (const template of sts.templates) {
       for (const pvc of template.pvcs.filter((p) => p.state === 'failed')) {
         add(pvc.failedOn === 'class' ? 'class-modification-failed' : 'expansion-failed', `${pvc.name}: ${pvc.message ?? 'failed'}`);
+      }
+      for (const pvc of template.pvcs.filter((p) => p.state === 'stalled-on-node')) {
+        add('node-expansion-stalled', `${pvc.name}: ${pvc.message ?? 'waiting for the node'}`);
       }
     }
   }

@@ -1,6 +1,7 @@
-// Where one PVC stands on its way to the template's size, read from the fields KEP-0284 and KEP-1790 define.
-// Pure: used by the rollout, the status annotation, the PR feedback and the recovery sizing.
-import { isTerminalResizeStatus, type LivePvc } from '../domain/live-state.ts';
+// Where one PVC stands on its way to the template's size, read from the fields KEP-0284 and KEP-1790 define, as the
+// CSI external-resizer writes them (recorded: ../shared/conformance/csi-v1.34.9/). Pure: used by the rollout, the
+// status annotation, the PR feedback and the recovery sizing.
+import { isTerminalResizeStatus, type LivePvc, type PvcCondition } from '../domain/live-state.ts';
 import { compareQuantities, type Quantity } from '../domain/quantity.ts';
 
 export type PvcState =
@@ -9,12 +10,26 @@ export type PvcState =
   | 'to-patch'
   | 'patched'
   | 'resizing-controller'
+  /** NodeResizePending: the kubelet expands the file system once a pod mounts the volume. */
+  | 'waiting-for-node'
+  /** NodeResizeInProgress: the kubelet is expanding it. */
   | 'resizing-node'
+  /** Waiting for (or on) the node for longer than the target's `stalledAfter` (engine/node-expansion.ts): a person must act. */
+  | 'stalled-on-node'
   | 'retrying'
   | 'in-progress-other-size'
   | 'modifying'
+  /** `modifyVolumeStatus: Pending`: the resizer cannot start the modification (the class does not exist). */
+  | 'class-pending'
   | 'done'
   | 'failed';
+
+/** A status condition of the claim, as the cluster wrote it: the resizer's own words. */
+export interface ClaimCondition {
+  type: string;
+  reason?: string;
+  message: string;
+}
 
 export interface PvcProgress {
   name: string;
@@ -22,12 +37,18 @@ export interface PvcProgress {
   state: PvcState;
   request: Quantity | undefined;
   capacity: Quantity | undefined;
-  /** Why it is failed, retrying or held back, in the words of whoever said it. */
+  /** Why it is failed, retrying, waiting or held back, in the words of whoever said it. */
   message: string | undefined;
   /** Terminal expansion failure (`*ResizeInfeasible` or the pre-1.31 `*ResizeFailed`). */
   terminal: boolean;
-  /** When the PVC's resize conditions last changed, as the cluster recorded it (absent when it has none). */
+  /**
+   * When the current step began, as the cluster recorded it: the failed attempt's error condition (the resizer dates it
+   * from the resize's start), the node wait's FileSystemResizePending, the modification's ModifyingVolume; else the
+   * newest condition (absent when it has none).
+   */
   since: string | undefined;
+  /** The condition that says why it failed or waits (ControllerResizeError, ModifyVolumeError, FileSystemResizePending). */
+  condition?: ClaimCondition;
   /** What failed terminally: the expansion, or the modification to the template's volumeAttributesClass. */
   failedOn?: 'size' | 'class';
   /** `status.currentVolumeAttributesClassName`, and `modifyVolumeStatus.status` while a modification is under way. */
@@ -43,6 +64,15 @@ export function hasReachedSize(pvc: LivePvc, desired: Quantity): boolean {
     && pvc.capacity !== undefined && compareQuantities(pvc.capacity, desired) >= 0;
 }
 
+function trueCondition(pvc: LivePvc, type: string): PvcCondition | undefined {
+  return pvc.conditions.find((c) => c.type === type && c.status === 'True');
+}
+
+function claimCondition(found: PvcCondition | undefined): ClaimCondition | undefined {
+  if (!found) return undefined;
+  return { type: found.type, ...(found.reason ? { reason: found.reason } : {}), message: found.message ?? found.reason ?? found.type };
+}
+
 /**
  * The state of a PVC as the cluster shows it, before this pass acts on it: its size, then (with `desiredClass`) its
  * volumeAttributesClass (KEP-3751), both of which must be reached for `done`.
@@ -55,20 +85,37 @@ export function describePvc(name: string, ordinal: number, pvc: LivePvc | undefi
   };
   if (size.state === 'failed' || size.state === 'in-progress-other-size' || size.state === 'missing') return withClass;
   if (pvc.volumeAttributesClassName !== desiredClass) return { ...withClass, state: 'to-patch' };
+  // The volume has the class: done, whatever a modification's status still lists (a rollback to the current class
+  // keeps the refused one's ModifyVolumeError while InProgress, as recorded on v1.34.9).
   if (pvc.currentVolumeAttributesClassName === desiredClass) return withClass;
   const modify = pvc.modifyVolumeStatus;
+  const modifying = trueCondition(pvc, 'ModifyingVolume');
   if (modify?.status === 'Infeasible' && modify.targetVolumeAttributesClassName === desiredClass) {
+    const error = trueCondition(pvc, 'ModifyVolumeError');
+    const driver = error?.message ?? error?.reason;
+    const stays = pvc.currentVolumeAttributesClassName ? `in ${pvc.currentVolumeAttributesClassName}` : 'without a class';
     return {
       ...withClass, state: 'failed', terminal: true, failedOn: 'class',
-      message: `the driver refused to modify the volume to VolumeAttributesClass ${desiredClass} (modifyVolumeStatus Infeasible); it stays ${pvc.currentVolumeAttributesClassName ?? 'without a class'}`,
+      since: error?.lastTransitionTime ?? modifying?.lastTransitionTime ?? size.since,
+      message: `the driver refused to modify the volume to VolumeAttributesClass ${desiredClass}${driver ? `: ${driver}` : ''} `
+        + `(modifyVolumeStatus Infeasible${error?.reason && error.reason !== driver ? `, ${error.reason}` : ''}); it stays ${stays}`,
+      ...(error ? { condition: claimCondition(error) } : {}),
     };
   }
   if (size.state !== 'done') return withClass; // the size is on its way; the class follows
+  if (modify?.status === 'Pending') {
+    // The resizer writes Pending (with no target) when it cannot start: the class it is asked for does not exist.
+    return {
+      ...withClass, state: 'class-pending',
+      message: `the resizer has not started the modification to ${desiredClass} (modifyVolumeStatus Pending): VolumeAttributesClass ${desiredClass} `
+        + 'does not exist or is not yet known to it; create the class, or name one that exists',
+    };
+  }
+  // A status left from another target (a refused class asked for before this one) is not this modification's.
+  const ownStatus = modify && (modify.targetVolumeAttributesClassName === undefined || modify.targetVolumeAttributesClassName === desiredClass) ? ` (${modify.status})` : '';
   return {
-    ...withClass, state: 'modifying',
-    message: modify?.status === 'Pending'
-      ? `modification to ${desiredClass} Pending (the class or the driver is not ready)`
-      : `modifying from ${pvc.currentVolumeAttributesClassName ?? '(none)'} to ${desiredClass}${modify?.status ? ` (${modify.status})` : ''}`,
+    ...withClass, state: 'modifying', since: modifying?.lastTransitionTime ?? size.since,
+    message: `modifying from ${pvc.currentVolumeAttributesClassName ?? '(none)'} to ${desiredClass}${ownStatus}`,
   };
 }
 
@@ -77,20 +124,22 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
   const base = { name, ordinal, request: pvc?.request, capacity: pvc?.capacity, message: undefined, terminal: false, since };
   if (!pvc) return { ...base, state: 'missing', message: 'the StatefulSet controller has not created it yet' };
   if (hasReachedSize(pvc, desired)) return { ...base, state: 'done' };
-  const condition = (type: string) => pvc.conditions.find((c) => c.type === type && c.status === 'True');
-  const conditionMessage = (type: string): string | undefined => {
-    const found = condition(type);
-    return found ? found.message ?? found.reason ?? type : undefined;
-  };
+  const condition = (type: string) => trueCondition(pvc, type);
   const requestIsDesired = pvc.request !== undefined && compareQuantities(pvc.request, desired) === 0;
 
   if (isTerminalResizeStatus(pvc.resizeStatus)) {
-    const message = conditionMessage('ControllerResizeError') ?? conditionMessage('NodeResizeError') ?? pvc.resizeStatus;
+    // Terminal whatever stands beside it: the real resizer keeps `Resizing` True beside ControllerResizeError.
+    const error = condition('ControllerResizeError') ?? condition('NodeResizeError');
+    const message = error?.message ?? error?.reason ?? pvc.resizeStatus;
     // A failure for another size than the one we now want is history: the new request restarts expansion (KEP-1790).
     if (!requestIsDesired || (pvc.allocated && compareQuantities(pvc.allocated, desired) !== 0)) {
       return { ...base, state: requestIsDesired ? 'patched' : 'to-patch', message: `previous expansion failed: ${message}` };
     }
-    return { ...base, state: 'failed', message, terminal: true, failedOn: 'size' };
+    return {
+      ...base, state: 'failed', message, terminal: true, failedOn: 'size',
+      since: error?.lastTransitionTime ?? condition('Resizing')?.lastTransitionTime ?? since,
+      ...(error ? { condition: claimCondition(error) } : {}),
+    };
   }
   if (pvc.resizeStatus === 'ControllerResizeInProgress' && pvc.allocated && compareQuantities(pvc.allocated, desired) !== 0) {
     return {
@@ -99,11 +148,19 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
     };
   }
   if (!requestIsDesired) return { ...base, state: 'to-patch' };
-  const transient = conditionMessage('ControllerResizeError') ?? conditionMessage('NodeResizeError');
-  if (transient !== undefined) return { ...base, state: 'retrying', message: transient };
-  if (pvc.resizeStatus === 'NodeResizePending' || pvc.resizeStatus === 'NodeResizeInProgress'
-    || condition('FileSystemResizePending') !== undefined) {
-    return { ...base, state: 'resizing-node' };
+  const transient = condition('ControllerResizeError') ?? condition('NodeResizeError');
+  if (transient !== undefined) return { ...base, state: 'retrying', message: transient.message ?? transient.reason ?? transient.type };
+  if (pvc.resizeStatus === 'NodeResizeInProgress') return { ...base, state: 'resizing-node' };
+  const pending = condition('FileSystemResizePending');
+  if (pvc.resizeStatus === 'NodeResizePending' || pending !== undefined) {
+    // A larger request while the node step is pending waits for it: the resizer acts only after it (recorded).
+    const behind = pvc.allocated && compareQuantities(pvc.allocated, desired) < 0
+      ? `; ${pvc.allocated.text} is allocated, and ${desired.text} is attempted once the node has finished` : '';
+    return {
+      ...base, state: 'waiting-for-node', since: pending?.lastTransitionTime ?? since,
+      message: `${pending?.message ?? 'NodeResizePending: the node has not expanded the file system yet'}${behind}`,
+      ...(pending ? { condition: claimCondition(pending) } : {}),
+    };
   }
   if (pvc.resizeStatus === 'ControllerResizeInProgress' || condition('Resizing') !== undefined) {
     return { ...base, state: 'resizing-controller' };

@@ -1,7 +1,7 @@
 // One reconcile pass for one target: read all state (Git head, cluster), plan, then — only if there is something to
 // write — take the target's Lease and apply: resume or start template updates, patch PVCs (reconcile-volumes.ts),
 // and record the KEP's feedback as an annotation and Events on the StatefulSet.
-import type { ClusterSnapshot, LiveStatefulSet } from '../domain/live-state.ts';
+import type { ClusterSnapshot, LivePod, LiveStatefulSet } from '../domain/live-state.ts';
 import { sameSize } from '../domain/quantity.ts';
 import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
@@ -18,6 +18,7 @@ import {
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
 import type { PvcState } from './pvc-progress.ts';
+import { nodeWaitPolicy, withNodeWaits } from './node-expansion.ts';
 import {
   costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, serverReport, templateReport,
   type PassReport, type StatefulSetReport, type TemplateReport,
@@ -96,7 +97,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
         return notStartedReport(plan);
       }
       return ctx.mode === 'plan'
-        ? reportFromPlan(plan, head.commitSha)
+        ? reportFromPlan(plan, head.commitSha, { policy: nodeWaitPolicy(ctx.target, passNow(ctx)), pods: snapshot.namespaces.get(plan.namespace)?.pods ?? [] })
         : applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, recordingCluster, resumed.revisions.get(`${plan.namespace}/${plan.name}`));
     }));
     completed = true;
@@ -178,7 +179,7 @@ async function applyStatefulSet(
     for (const failure of rollout.failures) {
       say(`${id}: ${failure.transient ? 'transient error' : 'failed'} patching ${failure.pvcName}: ${failure.message}`);
     }
-    return await finishReport(ctx, plan, live, rollout, report, commitSha, lease, carrier);
+    return await finishReport(ctx, plan, live, rollout, report, commitSha, lease, carrier, pods);
   } catch (error) {
     if (error instanceof RecordKeyMissingError) {
       say(`${id}: blocked: ${error.message}`);
@@ -194,7 +195,7 @@ async function applyStatefulSet(
 
 async function finishReport(
   ctx: PassContext, plan: StatefulSetPlan, live: LiveStatefulSet, rollout: VolumeRollout, report: StatefulSetReport,
-  commitSha: string, lease: LazyLease, carrier: StatusCarrier | undefined,
+  commitSha: string, lease: LazyLease, carrier: StatusCarrier | undefined, pods: readonly LivePod[],
 ): Promise<StatefulSetReport> {
   const say = ctx.onEvent ?? (() => undefined);
   const held = carrier?.annotations[statusAnnotation];
@@ -204,8 +205,9 @@ async function finishReport(
   let growing = false;
   const failedPvcs = [...rollout.progress.values()].flat().some((p) => p.state === 'failed');
   const events = failedPvcs ? await ctx.cluster.listPvcWarningEvents(plan.namespace) : [];
+  const nodeWaits = nodeWaitPolicy(ctx.target, passNow(ctx));
   for (const template of plan.templates) {
-    const progress = rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live);
+    const progress = withNodeWaits(rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live), live, nodeWaits, pods);
     if (progress.some((p) => growingStates.has(p.state))) growing = true;
     const status = summariseTemplate(template, progress, live, commitSha, previous);
     statuses.push(status);
@@ -256,7 +258,9 @@ function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: 
 }
 
 /** PVCs whose request is the desired size (and class) and whose capacity (or volume) has not reached it yet. */
-const growingStates = new Set<PvcState>(['patched', 'retrying', 'resizing-controller', 'resizing-node', 'modifying', 'failed']);
+const growingStates = new Set<PvcState>([
+  'patched', 'retrying', 'resizing-controller', 'waiting-for-node', 'resizing-node', 'stalled-on-node', 'modifying', 'class-pending', 'failed',
+]);
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {
   return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: live.namespace, name: live.name, uid: live.uid };

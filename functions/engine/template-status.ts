@@ -1,10 +1,14 @@
 // The KEP-0661 feedback: per volumeClaimTemplate, readyReplicas (PVCs whose capacity reached the template size) and
 // finishedReconciliationGeneration, kept as a JSON annotation on the live StatefulSet since we cannot add status fields.
 import type { LiveStatefulSet } from '../domain/live-state.ts';
+import { compareQuantities } from '../domain/quantity.ts';
 import type { TemplatePlan } from './plan.ts';
-import type { PvcProgress } from './pvc-progress.ts';
+import { hasReachedSize, type PvcProgress } from './pvc-progress.ts';
 
 export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
+
+/** What a template's change alters: its volumes' size, their VolumeAttributesClass (KEP-3751), or both. */
+export type TemplateChange = 'size' | 'class' | 'size-and-class';
 
 export interface TemplateStatus {
   templateName: string;
@@ -16,8 +20,18 @@ export interface TemplateStatus {
   replicas: number;
   readyReplicas: number;
   finishedReconciliationGeneration?: number;
-  /** The first failure or block reason, when there is one. */
+  /** What the change to this size and class alters, as first seen (kept while they stay, like `commitSha`). */
+  change?: TemplateChange;
+  /** The first failure, block or stall reason, when there is one. */
   lastError?: string;
+}
+
+/** What is changing now: the size (live template or a volume not at it), the class (a claim or volume not in it), or both. */
+export function changeOf(plan: TemplatePlan): TemplateChange | undefined {
+  const size = (plan.from !== undefined && compareQuantities(plan.from, plan.to) !== 0) || plan.pvcs.some((p) => !hasReachedSize(p, plan.to));
+  const wanted = plan.volumeAttributesClassName;
+  const klass = wanted !== undefined && (plan.volumeAttributesClass !== undefined || plan.pvcs.some((p) => p.currentVolumeAttributesClassName !== wanted));
+  return size && klass ? 'size-and-class' : size ? 'size' : klass ? 'class' : undefined;
 }
 
 export function summariseTemplate(
@@ -27,20 +41,25 @@ export function summariseTemplate(
   const readyReplicas = progress.filter((p) => p.state === 'done').length;
   const earlier = previous.find((p) => p.templateName === plan.templateName);
   const sameAsEarlier = earlier?.desiredSize === plan.desired.storageText && earlier.desiredClass === plan.volumeAttributesClassName;
+  // Once finished nothing changes any more: what the change was is the one first seen for this size and class.
+  const change = sameAsEarlier && earlier.change !== undefined ? earlier.change : changeOf(plan);
   const status: TemplateStatus = {
     templateName: plan.templateName,
     desiredSize: plan.desired.storageText,
     ...(plan.volumeAttributesClassName !== undefined ? { desiredClass: plan.volumeAttributesClassName } : {}),
+    ...(change !== undefined ? { change } : {}),
     commitSha: sameAsEarlier && earlier ? earlier.commitSha : commitSha,
     replicas: live.replicas,
     readyReplicas,
   };
+
   if (plan.action !== 'blocked' && readyReplicas === live.replicas) {
     status.finishedReconciliationGeneration = live.generation;
   } else if (earlier?.finishedReconciliationGeneration !== undefined) {
     status.finishedReconciliationGeneration = earlier.finishedReconciliationGeneration;
   }
-  const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message;
+  const stalled = progress.find((p) => p.state === 'stalled-on-node');
+  const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? (stalled ? `${stalled.name} stalled: ${stalled.message ?? ''}` : undefined);
   if (error !== undefined) status.lastError = error;
   return status;
 }

@@ -6,6 +6,7 @@ import type { LocatedError } from '../domain/desired-state.ts';
 import type { StatefulSetReport } from '../engine/pass-report.ts';
 import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
 import { changeLocation } from './change-location.ts';
+import { willChange } from './change-words.ts';
 import type { PlanSummary } from './render-plan-comment.ts';
 import { requestChangeWords, volumesGrowFrom } from './size-change-words.ts';
 import { formatMoney } from '../domain/volume-cost.ts';
@@ -20,9 +21,13 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
         annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: template.reasons.length > 0 ? template.reasons.join('\n') : 'blocked' });
       } else if (template.action === 'resize') {
         const pvcs = template.pvcs.length;
+        const klass = template.volumeAttributesClass;
+        const classWords = klass ? `VolumeAttributesClass ${klass.from ?? '(none)'} -> ${klass.to ?? '(none)'}` : undefined;
+        const sizeWords = `${volumesGrowFrom(template) ?? '?'} -> ${template.desiredSize}`;
+        const what = template.change === 'class' && classWords ? classWords : template.change === 'size-and-class' && classWords ? `${sizeWords} and ${classWords}` : sizeWords;
         annotations.push({
-          path, line, level: 'notice', title: `${name}: will resize`,
-          message: `${volumesGrowFrom(template) ?? '?'} -> ${template.desiredSize} on ${pvcs} PVC${pvcs === 1 ? '' : 's'}`
+          path, line, level: 'notice', title: `${name}: ${willChange(template.change)}`,
+          message: `${what} on ${pvcs} PVC${pvcs === 1 ? '' : 's'}`
             + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`,
         });
       }

@@ -4,6 +4,7 @@ import type { LocatedError } from '../domain/desired-state.ts';
 import { formatMoney } from '../domain/volume-cost.ts';
 import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
 import { changeLocation } from './change-location.ts';
+import { willChange } from './change-words.ts';
 import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { sizeChangeWords } from './size-change-words.ts';
 
@@ -53,7 +54,7 @@ function classCell(template: TemplateReport): string {
 
 function verdict(template: TemplateReport): string {
   if (template.action === 'blocked') return '❌ blocked';
-  if (template.action === 'resize') return '✅ will resize';
+  if (template.action === 'resize') return `✅ ${willChange(template.change)}`;
   return template.finished ? '✔️ unchanged' : '⏳ in progress';
 }
 

@@ -1,6 +1,9 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { classKeySuffix } from '../recovery/class-recovery.ts';
+import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { failureQuotes, failureSince } from './failure-quotes.ts';
 import { fitComment } from './render-plan-comment.ts';
 
 export interface ProgressSummary {
@@ -15,28 +18,42 @@ const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'to-patch': '⏳ to be patched',
   'patched': '⏳ patched, waiting for the resizer',
   'resizing-controller': '🔄 resizing on controller',
+  'waiting-for-node': '⏳ waiting for the node to expand the file system',
   'resizing-node': '🔄 resizing on node',
+  'stalled-on-node': '⚠️ stalled',
   'retrying': '🔁 retrying after a transient error',
   'in-progress-other-size': '⏸️ held back: another expansion in progress',
   'modifying': '🔄 modifying the volume to its class',
+  'class-pending': '⏳ modification not started (class Pending)',
   'done': '✅ done',
   'failed': '❌ failed',
 };
 
+/** Blocked, failed or stalled (a volume waits for its node longer than `stalledAfter`): a person must act. */
 export function progressState(sts: StatefulSetReport): ProgressSummary['state'] {
-  if (sts.outcome === 'blocked' || sts.outcome === 'failed') return 'failure';
+  if (sts.outcome === 'blocked' || sts.outcome === 'failed' || sts.outcome === 'stalled') return 'failure';
   return sts.templates.every((t) => t.finished) ? 'success' : 'pending';
 }
 
 export function progressDescription(sts: StatefulSetReport): string {
   const state = progressState(sts);
-  const sizes = sts.templates.map((t) => `${t.readyReplicas}/${t.replicas} replicas at ${t.desiredSize}${t.desiredClass !== undefined ? ` in ${t.desiredClass}` : ''}`).join(', ');
+  const sizes = sts.templates.map(replicasAt).join(', ');
   if (state === 'failure') {
     const failed = sts.templates.find((t) => t.action === 'blocked' || t.pvcs.some((p) => p.state === 'failed'));
+    if (!failed) {
+      const stalled = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => ({ t, p })))[0];
+      if (stalled) return fitDescription(`${stalled.t.templateName}: ${stalled.p.name} stalled, ${stalled.p.message ?? 'waiting for the node'}`);
+    }
     const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
     return fitDescription(`${failed?.templateName ?? ''}: ${reason}`);
   }
-  return fitDescription(state === 'success' ? sizes : `resizing: ${sizes}`);
+  return fitDescription(state === 'success' ? sizes : `${changeVerb(changeKind(sts.templates))}: ${sizes}`);
+}
+
+/** A template whose only terminal failure is a refused class: its recovery proposes a class, not a size. */
+function failedOnClassOnly(template: TemplateReport): boolean {
+  const failed = template.pvcs.filter((p) => p.state === 'failed');
+  return failed.length > 0 && failed.every((p) => p.failedOn === 'class');
 }
 
 export function renderProgressComment(input: {
@@ -47,7 +64,7 @@ export function renderProgressComment(input: {
   const state = progressState(sts);
   const icon = state === 'success' ? '✅' : state === 'failure' ? '❌' : '🔄';
   const lines: string[] = [];
-  lines.push(`### ${icon} Volume resize of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`);
+  lines.push(`### ${icon} ${changeTitle(changeKind(sts.templates))} of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`);
   lines.push('');
   lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressDescription(sts))}.`);
   for (const template of sts.templates) {
@@ -65,18 +82,31 @@ export function renderProgressComment(input: {
         lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
       }
     }
-    const events = template.failureEvents;
-    if (events.length > 0) {
-      const since = events.map((e) => e.lastTimestamp).filter((t): t is string => t !== undefined).sort()[0];
+    const quotes = failureQuotes(template);
+    if (quotes.length > 0) {
+      const since = failureSince(template);
       lines.push('');
       lines.push(`The driver said${since ? ` (since ${since})` : ''}:`);
-      lines.push(codeBlock([...new Set(events.map((e) => `${e.pvcName}: ${e.reason}: ${e.message}`))].join('\n')));
+      lines.push(codeBlock(quotes.join('\n')));
     }
-    const recovery = input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${template.templateName}`);
-    if (recovery) lines.push('', `A recovery pull request proposes a size that can succeed: ${recovery}`);
-    const note = input.recoveryNotes?.get(`${sts.namespace}/${sts.name}/${template.templateName}`);
+    const key = `${sts.namespace}/${sts.name}/${template.templateName}`;
+    const onClass = failedOnClassOnly(template);
+    const recovery = input.recoveryLinks?.get(key);
+    if (recovery) {
+      lines.push('', onClass ? `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${recovery}`
+        : `A recovery pull request proposes a size that can succeed: ${recovery}`);
+    }
+    const note = input.recoveryNotes?.get(key);
     if (note) {
-      lines.push('', `No recovery pull request: ${escapeMarkdown(note)}.`, '', 'Ways out: raise the storage provider\'s maximum volume size or quota so the expansion can be retried, or scale the StatefulSet down so that only replicas at one size remain.');
+      lines.push('', `No recovery pull request: ${escapeMarkdown(note)}.`, '', 'Ways out: raise the storage provider\'s maximum volume size or quota (the external-resizer '
+        + 'retries the same size once its `--retry-interval-max` has passed, 5 minutes by default, or at once when it is restarted), or scale the '
+        + 'StatefulSet down so that only replicas at one size remain.');
+    }
+    const classNote = input.recoveryNotes?.get(`${key}${classKeySuffix}`);
+    if (classNote) {
+      lines.push('', `No recovery pull request for the class: ${escapeMarkdown(classNote)}.`, '', 'Ways out: have the driver accept the class (the '
+        + 'external-resizer retries it once its `--retry-interval-max` has passed, or at once when it is restarted), or name in Git the class the '
+        + 'volumes have, or another class of the same driver.');
     }
   }
   lines.push('');

@@ -23,7 +23,7 @@ export function progressContext(target: string, sts: { namespace: string; name: 
   return `sts-volume-gitops/${target}/${sts.namespace}/${sts.name}`;
 }
 
-const reportable = new Set<StatefulSetReport['outcome']>(['in-progress', 'waiting', 'blocked', 'failed', 'converged']);
+const reportable = new Set<StatefulSetReport['outcome']>(['in-progress', 'waiting', 'blocked', 'failed', 'stalled', 'converged']);
 
 /** Introducing commits never change for a given branch head, so they are remembered for the process's life. */
 const introducedBy = new Map<string, string>();

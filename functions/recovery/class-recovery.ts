@@ -6,8 +6,8 @@ import { readDesiredState, replaceClassValue } from '../domain/manifests.ts';
 import { findClassValue, mapsClass, replaceSizeValue } from '../domain/size-sources.ts';
 import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
-import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
+import { classRecoveryBody } from './recovery-texts.ts';
 
 /** A class recovery's key: its template's key with this suffix (a template name, a DNS label, holds no dot). */
 export const classKeySuffix = '.volume-attributes-class';
@@ -75,7 +75,7 @@ export async function proposeClassRecovery(args: {
   const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${failed} → ${decision.className} (modification infeasible)`;
   const published = await publishRecovery({
     host, branch: recoveryBranch(input.target.name, sts.namespace, sts.name, `${template.templateName}.class`), base: input.branch, headSha, key, path,
-    proposed: decision.className, proposalMarker, title, body: renderClassBody({ sts, template, failed, decision, proposalMarker }),
+    proposed: decision.className, proposalMarker, title, body: classRecoveryBody({ sts, template, failed, decision, proposalMarker }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
     message: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${failed} -> ${decision.className}\n\n`
       + `The driver refused to modify the volumes to ${failed} (Infeasible); ${decision.className} is the class they have (KEP-3751).`,
@@ -101,37 +101,4 @@ function classIn(text: string, path: string, sts: StatefulSetReport, name: strin
   const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name)?.templates.find((t) => t.name === name);
   if (found?.volumeAttributesClassName === undefined || !found.classLocation) return undefined;
   return { className: found.volumeAttributesClassName, line: found.classLocation.line, replace: (t, className) => replaceClassValue(t, found, className) };
-}
-
-function renderClassBody(args: {
-  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<ClassRecoveryDecision, { kind: 'propose' }>; proposalMarker: string;
-}): string {
-  const { sts, template, failed, decision } = args;
-  const refused = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn === 'class');
-  const said = [...new Set([...refused.flatMap((p) => (p.message ? [`${p.name}: ${p.message}`] : [])), ...template.failureEvents.map((e) => `${e.pvcName}: ${e.reason}: ${e.message}`)])];
-  return [
-    args.proposalMarker,
-    `## The modification of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to VolumeAttributesClass ${escapeMarkdown(failed)} is infeasible`,
-    '',
-    `${refused.length} of ${template.replicas} volumes cannot be given the attributes of ${escapeMarkdown(failed)} (\`modifyVolumeStatus: Infeasible\`):`,
-    '',
-    ...refused.map((p) => `- ${escapeMarkdown(p.name)}: volume in ${escapeMarkdown(p.volumeAttributesClass?.current ?? 'no class')}, claim asks for ${escapeMarkdown(p.volumeAttributesClass?.requested ?? failed)}`),
-    '',
-    'What the cluster said:',
-    '',
-    codeBlock(said.join('\n') || '(no message was recorded)'),
-    '',
-    `## Why ${escapeMarkdown(decision.className)}`,
-    '',
-    `${escapeMarkdown(decision.explanation)}. Until then the claims keep asking for ${escapeMarkdown(failed)} and the driver keeps refusing it.`,
-    '',
-    '## Alternatives',
-    '',
-    `- Make ${escapeMarkdown(failed)} reachable for this driver (its parameters within what the volume type allows), then close this pull request: the modification is retried.`,
-    '- Name another VolumeAttributesClass of the same driver by editing this branch.',
-    '',
-    '## After merge',
-    '',
-    'The next pass recreates the StatefulSet with this class (pods untouched) and sets each claim back to it. This pull request is closed automatically if the failure resolves another way.',
-  ].join('\n');
 }

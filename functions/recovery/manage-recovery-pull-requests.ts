@@ -6,15 +6,14 @@ import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
 import { parseQuantity, sameSize, type Quantity } from '../domain/quantity.ts';
 import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
-import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
-import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
-import { recoveryChangeSection } from './recovery-cost.ts';
-import type { PriceConfig } from '../domain/config.ts';
+import { escapeMarkdown } from '../feedback/escape-markdown.ts';
+import { chooseRecoverySize } from './choose-recovery-size.ts';
 import { findSizeValue, mapsClass, replaceSizeValue } from '../domain/size-sources.ts';
 import {
   classKeySuffix, classRecoveryKey, classResolution, hasClassFailure, isClassRecoveryKey, proposeClassRecovery,
 } from './class-recovery.ts';
 import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
+import { sizeRecoveryBody } from './recovery-texts.ts';
 
 export { recoveryBranch, type RecoveryAction, type RecoveryOutcome } from './recovery-pull-request.ts';
 
@@ -106,7 +105,7 @@ async function proposeRecovery(args: {
   const published = await publishRecovery({
     host, branch, base: input.branch, headSha, key, path, proposed: decision.size, proposalMarker,
     title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${desired.storageText} → ${decision.size} (expansion failed)`,
-    body: renderBody({ key, sts, template, failed: desired.storageText, decision, proposalMarker, headSha, prices: input.target.prices }),
+    body: sizeRecoveryBody({ sts, template, failed: desired.storageText, decision, proposalMarker, prices: input.target.prices }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
     message: commitMessage(sts, template, desired.storageText, decision.size),
   });
@@ -151,42 +150,6 @@ async function previousGitSize(
     if (before && (!now || now.bytes !== before.bytes)) return before;
   }
   return undefined;
-}
-
-function renderBody(args: {
-  key: string; sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>;
-  proposalMarker: string; headSha: string; prices: PriceConfig | undefined;
-}): string {
-  const { sts, template, failed, decision } = args;
-  const failedPvcs = template.pvcs.filter((p) => p.state === 'failed');
-  const messages = [...new Set([...failedPvcs.flatMap((p) => (p.message ? [`${p.name}: ${p.message}`] : [])), ...template.failureEvents.map((e) => `${e.pvcName}: ${e.reason}: ${e.message}`)])];
-  const since = template.failureEvents.map((e) => e.lastTimestamp).filter((t): t is string => t !== undefined).sort()[0];
-  return [
-    args.proposalMarker,
-    `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to ${escapeMarkdown(failed)} failed for good`,
-    '',
-    `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}:`,
-    '',
-    ...failedPvcs.map((p) => `- ${escapeMarkdown(p.name)}: capacity ${escapeMarkdown(p.capacity ?? '?')}, request ${escapeMarkdown(p.request ?? '?')}`),
-    '',
-    'What the storage driver said:',
-    '',
-    codeBlock(messages.join('\n') || '(no message was recorded)'),
-    '',
-    `## Why ${escapeMarkdown(decision.size)}`,
-    '',
-    `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.`,
-    '',
-    ...recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices }),
-    '## Alternatives',
-    '',
-    '- Raise the limit that made the expansion fail (the provider\'s maximum volume size or quota), then close this pull request: the expansion is retried as it is.',
-    '- Choose another size above the current capacity by editing this branch.',
-    '',
-    '## After merge',
-    '',
-    'The next pass patches the PVCs down to this size, the resizer expands them to it, and the status checks turn green. This pull request is closed automatically if the failure resolves another way.',
-  ].join('\n');
 }
 
 async function closeResolved(args: {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +35,7 @@ describe('parseConfig', () => {
       sizeSources: [],
       namespaces: { default: 'apps', state: 'sts-volume-gitops', allow: ['db', 'cache'] },
       pullRequests: { validate: true, recovery: true, forks: 'neutral' },
+      stalledAfterSeconds: 3600,
     });
     assert.deepEqual(local?.source, { local: { directory: '/etc/sts/repo', paths: ['**/*.yaml'] } });
     assert.deepEqual(local?.cluster, { kubeconfig: { path: '/etc/sts/kubeconfig', context: 'sandbox' } });
@@ -63,6 +65,30 @@ describe('parseConfig', () => {
       assert.ok(problems.some((p) => expected.test(p)), `got: ${JSON.stringify(problems)}`);
     });
   }
+});
+
+describe('stalledAfter: how long a volume may wait for its node', () => {
+  const withStall = (value: string): string => good.replace('    pullRequests: { validate: false }', `    pullRequests: { validate: false }\n    stalledAfter: ${value}`);
+
+  it('reads a duration in days, hours, minutes and seconds (1h when not set)', () => {
+    assert.equal(parseConfig(withStall('1h30m'), 't.yaml', '/').targets[1]?.stalledAfterSeconds, 5400);
+    assert.equal(parseConfig(withStall('2d'), 't.yaml', '/').targets[1]?.stalledAfterSeconds, 172_800);
+    assert.equal(parseConfig(withStall('45s'), 't.yaml', '/').targets[1]?.stalledAfterSeconds, 45);
+    assert.equal(parseConfig(good, 't.yaml', '/').targets[1]?.stalledAfterSeconds, 3600);
+  });
+
+  it('reads the README\'s configuration example as documented', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Configuration')))?.[1] ?? '';
+    assert.match(example, /stalledAfter: 1h/);
+    assert.equal(parseConfig(example, 'README.md', '/etc/sts').targets[0]?.stalledAfterSeconds, 3600);
+  });
+
+  it('names the field and the form when it is not a duration, or no time at all', () => {
+    assert.deepEqual(problemsOf(withStall('"90 minutes"')), ['targets[1].stalledAfter "90 minutes" is not a duration such as 30m, 1h, 1h30m or 2d']);
+    assert.deepEqual(problemsOf(withStall('1h30')), ['targets[1].stalledAfter "1h30" is not a duration such as 30m, 1h, 1h30m or 2d']);
+    assert.deepEqual(problemsOf(withStall('0m')), ['targets[1].stalledAfter "0m" is no time at all; write a duration such as 30m, 1h or 1h30m']);
+  });
 });
 
 describe('configuration errors never echo what may be a secret (issue 13 item 11)', () => {

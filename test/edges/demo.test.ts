@@ -29,7 +29,7 @@ describe('the npm start demo', () => {
     assert.match(output, /Check sts-volume-gitops\/validate \(demo\): success - analytics\/vlogs-victoria-logs-single-server: 1 PVCs grow 10Gi -> 20Gi/);
     assert.match(output, /success 1\/1 replicas at 20Gi/);
     assert.match(output, /server-volume: 20Gi \[standard\] 1\/1 ready {2}\(apps\/victoria-logs\/values-prod\.yaml:11\)/);
-    assert.match(output, /4 converged, 0 in progress, 0 blocked or failed, 0 missing, 0 manifest error\(s\)/);
+    assert.match(output, /4 converged, 0 in progress, 0 blocked or failed, 0 stalled, 0 missing, 0 manifest error\(s\)/);
     assert.match(output, /Writes in that pass: Kubernetes 0, GitHub 0\./);
   });
 });

@@ -4,6 +4,7 @@ import type {
   ClusterSnapshot, LivePod, LivePvc, LiveQuota, LiveStatefulSet, LiveStorageClass, NamespaceSnapshot,
 } from '../../functions/domain/live-state.ts';
 import { parseQuantity } from '../../functions/domain/quantity.ts';
+import type { TemplatePlan } from '../../functions/engine/plan-types.ts';
 
 export const q = parseQuantity;
 
@@ -94,4 +95,15 @@ export function pgWorld(pvcOverrides: Record<number, Parameters<typeof livePvc>[
   const pvcs = [0, 1, 2].map((i) => livePvc(`data-pg-${i}`, pvcOverrides[i] ?? {}));
   const pods = [0, 1, 2].map((i) => runningPod(`pg-${i}`));
   return snapshot([{ namespace: 'db', statefulSets: [sts], pvcs, pods }]);
+}
+
+/** A template's plan as planTarget leaves it for a set whose live template already asks for Git's size (and class). */
+export function templatePlan(pvcs: LivePvc[], overrides: Partial<TemplatePlan> & { size?: string; className?: string } = {}): TemplatePlan {
+  const { size = '20Gi', className, ...rest } = overrides;
+  return {
+    templateName: 'data', desired: desiredTemplate({ size, ...(className !== undefined ? { volumeAttributesClassName: className } : {}) }), live: undefined,
+    action: 'unchanged', from: q(size), to: q(size), storageClassName: 'standard', storageClassExpandable: true, templateNeedsUpdate: false,
+    pvcsToPatch: [], ...(className !== undefined ? { volumeAttributesClassName: className } : {}), pvcs, quotaChecks: [], reasons: [],
+    ...rest,
+  };
 }

@@ -28,7 +28,7 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
         assert.equal(live?.status?.updateRevision, revisionBefore);
         const annotation = JSON.parse(live?.metadata.annotations?.[statusAnnotation] ?? '[]') as Array<Record<string, unknown>>;
         assert.deepEqual(annotation[0], {
-          templateName: 'data', desiredSize: '20Gi', commitSha: report.commitSha, replicas: 1, readyReplicas: 1,
+          templateName: 'data', desiredSize: '20Gi', change: 'size', commitSha: report.commitSha, replicas: 1, readyReplicas: 1,
           finishedReconciliationGeneration: live?.metadata.generation,
         });
         assert.equal(h.kube.store.list(types.configMap, 'db').length, 0, 'the recreation record is dropped');

@@ -56,7 +56,7 @@ describe('a volumeAttributesClassName change from Git', () => {
       const pvcs = statefulSetReport(failed, 'pg').templates[0]?.pvcs ?? [];
       assert.deepEqual(pvcs.map((p) => [p.state, p.terminal, p.failedOn, p.volumeAttributesClass?.current, p.volumeAttributesClass?.modifyStatus]),
         [['failed', true, 'class', 'silver', 'Infeasible'], ['failed', true, 'class', 'silver', 'Infeasible']]);
-      assert.match(pvcs[0]?.message ?? '', /VolumeAttributesClass platinum \(modifyVolumeStatus Infeasible\); it stays silver/);
+      assert.match(pvcs[0]?.message ?? '', /VolumeAttributesClass platinum \(modifyVolumeStatus Infeasible\); it stays in silver/);
       // Git rolled back to the class the volumes have (what the recovery pull request proposes): accepted, converged.
       await h.writeManifest({ name: 'pg', replicas: 2, policy: 'Parallel', templates: { data: '10Gi' }, volumeAttributesClass: 'silver' });
       assert.ok(allConverged(await h.converge(allConverged, { ticks: 2 })));

@@ -1,0 +1,31 @@
+// What a failed claim's report may quote: the Warning Events of the attempt that failed, never an earlier one that
+// resolved (a class change refused after a lowered expansion must not quote that expansion's VolumeResizeFailed).
+// An Event belongs to the attempt by its reason (the resizer's expansion or modification failure) and its time (at or
+// after the attempt began, as the failed claim's condition dates it). Pure.
+import type { PvcEvent } from '../domain/live-state.ts';
+import type { PvcProgress } from './pvc-progress.ts';
+
+/** The Warning reasons of a failed expansion (external-resizer, kubelet) and of a refused modification (external-resizer). */
+const failureReasons: Record<'size' | 'class', ReadonlySet<string>> = {
+  size: new Set(['VolumeResizeFailed', 'FileSystemResizeFailed']),
+  class: new Set(['VolumeModifyFailed']),
+};
+
+/**
+ * The Events of each terminally failed claim's current attempt, oldest first (`events` as listed, oldest first). With
+ * no date for the attempt (a pre-1.31 cluster writes no condition), only the newest Event of its reasons.
+ */
+export function eventsOfFailedAttempts(progress: readonly PvcProgress[], events: readonly PvcEvent[]): PvcEvent[] {
+  const kept = new Set<PvcEvent>();
+  for (const claim of progress) {
+    if (claim.state !== 'failed' || !claim.terminal) continue; // a patch the API server refused has no driver Events
+    const reasons = failureReasons[claim.failedOn ?? 'size'];
+    const own = events.filter((e) => e.pvcName === claim.name && reasons.has(e.reason));
+    const began = claim.since === undefined ? undefined : Date.parse(claim.since);
+    const current = began === undefined || Number.isNaN(began)
+      ? own.slice(-1)
+      : own.filter((e) => e.lastTimestamp !== undefined && Date.parse(e.lastTimestamp) >= began);
+    for (const event of current) kept.add(event);
+  }
+  return events.filter((e) => kept.has(e));
+}

@@ -1,0 +1,85 @@
+// The bodies of recovery pull requests: what failed, in the driver's own words (the failed claims' conditions, then the
+// Events of the attempt that failed), why the proposal, and what else a person can do that holds for the real CSI
+// external-resizer (v1.12 and later; v2.0.0 recorded in ../shared/conformance/csi-v1.34.9/). Pure.
+import type { PriceConfig } from '../domain/config.ts';
+import { recoveryChangeSection } from './recovery-cost.ts';
+import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts';
+import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
+import { failureQuotes, failureSince } from '../feedback/failure-quotes.ts';
+import type { RecoveryDecision } from './choose-recovery-size.ts';
+
+/**
+ * How the real resizer retries a claim it found infeasible: it keeps it in a slow-retry set held in memory and tries
+ * the same request again only once `--retry-interval-max` has passed (expand_and_recover.go, modify_volume.go).
+ */
+const slowRetry = (what: string): string => `The external-resizer keeps a claim whose ${what} it found infeasible in a slow-retry set and tries the same `
+  + 'request again only once its `--retry-interval-max` has passed (5 minutes by default); to have it retried at once, restart the '
+  + 'external-resizer (the `csi-resizer` container of the CSI driver\'s controller pod): that set is kept in its memory.';
+
+export function sizeRecoveryBody(args: {
+  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>; proposalMarker: string;
+  prices?: PriceConfig | undefined;
+}): string {
+  const { sts, template, failed, decision } = args;
+  const failedPvcs = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn !== 'class');
+  const since = failureSince(template, 'size');
+  return [
+    args.proposalMarker,
+    `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to ${escapeMarkdown(failed)} failed for good`,
+    '',
+    `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}:`,
+    '',
+    ...failedPvcs.map((p) => `- ${escapeMarkdown(p.name)}: capacity ${escapeMarkdown(p.capacity ?? '?')}, request ${escapeMarkdown(p.request ?? '?')}`),
+    '',
+    'What the storage driver said:',
+    '',
+    codeBlock(failureQuotes(template, 'size').join('\n') || '(no message was recorded)'),
+    '',
+    `## Why ${escapeMarkdown(decision.size)}`,
+    '',
+    `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.`,
+    '',
+    ...recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices }),
+    '## Alternatives',
+    '',
+    `- Raise the limit that made the expansion fail (the provider's maximum volume size or quota), then close this pull request (closed unmerged, it is not proposed again). ${slowRetry('expansion')}`,
+    '- Choose another size above the current capacity by editing this branch.',
+    '',
+    '## After merge',
+    '',
+    'The next pass patches the PVCs down to this size, the resizer expands them to it at once (a new request leaves the slow-retry set), and the status checks turn green. This pull request is closed automatically if the failure resolves another way.',
+  ].join('\n');
+}
+
+export function classRecoveryBody(args: {
+  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: { className: string; explanation: string }; proposalMarker: string;
+}): string {
+  const { sts, template, failed, decision } = args;
+  const refused = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn === 'class');
+  const since = failureSince(template, 'class');
+  return [
+    args.proposalMarker,
+    `## The modification of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to VolumeAttributesClass ${escapeMarkdown(failed)} is infeasible`,
+    '',
+    `${refused.length} of ${template.replicas} volumes cannot be given the attributes of ${escapeMarkdown(failed)} (\`modifyVolumeStatus: Infeasible\`${since ? `, since ${since}` : ''}):`,
+    '',
+    ...refused.map((p) => `- ${escapeMarkdown(p.name)}: volume in ${escapeMarkdown(p.volumeAttributesClass?.current ?? 'no class')}, claim asks for ${escapeMarkdown(p.volumeAttributesClass?.requested ?? failed)}`),
+    '',
+    'What the storage driver said:',
+    '',
+    codeBlock(failureQuotes(template, 'class').join('\n') || '(no message was recorded)'),
+    '',
+    `## Why ${escapeMarkdown(decision.className)}`,
+    '',
+    `${escapeMarkdown(decision.explanation)}. Until then the claims keep asking for ${escapeMarkdown(failed)} and the driver keeps refusing it.`,
+    '',
+    '## Alternatives',
+    '',
+    `- Have the driver accept ${escapeMarkdown(failed)} (a VolumeAttributesClass's parameters cannot be edited: this means changing what the driver or the volume type allows), then close this pull request (closed unmerged, it is not proposed again). ${slowRetry('modification')}`,
+    '- Name another VolumeAttributesClass of the same driver by editing this branch.',
+    '',
+    '## After merge',
+    '',
+    'The next pass recreates the StatefulSet with this class (pods untouched) and sets each claim back to it. This pull request is closed automatically if the failure resolves another way.',
+  ].join('\n');
+}

@@ -1,0 +1,45 @@
+// A failed claim's report keeps only the Events of the attempt that failed (by reason and time), over the claims and
+// Events real CSI sidecars recorded on v1.34.9.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { PvcEvent } from '../../functions/domain/live-state.ts';
+import { eventsOfFailedAttempts } from '../../functions/engine/failure-evidence.ts';
+import { describePvc } from '../../functions/engine/pvc-progress.ts';
+import { parseQuantity } from '../../functions/domain/quantity.ts';
+import { recordedPvc, recordedWarnings } from '../support/csi-recordings.ts';
+import { eventsOf, recordedTemplate } from '../support/recorded-reports.ts';
+
+const resizeFailed = recordedWarnings('b', 'b-infeasible');
+const modifyFailed = recordedWarnings('c', 'c-vac');
+
+describe('the Events a failed claim\'s report keeps', () => {
+  it('a refused class keeps its VolumeModifyFailed, not the VolumeResizeFailed of an earlier expansion that was lowered and done', () => {
+    const { template } = recordedTemplate({
+      recorded: recordedPvc('c/c-vac', '1855'), size: '1Gi', className: 'broken', events: [...eventsOf(resizeFailed, 0, 1), ...eventsOf(modifyFailed, 0, 1)],
+    });
+    assert.deepEqual(template.pvcs.map((p) => [p.state, p.failedOn]), [['failed', 'class'], ['failed', 'class']]);
+    assert.deepEqual(template.failureEvents.map((e) => `${e.pvcName} ${e.reason}`), ['data-web-0 VolumeModifyFailed', 'data-web-1 VolumeModifyFailed']);
+  });
+
+  it('a failed expansion keeps the Events of its own attempt, not those of an earlier attempt at another size', () => {
+    const earlier: PvcEvent = {
+      namespace: 'csi-probe', pvcName: 'b-infeasible', reason: 'VolumeResizeFailed', type: 'Warning', count: 2, lastTimestamp: '2026-11-25T20:40:02.000Z',
+      message: 'resize volume "pvc-c6651a6c-d662-485f-ada6-5db4122b619c" by resizer "hostpath.csi.k8s.io" failed: rpc error: code = OutOfRange desc = Requested capacity 214748364800 exceeds maximum allowed 53687091200',
+    };
+    const { template } = recordedTemplate({ recorded: recordedPvc('b/b-infeasible', '1626'), size: '100Gi', events: eventsOf([earlier, ...resizeFailed], 0, 1) });
+    assert.deepEqual(template.failureEvents.map((e) => e.lastTimestamp), ['2026-11-25T20:51:14.000Z', '2026-11-25T20:51:14.000Z']);
+    assert.ok(template.failureEvents.every((e) => e.message.includes('107374182400')));
+  });
+
+  it('a claim that did not fail keeps none (waiting for the node after a lowered request)', () => {
+    const { template } = recordedTemplate({ recorded: recordedPvc('b/b-infeasible', '1665'), size: '3Gi', events: eventsOf(resizeFailed, 0, 1) });
+    assert.deepEqual(template.failureEvents, []);
+  });
+
+  it('without a date for the attempt (no condition, as before 1.31), only the newest Event of its reasons', () => {
+    const claim = { ...recordedPvc('b/b-infeasible', '1626'), resizeStatus: 'ControllerResizeFailed', conditions: [] };
+    const progress = describePvc('b-infeasible', 0, claim, parseQuantity('100Gi'));
+    const older = { ...resizeFailed[0]!, lastTimestamp: '2026-11-25T20:40:00.000Z', message: 'an earlier attempt' };
+    assert.deepEqual(eventsOfFailedAttempts([progress], [older, ...resizeFailed]).map((e) => e.lastTimestamp), ['2026-11-25T20:51:14.000Z']);
+  });
+});
