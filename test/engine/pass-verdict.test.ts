@@ -103,7 +103,7 @@ describe('passVerdict', () => {
   });
 
   it('judges every StatefulSet outcome (a new one must be given its severity)', () => {
-    assert.deepEqual(Object.entries(statefulSetSeverity).filter(([, s]) => s !== undefined).map(([o]) => o).sort(), ['blocked', 'failed', 'namespace-not-allowed']);
+    assert.deepEqual(Object.entries(statefulSetSeverity).filter(([, s]) => s !== undefined).map(([o]) => o).sort(), ['blocked', 'failed', 'namespace-not-allowed', 'stalled']);
   });
 });
 

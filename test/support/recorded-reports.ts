@@ -16,7 +16,8 @@ export function recordedTemplate(args: {
   const replicas = args.replicas ?? 2;
   const live = liveSet({ name: 'web', namespace: 'csi-probe', replicas });
   const pvcs = Array.from({ length: replicas }, (_, i) => renamed(args.recorded, `data-web-${i}`));
-  const plan = templatePlan(pvcs, { size: args.size, ...(args.className !== undefined ? { className: args.className } : {}), ...args.plan });
+  // The live set has the template (a template it lacks lists no PVCs: see describeTemplatePvcs).
+  const plan = templatePlan(pvcs, { size: args.size, live: live.templates[0], ...(args.className !== undefined ? { className: args.className } : {}), ...args.plan });
   const progress = withNodeWaits(describeTemplatePvcs(plan, live), live, args.nodeWaits, args.pods);
   const status = summariseTemplate(plan, progress, live, 'c'.repeat(40), args.previous ?? []);
   const template = templateReport(plan, status, progress, args.events ?? []);
