@@ -1,6 +1,6 @@
 // The target's Lease as one pass holds it: taken just before the first write (a pass over an unchanged world writes
-// nothing), written again before each recreation record is saved, listing that record among the recreations in
-// progress, and released with what the pass's ledger knows of the records.
+// nothing), written again before each recreation record is saved and after each is deleted, so that it lists exactly
+// the recreations in progress, and released with what the pass's ledger knows of the records.
 import type { ClusterPort, LeaseState } from './ports.ts';
 import type { RecordLedger } from './records/ledger.ts';
 
@@ -35,15 +35,17 @@ export class LazyLease {
   }
 
   /**
-   * Before a record is saved (its id already in the ledger): the Lease is written with the ids of every recreation in
-   * progress, the new one's among them, under an optimistic lock on our own hold. So a record exists only once the
-   * Lease's signed mark lists it (a record it does not list is never acted on), and a pass that overran its Lease learns
-   * it (409) before writing a record the holder that took over would know nothing of. A write that began after the id
-   * was entered (another set's, concurrently) lists it too; one that began before does not, and is followed by another.
+   * Writes the Lease until it lists exactly the ledger's recreations in progress (no write when it already does), under
+   * an optimistic lock on our own hold. Called before a record is saved (its id already entered): a record exists only
+   * once the Lease's signed mark lists it (a record it does not list is never acted on), and a pass that overran its
+   * Lease learns it (409) before writing a record the holder that took over would know nothing of. Called again once a
+   * record's delete is confirmed: a finished recreation is unlisted at once, not at a release that a timeout may never
+   * reach, so a copy of its record put back is refused. Each write lists the ids as they are when it begins; one that
+   * began before another set's id was entered (or struck) is followed by another.
    */
-  async fenceSave(): Promise<void> {
+  async listOutstanding(): Promise<void> {
     await this.ensure();
-    while (![...this.ledger.outstandingIds()].every((id) => this.listed.has(id))) await this.write(this.held);
+    while (!sameIds(this.listed, this.ledger.outstandingIds())) await this.write(this.held);
   }
 
   private async write(over: LeaseState | undefined): Promise<void> {
@@ -65,4 +67,8 @@ export class LazyLease {
     await this.holder.cluster.releaseLease(this.namespace, this.name, this.held, this.ledger.marks(completed));
     this.held = undefined;
   }
+}
+
+function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  return a.size === b.size && [...a].every((id) => b.has(id));
 }

@@ -63,8 +63,9 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   base.manifestErrors = [...desired.errors];
   const ledger = passLedger(seenLease, ctx.recordKey, place, standing.outstanding, legacy);
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
-  // Every record call of the pass goes through the ledger, and a record is saved only once the Lease lists it.
-  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.fenceSave(), ctx.recordKey, () => passNow(ctx));
+  // Every record call of the pass goes through the ledger: a record is saved only once the Lease lists it, and the Lease
+  // stops listing it as soon as it is deleted.
+  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.listOutstanding(), ctx.recordKey, () => passNow(ctx));
   const outOfTime = (): boolean => ctx.remainingMs !== undefined && ctx.remainingMs() < minimumRemainingMs;
   const reports: StatefulSetReport[] = [];
   let incomplete = false;

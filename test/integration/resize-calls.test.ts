@@ -43,7 +43,7 @@ describe('calls of a resize', () => {
       ledger.listedStateNamespace([]);
       const lease = new LazyLease({ cluster: kube, holderIdentity: 'earlier-pass' }, markPlace.leaseNamespace, markPlace.leaseName,
         await kube.readLease(markPlace.leaseNamespace, markPlace.leaseName), ledger);
-      const cluster = recordedInLedger(kube, ledger, () => lease.fenceSave(), key);
+      const cluster = recordedInLedger(kube, ledger, () => lease.listOutstanding(), key);
       const timing = { maxWaitMs: 0, pollIntervalMs: 1, sleep: () => Promise.resolve() };
       const place = { recordNamespace: h.stateNamespace, target: 'test' }; // the harness's target: its passes resume these records
       // kafka's update asks the server once whether templates change in place; pg's then goes straight to its record.

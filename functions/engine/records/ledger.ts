@@ -3,7 +3,8 @@
 // locations of versions before the state namespace are listed only while the Lease carries no mark saying they were
 // found clean. The ledger keeps the ids of the recreations in progress, the Lease's signed mark lists them
 // (outstanding.ts): those the mark listed and the namespace still holds, and those the pass began to save, until it
-// sees them deleted. A save is fenced by the Lease write that lists it (LazyLease), before the ConfigMap exists.
+// sees them deleted. A save is fenced by the Lease write that lists it (LazyLease), before the ConfigMap exists; a
+// confirmed delete is followed by the Lease write that no longer does.
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState, RecordsMark } from '../ports.ts';
 import type { RecreationCluster } from './recreate-statefulset.ts';
@@ -121,11 +122,12 @@ export class RecordKeyMissingError extends Error {
 
 /**
  * The record calls of `cluster`, entered in `ledger`. Every record is sealed with `key` (its MAC, which is its id) on
- * its way out; then `fenceSave` runs (the Lease write listing that id, which also proves the Lease is still ours), and
- * only then is the ConfigMap written. Without a key none is written.
+ * its way out; then `listOutstanding` runs (the Lease write listing that id, which also proves the Lease is still ours),
+ * and only then is the ConfigMap written. Once a delete is confirmed, `listOutstanding` runs again: the Lease stops
+ * listing the finished recreation at once. Without a key no record is written.
  */
 export function recordedInLedger(
-  cluster: RecreationCluster, ledger: RecordLedger, fenceSave: () => Promise<void>, key: RecordKey | undefined,
+  cluster: RecreationCluster, ledger: RecordLedger, listOutstanding: () => Promise<void>, key: RecordKey | undefined,
   now: () => Date = () => new Date(),
 ): RecreationCluster {
   return {
@@ -137,13 +139,14 @@ export function recordedInLedger(
       if (key === undefined) throw new RecordKeyMissingError();
       const sealed = sealRecord(record, key, now());
       ledger.saving(sealed);
-      await fenceSave();
+      await listOutstanding();
       await cluster.saveRecreationRecord(sealed);
       ledger.saved(sealed);
     },
     deleteRecreationRecord: async (recordNamespace, recordName) => {
       await cluster.deleteRecreationRecord(recordNamespace, recordName);
       ledger.deleted(recordNamespace, recordName);
+      await listOutstanding();
     },
   };
 }

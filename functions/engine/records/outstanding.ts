@@ -1,9 +1,9 @@
 // Which recreations are in progress, as the Lease says in a mark only this deployment can write: a record is acted on
 // once, while the recreation it was written for is outstanding, never as a standing instruction. The holder writes a
 // record's id (its MAC, unique per seal: the seal time is under it) into the mark in the Lease write that fences the
-// save, before the ConfigMap exists, and drops it when it has seen the record deleted. The mark is an HMAC-SHA256 with
-// the record key over the ids and the Lease's place (namespace, name, target), so it cannot be written by someone who
-// may only write ConfigMaps, nor moved to another target's Lease. A copy of a record put back after its recreation
+// save, before the ConfigMap exists, and drops it in the Lease write that follows the record's delete. The mark is an
+// HMAC-SHA256 with the record key over the ids and the Lease's place (namespace, name, target), so it cannot be written
+// by someone who may only write ConfigMaps, nor moved to another target's Lease. A copy of a record put back after its recreation
 // finished is not in the mark, and is refused like a forged one. Pure.
 import { timingSafeEqual } from 'node:crypto';
 import type { RecreationRecord } from '../../domain/live-state.ts';
