@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { leaseOutstandingAnnotation } from '../../functions/adapters/kube/map-objects.ts';
 import { attacker } from './attacker.ts';
-import { startHarness, types } from './harness.ts';
-import { deleteByAdmin, leaseName, pgRecord, putBack } from './record-scenes.ts';
+import { allConverged, startHarness, types, type Harness } from './harness.ts';
+import { deleteByAdmin, leaseName, leaveLeaseHeld, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
 
 describe('a recreation that finished in a pass that did not release the Lease', () => {
   it('is no longer listed once its record is deleted: a copy put back is refused, and the set an admin deleted stays deleted', async () => {
@@ -36,6 +36,88 @@ describe('a recreation that finished in a pass that did not release the Lease', 
       assert.equal(busy.outcome, 'busy');
       assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'not brought back from the copy');
       assert.match(busy.refusedRecords?.[0]?.reason ?? '', /^not an outstanding recreation/);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+/**
+ * pg's template update as another pass makes it, staged around the pass under test: that pass saves its record and is
+ * stopped at the orphan delete (so pg still exists), and the Lease it wrote (listing the record) and the record are
+ * kept, then taken away again: `save()` puts them back, as that pass's fence and save would land.
+ */
+async function anotherPassSaving(h: Harness): Promise<{ save: () => void }> {
+  assert.ok(allConverged(await h.pass()));
+  await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+  h.kube.faults.failNext('DELETE', 'statefulsets', 1, 'reset');
+  await h.pass({ maxWaitMs: 0 });
+  const record = h.kube.store.get(types.configMap, h.stateNamespace, pgRecord);
+  const mark = h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseOutstandingAnnotation];
+  assert.ok(record && mark, 'a record, listed by the Lease');
+  h.kube.store.remove(types.configMap, h.stateNamespace, pgRecord);
+  const lease = h.kube.store.get(types.lease, h.stateNamespace, leaseName);
+  assert.ok(lease);
+  const annotations = { ...lease.metadata.annotations };
+  delete annotations[leaseOutstandingAnnotation];
+  h.kube.store.replace(types.lease, { ...lease, metadata: { ...lease.metadata, annotations } });
+  return {
+    save: () => {
+      leaveLeaseHeld(h, 0, 'other-pass', { [leaseOutstandingAnnotation]: mark });
+      const { uid: _uid, resourceVersion: _version, creationTimestamp: _created, ...metadata } = record.metadata;
+      h.kube.store.create(types.configMap, { ...record, metadata });
+    },
+  };
+}
+
+/** Runs `pass` with its records LIST held back until `between` ran, after the pass read the Lease. */
+async function withSaveBetweenLeaseReadAndList<T>(h: Harness, between: () => void, pass: () => Promise<T>): Promise<T> {
+  h.kube.requestLog.reset();
+  h.kube.faults.add({ method: 'GET', resource: 'configmaps', latencyMs: 500 });
+  try {
+    const running = pass();
+    while (!h.kube.requestLog.entries.some((e) => e.verb === 'get' && e.resource === 'leases')) await new Promise((resolve) => setTimeout(resolve, 2));
+    between();
+    return await running;
+  } finally {
+    h.kube.faults.clear();
+  }
+}
+
+describe('a genuine record saved by another pass while a pass reads the records', () => {
+  it('is not reported as a forgery by a pass on the busy path (the Lease it read did not list it yet), and is resumed later', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const other = await anotherPassSaving(h);
+      leaveLeaseHeld(h, 0, 'other-pass');
+      const busy = await withSaveBetweenLeaseReadAndList(h, other.save, () => h.pass({ holder: 'next-pass' }));
+      assert.equal(busy.outcome, 'busy');
+      assert.equal(busy.refusedRecords, undefined, 'not refused');
+      assert.deepEqual(refusalEvents(h), [], 'no Warning Event calling it a forgery');
+      assert.match(busy.notes.join('\n'), new RegExp(`recreation record ${h.stateNamespace}/${pgRecord} .*the Lease was written since .*neither acted on nor reported; the next pass judges it`));
+      assert.ok(h.kube.store.get(types.configMap, h.stateNamespace, pgRecord), 'left alone');
+
+      // That pass dies; once its Lease expired the record is resumed.
+      leaveLeaseHeld(h, 3_600_000, 'other-pass');
+      const report = await h.converge(allConverged);
+      assert.equal(report.refusedRecords, undefined);
+      assert.deepEqual(refusalEvents(h), []);
+      assert.equal(h.kube.store.get(types.configMap, h.stateNamespace, pgRecord), undefined, 'finished');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('is not reported as a forgery by a pass that found the Lease free (and then finds it taken)', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const other = await anotherPassSaving(h);
+      const report = await withSaveBetweenLeaseReadAndList(h, other.save, () => h.pass({ holder: 'next-pass' }));
+      assert.notEqual(report.outcome, 'busy');
+      assert.equal(report.refusedRecords, undefined, 'not refused');
+      assert.deepEqual(refusalEvents(h), []);
+      assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.spec?.holderIdentity, 'other-pass', 'the Lease is left to that pass');
+      assert.ok(h.kube.store.get(types.configMap, h.stateNamespace, pgRecord), 'and its record');
     } finally {
       await h.close();
     }

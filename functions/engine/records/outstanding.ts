@@ -70,8 +70,10 @@ export interface RecordStanding {
   outstanding: Outstanding;
   /** `namespace/name` of every StatefulSet in the desired state at the branch head. */
   desired: ReadonlySet<string>;
-  /** Where the mark is, and the head commit, for the reasons. */
-  lease: string;
+  /** The Lease whose mark it is, and its resourceVersion as the pass read it (a save since shows as a newer one). */
+  place: MarkPlace;
+  leaseVersion: string | undefined;
+  /** The head commit, for the reasons. */
   commitSha: string;
 }
 
@@ -86,11 +88,11 @@ export function desiredStatefulSetKeys(desired: DesiredInput): Set<string> {
  * removed from Git is never brought back from a record, whatever the record and the mark say).
  */
 export function standingRefusal(record: RecreationRecord, standing: RecordStanding): string | undefined {
-  const id = recordId(record);
-  if (id === undefined || !standing.outstanding.ids.has(id)) {
+  if (!isListed(record, standing)) {
+    const lease = `${standing.place.leaseNamespace}/${standing.place.leaseName}`;
     const why = standing.outstanding.problem === undefined
-      ? `the Lease ${standing.lease} does not list it among the recreations in progress`
-      : `the Lease ${standing.lease}'s list of recreations in progress is not believed (${standing.outstanding.problem})`;
+      ? `the Lease ${lease} does not list it among the recreations in progress`
+      : `the Lease ${lease}'s list of recreations in progress is not believed (${standing.outstanding.problem})`;
     return `not an outstanding recreation: ${why}. A record is acted on once, while the recreation it was written for is in progress; `
       + 'this one was finished (or never begun) by this deployment, so it is a copy put back or a forgery';
   }
@@ -102,13 +104,19 @@ export function standingRefusal(record: RecreationRecord, standing: RecordStandi
   return undefined;
 }
 
+/** Whether the Lease's mark, as the pass read it and verified, lists the record among the recreations in progress. */
+export function isListed(record: Pick<RecreationRecord, 'mac'>, standing: Pick<RecordStanding, 'outstanding'>): boolean {
+  const id = recordId(record);
+  return id !== undefined && standing.outstanding.ids.has(id);
+}
+
 /** What a pass holds records to: the mark of the Lease it read (verified), and the desired state at the head. */
 export function recordStanding(
   lease: LeaseState | undefined, key: RecordKey | undefined, place: MarkPlace, desired: DesiredInput, commitSha: string,
 ): RecordStanding {
   return {
     outstanding: readOutstanding(lease?.outstandingRecords, key, place), desired: desiredStatefulSetKeys(desired),
-    lease: `${place.leaseNamespace}/${place.leaseName}`, commitSha,
+    place, leaseVersion: lease?.resourceVersion, commitSha,
   };
 }
 

@@ -8,15 +8,22 @@ import { ClusterError } from '../ports.ts';
 import type { PassContext } from '../pass-context.ts';
 import { passNow, stateNamespaceOf } from '../pass-context.ts';
 import { recordRefusal } from './authenticity.ts';
-import { recordId, standingRefusal, type RecordStanding } from './outstanding.ts';
+import { isListed, standingRefusal, type RecordStanding } from './outstanding.ts';
 import type { RefusedRecord } from '../pass-report.ts';
 
 export type { RefusedRecord } from '../pass-report.ts';
 
+/** A record refused, and whether only for not being listed by the Lease as the pass read it (authentic otherwise). */
+export interface Refusal {
+  record: RecreationRecord;
+  refusal: RefusedRecord;
+  unlisted: boolean;
+}
+
 export interface ScreenedRecords {
   /** Records a pass may act on. */
   trusted: RecreationRecord[];
-  refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }>;
+  refused: Refusal[];
   /** Authentic records the Lease lists as in progress (trusted, or refused only because Git no longer has their set). */
   inProgress: RecreationRecord[];
 }
@@ -29,13 +36,13 @@ export function screenRecords(
   const { trusted, refused } = screened;
   for (const record of records) {
     const forged = recordRefusal(record, expectation);
-    const id = recordId(record);
-    if (forged === undefined && id !== undefined && standing.outstanding.ids.has(id)) screened.inProgress.push(record);
+    const listed = isListed(record, standing);
+    if (forged === undefined && listed) screened.inProgress.push(record);
     const reason = forged ?? standingRefusal(record, standing);
     if (reason === undefined) trusted.push(record);
     else {
       refused.push({
-        record,
+        record, unlisted: forged === undefined && !listed,
         refusal: { configMap: `${record.recordNamespace}/${record.recordName}`, statefulSet: `${record.namespace}/${record.statefulSetName}`, reason },
       });
     }
@@ -52,9 +59,7 @@ export function refusalAdvice(refusal: RefusedRecord): string {
 }
 
 /** A Warning Event on each refused record's ConfigMap; an Event that cannot be written is said in the notes instead. */
-export async function reportRefusedRecords(
-  ctx: Pick<PassContext, 'cluster' | 'onEvent'>, refused: ReadonlyArray<{ record: RecreationRecord; refusal: RefusedRecord }>,
-): Promise<string[]> {
+export async function reportRefusedRecords(ctx: Pick<PassContext, 'cluster' | 'onEvent'>, refused: readonly Refusal[]): Promise<string[]> {
   const notes: string[] = [];
   for (const { record, refusal } of refused) {
     const advice = refusalAdvice(refusal);

@@ -9,7 +9,7 @@ import type { LazyLease } from '../lazy-lease.ts';
 import type { RecordLedger } from './ledger.ts';
 import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
 import { stateNamespaceOf, type PassContext } from '../pass-context.ts';
-import { reportRefusedRecords, screenRecords, type RefusedRecord } from './refused.ts';
+import { reportRefusedRecords, screenRecords, type Refusal, type RefusedRecord } from './refused.ts';
 import { recordId, signOutstanding, type MarkPlace, type RecordStanding } from './outstanding.ts';
 
 export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
@@ -59,12 +59,34 @@ export interface ScreenedFound {
 export async function screenFound(
   ctx: PassContext, found: FoundRecords, standing: RecordStanding, ledger: RecordLedger | undefined,
 ): Promise<ScreenedFound> {
-  const { trusted, refused, inProgress } = screenRecords(ctx, [...found.state, ...(found.legacy ?? [])], standing);
+  const screened = screenRecords(ctx, [...found.state, ...(found.legacy ?? [])], standing);
   const stateNamespace = stateNamespaceOf(ctx.target);
-  ledger?.listedStateNamespace(inProgress.filter((r) => r.recordNamespace === stateNamespace));
+  ledger?.listedStateNamespace(screened.inProgress.filter((r) => r.recordNamespace === stateNamespace));
   if (found.legacy) ledger?.listedLegacy(found.legacy);
-  const notes = await reportRefusedRecords(ctx, refused);
-  return { trusted, refused: refused.map((r) => r.refusal), notes };
+  const { refused, withheld } = await withholdSavedSinceRead(ctx, screened.refused, standing);
+  const notes = [...withheld, ...await reportRefusedRecords(ctx, refused)];
+  return { trusted: screened.trusted, refused: refused.map((r) => r.refusal), notes };
+}
+
+/**
+ * The records the pass must not call copies or forgeries yet. The LIST follows the Lease read, and another pass saves a
+ * record only after the Lease write that lists it: a record the Lease did not list when this pass read it may have
+ * been saved since. So before one is reported as not outstanding, the Lease is read again; if it was written since, it
+ * is neither acted on nor reported, and the next pass, reading both afresh, judges it. A Lease unchanged since the
+ * read is the one the record was saved under, and its verdict stands.
+ */
+async function withholdSavedSinceRead(
+  ctx: Pick<PassContext, 'cluster' | 'onEvent'>, refused: readonly Refusal[], standing: RecordStanding,
+): Promise<{ refused: Refusal[]; withheld: string[] }> {
+  const unlisted = refused.filter((r) => r.unlisted);
+  if (unlisted.length === 0) return { refused: [...refused], withheld: [] };
+  const { leaseNamespace, leaseName } = standing.place;
+  const now = await ctx.cluster.readLease(leaseNamespace, leaseName);
+  if (now?.resourceVersion === standing.leaseVersion) return { refused: [...refused], withheld: [] };
+  const withheld = unlisted.map(({ refusal }) => `recreation record ${refusal.configMap} (for ${refusal.statefulSet}) was not listed by the Lease when `
+    + 'this pass read it, and the Lease was written since (another pass is saving or finishing records): neither acted on nor reported; the next pass judges it');
+  for (const note of withheld) ctx.onEvent?.(note);
+  return { refused: refused.filter((r) => !r.unlisted), withheld };
 }
 
 export interface ResumedRecords {
