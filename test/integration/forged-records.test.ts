@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { recreationRecordName } from '../../functions/engine/records/names.ts';
+import { maxRefusalsReportedOneByOne } from '../../functions/engine/records/refused.ts';
 import { attacker } from './attacker.ts';
 import type { KubeObject } from '../../sandbox/kube/store.ts';
 import { startHarness, types, type Harness } from './harness.ts';
@@ -129,6 +130,35 @@ describe('a forged recreation record', () => {
       assert.equal(podSpec.hostPID, undefined, 'created from the genuine record, not the swapped one');
       assert.equal(h.kube.store.get(types.sts, 'kube-system', 'pwn'), undefined);
       assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 2, 'the two forgeries stay; the genuine one is done');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a flood of forged records', () => {
+  it('costs a pass a bounded number of Warning Events, not one per planted ConfigMap; the report lists every one, and a genuine recreation is finished', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      // A pass saves its record, orphan-deletes pg and dies before the create; then mallory plants forgeries.
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.pass({ maxWaitMs: 0 });
+      h.kube.tick(1);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
+      const mallory = await attacker(h);
+      const planted = 3 * maxRefusalsReportedOneByOne;
+      for (let i = 0; i < planted; i++) {
+        const forged = forgedRecord(h);
+        await mallory.createNamespacedConfigMap({ namespace: h.stateNamespace, body: { ...forged, metadata: { ...forged.metadata, name: recreationRecordName('test', 'db', `pwn-${i}`) } } });
+      }
+      h.kube.requestLog.reset();
+      const report = await h.pass();
+      assert.equal(report.refusedRecords?.length, planted, 'the report lists every one (the metric counts them)');
+      const events = h.kube.requestLog.writes().filter((w) => w.resource === 'events' && w.namespace === h.stateNamespace);
+      assert.equal(events.length, maxRefusalsReportedOneByOne, 'one Warning Event each for the first ones, not one per planted ConfigMap');
+      assert.equal(refusalEvents(h).length, maxRefusalsReportedOneByOne);
+      assert.match(report.notes.join('\n'), new RegExp(`${planted - maxRefusalsReportedOneByOne} more recreation records refused, nothing done`));
+      assert.ok(h.kube.store.get(types.sts, 'db', 'pg'), 'the genuine recreation was finished in the same pass');
     } finally {
       await h.close();
     }
