@@ -1,7 +1,7 @@
 // The target's Lease as one pass holds it: taken just before the first write (a pass over an unchanged world writes
 // nothing), written again before each recreation record is saved and after each is deleted, so that it lists exactly
 // the recreations in progress, and released with what the pass's ledger knows of the records.
-import type { ClusterPort, LeaseState } from './ports.ts';
+import { ClusterError, type ClusterPort, type LeaseState } from './ports.ts';
 import type { RecordLedger } from './records/ledger.ts';
 
 export interface LeaseHolder {
@@ -50,22 +50,51 @@ export class LazyLease {
 
   private async write(over: LeaseState | undefined): Promise<void> {
     this.taking ??= (async () => {
-      const ids = this.ledger.outstandingIds();
-      this.held = await this.holder.cluster.writeLease(
-        this.namespace, this.name, this.holder.holderIdentity, this.holder.leaseDurationSeconds ?? 300, over, this.ledger.marks(false),
-      );
-      this.listed = ids;
-      this.everHeld = true;
+      try {
+        await this.writeOver(over);
+      } catch (error) {
+        // Over our own hold, a conflict may be only a busy pass striking what it finished: then write over what it left.
+        const struck = over !== undefined && over === this.held && error instanceof ClusterError && error.status === 409
+          ? await this.struckSince(over) : undefined;
+        if (!struck) throw error;
+        await this.writeOver(struck);
+      }
     })().finally(() => { this.taking = undefined; });
     await this.taking;
+  }
+
+  private async writeOver(over: LeaseState | undefined): Promise<void> {
+    const ids = this.ledger.outstandingIds();
+    this.held = await this.holder.cluster.writeLease(
+      this.namespace, this.name, this.holder.holderIdentity, this.holder.leaseDurationSeconds ?? 300, over, this.ledger.marks(false),
+    );
+    this.listed = ids;
+    this.everHeld = true;
+  }
+
+  /**
+   * The Lease as it is now, when it is still our hold as `held` (same holder, same renewTime) and only its mark changed:
+   * a pass on the busy path finished recreations (it created their StatefulSets and deleted their records) and struck
+   * them from the mark. The ledger forgets those, and the caller writes over the Lease as it is now. Undefined when
+   * anything else happened (another holder took over, the Lease is gone): the caller's 409 stands.
+   */
+  private async struckSince(held: LeaseState): Promise<LeaseState | undefined> {
+    const now = await this.holder.cluster.readLease(this.namespace, this.name);
+    if (!now || now.holder !== this.holder.holderIdentity || now.renewTime !== held.renewTime) return undefined;
+    const listedNow = this.ledger.readMark(now.outstandingRecords);
+    this.ledger.struck([...this.listed].filter((id) => !listedNow.has(id)));
+    return now;
   }
 
   /** `completed`: the pass ran to its end; otherwise the Lease is left saying records may be outstanding. */
   async release(completed: boolean): Promise<void> {
     await this.taking?.catch(() => undefined);
-    if (!this.held) return;
-    await this.holder.cluster.releaseLease(this.namespace, this.name, this.held, this.ledger.marks(completed));
+    const held = this.held;
+    if (!held) return;
     this.held = undefined;
+    if (await this.holder.cluster.releaseLease(this.namespace, this.name, held, this.ledger.marks(completed))) return;
+    const struck = await this.struckSince(held);
+    if (struck) await this.holder.cluster.releaseLease(this.namespace, this.name, struck, this.ledger.marks(completed));
   }
 }
 

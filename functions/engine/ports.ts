@@ -110,9 +110,10 @@ export interface ClusterPort {
   ): Promise<LeaseState>;
   /**
    * Clears the holder and sets the marks (undefined: removed), only if the Lease is still as `held` (the state
-   * writeLease returned): a holder that took over after ours expired keeps it.
+   * writeLease returned): a holder that took over after ours expired keeps it. False when it was not released: the
+   * Lease changed since `held` (409) or is gone (404).
    */
-  releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<void>;
+  releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<boolean>;
   /**
    * Writes the Lease free (no holder) with `marks`, only if it is still as `seen` (created when `seen` is undefined);
    * throws ClusterError 409 when it changed since.

@@ -11,8 +11,8 @@ import type { RecreationRecord } from '../../functions/domain/live-state.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
 import { LazyLease } from '../../functions/engine/lazy-lease.ts';
 import { RecordKey } from '../../functions/engine/records/authenticity.ts';
-import { RecordLedger } from '../../functions/engine/records/ledger.ts';
-import { readOutstanding, signOutstanding } from '../../functions/engine/records/outstanding.ts';
+import { passLedger, type RecordLedger } from '../../functions/engine/records/ledger.ts';
+import { readOutstanding } from '../../functions/engine/records/outstanding.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 
@@ -36,7 +36,7 @@ describe('LazyLease before a record is saved', () => {
 
   function pass(name: string): { lease: LazyLease; ledger: RecordLedger; listed: () => string[]; version: () => string | undefined } {
     const place = { leaseNamespace: 'ops', leaseName: name, target: 't' };
-    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(), sign: (ids) => signOutstanding(ids, key, place) });
+    const ledger = passLedger(undefined, key, place, { ids: new Set() }, false);
     ledger.listedStateNamespace([]);
     const lease = new LazyLease({ cluster, holderIdentity: 'slow-pass', leaseDurationSeconds: 30 }, 'ops', name, undefined, ledger);
     const stored = (): ReturnType<KubeSandbox['store']['get']> => kube.store.get(leaseType, 'ops', name);

@@ -4,7 +4,11 @@
 // progress is never reported as a forgery. Under the RBAC `sts-volume-gitops rbac` generates.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { leaseOutstandingAnnotation } from '../../functions/adapters/kube/map-objects.ts';
+import { LazyLease } from '../../functions/engine/lazy-lease.ts';
+import { passLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
+import { resumeRecreation, updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
 import { attacker } from './attacker.ts';
 import { allConverged, startHarness, types, type Harness } from './harness.ts';
 import { deleteByAdmin, leaseName, leaveLeaseHeld, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
@@ -118,6 +122,72 @@ describe('a genuine record saved by another pass while a pass reads the records'
       assert.deepEqual(refusalEvents(h), []);
       assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.spec?.holderIdentity, 'other-pass', 'the Lease is left to that pass');
       assert.ok(h.kube.store.get(types.configMap, h.stateNamespace, pgRecord), 'and its record');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('the busy path finishing a recreation its live holder is resuming', () => {
+  /**
+   * The holder, driven step by step: it saves pg's record, orphan-deletes pg and waits for the garbage collector; then
+   * another pass, finding the Lease held, creates the absent set from the record and strikes it from the Lease's mark.
+   */
+  async function holderOvertakenByBusyPass(h: Harness): Promise<{ lease: LazyLease; resume: () => Promise<string> }> {
+    assert.ok(allConverged(await h.pass()));
+    const key = h.recordKey;
+    assert.ok(key);
+    const kube = new KubeCluster(h.kube.kubeConfig());
+    const place = { leaseNamespace: h.stateNamespace, leaseName, target: 'test' };
+    const seen = await kube.readLease(h.stateNamespace, leaseName);
+    const ledger = passLedger(seen, key, place, { ids: new Set() }, false);
+    ledger.listedStateNamespace([]);
+    const lease = new LazyLease({ cluster: kube, holderIdentity: 'holder' }, h.stateNamespace, leaseName, seen, ledger);
+    const cluster = recordedInLedger(kube, ledger, () => lease.listOutstanding(), key);
+    const timing = { maxWaitMs: 0, pollIntervalMs: 1, sleep: () => Promise.resolve() };
+    const live = await kube.getStatefulSet('db', 'pg');
+    assert.ok(live);
+    await lease.ensure();
+    const update = await updateLiveTemplate(live, new Map([['data', '20Gi']]), cluster, timing, { recordNamespace: h.stateNamespace, target: 'test' });
+    assert.equal(update.outcome, 'waiting-for-deletion');
+    const [record] = await kube.listRecreationRecords(h.stateNamespace, 'test');
+    assert.ok(record);
+    h.kube.tick(1);
+
+    await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+    const busy = await h.pass({ holder: 'next-pass' });
+    assert.equal(busy.outcome, 'busy');
+    assert.match(busy.notes.join('\n'), /db\/pg was absent after an interrupted template update: set by orphan delete and recreate/);
+    assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseOutstandingAnnotation], undefined, 'struck');
+    return { lease, resume: async () => (await resumeRecreation(record, cluster, timing)).outcome };
+  }
+
+  function releasedClean(h: Harness): void {
+    const after = h.kube.store.get(types.lease, h.stateNamespace, leaseName);
+    assert.equal(after?.spec?.holderIdentity, undefined, 'released: the passes after it are not busy');
+    assert.equal(after?.metadata.annotations?.[leaseOutstandingAnnotation], undefined, 'listing nothing');
+  }
+
+  it('leaves the holder able to write its Lease: its own resume ends without error, and its release frees the Lease', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const holder = await holderOvertakenByBusyPass(h);
+      // The holder looks again: the set is there, recreated; it drops the record (already gone) and releases.
+      assert.equal(await holder.resume(), 'recreated');
+      await holder.lease.release(true);
+      releasedClean(h);
+      assert.notEqual((await h.pass()).outcome, 'busy');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('lets a holder that stops without looking again release its Lease, listing nothing the busy pass finished', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const holder = await holderOvertakenByBusyPass(h);
+      await holder.lease.release(false);
+      releasedClean(h);
     } finally {
       await h.close();
     }

@@ -270,7 +270,7 @@ export class KubeCluster implements ClusterPort {
       : call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata, spec } }));
   }
 
-  async releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<void> {
+  async releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<boolean> {
     // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel; the resourceVersion
     // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing. The
     // records mark goes in the same write: a released Lease always says what it knows of them.
@@ -281,10 +281,10 @@ export class KubeCluster implements ClusterPort {
       },
       spec: { holderIdentity: null, renewTime: null },
     };
-    await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch))
-      .catch((error: unknown) => {
-        if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
-      });
+    return call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch)).then(() => true, (error: unknown) => {
+      if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
+      return false;
+    });
   }
 }
 

@@ -9,7 +9,7 @@ import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState, RecordsMark } from '../ports.ts';
 import type { RecreationCluster } from './recreate-statefulset.ts';
 import { sealRecord, type RecordKey } from './authenticity.ts';
-import { recordId, signOutstanding, type MarkPlace, type Outstanding } from './outstanding.ts';
+import { readOutstanding, recordId, signOutstanding, type MarkPlace, type Outstanding } from './outstanding.ts';
 
 /** Whether a pass must also list the old locations: only while the Lease carries no mark (an older version's, or none). */
 export function legacyScanNeeded(lease: LeaseState | undefined): boolean {
@@ -23,6 +23,8 @@ export interface LedgerStart {
   outstanding: ReadonlySet<string>;
   /** Signs a list of ids as the Lease's mark (undefined when there are none; without a key, the mark as found). */
   sign: (ids: Iterable<string>) => string | undefined;
+  /** The ids a mark's text lists, only if it verifies (none otherwise). */
+  read: (text: string | undefined) => ReadonlySet<string>;
 }
 
 const keyOf = (recordNamespace: string, recordName: string): string => `${recordNamespace}/${recordName}`;
@@ -79,6 +81,19 @@ export class RecordLedger {
     this.legacyFound.delete(keyOf(recordNamespace, recordName));
   }
 
+  /** Recreations another pass finished (it deleted their records) and struck from the Lease's mark while ours. */
+  struck(ids: Iterable<string>): void {
+    for (const id of ids) {
+      this.unlisted.delete(id);
+      for (const [key, inProgress] of this.inProgress) if (inProgress.delete(id) && inProgress.size === 0) this.inProgress.delete(key);
+    }
+  }
+
+  /** The ids a mark's text lists, verified (none when it does not verify). */
+  readMark(text: string | undefined): ReadonlySet<string> {
+    return this.start.read(text);
+  }
+
   /** The ids of every recreation that may be in progress. */
   outstandingIds(): Set<string> {
     return new Set([...this.unlisted, ...[...this.inProgress.values()].flatMap((ids) => [...ids])]);
@@ -109,7 +124,8 @@ export function passLedger(
   seen: LeaseState | undefined, key: RecordKey | undefined, place: MarkPlace, outstanding: Outstanding, legacy: boolean,
 ): RecordLedger {
   const sign = (ids: Iterable<string>): string | undefined => (key ? signOutstanding(ids, key, place) : seen?.outstandingRecords);
-  return new RecordLedger({ legacy, outstanding: outstanding.ids, sign });
+  const read = (text: string | undefined): ReadonlySet<string> => readOutstanding(text, key, place).ids;
+  return new RecordLedger({ legacy, outstanding: outstanding.ids, sign, read });
 }
 
 /** A template update that needs a recreation record, in a deployment without a record key. */
