@@ -56,7 +56,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease.holder ?? '?'}`];
     if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
     const found = await findRecords(ctx, legacy, desiredNamespaces(desired));
-    const absent = await recreateAbsentStatefulSets(ctx, found, standing, { seen: seenLease, place });
+    const absent = await recreateAbsentStatefulSets(ctx, found, standing, seenLease);
     return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedField(absent.refused) };
   }
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppsV1Api } from '@kubernetes/client-node';
-import { leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
+import { leaseOutstandingAnnotation, leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { buildRecreatedStatefulSet } from '../../functions/engine/records/recreate-statefulset.ts';
 import { legacyRecreationRecordName } from '../../functions/engine/records/names.ts';
 import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
@@ -114,6 +114,31 @@ describe('recreation records in the Lease namespace', () => {
       assert.deepEqual(h.kube.store.list(types.configMap, h.stateNamespace), [], 'the record is dropped');
       h.kube.tick(2);
       assert.deepEqual(podIdentity(h.pods()), podsBefore, 'the pods were adopted, not restarted');
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a create that fails on the busy path leaves that set to the next pass and still brings back the others, struck from the mark', async () => {
+    const h = await startHarness({ statefulSets: ['pg', 'zk'].map((name) => ({ name, replicas: 1, templates: { data: '10Gi' } })) });
+    try {
+      for (const name of ['pg', 'zk']) await h.writeManifest({ name, replicas: 1, templates: { data: '20Gi' } });
+      await h.pass({ maxWaitMs: 0 });
+      h.kube.tick(1);
+      assert.deepEqual(h.kube.store.list(types.sts, 'db'), [], 'both absent');
+      leaveLeaseToDeadHolder(h, 1_000, 'outstanding');
+
+      h.kube.faults.failNext('POST', 'statefulsets', 1, 503);
+      const report = await h.pass({ holder: 'me' });
+      assert.equal(report.outcome, 'busy');
+      assert.match(report.notes.join('\n'), /db\/pg was absent after an interrupted template update: transient error, left to the next pass: /);
+      assert.ok(h.kube.store.get(types.sts, 'db', 'zk'), 'zk brought back');
+      const mark = h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseOutstandingAnnotation];
+      const listed = JSON.parse(mark ?? '{}') as { records?: string[] };
+      assert.equal(listed.records?.length, 1, 'zk struck, pg still listed');
+      const again = await h.pass({ holder: 'me' });
+      assert.match(again.notes.join('\n'), /db\/pg was absent after an interrupted template update: set by orphan delete and recreate/);
+      assert.ok(h.kube.store.get(types.sts, 'db', 'pg'));
     } finally {
       await h.close();
     }

@@ -3,6 +3,7 @@
 // holder has it, used only to create a StatefulSet left absent.
 import type { LeaseState } from '../ports.ts';
 import type { RecreationRecord } from '../../domain/live-state.ts';
+import { isNamespaceAllowed } from '../allowed-namespaces.ts';
 import { mapWithConcurrency } from '../concurrency.ts';
 import { ClusterError } from '../ports.ts';
 import type { LazyLease } from '../lazy-lease.ts';
@@ -10,7 +11,7 @@ import type { RecordLedger } from './ledger.ts';
 import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
 import { stateNamespaceOf, type PassContext } from '../pass-context.ts';
 import { reportRefusedRecords, screenRecords, type Refusal, type RefusedRecord } from './refused.ts';
-import { recordId, signOutstanding, type MarkPlace, type RecordStanding } from './outstanding.ts';
+import { recordId, signOutstanding, type RecordStanding } from './outstanding.ts';
 
 export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'updated-in-place': 'updated in place',
@@ -21,8 +22,9 @@ export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
 
 type RecordsContext = Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>;
 
+/** Whether the target may write StatefulSets in `namespace`: the plan's own test (never the state namespace). */
 export function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): boolean {
-  return ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(namespace);
+  return isNamespaceAllowed(namespace, { allow: ctx.target.allowedNamespaces, state: stateNamespaceOf(ctx.target) });
 }
 
 export interface FoundRecords {
@@ -130,37 +132,40 @@ export async function resumeRecords(
   return result;
 }
 
-/** The Lease another holder has, as this pass read it, and where its mark verifies. */
-export interface HeldLease {
-  seen: LeaseState;
-  place: MarkPlace;
-}
-
 /**
  * While another holder has the Lease, a StatefulSet that a recreation left absent (a holder that died between the
  * orphan delete and the create) is created from its record anyway: every step is guarded by a precondition (uid on
  * delete, AlreadyExists on create), so this is safe without the Lease, and it keeps the set from staying absent until
  * the dead holder's Lease expires. No record is written; nothing else is touched. Only screened records are used (this
  * path runs while a holder is live or dead, which is exactly when a forged or replayed one would otherwise be acted on),
- * and a recreation finished here is struck from the Lease's mark at once (optimistic on the Lease as read), so a copy
- * of its record put back is refused even before that holder's Lease expires.
+ * and a recreation finished here is struck from the Lease's mark at once (optimistic on `seen`, the Lease as this pass
+ * read it), so a copy of its record put back is refused even before that holder's Lease expires. A set whose create
+ * fails for a passing reason is left to the next pass; the others are still brought back, and struck.
  */
 export async function recreateAbsentStatefulSets(
-  ctx: PassContext, found: FoundRecords, standing: RecordStanding, lease: HeldLease,
+  ctx: PassContext, found: FoundRecords, standing: RecordStanding, seen: LeaseState,
 ): Promise<{ notes: string[]; refused: RefusedRecord[] }> {
   const { trusted, refused, notes } = await screenFound(ctx, found, standing, undefined);
   const finished = new Set<string>();
   for (const record of trusted) {
     if (!mayWrite(ctx, record.namespace)) continue;
-    if (await ctx.cluster.getStatefulSet(record.namespace, record.statefulSetName)) continue;
-    const { outcome } = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
-    if (outcome === 'recreated') finished.add(recordId(record) ?? '');
-    notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${templateUpdateWords[outcome]}`);
+    let words: string;
+    try {
+      if (await ctx.cluster.getStatefulSet(record.namespace, record.statefulSetName)) continue;
+      const { outcome } = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
+      const id = recordId(record);
+      if (outcome === 'recreated' && id !== undefined) finished.add(id);
+      words = templateUpdateWords[outcome];
+    } catch (error) {
+      if (!(error instanceof ClusterError && error.transient)) throw error;
+      words = `transient error, left to the next pass: ${error.message}`;
+    }
+    notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${words}`);
     ctx.onEvent?.(notes.at(-1) ?? '');
   }
   if (finished.size > 0 && ctx.recordKey) {
     const left = [...standing.outstanding.ids].filter((id) => !finished.has(id));
-    const { seen, place } = lease;
+    const { place } = standing;
     await ctx.cluster.rewriteOutstandingRecords(place.leaseNamespace, place.leaseName, seen, signOutstanding(left, ctx.recordKey, place))
       .catch((error: unknown) => {
         // The holder wrote its Lease since it was read (it is alive): its own ledger says what is in progress.
