@@ -10,7 +10,7 @@ import { LazyLease } from '../../functions/engine/lazy-lease.ts';
 import { passLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
 import { resumeRecreation, updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
 import { attacker } from './attacker.ts';
-import { allConverged, startHarness, types, type Harness } from './harness.ts';
+import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
 import { deleteByAdmin, leaseName, leaveLeaseHeld, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
 
 describe('a recreation that finished in a pass that did not release the Lease', () => {
@@ -75,7 +75,7 @@ async function anotherPassSaving(h: Harness): Promise<{ save: () => void }> {
 }
 
 /** Runs `pass` with its records LIST held back until `between` ran, after the pass read the Lease. */
-async function withSaveBetweenLeaseReadAndList<T>(h: Harness, between: () => void, pass: () => Promise<T>): Promise<T> {
+async function withWriteBetweenLeaseReadAndList<T>(h: Harness, between: () => void, pass: () => Promise<T>): Promise<T> {
   h.kube.requestLog.reset();
   h.kube.faults.add({ method: 'GET', resource: 'configmaps', latencyMs: 500 });
   try {
@@ -94,7 +94,7 @@ describe('a genuine record saved by another pass while a pass reads the records'
     try {
       const other = await anotherPassSaving(h);
       leaveLeaseHeld(h, 0, 'other-pass');
-      const busy = await withSaveBetweenLeaseReadAndList(h, other.save, () => h.pass({ holder: 'next-pass' }));
+      const busy = await withWriteBetweenLeaseReadAndList(h, other.save, () => h.pass({ holder: 'next-pass' }));
       assert.equal(busy.outcome, 'busy');
       assert.equal(busy.refusedRecords, undefined, 'not refused');
       assert.deepEqual(refusalEvents(h), [], 'no Warning Event calling it a forgery');
@@ -116,12 +116,35 @@ describe('a genuine record saved by another pass while a pass reads the records'
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
       const other = await anotherPassSaving(h);
-      const report = await withSaveBetweenLeaseReadAndList(h, other.save, () => h.pass({ holder: 'next-pass' }));
+      const report = await withWriteBetweenLeaseReadAndList(h, other.save, () => h.pass({ holder: 'next-pass' }));
       assert.notEqual(report.outcome, 'busy');
       assert.equal(report.refusedRecords, undefined, 'not refused');
       assert.deepEqual(refusalEvents(h), []);
       assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.spec?.holderIdentity, 'other-pass', 'the Lease is left to that pass');
       assert.ok(h.kube.store.get(types.configMap, h.stateNamespace, pgRecord), 'and its record');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a record in progress that another pass starts resuming first', () => {
+  it('leaves it to that pass: the set is reported waiting, the pass ends, nothing is refused', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      // A pass saves pg's record, orphan-deletes it and stops; the Lease it released lists the record.
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.pass({ maxWaitMs: 0 });
+      h.kube.tick(1);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
+      // This pass reads the Lease free; another takes it before this one writes.
+      const report = await withWriteBetweenLeaseReadAndList(h, () => leaveLeaseHeld(h, 0, 'other-pass'), () => h.pass({ holder: 'next-pass' }));
+      assert.notEqual(report.outcome, 'busy');
+      assert.equal(report.refusedRecords, undefined);
+      assert.match(report.notes.join('\n'), /db\/pg: transient error, retrying next pass: .*the object has been modified/);
+      assert.equal(statefulSetReport(report, 'pg').outcome, 'waiting');
+      assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.spec?.holderIdentity, 'other-pass');
+      assert.ok(h.kube.store.get(types.configMap, h.stateNamespace, pgRecord), 'the record is left to that pass');
     } finally {
       await h.close();
     }

@@ -114,9 +114,10 @@ export async function resumeRecords(
       continue;
     }
     if (record.updateRevision) result.revisions.set(id, record.updateRevision);
-    await lease.ensure();
-    say(`${id}: resuming the template update an earlier pass left unfinished`);
     try {
+      // A 409 here: another pass took the Lease since this one read it, and resumes the record itself.
+      await lease.ensure();
+      say(`${id}: resuming the template update an earlier pass left unfinished`);
       const { outcome, reason } = await resumeRecreation(record, cluster, ctx.timing);
       if (outcome === 'waiting-for-deletion') result.waiting.add(id);
       if (outcome === 'record-outdated') {
@@ -125,7 +126,8 @@ export async function resumeRecords(
       }
     } catch (error) {
       if (!(error instanceof ClusterError && error.transient)) throw error;
-      say(`${id}: transient error, retrying next pass: ${error.message}`);
+      result.notes.push(`${id}: transient error, retrying next pass: ${error.message}`);
+      say(result.notes.at(-1) ?? '');
       result.waiting.add(id);
     }
   }
