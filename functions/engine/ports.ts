@@ -91,8 +91,11 @@ export interface ClusterPort {
   deleteStatefulSetOrphan(namespace: string, name: string, uid: string, resourceVersion: string): Promise<void>;
   /** Returns the object as the server stored it (no GET needed after a recreation). */
   createStatefulSet(target: JsonObject): Promise<LiveStatefulSet>;
-  /** Creates or replaces the record's ConfigMap in `record.recordNamespace`. */
-  saveRecreationRecord(record: RecreationRecord): Promise<void>;
+  /**
+   * Creates the record's ConfigMap in `record.recordNamespace`. A ConfigMap of that name already there is a ClusterError
+   * 409 (AlreadyExists), never overwritten, unless `replace` (a pass rewriting its own record in progress).
+   */
+  saveRecreationRecord(record: RecreationRecord, options: { replace: boolean }): Promise<void>;
   /** Deletes a record's ConfigMap (`recordNamespace`); one already gone is fine. */
   deleteRecreationRecord(recordNamespace: string, recordName: string): Promise<void>;
   /** Sets (or with null removes) one annotation with a merge patch. */

@@ -7,9 +7,9 @@ import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
 import { ClusterError, type LeaseState } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
-import { updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
+import { RecreationBlockedError, updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
-import { legacyScanNeeded, passLedger, RecordKeyMissingError, recordedInLedger } from './records/ledger.ts';
+import { legacyScanNeeded, passLedger, recordedInLedger } from './records/ledger.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
 import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
 import { stateNamespaceOf } from './pass-context.ts';
@@ -181,7 +181,7 @@ async function applyStatefulSet(
     }
     return await finishReport(ctx, plan, live, rollout, report, commitSha, lease, carrier);
   } catch (error) {
-    if (error instanceof RecordKeyMissingError) {
+    if (error instanceof RecreationBlockedError) {
       say(`${id}: blocked: ${error.message}`);
       return { ...report, outcome: 'blocked', notes: [...report.notes, error.message] };
     }

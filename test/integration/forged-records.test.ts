@@ -10,7 +10,7 @@ import { recreationRecordName } from '../../functions/engine/records/names.ts';
 import { maxRefusalsReportedOneByOne } from '../../functions/engine/records/refused.ts';
 import { attacker } from './attacker.ts';
 import type { KubeObject } from '../../sandbox/kube/store.ts';
-import { startHarness, types, type Harness } from './harness.ts';
+import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
 
 const leaseName = 'sts-volume-gitops-test';
 
@@ -130,6 +130,34 @@ describe('a forged recreation record', () => {
       assert.equal(podSpec.hostPID, undefined, 'created from the genuine record, not the swapped one');
       assert.equal(h.kube.store.get(types.sts, 'kube-system', 'pwn'), undefined);
       assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 2, 'the two forgeries stay; the genuine one is done');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a forged record under the name of a set\'s own record', () => {
+  it('is kept as evidence: the set\'s template update is blocked naming it, nothing is overwritten or deleted', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const uid = h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid;
+      const forged = forgedRecord(h);
+      const name = recreationRecordName('test', 'db', 'pg');
+      await (await attacker(h)).createNamespacedConfigMap({ namespace: h.stateNamespace, body: { ...forged, metadata: { ...forged.metadata, name } } });
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      for (let pass = 0; pass < 2; pass++) {
+        const report = await h.pass();
+        assert.equal(report.refusedRecords?.[0]?.configMap, `${h.stateNamespace}/${name}`, 'refused and reported');
+        const pg = statefulSetReport(report, 'pg');
+        assert.equal(pg.outcome, 'blocked');
+        assert.match(pg.notes.join('\n'), new RegExp(`ConfigMap ${h.stateNamespace}/${name} .*already exists.*delete it`));
+        assert.deepEqual(h.kube.store.get(types.configMap, h.stateNamespace, name)?.data, forged.data, 'not overwritten');
+        assert.equal(h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid, uid, 'the set was not deleted');
+      }
+      // A person inspects it and deletes it: the template update goes through.
+      h.kube.store.remove(types.configMap, h.stateNamespace, name);
+      await h.converge(allConverged);
+      assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 0);
     } finally {
       await h.close();
     }

@@ -155,7 +155,7 @@ export class KubeCluster implements ClusterPort {
     return toLiveStatefulSet(await wireJson((wire) => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }, wire), target));
   }
 
-  async saveRecreationRecord(record: RecreationRecord): Promise<void> {
+  async saveRecreationRecord(record: RecreationRecord, options: { replace: boolean }): Promise<void> {
     const body = {
       metadata: {
         name: record.recordName, namespace: record.recordNamespace,
@@ -176,7 +176,7 @@ export class KubeCluster implements ClusterPort {
     try {
       await call(() => this.core.createNamespacedConfigMap({ namespace, body, fieldManager }));
     } catch (error) {
-      if (!(error instanceof ClusterError && error.status === 409)) throw error;
+      if (!(options.replace && error instanceof ClusterError && error.status === 409)) throw error;
       await call(() => this.core.replaceNamespacedConfigMap({ namespace, name: record.recordName, body, fieldManager }));
     }
   }

@@ -7,7 +7,7 @@
 // confirmed delete is followed by the Lease write that no longer does.
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState, RecordsMark } from '../ports.ts';
-import type { RecreationCluster } from './recreate-statefulset.ts';
+import { RecreationBlockedError, type RecreationCluster } from './recreate-statefulset.ts';
 import { sealRecord, type RecordKey } from './authenticity.ts';
 import { readOutstanding, recordId, signOutstanding, type MarkPlace, type Outstanding } from './outstanding.ts';
 
@@ -129,10 +129,9 @@ export function passLedger(
 }
 
 /** A template update that needs a recreation record, in a deployment without a record key. */
-export class RecordKeyMissingError extends Error {
+export class RecordKeyMissingError extends RecreationBlockedError {
   constructor() {
     super('recreating the StatefulSet needs a recreation record, and records are signed with a key this target has none of: set targets[].recordKey in the config (see the README, "Recreation records")');
-    this.name = 'RecordKeyMissingError';
   }
 }
 
@@ -151,12 +150,12 @@ export function recordedInLedger(
     getStatefulSet: (namespace, name) => cluster.getStatefulSet(namespace, name),
     deleteStatefulSetOrphan: (namespace, name, uid, resourceVersion) => cluster.deleteStatefulSetOrphan(namespace, name, uid, resourceVersion),
     createStatefulSet: (target) => cluster.createStatefulSet(target),
-    saveRecreationRecord: async (record) => {
+    saveRecreationRecord: async (record, options) => {
       if (key === undefined) throw new RecordKeyMissingError();
       const sealed = sealRecord(record, key, now());
       ledger.saving(sealed);
       await listOutstanding();
-      await cluster.saveRecreationRecord(sealed);
+      await cluster.saveRecreationRecord(sealed, options);
       ledger.saved(sealed);
     },
     deleteRecreationRecord: async (recordNamespace, recordName) => {
