@@ -9,10 +9,8 @@ import { leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTarget
 import { recreationRecordName } from '../../functions/engine/records/names.ts';
 import { maxRefusalsReportedOneByOne } from '../../functions/engine/records/refused.ts';
 import { attacker } from './attacker.ts';
-import type { KubeObject } from '../../sandbox/kube/store.ts';
 import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
-
-const leaseName = 'sts-volume-gitops-test';
+import { leaseName, refusalEvents } from './record-scenes.ts';
 
 const privileged = {
   apiVersion: 'apps/v1', kind: 'StatefulSet',
@@ -39,10 +37,6 @@ function forgedRecord(h: Harness, data: Record<string, string> = {}): { metadata
     },
     data: { namespace: 'db', statefulSet: 'pwn', oldUid: 'f0f0f0f0-0000-0000-0000-000000000000', target: JSON.stringify(privileged), ...data },
   };
-}
-
-function refusalEvents(h: Harness): KubeObject[] {
-  return h.kube.store.list(types.event, h.stateNamespace).filter((e) => (e as { reason?: string }).reason === 'RefusedRecreationRecord');
 }
 
 function nothingCreated(h: Harness): void {

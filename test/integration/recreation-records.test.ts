@@ -10,8 +10,7 @@ import { leaseOutstandingAnnotation, leaseRecordsAnnotation, recordLabel } from 
 import { buildRecreatedStatefulSet } from '../../functions/engine/records/recreate-statefulset.ts';
 import { legacyRecreationRecordName } from '../../functions/engine/records/names.ts';
 import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
-
-const leaseName = 'sts-volume-gitops-test';
+import { leaseName, leaveLeaseHeld, refusalEvents } from './record-scenes.ts';
 
 /** Lease, StorageClasses, the server's /version, the state namespace's ConfigMaps, and per namespace StatefulSets, PVCs, pods and quotas. */
 const floor = (namespaces: number): number => 4 + 4 * namespaces;
@@ -34,17 +33,6 @@ function storageOfTemplate(h: Harness, name: string): unknown {
 }
 
 const leaseMark = (h: Harness): string | undefined => h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseRecordsAnnotation];
-
-/** The Lease as a holder that died left it: holder still set, renewed `ageMs` ago, its marks as written (`mark` for the old locations'). */
-function leaveLeaseToDeadHolder(h: Harness, ageMs: number, mark: string): void {
-  const lease = h.kube.store.get(types.lease, h.stateNamespace, leaseName);
-  assert.ok(lease);
-  const renewTime = new Date(Date.now() - ageMs).toISOString().replace('Z', '000Z');
-  h.kube.store.replace(types.lease, {
-    ...lease, metadata: { ...lease.metadata, annotations: { ...lease.metadata.annotations, [leaseRecordsAnnotation]: mark } },
-    spec: { ...(lease.spec ?? {}), holderIdentity: 'dead-pass', leaseDurationSeconds: 300, renewTime, acquireTime: renewTime },
-  });
-}
 
 /** A pass that records, orphan-deletes and is stopped before the create; the set is then gone (the GC ran). */
 async function leaveSetAbsentWithRecord(h: Harness): Promise<void> {
@@ -103,7 +91,7 @@ describe('recreation records in the Lease namespace', () => {
       const podsBefore = podIdentity(h.pods());
       await leaveSetAbsentWithRecord(h);
       // The Lease as the dead holder wrote it before saving the record: listing it among the recreations in progress.
-      leaveLeaseToDeadHolder(h, 1_000, 'outstanding');
+      leaveLeaseHeld(h, 1_000, 'dead-pass', { [leaseRecordsAnnotation]: 'outstanding' });
 
       h.kube.requestLog.reset();
       const report = await h.pass({ holder: 'me' });
@@ -126,7 +114,7 @@ describe('recreation records in the Lease namespace', () => {
       await h.pass({ maxWaitMs: 0 });
       h.kube.tick(1);
       assert.deepEqual(h.kube.store.list(types.sts, 'db'), [], 'both absent');
-      leaveLeaseToDeadHolder(h, 1_000, 'outstanding');
+      leaveLeaseHeld(h, 1_000, 'dead-pass', { [leaseRecordsAnnotation]: 'outstanding' });
 
       h.kube.faults.failNext('POST', 'statefulsets', 1, 503);
       const report = await h.pass({ holder: 'me' });
@@ -149,7 +137,7 @@ describe('recreation records in the Lease namespace', () => {
     try {
       const podsBefore = podIdentity(h.pods());
       await leaveSetAbsentWithRecord(h);
-      leaveLeaseToDeadHolder(h, 3_600_000, 'none');
+      leaveLeaseHeld(h, 3_600_000, 'dead-pass', { [leaseRecordsAnnotation]: 'none' });
 
       const report = await h.converge(allConverged);
       assert.notEqual(report.outcome, 'busy');
@@ -198,7 +186,7 @@ describe('recreation records in the Lease namespace', () => {
         assert.equal(h.kube.store.list(types.configMap, 'db').length, 1, 'left in place');
         assert.equal(leaseMark(h), undefined, 'the Lease keeps the old locations looked at');
       }
-      const warnings = h.kube.store.list(types.event, 'db').filter((e) => (e as { reason?: string }).reason === 'RefusedRecreationRecord');
+      const warnings = refusalEvents(h, 'db');
       assert.equal(warnings.length, 2, 'a Warning Event on the ConfigMap every pass');
 
       // The operator checks the record, creates the set from it and deletes the record: the passes go on as usual.

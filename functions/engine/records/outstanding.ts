@@ -5,7 +5,6 @@
 // HMAC-SHA256 with the record key over the ids and the Lease's place (namespace, name, target), so it cannot be written
 // by someone who may only write ConfigMaps, nor moved to another target's Lease. A copy of a record put back after its recreation
 // finished is not in the mark, and is refused like a forged one. Pure.
-import { timingSafeEqual } from 'node:crypto';
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState } from '../ports.ts';
 import { mappedValuesOf, type DesiredInput } from '../desired-input.ts';
@@ -57,9 +56,7 @@ export function readOutstanding(text: string | undefined, key: RecordKey | undef
   if (!Array.isArray(records) || !records.every((r): r is string => typeof r === 'string') || typeof mac !== 'string') {
     return { ids: new Set(), problem: 'it is not the JSON this tool writes' };
   }
-  const given = Buffer.from(mac, 'base64');
-  const wanted = key.mac(markText(records, place));
-  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+  if (!key.verifies(markText(records, place), mac)) {
     return { ids: new Set(), problem: 'its MAC does not verify: this deployment did not write it there (or the record key was changed)' };
   }
   return { ids: new Set(records) };
