@@ -10,7 +10,7 @@ import { LazyLease } from '../../functions/engine/lazy-lease.ts';
 import { passLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
 import { resumeRecreation, updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
 import { attacker } from './attacker.ts';
-import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
+import { allConverged, generatedRecordKey, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
 import { deleteByAdmin, leaseName, leaveLeaseHeld, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
 
 describe('a recreation that finished in a pass that did not release the Lease', () => {
@@ -87,6 +87,30 @@ async function withWriteBetweenLeaseReadAndList<T>(h: Harness, between: () => vo
     h.kube.faults.clear();
   }
 }
+
+describe('a record key changed while a recreation is in progress (README: change it only while none is)', () => {
+  it('fails closed: the record is refused and reported, nothing is created, and going back to the old key does not bring it back', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.pass({ maxWaitMs: 0 });
+      h.kube.tick(1);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'absent, its record outstanding');
+
+      const report = await h.pass({ recordKey: generatedRecordKey() });
+      h.kube.tick(2);
+      assert.match(report.refusedRecords?.[0]?.reason ?? '', /its MAC does not verify: .*or the record key was changed/);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'nothing created');
+      assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseOutstandingAnnotation], undefined,
+        'the old key\'s list is gone');
+      const back = await h.pass();
+      assert.match(back.refusedRecords?.[0]?.reason ?? '', /^not an outstanding recreation/);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
+    } finally {
+      await h.close();
+    }
+  });
+});
 
 describe('a genuine record saved by another pass while a pass reads the records', () => {
   it('is not reported as a forgery by a pass on the busy path (the Lease it read did not list it yet), and is resumed later', async () => {
