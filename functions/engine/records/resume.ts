@@ -23,7 +23,7 @@ export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
 type RecordsContext = Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>;
 
 /** Whether the target may write StatefulSets in `namespace`: the plan's own test (never the state namespace). */
-export function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): boolean {
+function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): boolean {
   return isNamespaceAllowed(namespace, { allow: ctx.target.allowedNamespaces, state: stateNamespaceOf(ctx.target) });
 }
 
