@@ -167,9 +167,10 @@ async function resizeScenario(host: SandboxHost, git: MemorySource, pass: () => 
   }
   const logs = await host.logs();
   const pvcs = size.sets * size.replicas * 2;
-  const templateUpdate = (logs.kubeCounts['update statefulsets'] ?? 0) > size.sets / 2 ? 1 : 5;
+  const templateUpdate = (logs.kubeCounts['update statefulsets'] ?? 0) > size.sets / 2 ? 1 : 6;
   // The floor: one patch per PVC to grow, the template update (the Lease write listing the record, the record's create,
-  // orphan delete + create, the record's delete; one PUT in place), one status annotation per set, the reads of each pass.
+  // orphan delete + create, the record's delete, the Lease write unlisting it; one PUT in place), one status annotation
+  // per set, the reads of each pass.
   const floor = pvcs / 2 + size.sets * (templateUpdate + 1) + passes * readFloor();
   await result('resize data 10Gi -> 20Gi to convergence (pass time)', total, 1, {
     floor,

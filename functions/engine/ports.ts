@@ -96,8 +96,11 @@ export interface ClusterPort {
   deleteStatefulSetOrphan(namespace: string, name: string, uid: string, resourceVersion: string): Promise<void>;
   /** Returns the object as the server stored it (no GET needed after a recreation). */
   createStatefulSet(target: JsonObject): Promise<LiveStatefulSet>;
-  /** Creates or replaces the record's ConfigMap in `record.recordNamespace`. */
-  saveRecreationRecord(record: RecreationRecord): Promise<void>;
+  /**
+   * Creates the record's ConfigMap in `record.recordNamespace`. A ConfigMap of that name already there is a ClusterError
+   * 409 (AlreadyExists), never overwritten, unless `replace` (a pass rewriting its own record in progress).
+   */
+  saveRecreationRecord(record: RecreationRecord, options: { replace: boolean }): Promise<void>;
   /** Deletes a record's ConfigMap (`recordNamespace`); one already gone is fine. */
   deleteRecreationRecord(recordNamespace: string, recordName: string): Promise<void>;
   /** Sets (or with null removes) one annotation with a merge patch. */
@@ -115,9 +118,10 @@ export interface ClusterPort {
   ): Promise<LeaseState>;
   /**
    * Clears the holder and sets the marks (undefined: removed), only if the Lease is still as `held` (the state
-   * writeLease returned): a holder that took over after ours expired keeps it.
+   * writeLease returned): a holder that took over after ours expired keeps it. False when it was not released: the
+   * Lease changed since `held` (409) or is gone (404).
    */
-  releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<void>;
+  releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<boolean>;
   /**
    * Writes the Lease free (no holder) with `marks`, only if it is still as `seen` (created when `seen` is undefined);
    * throws ClusterError 409 when it changed since.

@@ -7,9 +7,9 @@ import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
 import { ClusterError, type LeaseState } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
-import { updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
+import { RecreationBlockedError, updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
-import { legacyScanNeeded, passLedger, RecordKeyMissingError, recordedInLedger } from './records/ledger.ts';
+import { legacyScanNeeded, passLedger, recordedInLedger } from './records/ledger.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
 import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
 import { stateNamespaceOf } from './pass-context.ts';
@@ -57,15 +57,16 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease.holder ?? '?'}`];
     if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
     const found = await findRecords(ctx, legacy, desiredNamespaces(desired));
-    const absent = await recreateAbsentStatefulSets(ctx, found, standing, { seen: seenLease, place });
+    const absent = await recreateAbsentStatefulSets(ctx, found, standing, seenLease);
     return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedField(absent.refused) };
   }
 
   base.manifestErrors = [...desired.errors];
   const ledger = passLedger(seenLease, ctx.recordKey, place, standing.outstanding, legacy);
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
-  // Every record call of the pass goes through the ledger, and a record is saved only once the Lease lists it.
-  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.fenceSave(), ctx.recordKey, () => passNow(ctx));
+  // Every record call of the pass goes through the ledger: a record is saved only once the Lease lists it, and the Lease
+  // stops listing it as soon as it is deleted.
+  const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.listOutstanding(), ctx.recordKey, () => passNow(ctx));
   const outOfTime = (): boolean => ctx.remainingMs !== undefined && ctx.remainingMs() < minimumRemainingMs;
   const reports: StatefulSetReport[] = [];
   let incomplete = false;
@@ -181,7 +182,7 @@ async function applyStatefulSet(
     }
     return await finishReport(ctx, plan, live, rollout, report, commitSha, lease, carrier, pods);
   } catch (error) {
-    if (error instanceof RecordKeyMissingError) {
+    if (error instanceof RecreationBlockedError) {
       say(`${id}: blocked: ${error.message}`);
       return { ...report, outcome: 'blocked', blockedBy: 'record-key-missing', notes: [...report.notes, error.message] };
     }

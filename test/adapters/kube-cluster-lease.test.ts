@@ -21,7 +21,7 @@ describe('KubeCluster lease', () => {
   it('takes a free lease, then releases it by clearing the holder', async () => {
     const held = await cluster.writeLease('db', 'mine', 'pass-1', 60, undefined);
     assert.equal((await cluster.readLease('db', 'mine'))?.holder, 'pass-1');
-    await cluster.releaseLease('db', 'mine', held);
+    assert.equal(await cluster.releaseLease('db', 'mine', held), true);
     const after = await cluster.readLease('db', 'mine');
     assert.equal(after?.holder, undefined);
     assert.equal(after?.renewTime, undefined);
@@ -32,7 +32,7 @@ describe('KubeCluster lease', () => {
     // Our hold expired mid-pass; another pass saw that and took over (an optimistic write on what it read).
     const seenByOther = await cluster.readLease('db', 'shared');
     await cluster.writeLease('db', 'shared', 'next-pass', 60, seenByOther);
-    await cluster.releaseLease('db', 'shared', held);
+    assert.equal(await cluster.releaseLease('db', 'shared', held), false, 'not released');
     assert.equal((await cluster.readLease('db', 'shared'))?.holder, 'next-pass');
   });
 
@@ -64,7 +64,7 @@ describe('KubeCluster lease', () => {
   it('needs nothing when the lease is gone', async () => {
     const held = await cluster.writeLease('db', 'gone', 'pass-1', 60, undefined);
     await kube.kubeConfig().makeApiClient(CoordinationV1Api).deleteNamespacedLease({ namespace: 'db', name: 'gone' });
-    await cluster.releaseLease('db', 'gone', held);
+    assert.equal(await cluster.releaseLease('db', 'gone', held), false);
     assert.equal(await cluster.readLease('db', 'gone'), undefined);
   });
 });

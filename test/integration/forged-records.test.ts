@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { recreationRecordName } from '../../functions/engine/records/names.ts';
+import { maxRefusalsReportedOneByOne } from '../../functions/engine/records/refused.ts';
 import { attacker } from './attacker.ts';
-import type { KubeObject } from '../../sandbox/kube/store.ts';
-import { startHarness, types, type Harness } from './harness.ts';
-
-const leaseName = 'sts-volume-gitops-test';
+import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
+import { leaseName, refusalEvents } from './record-scenes.ts';
 
 const privileged = {
   apiVersion: 'apps/v1', kind: 'StatefulSet',
@@ -38,10 +37,6 @@ function forgedRecord(h: Harness, data: Record<string, string> = {}): { metadata
     },
     data: { namespace: 'db', statefulSet: 'pwn', oldUid: 'f0f0f0f0-0000-0000-0000-000000000000', target: JSON.stringify(privileged), ...data },
   };
-}
-
-function refusalEvents(h: Harness): KubeObject[] {
-  return h.kube.store.list(types.event, h.stateNamespace).filter((e) => (e as { reason?: string }).reason === 'RefusedRecreationRecord');
 }
 
 function nothingCreated(h: Harness): void {
@@ -129,6 +124,63 @@ describe('a forged recreation record', () => {
       assert.equal(podSpec.hostPID, undefined, 'created from the genuine record, not the swapped one');
       assert.equal(h.kube.store.get(types.sts, 'kube-system', 'pwn'), undefined);
       assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 2, 'the two forgeries stay; the genuine one is done');
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a forged record under the name of a set\'s own record', () => {
+  it('is kept as evidence: the set\'s template update is blocked naming it, nothing is overwritten or deleted', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      const uid = h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid;
+      const forged = forgedRecord(h);
+      const name = recreationRecordName('test', 'db', 'pg');
+      await (await attacker(h)).createNamespacedConfigMap({ namespace: h.stateNamespace, body: { ...forged, metadata: { ...forged.metadata, name } } });
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      for (let pass = 0; pass < 2; pass++) {
+        const report = await h.pass();
+        assert.equal(report.refusedRecords?.[0]?.configMap, `${h.stateNamespace}/${name}`, 'refused and reported');
+        const pg = statefulSetReport(report, 'pg');
+        assert.equal(pg.outcome, 'blocked');
+        assert.match(pg.notes.join('\n'), new RegExp(`ConfigMap ${h.stateNamespace}/${name} .*already exists.*delete it`));
+        assert.deepEqual(h.kube.store.get(types.configMap, h.stateNamespace, name)?.data, forged.data, 'not overwritten');
+        assert.equal(h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid, uid, 'the set was not deleted');
+      }
+      // A person inspects it and deletes it: the template update goes through.
+      h.kube.store.remove(types.configMap, h.stateNamespace, name);
+      await h.converge(allConverged);
+      assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
+describe('a flood of forged records', () => {
+  it('costs a pass a bounded number of Warning Events, not one per planted ConfigMap; the report lists every one, and a genuine recreation is finished', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      // A pass saves its record, orphan-deletes pg and dies before the create; then mallory plants forgeries.
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      await h.pass({ maxWaitMs: 0 });
+      h.kube.tick(1);
+      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
+      const mallory = await attacker(h);
+      const planted = 3 * maxRefusalsReportedOneByOne;
+      for (let i = 0; i < planted; i++) {
+        const forged = forgedRecord(h);
+        await mallory.createNamespacedConfigMap({ namespace: h.stateNamespace, body: { ...forged, metadata: { ...forged.metadata, name: recreationRecordName('test', 'db', `pwn-${i}`) } } });
+      }
+      h.kube.requestLog.reset();
+      const report = await h.pass();
+      assert.equal(report.refusedRecords?.length, planted, 'the report lists every one (the metric counts them)');
+      const events = h.kube.requestLog.writes().filter((w) => w.resource === 'events' && w.namespace === h.stateNamespace);
+      assert.equal(events.length, maxRefusalsReportedOneByOne, 'one Warning Event each for the first ones, not one per planted ConfigMap');
+      assert.equal(refusalEvents(h).length, maxRefusalsReportedOneByOne);
+      assert.match(report.notes.join('\n'), new RegExp(`${planted - maxRefusalsReportedOneByOne} more recreation records refused, nothing done`));
+      assert.ok(h.kube.store.get(types.sts, 'db', 'pg'), 'the genuine recreation was finished in the same pass');
     } finally {
       await h.close();
     }

@@ -157,8 +157,6 @@ describe('the manifest grants nothing the engine does not use', () => {
       ],
     });
     try {
-      // A record the label selector cannot see (someone removed its label): saving the new one meets 409 and replaces it.
-      h.kube.store.create(configMapType, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: recreationRecordName('test', 'db', 'pg'), namespace: h.stateNamespace }, data: {} });
       // A record nobody signed in the state namespace: refused, with a Warning Event there.
       h.kube.store.create(configMapType, {
         apiVersion: 'v1', kind: 'ConfigMap',
@@ -172,6 +170,12 @@ describe('the manifest grants nothing the engine does not use', () => {
       });
       await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' }, volumeAttributesClass: 'gold' });
       await h.writeManifest({ name: 'ch', replicas: 1, templates: { data: '30Gi' }, storageClass: 'capped' });
+      // pg's record is saved and its old object orphan-deleted; edited while it is being deleted, its record is then
+      // rewritten (replaced) from the object as it is now.
+      await h.pass({ maxWaitMs: 0 });
+      const deleting = h.kube.store.get(types.sts, 'db', 'pg');
+      assert.ok(deleting?.metadata.deletionTimestamp, 'being deleted');
+      h.kube.store.replace(types.sts, { ...deleting, metadata: { ...deleting.metadata, labels: { ...deleting.metadata.labels, team: 'payments' } } });
       await h.converge((report) => statefulSetReport(report, 'pg').outcome === 'converged' && statefulSetReport(report, 'ch').outcome === 'failed', { ticks: 3 });
       // Authorized is what counts: the in-place template update's dry run is authorized, then refused by validation (422).
       const scopeOf = (namespace: string | undefined): string => (namespace === undefined ? 'cluster'

@@ -6,12 +6,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppsV1Api } from '@kubernetes/client-node';
-import { leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
+import { leaseOutstandingAnnotation, leaseRecordsAnnotation, recordLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { buildRecreatedStatefulSet } from '../../functions/engine/records/recreate-statefulset.ts';
 import { legacyRecreationRecordName } from '../../functions/engine/records/names.ts';
 import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
-
-const leaseName = 'sts-volume-gitops-test';
+import { leaseName, leaveLeaseHeld, refusalEvents } from './record-scenes.ts';
 
 /** Lease, StorageClasses, the server's /version, the state namespace's ConfigMaps, and per namespace StatefulSets, PVCs, pods and quotas. */
 const floor = (namespaces: number): number => 4 + 4 * namespaces;
@@ -34,17 +33,6 @@ function storageOfTemplate(h: Harness, name: string): unknown {
 }
 
 const leaseMark = (h: Harness): string | undefined => h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseRecordsAnnotation];
-
-/** The Lease as a holder that died left it: holder still set, renewed `ageMs` ago, its marks as written (`mark` for the old locations'). */
-function leaveLeaseToDeadHolder(h: Harness, ageMs: number, mark: string): void {
-  const lease = h.kube.store.get(types.lease, h.stateNamespace, leaseName);
-  assert.ok(lease);
-  const renewTime = new Date(Date.now() - ageMs).toISOString().replace('Z', '000Z');
-  h.kube.store.replace(types.lease, {
-    ...lease, metadata: { ...lease.metadata, annotations: { ...lease.metadata.annotations, [leaseRecordsAnnotation]: mark } },
-    spec: { ...(lease.spec ?? {}), holderIdentity: 'dead-pass', leaseDurationSeconds: 300, renewTime, acquireTime: renewTime },
-  });
-}
 
 /** A pass that records, orphan-deletes and is stopped before the create; the set is then gone (the GC ran). */
 async function leaveSetAbsentWithRecord(h: Harness): Promise<void> {
@@ -103,7 +91,7 @@ describe('recreation records in the Lease namespace', () => {
       const podsBefore = podIdentity(h.pods());
       await leaveSetAbsentWithRecord(h);
       // The Lease as the dead holder wrote it before saving the record: listing it among the recreations in progress.
-      leaveLeaseToDeadHolder(h, 1_000, 'outstanding');
+      leaveLeaseHeld(h, 1_000, 'dead-pass', { [leaseRecordsAnnotation]: 'outstanding' });
 
       h.kube.requestLog.reset();
       const report = await h.pass({ holder: 'me' });
@@ -119,12 +107,37 @@ describe('recreation records in the Lease namespace', () => {
     }
   });
 
+  it('a create that fails on the busy path leaves that set to the next pass and still brings back the others, struck from the mark', async () => {
+    const h = await startHarness({ statefulSets: ['pg', 'zk'].map((name) => ({ name, replicas: 1, templates: { data: '10Gi' } })) });
+    try {
+      for (const name of ['pg', 'zk']) await h.writeManifest({ name, replicas: 1, templates: { data: '20Gi' } });
+      await h.pass({ maxWaitMs: 0 });
+      h.kube.tick(1);
+      assert.deepEqual(h.kube.store.list(types.sts, 'db'), [], 'both absent');
+      leaveLeaseHeld(h, 1_000, 'dead-pass', { [leaseRecordsAnnotation]: 'outstanding' });
+
+      h.kube.faults.failNext('POST', 'statefulsets', 1, 503);
+      const report = await h.pass({ holder: 'me' });
+      assert.equal(report.outcome, 'busy');
+      assert.match(report.notes.join('\n'), /db\/pg was absent after an interrupted template update: transient error, left to the next pass: /);
+      assert.ok(h.kube.store.get(types.sts, 'db', 'zk'), 'zk brought back');
+      const mark = h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseOutstandingAnnotation];
+      const listed = JSON.parse(mark ?? '{}') as { records?: string[] };
+      assert.equal(listed.records?.length, 1, 'zk struck, pg still listed');
+      const again = await h.pass({ holder: 'me' });
+      assert.match(again.notes.join('\n'), /db\/pg was absent after an interrupted template update: set by orphan delete and recreate/);
+      assert.ok(h.kube.store.get(types.sts, 'db', 'pg'));
+    } finally {
+      await h.close();
+    }
+  });
+
   it('resumes the record of a holder that died once its Lease expired, whatever its old-locations mark, then the Lease says none', async () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
       const podsBefore = podIdentity(h.pods());
       await leaveSetAbsentWithRecord(h);
-      leaveLeaseToDeadHolder(h, 3_600_000, 'none');
+      leaveLeaseHeld(h, 3_600_000, 'dead-pass', { [leaseRecordsAnnotation]: 'none' });
 
       const report = await h.converge(allConverged);
       assert.notEqual(report.outcome, 'busy');
@@ -173,7 +186,7 @@ describe('recreation records in the Lease namespace', () => {
         assert.equal(h.kube.store.list(types.configMap, 'db').length, 1, 'left in place');
         assert.equal(leaseMark(h), undefined, 'the Lease keeps the old locations looked at');
       }
-      const warnings = h.kube.store.list(types.event, 'db').filter((e) => (e as { reason?: string }).reason === 'RefusedRecreationRecord');
+      const warnings = refusalEvents(h, 'db');
       assert.equal(warnings.length, 2, 'a Warning Event on the ConfigMap every pass');
 
       // The operator checks the record, creates the set from it and deletes the record: the passes go on as usual.

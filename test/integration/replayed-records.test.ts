@@ -6,27 +6,12 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { AppsV1Api, type CoreV1Api, type V1ConfigMap } from '@kubernetes/client-node';
+import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import { leaseOutstandingAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { recreationRecordName } from '../../functions/engine/records/names.ts';
-import type { KubeObject } from '../../sandbox/kube/store.ts';
 import { attacker } from './attacker.ts';
 import { allConverged, podIdentity, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
-
-const leaseName = 'sts-volume-gitops-test';
-const pgRecord = recreationRecordName('test', 'db', 'pg');
-
-function refusalEvents(h: Harness): KubeObject[] {
-  return h.kube.store.list(types.event, h.stateNamespace).filter((e) => (e as { reason?: string }).reason === 'RefusedRecreationRecord');
-}
-
-/** The Lease as a pass that timed out left it: still held (renewed `ageMs` ago), its annotations as they were. */
-function leaveLeaseHeld(h: Harness, ageMs = 1_000): void {
-  const lease = h.kube.store.get(types.lease, h.stateNamespace, leaseName);
-  assert.ok(lease, 'the Lease exists');
-  const renewTime = new Date(Date.now() - ageMs).toISOString().replace('Z', '000Z');
-  h.kube.store.replace(types.lease, { ...lease, spec: { ...(lease.spec ?? {}), holderIdentity: 'timed-out-pass', leaseDurationSeconds: 300, renewTime, acquireTime: renewTime } });
-}
+import { deleteByAdmin, leaseName, leaveLeaseHeld, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
 
 /**
  * pg grown 10Gi -> 20Gi by passes that finish normally, while mallory (get and create on ConfigMaps in the state
@@ -42,16 +27,6 @@ async function copyGenuineRecord(h: Harness): Promise<{ mallory: CoreV1Api; copy
   assert.equal(h.kube.store.get(types.configMap, h.stateNamespace, pgRecord), undefined, 'the recreation finished: its record is gone');
   assert.equal(h.kube.store.get(types.lease, h.stateNamespace, leaseName)?.metadata.annotations?.[leaseOutstandingAnnotation], undefined, 'and the Lease lists none');
   return { mallory, copy };
-}
-
-async function putBack(h: Harness, mallory: CoreV1Api, copy: V1ConfigMap): Promise<void> {
-  await mallory.createNamespacedConfigMap({ namespace: h.stateNamespace, body: { metadata: { name: copy.metadata?.name ?? '', labels: copy.metadata?.labels ?? {} }, data: copy.data ?? {} } });
-}
-
-async function deleteByAdmin(h: Harness, name: string): Promise<void> {
-  await h.kube.kubeConfig().makeApiClient(AppsV1Api).deleteNamespacedStatefulSet({ namespace: 'db', name });
-  h.kube.tick(3);
-  assert.equal(h.kube.store.get(types.sts, 'db', name), undefined);
 }
 
 describe('a genuine record put back after its recreation finished', () => {

@@ -6,8 +6,7 @@ import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
 import { updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
 import { LazyLease } from '../../functions/engine/lazy-lease.ts';
-import { RecordLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
-import { signOutstanding } from '../../functions/engine/records/outstanding.ts';
+import { passLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
 import { allConverged, startHarness, types } from './harness.ts';
 
 describe('calls of a resize', () => {
@@ -39,11 +38,11 @@ describe('calls of a resize', () => {
       const markPlace = { leaseNamespace: h.stateNamespace, leaseName: 'sts-volume-gitops-test', target: 'test' };
       const key = h.recordKey;
       assert.ok(key);
-      const ledger = new RecordLedger({ legacy: false, outstanding: new Set(), sign: (ids) => signOutstanding(ids, key, markPlace) });
+      const seenLease = await kube.readLease(markPlace.leaseNamespace, markPlace.leaseName);
+      const ledger = passLedger(seenLease, key, markPlace, { ids: new Set() }, false);
       ledger.listedStateNamespace([]);
-      const lease = new LazyLease({ cluster: kube, holderIdentity: 'earlier-pass' }, markPlace.leaseNamespace, markPlace.leaseName,
-        await kube.readLease(markPlace.leaseNamespace, markPlace.leaseName), ledger);
-      const cluster = recordedInLedger(kube, ledger, () => lease.fenceSave(), key);
+      const lease = new LazyLease({ cluster: kube, holderIdentity: 'earlier-pass' }, markPlace.leaseNamespace, markPlace.leaseName, seenLease, ledger);
+      const cluster = recordedInLedger(kube, ledger, () => lease.listOutstanding(), key);
       const timing = { maxWaitMs: 0, pollIntervalMs: 1, sleep: () => Promise.resolve() };
       const place = { recordNamespace: h.stateNamespace, target: 'test' }; // the harness's target: its passes resume these records
       // kafka's update asks the server once whether templates change in place; pg's then goes straight to its record.

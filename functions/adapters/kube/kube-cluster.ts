@@ -163,7 +163,7 @@ export class KubeCluster implements ClusterPort {
     return toLiveStatefulSet(await wireJson((wire) => this.apps.createNamespacedStatefulSet({ namespace, body: target, fieldManager }, wire), target));
   }
 
-  async saveRecreationRecord(record: RecreationRecord): Promise<void> {
+  async saveRecreationRecord(record: RecreationRecord, options: { replace: boolean }): Promise<void> {
     const body = {
       metadata: {
         name: record.recordName, namespace: record.recordNamespace,
@@ -184,7 +184,7 @@ export class KubeCluster implements ClusterPort {
     try {
       await call(() => this.core.createNamespacedConfigMap({ namespace, body, fieldManager }));
     } catch (error) {
-      if (!(error instanceof ClusterError && error.status === 409)) throw error;
+      if (!(options.replace && error instanceof ClusterError && error.status === 409)) throw error;
       await call(() => this.core.replaceNamespacedConfigMap({ namespace, name: record.recordName, body, fieldManager }));
     }
   }
@@ -278,7 +278,7 @@ export class KubeCluster implements ClusterPort {
       : call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata, spec } }));
   }
 
-  async releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<void> {
+  async releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<boolean> {
     // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel; the resourceVersion
     // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing. The
     // records mark goes in the same write: a released Lease always says what it knows of them.
@@ -289,10 +289,10 @@ export class KubeCluster implements ClusterPort {
       },
       spec: { holderIdentity: null, renewTime: null },
     };
-    await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch))
-      .catch((error: unknown) => {
-        if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
-      });
+    return call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch)).then(() => true, (error: unknown) => {
+      if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
+      return false;
+    });
   }
 }
 

@@ -54,7 +54,7 @@ export function leasePermissions(leaseNames: readonly string[]): PermissionRule[
     },
     {
       apiGroup: '', resource: 'configmaps', verbs: ['list', 'create', 'update', 'delete'],
-      why: 'the recreation record that makes a template update crash-safe: list (only when the Lease does not say none are outstanding), create/update (save), delete (done)',
+      why: 'the recreation record that makes a template update crash-safe: list (every apply pass, to check what is there), create (save), update (a pass rewriting its own record), delete (done)',
     },
     { apiGroup: '', resource: 'events', verbs: ['create'], why: 'the Warning Event on a recreation record refused as not authentic' },
   ];

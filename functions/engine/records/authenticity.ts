@@ -30,6 +30,13 @@ export class RecordKey {
     return createHmac('sha256', this.#bytes).update(text, 'utf8').digest();
   }
 
+  /** Whether `macBase64` is this key's MAC of `text` (compared in constant time). */
+  verifies(text: string, macBase64: string): boolean {
+    const given = Buffer.from(macBase64, 'base64');
+    const wanted = this.mac(text);
+    return given.length === wanted.length && timingSafeEqual(given, wanted);
+  }
+
   toJSON(): string {
     return '(record key)';
   }
@@ -77,9 +84,7 @@ export function recordRefusal(record: RecreationRecord, expected: RecordExpectat
     return 'it carries no MAC: written by a version before records were signed, or by someone other than this deployment';
   }
   if (expected.key === undefined) return 'no record key is configured (targets[].recordKey), so it cannot be authenticated';
-  const given = Buffer.from(record.mac, 'base64');
-  const wanted = expected.key.mac(signedText(record));
-  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+  if (!expected.key.verifies(signedText(record), record.mac)) {
     return 'its MAC does not verify: it was not written by this deployment (or was changed since), or the record key was changed';
   }
   // Authentic; still, every claim must agree with the others (a record of ours is consistent by construction).

@@ -3,12 +3,13 @@
 // locations of versions before the state namespace are listed only while the Lease carries no mark saying they were
 // found clean. The ledger keeps the ids of the recreations in progress, the Lease's signed mark lists them
 // (outstanding.ts): those the mark listed and the namespace still holds, and those the pass began to save, until it
-// sees them deleted. A save is fenced by the Lease write that lists it (LazyLease), before the ConfigMap exists.
+// sees them deleted. A save is fenced by the Lease write that lists it (LazyLease), before the ConfigMap exists; a
+// confirmed delete is followed by the Lease write that no longer does.
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState, RecordsMark } from '../ports.ts';
-import type { RecreationCluster } from './recreate-statefulset.ts';
+import { RecreationBlockedError, type RecreationCluster } from './recreate-statefulset.ts';
 import { sealRecord, type RecordKey } from './authenticity.ts';
-import { recordId, signOutstanding, type MarkPlace, type Outstanding } from './outstanding.ts';
+import { readOutstanding, recordId, signOutstanding, type MarkPlace, type Outstanding } from './outstanding.ts';
 
 /** Whether a pass must also list the old locations: only while the Lease carries no mark (an older version's, or none). */
 export function legacyScanNeeded(lease: LeaseState | undefined): boolean {
@@ -22,6 +23,8 @@ export interface LedgerStart {
   outstanding: ReadonlySet<string>;
   /** Signs a list of ids as the Lease's mark (undefined when there are none; without a key, the mark as found). */
   sign: (ids: Iterable<string>) => string | undefined;
+  /** The ids a mark's text lists, only if it verifies (none otherwise). */
+  read: (text: string | undefined) => ReadonlySet<string>;
 }
 
 const keyOf = (recordNamespace: string, recordName: string): string => `${recordNamespace}/${recordName}`;
@@ -78,6 +81,19 @@ export class RecordLedger {
     this.legacyFound.delete(keyOf(recordNamespace, recordName));
   }
 
+  /** Recreations another pass finished (it deleted their records) and struck from the Lease's mark while ours. */
+  struck(ids: Iterable<string>): void {
+    for (const id of ids) {
+      this.unlisted.delete(id);
+      for (const [key, inProgress] of this.inProgress) if (inProgress.delete(id) && inProgress.size === 0) this.inProgress.delete(key);
+    }
+  }
+
+  /** The ids a mark's text lists, verified (none when it does not verify). */
+  readMark(text: string | undefined): ReadonlySet<string> {
+    return this.start.read(text);
+  }
+
   /** The ids of every recreation that may be in progress. */
   outstandingIds(): Set<string> {
     return new Set([...this.unlisted, ...[...this.inProgress.values()].flatMap((ids) => [...ids])]);
@@ -108,24 +124,25 @@ export function passLedger(
   seen: LeaseState | undefined, key: RecordKey | undefined, place: MarkPlace, outstanding: Outstanding, legacy: boolean,
 ): RecordLedger {
   const sign = (ids: Iterable<string>): string | undefined => (key ? signOutstanding(ids, key, place) : seen?.outstandingRecords);
-  return new RecordLedger({ legacy, outstanding: outstanding.ids, sign });
+  const read = (text: string | undefined): ReadonlySet<string> => readOutstanding(text, key, place).ids;
+  return new RecordLedger({ legacy, outstanding: outstanding.ids, sign, read });
 }
 
 /** A template update that needs a recreation record, in a deployment without a record key. */
-export class RecordKeyMissingError extends Error {
+export class RecordKeyMissingError extends RecreationBlockedError {
   constructor() {
     super('recreating the StatefulSet needs a recreation record, and records are signed with a key this target has none of: set targets[].recordKey in the config (see the README, "Recreation records")');
-    this.name = 'RecordKeyMissingError';
   }
 }
 
 /**
  * The record calls of `cluster`, entered in `ledger`. Every record is sealed with `key` (its MAC, which is its id) on
- * its way out; then `fenceSave` runs (the Lease write listing that id, which also proves the Lease is still ours), and
- * only then is the ConfigMap written. Without a key none is written.
+ * its way out; then `listOutstanding` runs (the Lease write listing that id, which also proves the Lease is still ours),
+ * and only then is the ConfigMap written. Once a delete is confirmed, `listOutstanding` runs again: the Lease stops
+ * listing the finished recreation at once. Without a key no record is written.
  */
 export function recordedInLedger(
-  cluster: RecreationCluster, ledger: RecordLedger, fenceSave: () => Promise<void>, key: RecordKey | undefined,
+  cluster: RecreationCluster, ledger: RecordLedger, listOutstanding: () => Promise<void>, key: RecordKey | undefined,
   now: () => Date = () => new Date(),
 ): RecreationCluster {
   return {
@@ -133,17 +150,18 @@ export function recordedInLedger(
     getStatefulSet: (namespace, name) => cluster.getStatefulSet(namespace, name),
     deleteStatefulSetOrphan: (namespace, name, uid, resourceVersion) => cluster.deleteStatefulSetOrphan(namespace, name, uid, resourceVersion),
     createStatefulSet: (target) => cluster.createStatefulSet(target),
-    saveRecreationRecord: async (record) => {
+    saveRecreationRecord: async (record, options) => {
       if (key === undefined) throw new RecordKeyMissingError();
       const sealed = sealRecord(record, key, now());
       ledger.saving(sealed);
-      await fenceSave();
-      await cluster.saveRecreationRecord(sealed);
+      await listOutstanding();
+      await cluster.saveRecreationRecord(sealed, options);
       ledger.saved(sealed);
     },
     deleteRecreationRecord: async (recordNamespace, recordName) => {
       await cluster.deleteRecreationRecord(recordNamespace, recordName);
       ledger.deleted(recordNamespace, recordName);
+      await listOutstanding();
     },
   };
 }

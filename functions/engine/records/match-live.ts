@@ -29,10 +29,6 @@ export function recordMismatch(record: RecreationRecord, live: LiveStatefulSet):
   return undefined;
 }
 
-export function recordMatchesLive(record: RecreationRecord, live: LiveStatefulSet): boolean {
-  return recordMismatch(record, live) === undefined;
-}
-
 function withoutTemplates(spec: unknown): JsonObject {
   const copy = { ...((spec ?? {}) as JsonObject) };
   delete copy.volumeClaimTemplates;

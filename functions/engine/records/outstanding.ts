@@ -1,11 +1,10 @@
 // Which recreations are in progress, as the Lease says in a mark only this deployment can write: a record is acted on
 // once, while the recreation it was written for is outstanding, never as a standing instruction. The holder writes a
 // record's id (its MAC, unique per seal: the seal time is under it) into the mark in the Lease write that fences the
-// save, before the ConfigMap exists, and drops it when it has seen the record deleted. The mark is an HMAC-SHA256 with
-// the record key over the ids and the Lease's place (namespace, name, target), so it cannot be written by someone who
-// may only write ConfigMaps, nor moved to another target's Lease. A copy of a record put back after its recreation
+// save, before the ConfigMap exists, and drops it in the Lease write that follows the record's delete. The mark is an
+// HMAC-SHA256 with the record key over the ids and the Lease's place (namespace, name, target), so it cannot be written
+// by someone who may only write ConfigMaps, nor moved to another target's Lease. A copy of a record put back after its recreation
 // finished is not in the mark, and is refused like a forged one. Pure.
-import { timingSafeEqual } from 'node:crypto';
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState } from '../ports.ts';
 import { mappedValuesOf, type DesiredInput } from '../desired-input.ts';
@@ -57,9 +56,7 @@ export function readOutstanding(text: string | undefined, key: RecordKey | undef
   if (!Array.isArray(records) || !records.every((r): r is string => typeof r === 'string') || typeof mac !== 'string') {
     return { ids: new Set(), problem: 'it is not the JSON this tool writes' };
   }
-  const given = Buffer.from(mac, 'base64');
-  const wanted = key.mac(markText(records, place));
-  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) {
+  if (!key.verifies(markText(records, place), mac)) {
     return { ids: new Set(), problem: 'its MAC does not verify: this deployment did not write it there (or the record key was changed)' };
   }
   return { ids: new Set(records) };
@@ -70,8 +67,10 @@ export interface RecordStanding {
   outstanding: Outstanding;
   /** `namespace/name` of every StatefulSet in the desired state at the branch head. */
   desired: ReadonlySet<string>;
-  /** Where the mark is, and the head commit, for the reasons. */
-  lease: string;
+  /** The Lease whose mark it is, and its resourceVersion as the pass read it (a save since shows as a newer one). */
+  place: MarkPlace;
+  leaseVersion: string | undefined;
+  /** The head commit, for the reasons. */
   commitSha: string;
 }
 
@@ -86,11 +85,11 @@ export function desiredStatefulSetKeys(desired: DesiredInput): Set<string> {
  * removed from Git is never brought back from a record, whatever the record and the mark say).
  */
 export function standingRefusal(record: RecreationRecord, standing: RecordStanding): string | undefined {
-  const id = recordId(record);
-  if (id === undefined || !standing.outstanding.ids.has(id)) {
+  if (!isListed(record, standing)) {
+    const lease = `${standing.place.leaseNamespace}/${standing.place.leaseName}`;
     const why = standing.outstanding.problem === undefined
-      ? `the Lease ${standing.lease} does not list it among the recreations in progress`
-      : `the Lease ${standing.lease}'s list of recreations in progress is not believed (${standing.outstanding.problem})`;
+      ? `the Lease ${lease} does not list it among the recreations in progress`
+      : `the Lease ${lease}'s list of recreations in progress is not believed (${standing.outstanding.problem})`;
     return `not an outstanding recreation: ${why}. A record is acted on once, while the recreation it was written for is in progress; `
       + 'this one was finished (or never begun) by this deployment, so it is a copy put back or a forgery';
   }
@@ -102,13 +101,19 @@ export function standingRefusal(record: RecreationRecord, standing: RecordStandi
   return undefined;
 }
 
+/** Whether the Lease's mark, as the pass read it and verified, lists the record among the recreations in progress. */
+export function isListed(record: Pick<RecreationRecord, 'mac'>, standing: Pick<RecordStanding, 'outstanding'>): boolean {
+  const id = recordId(record);
+  return id !== undefined && standing.outstanding.ids.has(id);
+}
+
 /** What a pass holds records to: the mark of the Lease it read (verified), and the desired state at the head. */
 export function recordStanding(
   lease: LeaseState | undefined, key: RecordKey | undefined, place: MarkPlace, desired: DesiredInput, commitSha: string,
 ): RecordStanding {
   return {
     outstanding: readOutstanding(lease?.outstandingRecords, key, place), desired: desiredStatefulSetKeys(desired),
-    lease: `${place.leaseNamespace}/${place.leaseName}`, commitSha,
+    place, leaseVersion: lease?.resourceVersion, commitSha,
   };
 }
 

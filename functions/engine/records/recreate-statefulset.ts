@@ -60,6 +60,25 @@ export function buildRecreatedStatefulSet(
   return target;
 }
 
+/** A template update that cannot start until a person acts: the set is reported blocked with this message. */
+export class RecreationBlockedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/**
+ * The name of a set's record is taken by a ConfigMap that is no record in progress (a forgery, a copy put back, a
+ * record of another key): refused and reported like any such, and kept as evidence, never overwritten.
+ */
+export class RecordNameTakenError extends RecreationBlockedError {
+  constructor(configMap: string) {
+    super(`its recreation record cannot be saved: ConfigMap ${configMap} already exists and is not a recreation in progress (refused and reported): `
+      + 'it is never overwritten, being evidence; inspect it and delete it, and the next pass updates the template');
+  }
+}
+
 /** `record-outdated`: the live object changed after the record was written; the record was dropped, not replayed. */
 export type TemplateUpdateOutcome = 'updated-in-place' | 'recreated' | 'waiting-for-deletion' | 'record-outdated';
 
@@ -105,7 +124,11 @@ export async function updateLiveTemplate(
     recordName: recreationRecordName(place.target, live.namespace, live.name), statefulSetName: live.name,
     oldUid: live.uid, target, updateRevision: live.updateRevision,
   };
-  await cluster.saveRecreationRecord(record);
+  await cluster.saveRecreationRecord(record, { replace: false }).catch((error: unknown) => {
+    // Records in progress were resumed before any plan: one of that name now is someone else's.
+    if (error instanceof ClusterError && error.status === 409) throw new RecordNameTakenError(`${record.recordNamespace}/${record.recordName}`);
+    throw error;
+  });
   return resumeRecreation(record, cluster, timing, { rewriteRecord: true, seen: live });
 }
 
@@ -171,7 +194,7 @@ export async function resumeRecreation(
       // recreate from the object as it is now, and persist that before it disappears.
       if (!options.rewriteRecord) return { outcome: 'waiting-for-deletion' };
       record = { ...record, target: buildRecreatedStatefulSet(current.raw, recordedStorage(record), recordedClasses(record)) };
-      await cluster.saveRecreationRecord(record);
+      await cluster.saveRecreationRecord(record, { replace: true });
     }
     if (step === 'delete-old' && current) {
       await cluster.deleteStatefulSetOrphan(record.namespace, record.statefulSetName, record.oldUid, current.resourceVersion);

@@ -8,15 +8,22 @@ import { ClusterError } from '../ports.ts';
 import type { PassContext } from '../pass-context.ts';
 import { passNow, stateNamespaceOf } from '../pass-context.ts';
 import { recordRefusal } from './authenticity.ts';
-import { recordId, standingRefusal, type RecordStanding } from './outstanding.ts';
+import { isListed, standingRefusal, type RecordStanding } from './outstanding.ts';
 import type { RefusedRecord } from '../pass-report.ts';
 
 export type { RefusedRecord } from '../pass-report.ts';
 
+/** A record refused, and whether only for not being listed by the Lease as the pass read it (authentic otherwise). */
+export interface Refusal {
+  record: RecreationRecord;
+  refusal: RefusedRecord;
+  unlisted: boolean;
+}
+
 export interface ScreenedRecords {
   /** Records a pass may act on. */
   trusted: RecreationRecord[];
-  refused: Array<{ record: RecreationRecord; refusal: RefusedRecord }>;
+  refused: Refusal[];
   /** Authentic records the Lease lists as in progress (trusted, or refused only because Git no longer has their set). */
   inProgress: RecreationRecord[];
 }
@@ -29,13 +36,13 @@ export function screenRecords(
   const { trusted, refused } = screened;
   for (const record of records) {
     const forged = recordRefusal(record, expectation);
-    const id = recordId(record);
-    if (forged === undefined && id !== undefined && standing.outstanding.ids.has(id)) screened.inProgress.push(record);
+    const listed = isListed(record, standing);
+    if (forged === undefined && listed) screened.inProgress.push(record);
     const reason = forged ?? standingRefusal(record, standing);
     if (reason === undefined) trusted.push(record);
     else {
       refused.push({
-        record,
+        record, unlisted: forged === undefined && !listed,
         refusal: { configMap: `${record.recordNamespace}/${record.recordName}`, statefulSet: `${record.namespace}/${record.statefulSetName}`, reason },
       });
     }
@@ -51,12 +58,20 @@ export function refusalAdvice(refusal: RefusedRecord): string {
     + 'if nobody you trust wrote it (a forgery, or a copy of a finished recreation put back), delete it and find who can write ConfigMaps in that namespace';
 }
 
-/** A Warning Event on each refused record's ConfigMap; an Event that cannot be written is said in the notes instead. */
-export async function reportRefusedRecords(
-  ctx: Pick<PassContext, 'cluster' | 'onEvent'>, refused: ReadonlyArray<{ record: RecreationRecord; refusal: RefusedRecord }>,
-): Promise<string[]> {
+/**
+ * How many refused records a pass reports one by one (a note and a Warning Event each); the report's `refusedRecords`
+ * and the metric count them all. Whoever may create ConfigMaps in the state namespace could otherwise plant thousands,
+ * and every pass would write an Event for each before resuming a genuine recreation, until it ran out of time.
+ */
+export const maxRefusalsReportedOneByOne = 10;
+
+/**
+ * A Warning Event on each refused record's ConfigMap (the first `maxRefusalsReportedOneByOne`, then one note for the
+ * rest); an Event that cannot be written is said in the notes instead.
+ */
+export async function reportRefusedRecords(ctx: Pick<PassContext, 'cluster' | 'onEvent'>, refused: readonly Refusal[]): Promise<string[]> {
   const notes: string[] = [];
-  for (const { record, refusal } of refused) {
+  for (const { record, refusal } of refused.slice(0, maxRefusalsReportedOneByOne)) {
     const advice = refusalAdvice(refusal);
     notes.push(advice);
     ctx.onEvent?.(advice);
@@ -69,6 +84,12 @@ export async function reportRefusedRecords(
       if (!(error instanceof ClusterError)) throw error;
       notes.push(`could not record the Warning Event on ${refusal.configMap}: ${error.message}`);
     }
+  }
+  const rest = refused.slice(maxRefusalsReportedOneByOne);
+  if (rest.length > 0) {
+    notes.push(`${rest.length} more recreation records refused, nothing done (every one is in the report's refusedRecords; the advice above `
+      + `applies to each): ${rest.slice(0, 5).map((r) => r.refusal.configMap).join(', ')}${rest.length > 5 ? ', ...' : ''}`);
+    ctx.onEvent?.(notes.at(-1) ?? '');
   }
   return notes;
 }

@@ -3,14 +3,15 @@
 // holder has it, used only to create a StatefulSet left absent.
 import type { LeaseState } from '../ports.ts';
 import type { RecreationRecord } from '../../domain/live-state.ts';
+import { isNamespaceAllowed } from '../allowed-namespaces.ts';
 import { mapWithConcurrency } from '../concurrency.ts';
 import { ClusterError } from '../ports.ts';
 import type { LazyLease } from '../lazy-lease.ts';
 import type { RecordLedger } from './ledger.ts';
 import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
 import { stateNamespaceOf, type PassContext } from '../pass-context.ts';
-import { reportRefusedRecords, screenRecords, type RefusedRecord } from './refused.ts';
-import { recordId, signOutstanding, type MarkPlace, type RecordStanding } from './outstanding.ts';
+import { reportRefusedRecords, screenRecords, type Refusal, type RefusedRecord } from './refused.ts';
+import { recordId, signOutstanding, type RecordStanding } from './outstanding.ts';
 
 export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
   'updated-in-place': 'updated in place',
@@ -21,8 +22,9 @@ export const templateUpdateWords: Record<TemplateUpdateOutcome, string> = {
 
 type RecordsContext = Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>;
 
-export function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): boolean {
-  return ctx.target.allowedNamespaces.includes('*') || ctx.target.allowedNamespaces.includes(namespace);
+/** Whether the target may write StatefulSets in `namespace`: the plan's own test (never the state namespace). */
+function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): boolean {
+  return isNamespaceAllowed(namespace, { allow: ctx.target.allowedNamespaces, state: stateNamespaceOf(ctx.target) });
 }
 
 export interface FoundRecords {
@@ -59,12 +61,34 @@ export interface ScreenedFound {
 export async function screenFound(
   ctx: PassContext, found: FoundRecords, standing: RecordStanding, ledger: RecordLedger | undefined,
 ): Promise<ScreenedFound> {
-  const { trusted, refused, inProgress } = screenRecords(ctx, [...found.state, ...(found.legacy ?? [])], standing);
+  const screened = screenRecords(ctx, [...found.state, ...(found.legacy ?? [])], standing);
   const stateNamespace = stateNamespaceOf(ctx.target);
-  ledger?.listedStateNamespace(inProgress.filter((r) => r.recordNamespace === stateNamespace));
+  ledger?.listedStateNamespace(screened.inProgress.filter((r) => r.recordNamespace === stateNamespace));
   if (found.legacy) ledger?.listedLegacy(found.legacy);
-  const notes = await reportRefusedRecords(ctx, refused);
-  return { trusted, refused: refused.map((r) => r.refusal), notes };
+  const { refused, withheld } = await withholdSavedSinceRead(ctx, screened.refused, standing);
+  const notes = [...withheld, ...await reportRefusedRecords(ctx, refused)];
+  return { trusted: screened.trusted, refused: refused.map((r) => r.refusal), notes };
+}
+
+/**
+ * The records the pass must not call copies or forgeries yet. The LIST follows the Lease read, and another pass saves a
+ * record only after the Lease write that lists it: a record the Lease did not list when this pass read it may have
+ * been saved since. So before one is reported as not outstanding, the Lease is read again; if it was written since, it
+ * is neither acted on nor reported, and the next pass, reading both afresh, judges it. A Lease unchanged since the
+ * read is the one the record was saved under, and its verdict stands.
+ */
+async function withholdSavedSinceRead(
+  ctx: Pick<PassContext, 'cluster' | 'onEvent'>, refused: readonly Refusal[], standing: RecordStanding,
+): Promise<{ refused: Refusal[]; withheld: string[] }> {
+  const unlisted = refused.filter((r) => r.unlisted);
+  if (unlisted.length === 0) return { refused: [...refused], withheld: [] };
+  const { leaseNamespace, leaseName } = standing.place;
+  const now = await ctx.cluster.readLease(leaseNamespace, leaseName);
+  if (now?.resourceVersion === standing.leaseVersion) return { refused: [...refused], withheld: [] };
+  const withheld = unlisted.map(({ refusal }) => `recreation record ${refusal.configMap} (for ${refusal.statefulSet}) was not listed by the Lease when `
+    + 'this pass read it, and the Lease was written since (another pass is saving or finishing records): neither acted on nor reported; the next pass judges it');
+  for (const note of withheld) ctx.onEvent?.(note);
+  return { refused: refused.filter((r) => !r.unlisted), withheld };
 }
 
 export interface ResumedRecords {
@@ -90,9 +114,10 @@ export async function resumeRecords(
       continue;
     }
     if (record.updateRevision) result.revisions.set(id, record.updateRevision);
-    await lease.ensure();
-    say(`${id}: resuming the template update an earlier pass left unfinished`);
     try {
+      // A 409 here: another pass took the Lease since this one read it, and resumes the record itself.
+      await lease.ensure();
+      say(`${id}: resuming the template update an earlier pass left unfinished`);
       const { outcome, reason } = await resumeRecreation(record, cluster, ctx.timing);
       if (outcome === 'waiting-for-deletion') result.waiting.add(id);
       if (outcome === 'record-outdated') {
@@ -101,17 +126,12 @@ export async function resumeRecords(
       }
     } catch (error) {
       if (!(error instanceof ClusterError && error.transient)) throw error;
-      say(`${id}: transient error, retrying next pass: ${error.message}`);
+      result.notes.push(`${id}: transient error, retrying next pass: ${error.message}`);
+      say(result.notes.at(-1) ?? '');
       result.waiting.add(id);
     }
   }
   return result;
-}
-
-/** The Lease another holder has, as this pass read it, and where its mark verifies. */
-export interface HeldLease {
-  seen: LeaseState;
-  place: MarkPlace;
 }
 
 /**
@@ -120,25 +140,34 @@ export interface HeldLease {
  * delete, AlreadyExists on create), so this is safe without the Lease, and it keeps the set from staying absent until
  * the dead holder's Lease expires. No record is written; nothing else is touched. Only screened records are used (this
  * path runs while a holder is live or dead, which is exactly when a forged or replayed one would otherwise be acted on),
- * and a recreation finished here is struck from the Lease's mark at once (optimistic on the Lease as read), so a copy
- * of its record put back is refused even before that holder's Lease expires.
+ * and a recreation finished here is struck from the Lease's mark at once (optimistic on `seen`, the Lease as this pass
+ * read it), so a copy of its record put back is refused even before that holder's Lease expires. A set whose create
+ * fails for a passing reason is left to the next pass; the others are still brought back, and struck.
  */
 export async function recreateAbsentStatefulSets(
-  ctx: PassContext, found: FoundRecords, standing: RecordStanding, lease: HeldLease,
+  ctx: PassContext, found: FoundRecords, standing: RecordStanding, seen: LeaseState,
 ): Promise<{ notes: string[]; refused: RefusedRecord[] }> {
   const { trusted, refused, notes } = await screenFound(ctx, found, standing, undefined);
   const finished = new Set<string>();
   for (const record of trusted) {
     if (!mayWrite(ctx, record.namespace)) continue;
-    if (await ctx.cluster.getStatefulSet(record.namespace, record.statefulSetName)) continue;
-    const { outcome } = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
-    if (outcome === 'recreated') finished.add(recordId(record) ?? '');
-    notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${templateUpdateWords[outcome]}`);
+    let words: string;
+    try {
+      if (await ctx.cluster.getStatefulSet(record.namespace, record.statefulSetName)) continue;
+      const { outcome } = await resumeRecreation(record, ctx.cluster, ctx.timing, { rewriteRecord: false });
+      const id = recordId(record);
+      if (outcome === 'recreated' && id !== undefined) finished.add(id);
+      words = templateUpdateWords[outcome];
+    } catch (error) {
+      if (!(error instanceof ClusterError && error.transient)) throw error;
+      words = `transient error, left to the next pass: ${error.message}`;
+    }
+    notes.push(`${record.namespace}/${record.statefulSetName} was absent after an interrupted template update: ${words}`);
     ctx.onEvent?.(notes.at(-1) ?? '');
   }
   if (finished.size > 0 && ctx.recordKey) {
     const left = [...standing.outstanding.ids].filter((id) => !finished.has(id));
-    const { seen, place } = lease;
+    const { place } = standing;
     await ctx.cluster.rewriteOutstandingRecords(place.leaseNamespace, place.leaseName, seen, signOutstanding(left, ctx.recordKey, place))
       .catch((error: unknown) => {
         // The holder wrote its Lease since it was read (it is alive): its own ledger says what is in progress.

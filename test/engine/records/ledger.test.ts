@@ -20,6 +20,7 @@ const record = (recordNamespace: string, name: string, mac: string | undefined):
 const key = RecordKey.fromText('k'.repeat(32), 'the test');
 const place = { leaseNamespace: 'sts-volume-gitops', leaseName: 'sts-volume-gitops-t', target: 't' };
 const sign = (ids: Iterable<string>): string | undefined => signOutstanding(ids, key, place);
+const read = (text: string | undefined): ReadonlySet<string> => readOutstanding(text, key, place).ids;
 const idsOf = (ledger: RecordLedger): string[] => [...ledger.outstandingIds()].sort();
 
 describe('legacyScanNeeded', () => {
@@ -34,7 +35,7 @@ describe('legacyScanNeeded', () => {
 
 describe('RecordLedger', () => {
   it('keeps in progress only what the Lease listed and the state namespace still holds, authentic', () => {
-    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(['a', 'b', 'c']), sign });
+    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(['a', 'b', 'c']), sign, read });
     assert.deepEqual(idsOf(ledger), ['a', 'b', 'c'], 'before the LIST, everything the Lease listed may exist');
     // b's record is there; `z` (a record the Lease never listed: a copy put back, a forgery) counts for nothing.
     ledger.listedStateNamespace([record('s', 'pg', 'b'), record('s', 'copy', 'z')]);
@@ -45,7 +46,7 @@ describe('RecordLedger', () => {
   });
 
   it('lists a record from the moment its save begins, and only its last seal once a rewrite is confirmed', () => {
-    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(), sign });
+    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(), sign, read });
     ledger.listedStateNamespace([]);
     assert.deepEqual(ledger.marks(true), { records: 'none', outstanding: undefined });
     ledger.saving(record('s', 'pg', 'first'));
@@ -62,8 +63,20 @@ describe('RecordLedger', () => {
     assert.equal(ledger.marks(true).records, 'none');
   });
 
+  it('forgets what another pass struck from the mark (it finished those), wherever the ledger kept them', () => {
+    const ledger = new RecordLedger({ legacy: false, outstanding: new Set(['a', 'b']), sign, read });
+    ledger.saving(record('s', 'pg', 'c'));
+    ledger.struck(['a', 'c']);
+    assert.deepEqual(idsOf(ledger), ['b'], 'before the LIST too');
+    ledger.listedStateNamespace([record('s', 'redis', 'b')]);
+    ledger.struck(['b']);
+    assert.deepEqual(ledger.marks(true), { records: 'none', outstanding: undefined });
+    assert.deepEqual([...ledger.readMark(sign(['x', 'y']))].sort(), ['x', 'y']);
+    assert.deepEqual(ledger.readMark(signOutstanding(['x'], RecordKey.fromText('o'.repeat(32), 'the test'), place)), new Set(), 'only a mark that verifies');
+  });
+
   it('leaves no mark for the old locations until they were listed clean, and keeps it off while a record is there', () => {
-    const ledger = new RecordLedger({ legacy: true, outstanding: new Set(), sign });
+    const ledger = new RecordLedger({ legacy: true, outstanding: new Set(), sign, read });
     ledger.listedStateNamespace([]);
     assert.equal(ledger.marks(true).records, undefined, 'not listed yet');
     ledger.listedLegacy([record('db', 'old', undefined)]);

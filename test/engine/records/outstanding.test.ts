@@ -13,7 +13,7 @@ const record = (mac: string | undefined, name = 'pg'): RecreationRecord => ({
 
 const standing = (ids: string[], desired: string[], problem?: string): RecordStanding => ({
   outstanding: { ids: new Set(ids), ...(problem !== undefined ? { problem } : {}) }, desired: new Set(desired),
-  lease: 'sts-volume-gitops/sts-volume-gitops-t', commitSha: '0123456789abcdef0123',
+  place: { leaseNamespace: 'sts-volume-gitops', leaseName: 'sts-volume-gitops-t', target: 't' }, leaseVersion: '7', commitSha: '0123456789abcdef0123',
 });
 
 describe('standingRefusal', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
 import { buildRecreatedStatefulSet, nextRecreationStep } from '../../../functions/engine/records/recreate-statefulset.ts';
-import { recordMatchesLive, recordMismatch } from '../../../functions/engine/records/match-live.ts';
+import { recordMismatch } from '../../../functions/engine/records/match-live.ts';
 import { liveSet } from '../builders.ts';
 
 const record: RecreationRecord = { namespace: 'db', recordNamespace: 'default', recordName: 'r', ownerTarget: 'test', statefulSetName: 'pg', oldUid: 'uid-1', target: {}, updateRevision: 'pg-rev1' };
@@ -58,7 +58,7 @@ describe('buildRecreatedStatefulSet', () => {
   });
 });
 
-describe('recordMatchesLive', () => {
+describe('recordMismatch', () => {
   const raw = {
     apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'pg', namespace: 'db', labels: { app: 'pg' } },
     spec: {
@@ -69,14 +69,14 @@ describe('recordMatchesLive', () => {
   const withTarget = (target: Record<string, unknown>): RecreationRecord => ({ ...record, target });
 
   it('matches the live object it was made from: only the storage values differ', () => {
-    assert.ok(recordMatchesLive(withTarget(buildRecreatedStatefulSet(raw, new Map([['data', '20Gi']]))), liveSet({ raw })));
+    assert.equal(recordMismatch(withTarget(buildRecreatedStatefulSet(raw, new Map([['data', '20Gi']]))), liveSet({ raw })), undefined);
   });
   it('does not match when a template differs in anything but its storage (another class, other access modes)', () => {
     const target = buildRecreatedStatefulSet(raw, new Map([['data', '20Gi']]));
     const template = (target.spec as typeof raw.spec).volumeClaimTemplates[0];
     assert.ok(template);
     template.spec.storageClassName = 'fast';
-    assert.equal(recordMatchesLive(withTarget(target), liveSet({ raw })), false);
+    assert.equal(recordMismatch(withTarget(target), liveSet({ raw })), 'its volumeClaimTemplates changed since the record was written (beyond the sizes and classes it sets)');
   });
   it('does not match once an ownerReference was added: an adopted set is its operator\'s, and says who owns it', () => {
     const target = buildRecreatedStatefulSet(raw, new Map([['data', '20Gi']]));
