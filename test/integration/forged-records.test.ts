@@ -10,7 +10,7 @@ import { recreationRecordName } from '../../functions/engine/records/names.ts';
 import { maxRefusalsReportedOneByOne } from '../../functions/engine/records/refused.ts';
 import { attacker } from './attacker.ts';
 import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
-import { leaseName, refusalEvents } from './record-scenes.ts';
+import { leaseName, leavePgAbsentWithRecord, refusalEvents } from './record-scenes.ts';
 
 const privileged = {
   apiVersion: 'apps/v1', kind: 'StatefulSet',
@@ -163,10 +163,7 @@ describe('a flood of forged records', () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
       // A pass saves its record, orphan-deletes pg and dies before the create; then mallory plants forgeries.
-      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
-      await h.pass({ maxWaitMs: 0 });
-      h.kube.tick(1);
-      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
+      await leavePgAbsentWithRecord(h);
       const mallory = await attacker(h);
       const planted = 3 * maxRefusalsReportedOneByOne;
       for (let i = 0; i < planted; i++) {

@@ -25,6 +25,17 @@ export function leaveLeaseHeld(h: Harness, ageMs = 1_000, holder = 'timed-out-pa
   });
 }
 
+/**
+ * A pass that saves pg's record (20Gi asked in Git), orphan-deletes pg and stops before the create (a Lambda that timed
+ * out); the garbage collector then finishes the delete, so pg is absent and its record outstanding.
+ */
+export async function leavePgAbsentWithRecord(h: Harness): Promise<void> {
+  await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+  await h.pass({ maxWaitMs: 0 });
+  h.kube.tick(1);
+  assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'pg is absent, its record outstanding');
+}
+
 /** An admin deletes the StatefulSet (cascading, as kubectl does) and the garbage collector runs. */
 export async function deleteByAdmin(h: Harness, name: string): Promise<void> {
   await h.kube.kubeConfig().makeApiClient(AppsV1Api).deleteNamespacedStatefulSet({ namespace: 'db', name });

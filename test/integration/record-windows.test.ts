@@ -11,7 +11,7 @@ import { passLedger, recordedInLedger } from '../../functions/engine/records/led
 import { resumeRecreation, updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
 import { attacker } from './attacker.ts';
 import { allConverged, generatedRecordKey, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
-import { deleteByAdmin, leaseName, leaveLeaseHeld, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
+import { deleteByAdmin, leaseName, leaveLeaseHeld, leavePgAbsentWithRecord, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
 
 describe('a recreation that finished in a pass that did not release the Lease', () => {
   it('is no longer listed once its record is deleted: a copy put back is refused, and the set an admin deleted stays deleted', async () => {
@@ -92,10 +92,7 @@ describe('a record key changed while a recreation is in progress (README: change
   it('fails closed: the record is refused and reported, nothing is created, and going back to the old key does not bring it back', async () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
-      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
-      await h.pass({ maxWaitMs: 0 });
-      h.kube.tick(1);
-      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'absent, its record outstanding');
+      await leavePgAbsentWithRecord(h);
 
       const report = await h.pass({ recordKey: generatedRecordKey() });
       h.kube.tick(2);
@@ -157,10 +154,7 @@ describe('a record in progress that another pass starts resuming first', () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
       // A pass saves pg's record, orphan-deletes it and stops; the Lease it released lists the record.
-      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
-      await h.pass({ maxWaitMs: 0 });
-      h.kube.tick(1);
-      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined);
+      await leavePgAbsentWithRecord(h);
       // This pass reads the Lease free; another takes it before this one writes.
       const report = await withWriteBetweenLeaseReadAndList(h, () => leaveLeaseHeld(h, 0, 'other-pass'), () => h.pass({ holder: 'next-pass' }));
       assert.notEqual(report.outcome, 'busy');

@@ -10,7 +10,7 @@ import { leaseOutstandingAnnotation, leaseRecordsAnnotation, recordLabel } from 
 import { buildRecreatedStatefulSet } from '../../functions/engine/records/recreate-statefulset.ts';
 import { legacyRecreationRecordName } from '../../functions/engine/records/names.ts';
 import { allConverged, podIdentity, startHarness, types, type Harness } from './harness.ts';
-import { leaseName, leaveLeaseHeld, refusalEvents } from './record-scenes.ts';
+import { leaseName, leaveLeaseHeld, leavePgAbsentWithRecord, refusalEvents } from './record-scenes.ts';
 
 /** Lease, StorageClasses, the server's /version, the state namespace's ConfigMaps, and per namespace StatefulSets, PVCs, pods and quotas. */
 const floor = (namespaces: number): number => 4 + 4 * namespaces;
@@ -36,10 +36,7 @@ const leaseMark = (h: Harness): string | undefined => h.kube.store.get(types.lea
 
 /** A pass that records, orphan-deletes and is stopped before the create; the set is then gone (the GC ran). */
 async function leaveSetAbsentWithRecord(h: Harness): Promise<void> {
-  await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
-  await h.pass({ maxWaitMs: 0 });
-  h.kube.tick(1);
-  assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'the set is absent');
+  await leavePgAbsentWithRecord(h);
   assert.deepEqual(h.kube.store.list(types.configMap, 'db'), [], 'no record beside the set');
   assert.equal(h.kube.store.list(types.configMap, h.stateNamespace).length, 1, 'its record is in the Lease namespace');
 }

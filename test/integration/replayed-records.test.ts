@@ -11,7 +11,7 @@ import { leaseOutstandingAnnotation, recordLabel, recordNamespaceLabel, recordTa
 import { recreationRecordName } from '../../functions/engine/records/names.ts';
 import { attacker } from './attacker.ts';
 import { allConverged, podIdentity, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
-import { deleteByAdmin, leaseName, leaveLeaseHeld, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
+import { deleteByAdmin, leaseName, leaveLeaseHeld, leavePgAbsentWithRecord, pgRecord, putBack, refusalEvents } from './record-scenes.ts';
 
 /**
  * pg grown 10Gi -> 20Gi by passes that finish normally, while mallory (get and create on ConfigMaps in the state
@@ -94,9 +94,7 @@ describe('a record whose recreation the busy path finished', () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
       // A pass writes its record, orphan-deletes the set and times out before the create; its Lease lives on.
-      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
-      await h.pass({ maxWaitMs: 0 });
-      h.kube.tick(1);
+      await leavePgAbsentWithRecord(h);
       const copy = h.kube.store.get(types.configMap, h.stateNamespace, pgRecord);
       assert.ok(copy, 'a reader copies the record');
       leaveLeaseHeld(h);
@@ -125,10 +123,7 @@ describe('a record in progress whose StatefulSet left Git', () => {
     try {
       const podsBefore = podIdentity(h.pods());
       // A pass writes its record, orphan-deletes the set and times out before the create.
-      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
-      await h.pass({ maxWaitMs: 0 });
-      h.kube.tick(1);
-      assert.equal(h.kube.store.get(types.sts, 'db', 'pg'), undefined, 'absent');
+      await leavePgAbsentWithRecord(h);
       leaveLeaseHeld(h);
       await rm(join(h.repoDir, 'db/pg.yaml'));
 
