@@ -3,7 +3,8 @@
 // runs (for an offline driver, a pod started after the controller step): NodeResizeInProgress, then NodeExpandVolume to
 // the PV's size over the driver's ticksPerPhase; done, the claim's capacity is the PV's, its storage status is gone and
 // so are the resize conditions (others, such as ModifyingVolume, stay). A final error marks NodeResizeError (retried),
-// an infeasible one NodeResizeInfeasible. Not recorded: the recorded cluster ran no kubelet.
+// an infeasible one NodeResizeInfeasible too, which the resizer at once turns back into NodeResizePending for another
+// try (its "case 3"), or moves to a lowered request (KEP-1790). Not recorded: the recorded cluster ran no kubelet.
 import { quantityOfBytes, sandboxBytesOf } from '../quantity.ts';
 import { mustResourceType, type KubeObject } from '../store.ts';
 import { conditionsOf, conditionTime, mergeResizeConditions, mergeResizeConditionsOnNode, writeClaim } from './claim-status.ts';
@@ -47,8 +48,11 @@ export function expandOnNodes(world: World): void {
     const error = nodeExpandVolume(driver, size, driver.transientErrorRate > 0 && world.random() < driver.transientErrorRate);
     if (error) {
       const condition = { type: 'NodeResizeError', status: 'True', lastProbeTime: null, lastTransitionTime: conditionTime(world), message: `failed to expand pvc with ${rpcErrorText(error)}` };
+      // Infeasible: the driver said so, or the claim now asks for another size (the resizer then moves to it).
+      const request = sandboxBytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage);
+      const infeasible = error.code === 'OutOfRange' || error.code === 'InvalidArgument' || request !== size;
       writeClaim(world, pvc, (claim) => {
-        if (error.code === 'OutOfRange' || error.code === 'InvalidArgument') claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'NodeResizeInfeasible' };
+        if (infeasible) claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'NodeResizeInfeasible' };
         claim.status.conditions = mergeResizeConditionsOnNode(conditionsOf(pvc), [condition], true);
       });
       recordEvent(world, pvc, 'Warning', 'VolumeResizeFailed', `MountVolume.NodeExpandVolume failed for volume "${pv.metadata.name}": ${rpcErrorText(error)}`, 'kubelet');

@@ -73,9 +73,12 @@ function sync(world: World, pvc: Readonly<KubeObject>, pv: Readonly<KubeObject>,
     } else if (resizeStatus === 'ControllerResizeInProgress') {
       newSize = world.sidecars.finalErrors.has(uid) ? request : allocated ?? request;
     }
+  } else if (resizeStatus === 'NodeResizePending' || resizeStatus === 'NodeResizeInProgress') {
+    return; // the PV has the size: the node step is pending (or the claim was lowered while it was)
+  } else if (resizeStatus === 'NodeResizeInfeasible') {
+    // Reset for the kubelet to try again; a driver without controller expansion moves to the request (KEP-1790).
+    newSize = driver.expansion !== 'node-only' && allocated !== undefined ? allocated : request;
   } else {
-    // The PV already has the size: the node step is pending (or the claim was lowered while it was).
-    if (resizeStatus === 'NodeResizePending' || resizeStatus === 'NodeResizeInProgress') return;
     newSize = allocated ?? request;
   }
   let updateStatus = true;
