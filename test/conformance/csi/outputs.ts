@@ -21,7 +21,7 @@ export function normaliseEventText(text: string): string {
 export function parseTable(output: readonly string[]): Array<Record<string, string>> {
   const header = output[0] ?? '';
   const columns = [...header.matchAll(/\S+/g)].map((m) => ({ name: m[0], start: m.index }));
-  return output.slice(1).map((line) => Object.fromEntries(columns.map((column, i) => {
+  return output.slice(1).filter((line) => line.trim() !== '').map((line) => Object.fromEntries(columns.map((column, i) => {
     const end = columns[i + 1]?.start ?? line.length;
     return [column.name, line.slice(column.start, i === columns.length - 1 ? undefined : end).trim()];
   })));
@@ -101,4 +101,23 @@ export function compareVolume(kube: KubeSandbox, recordedName: string, yaml: boo
   const differences = Object.keys(expected).filter((k) => !isDeepStrictEqual(expected[k], actual[k]))
     .map((k) => `${k}: recorded ${JSON.stringify(expected[k])}, sandbox ${JSON.stringify(actual[k])}`);
   return { check, differences };
+}
+
+/**
+ * `kubectl get pvc -n NS NAME -o jsonpath=...` with `{.field.path}` parts and `{"\n"}` line breaks: each printed value
+ * (a map or list as JSON, a missing one as nothing) compared with the sandbox claim's.
+ */
+export function compareClaimJsonPath(kube: KubeSandbox, namespace: string, name: string, template: string, output: readonly string[]): { check: string; differences: string[] } {
+  const claim = kube.store.peek(mustResourceType('v1', 'PersistentVolumeClaim'), namespace, name);
+  const paths = [...template.matchAll(/\{\.([^}]+)\}/g)].map((m) => m[1] ?? '');
+  const differences: string[] = [];
+  for (const [i, path] of paths.entries()) {
+    let value: unknown = claim;
+    for (const key of path.split('.')) value = typeof value === 'object' && value !== null ? (value as Json)[key] : undefined;
+    const recorded = output[i] ?? '';
+    const expected: unknown = recorded === '' ? undefined : JSON.parse(recorded) as unknown;
+    const actual = Array.isArray(value) && value.length === 0 ? undefined : value;
+    if (!isDeepStrictEqual(expected, actual)) differences.push(`${path}: recorded ${recorded || '(nothing)'}, sandbox ${actual === undefined ? '(nothing)' : JSON.stringify(actual)}`);
+  }
+  return { check: `claim ${name} ${paths.join(' ')}`, differences };
 }

@@ -48,8 +48,9 @@ export function parseCommands(text: string): Command[] {
   for (const line of text.split('\n')) {
     if (line.startsWith('$ ')) commands.push({ line: line.slice(2), output: [], notedAt });
     else if (line.startsWith('# ')) notedAt = noteTime.exec(line)?.[1] ?? notedAt;
-    else if (line !== '') commands.at(-1)?.output.push(line);
+    else commands.at(-1)?.output.push(line); // empty lines too: a jsonpath prints one for a missing value
   }
+  for (const command of commands) while (command.output.at(-1) === '') command.output.pop();
   return commands;
 }
 
