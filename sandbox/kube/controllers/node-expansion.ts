@@ -29,7 +29,8 @@ export function expandOnNodes(world: World): void {
     const size = sandboxBytesOf((pv?.spec?.capacity as Json | undefined)?.storage);
     if (!pv || !driver || size === undefined) continue;
     const pod = podUsing(world, pvc);
-    // Offline expansion finishes only in a pod started after the controller step: remember the pod running then.
+    // Offline expansion finishes only in a pod started after the controller step: the resizer noted the pod running
+    // then (a claim made pending otherwise, as seeded, counts the pod found now).
     if (!world.sidecars.podsAtNodePending.has(uid)) world.sidecars.podsAtNodePending.set(uid, pod?.metadata.uid ?? '');
     if (!pod || !isRunningAndReady(pod)) continue;
     if (driver.nodeExpansion === 'offline' && pod.metadata.uid === world.sidecars.podsAtNodePending.get(uid)) continue;
@@ -72,7 +73,8 @@ export function expandOnNodes(world: World): void {
   }
 }
 
-function podUsing(world: World, pvc: Readonly<KubeObject>): Readonly<KubeObject> | undefined {
+/** The pod mounting the claim, if any: the one an offline expansion must see restarted. */
+export function podUsing(world: World, pvc: Readonly<KubeObject>): Readonly<KubeObject> | undefined {
   return world.store.peekList(podType, pvc.metadata.namespace).find((pod) =>
     ((pod.spec?.volumes ?? []) as Array<{ persistentVolumeClaim?: { claimName?: string } }>).some((v) => v.persistentVolumeClaim?.claimName === pvc.metadata.name));
 }

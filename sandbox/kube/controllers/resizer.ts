@@ -12,6 +12,7 @@ import { mustResourceType, type KubeObject } from '../store.ts';
 import { conditionsOf, conditionTime, mergeResizeConditions, writeClaim, type ClaimStatus } from './claim-status.ts';
 import { controllerExpandVolume, isFinalError, isInfeasibleResizeError, rpcErrorText } from './csi-driver.ts';
 import { recordEvent } from './events.ts';
+import { podUsing } from './node-expansion.ts';
 import { inSlowSet } from './sidecar-memory.ts';
 import { driverNamed, type DriverProfile, type World } from './world.ts';
 
@@ -139,6 +140,8 @@ function answer(world: World, pvc: Readonly<KubeObject>, pv: Readonly<KubeObject
       claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'NodeResizePending' };
     });
     recordEvent(world, current, 'Normal', 'FileSystemResizeRequired', 'Require file system resize of volume on node', component(driver));
+    // The pod mounting it now is the one an offline expansion needs restarted; one started from here on will do.
+    world.sidecars.podsAtNodePending.set(uid, podUsing(world, current)?.metadata.uid ?? '');
     return;
   }
   writeClaim(world, current, (claim) => {

@@ -35,7 +35,7 @@ export interface SidecarMemory {
   missingClassReported: Map<string, string>;
   /** The expand controller's last view of each claim (request and capacity bytes): it acts when either grows. */
   expansionSeen: Map<string, { request: bigint; capacity: bigint }>;
-  /** The kubelet's node expansion: ticks spent, and for offline expansion the pod running when it became pending. */
+  /** The kubelet's node expansion: ticks spent, and for offline expansion the pod running when the resizer made it pending. */
   nodeExpansionTicks: Map<string, number>;
   podsAtNodePending: Map<string, string>;
   /** The provisioner's failed claims: when (sandbox ms) it tries again, and the delay after the next failure. */

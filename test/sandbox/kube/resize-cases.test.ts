@@ -126,6 +126,20 @@ describe('KEP-1790 user flows against the sandbox', () => {
     }
   });
 
+  it('offline node expansion finishes in a pod restarted right after the controller step, before the kubelet looked', async () => {
+    const { kube, core } = await world({ nodeExpansion: 'offline', ticksPerPhase: 1 });
+    try {
+      await request(core, '20Gi');
+      for (let i = 0; i < 8 && (await read(core)).status?.allocatedResourceStatuses?.storage !== 'NodeResizePending'; i++) kube.tick();
+      assert.equal(summary(await read(core)), 'request=20Gi capacity=10Gi allocated=20Gi status=NodeResizePending');
+      await core.deleteNamespacedPod({ namespace: 'db', name: 'pg-0' });
+      kube.tick(8);
+      assert.equal(summary(await read(core)), 'request=20Gi capacity=20Gi allocated=20Gi status=');
+    } finally {
+      await kube.close();
+    }
+  });
+
   it('transient driver errors show as ControllerResizeError and are retried until success', async () => {
     const { kube, core } = await world({ transientErrorRate: 0.6 });
     try {
