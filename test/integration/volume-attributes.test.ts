@@ -57,7 +57,8 @@ describe('a volumeAttributesClassName change from Git', () => {
       const pvcs = statefulSetReport(failed, 'pg').templates[0]?.pvcs ?? [];
       assert.deepEqual(pvcs.map((p) => [p.state, p.terminal, p.failedOn, p.volumeAttributesClass?.current, p.volumeAttributesClass?.modifyStatus]),
         [['failed', true, 'class', 'silver', 'Infeasible'], ['failed', true, 'class', 'silver', 'Infeasible']]);
-      assert.match(pvcs[0]?.message ?? '', /VolumeAttributesClass platinum \(modifyVolumeStatus Infeasible\); it stays in silver/);
+      // In the driver's words (its ModifyVolumeError condition), as csi-driver-host-path refuses a parameter it cannot change.
+      assert.match(pvcs[0]?.message ?? '', /VolumeAttributesClass platinum: invalid parameters: \[type\] \(modifyVolumeStatus Infeasible, InvalidArgument\); it stays in silver/);
       // Git rolled back to the class the volumes have (what the recovery pull request proposes): accepted, converged.
       await h.writeManifest({ name: 'pg', replicas: 2, policy: 'Parallel', templates: { data: '10Gi' }, volumeAttributesClass: 'silver' });
       assert.ok(allConverged(await h.converge(allConverged, { ticks: 2 })));
