@@ -149,7 +149,7 @@ describe('the recorded CSI stack, through the whole tool (issue 29)', () => {
     assert.match(openRecoveries().find((p) => p.head.endsWith('/db/cache/data'))?.body ?? '', /hostpath-nonode\.csi\.k8s\.io/);
     // Its progress: a failing status on the merge commit and a comment on the pull request, both in the driver's words.
     const status = statuses(growth.sha).at(-1);
-    assert.equal(status?.state, 'failure');
+    assert.deepEqual([status?.state, status?.description], ['failure', `data: ${driverRefusal}`]);
     assert.ok(commentBodies(github, growth.number).some((b) => b.includes(driverRefusal)), commentBodies(github, growth.number).join('\n---\n'));
     // Nothing the tool did (recreating the StatefulSet, patching the claims) replaced a pod or a claim.
     assert.deepEqual(uidsOf(claims()), uids.pvcs);
@@ -233,7 +233,7 @@ describe('the recorded CSI stack, through the whole tool (issue 29)', () => {
     assert.match(comment, /Volume class change/);
     const status = statuses(change.sha).at(-1);
     assert.equal(status?.state, 'failure');
-    assert.doesNotMatch(status?.description ?? '', /resiz/i);
+    assert.ok(status?.description?.startsWith(`data: the driver refused to modify the volume to VolumeAttributesClass broken: ${classRefusal}`), status?.description ?? '');
     assert.equal(await github.readFile(pr.head, 'k8s/web.yaml'), web('50Gi', 'fast'));
   });
 
