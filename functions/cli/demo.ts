@@ -141,7 +141,7 @@ async function infeasibleClassStory(demo: Demo): Promise<void> {
   const { github, print } = demo;
   const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
   await github.commitFiles({ branch: 'main', message: 'pg data volumes: extreme performance class', files: { 'k8s/db/pg.yaml': current.replace('volumeAttributesClassName: gold', 'volumeAttributesClassName: extreme') } });
-  print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (100000 IOPS, more than a gp3 volume gives)');
+  print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (io2 at 100000 IOPS: the driver cannot change a volume\'s type)');
   const run = await passUntil(demo, (r) => r.recovery?.outcomes.some((o) => isClassRecoveryKey(o.key) && o.pullRequestUrl !== undefined) === true);
   if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }));
   const recovery = run.recovery?.outcomes.find((o) => isClassRecoveryKey(o.key));

@@ -82,6 +82,36 @@ export function isTerminalResizeStatus(status: string | undefined): boolean {
   return status !== undefined && terminalResizeStatuses.has(status);
 }
 
+/** What a claim's expansion is read from: its resize status and conditions. */
+export interface ResizeReading {
+  resizeStatus: string | undefined;
+  conditions: readonly PvcCondition[];
+}
+
+/** The gRPC codes the kubelet (pkg/volume/csi isInfeasibleError) and the external-resizer take as infeasible. */
+const infeasibleCode = /\bcode = (?:InvalidArgument|OutOfRange|NotFound)\b/;
+
+/**
+ * Whether the node refused the expansion as infeasible though the status says the node step is pending or running
+ * again. The kubelet marks NodeResizeInfeasible with a NodeResizeError condition (MarkNodeExpansionInfeasible); the
+ * external-resizer v2 hands such a claim back at once as NodeResizePending for another try (its "case 3"), keeping
+ * the condition, and the kubelet keeps it as first written (same status) while it tries again, NodeResizeInProgress,
+ * and is refused the same way: the claim cycles through the three statuses, so each must read as the same failure.
+ * NodeResizePending with a NodeResizeError comes only from that hand-back; NodeResizeInProgress with one is this cycle
+ * when the error names an infeasible code, else a retried failure (a passing error: the status stays InProgress).
+ */
+export function refusedOnNode(pvc: ResizeReading): boolean {
+  if (pvc.resizeStatus !== 'NodeResizePending' && pvc.resizeStatus !== 'NodeResizeInProgress') return false;
+  const error = pvc.conditions.find((c) => c.type === 'NodeResizeError' && c.status === 'True');
+  if (!error) return false;
+  return pvc.resizeStatus === 'NodeResizePending' || infeasibleCode.test(error.message ?? '');
+}
+
+/** An expansion that failed for good: a terminal status, or the node's refusal in any status of its retry cycle. */
+export function expansionFailedForGood(pvc: ResizeReading): boolean {
+  return isTerminalResizeStatus(pvc.resizeStatus) || refusedOnNode(pvc);
+}
+
 export interface ModifyVolumeStatus {
   status: string;
   targetVolumeAttributesClassName: string | undefined;

@@ -1,7 +1,7 @@
 // What a size change costs per month: the bytes it adds across a template's replicas times the user's price per
 // GiB-month of its StorageClass (`prices` in the target's config; there is no built-in price list). Pure arithmetic.
 import type { PriceConfig } from './config.ts';
-import { isTerminalResizeStatus, type LivePvc } from './live-state.ts';
+import { expansionFailedForGood, type LivePvc, type PvcCondition } from './live-state.ts';
 
 const bytesPerGiB = 2 ** 30;
 
@@ -19,6 +19,8 @@ export interface VolumeCost {
 /** What the cost needs to know of a volume (a LivePvc has it all). */
 export type VolumeSizes = Pick<LivePvc, 'request' | 'capacity' | 'allocated'> & {
   resizeStatus?: string | undefined;
+  /** The claim's conditions: a node's refusal is read from its NodeResizeError (live-state.ts `refusedOnNode`). */
+  conditions?: readonly PvcCondition[];
   /** Its expansion failed for good, when that is known without `resizeStatus` (a pass report's terminal PVC). */
   failed?: boolean;
 };
@@ -32,7 +34,7 @@ export type VolumeSizes = Pick<LivePvc, 'request' | 'capacity' | 'allocated'> & 
  * guards what was asked, the cost what is provisioned.
  */
 export function committedBytes(volume: VolumeSizes): bigint {
-  const failed = volume.failed ?? isTerminalResizeStatus(volume.resizeStatus);
+  const failed = volume.failed ?? expansionFailedForGood({ resizeStatus: volume.resizeStatus, conditions: volume.conditions ?? [] });
   const failedSize = volume.allocated ?? volume.request;
   const sizes = [volume.capacity?.bytes ?? 0n];
   if (!failed) sizes.push(volume.allocated?.bytes ?? 0n, volume.request?.bytes ?? 0n);

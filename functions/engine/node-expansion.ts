@@ -1,8 +1,9 @@
 // A volume whose expansion waits for its node (NodeResizePending: the kubelet expands the file system while a pod
 // mounts the volume; the resizer says "Waiting for user to (re-)start a pod ...") is in progress, with what a person can
 // do, until the target's `stalledAfter` has passed since the wait began; then it is stalled: nothing changes until a
-// person acts, and the pass says so (the set's outcome `stalled`: exit code 1, a failing progress check). Texts stay
-// the same from pass to pass (a time, never an age), so a stalled set writes nothing new. Pure.
+// person acts, and the pass says so (the set's outcome `stalled`: exit code 1, a failing progress check). A node
+// expansion that failed with an error the kubelet retries (NodeResizeError, dated from its first failure) is stalled
+// the same way. Texts stay the same from pass to pass (a time, never an age), so a stalled set writes nothing new. Pure.
 import { defaultStalledAfter } from '../domain/config.ts';
 import { formatDuration, parseDuration } from '../domain/duration.ts';
 import type { LivePod } from '../domain/live-state.ts';
@@ -35,18 +36,20 @@ export function withNodeWaits(
   progress: readonly PvcProgress[], sts: { namespace: string; name: string }, policy: NodeWaitPolicy | undefined, pods?: readonly LivePod[],
 ): PvcProgress[] {
   return progress.map((claim) => {
-    if (claim.state !== 'waiting-for-node' && claim.state !== 'resizing-node') return claim;
+    const failingOnNode = claim.state === 'retrying' && claim.condition?.type === 'NodeResizeError';
+    if (claim.state !== 'waiting-for-node' && claim.state !== 'resizing-node' && !failingOnNode) return claim;
     const podName = `${sts.name}-${claim.ordinal}`;
     const advice = podAdvice(sts.namespace, podName, pods?.find((p) => p.name === podName), pods !== undefined);
-    const words = claim.state === 'waiting-for-node'
-      ? `${claim.message ?? 'waiting for the node'}; ${advice}`
-      : `the kubelet on pod ${podName}'s node is expanding the file system; if it does not finish, read the pod's Events and that kubelet's log`;
+    const logs = "read the pod's Events and that kubelet's log";
+    const words = claim.state === 'waiting-for-node' ? `${claim.message ?? 'waiting for the node'}; ${advice}`
+      : failingOnNode ? `${claim.message ?? 'the node expansion failed'}; the kubelet on pod ${podName}'s node retries it; if it keeps failing, ${logs}`
+        : `the kubelet on pod ${podName}'s node is expanding the file system; if it does not finish, ${logs}`;
     const began = claim.since === undefined ? Number.NaN : Date.parse(claim.since);
     const stalled = policy !== undefined && !Number.isNaN(began) && policy.now.getTime() - began >= policy.stalledAfterSeconds * 1000;
     if (!stalled) return { ...claim, message: words };
     return {
       ...claim, state: 'stalled-on-node',
-      message: `waiting for the node since ${claim.since ?? '?'}, longer than stalledAfter ${formatDuration(policy.stalledAfterSeconds)}: ${words}`,
+      message: `${failingOnNode ? 'failing on the node' : 'waiting for the node'} since ${claim.since ?? '?'}, longer than stalledAfter ${formatDuration(policy.stalledAfterSeconds)}: ${words}`,
     };
   });
 }

@@ -1,7 +1,7 @@
 // Where one PVC stands on its way to the template's size, read from the fields KEP-0284 and KEP-1790 define, as the
 // CSI external-resizer writes them (recorded: ../shared/conformance/csi-v1.34.9/). Pure: used by the rollout, the
 // status annotation, the PR feedback and the recovery sizing.
-import { isTerminalResizeStatus, type LivePvc, type PvcCondition } from '../domain/live-state.ts';
+import { expansionFailedForGood, isTerminalResizeStatus, type LivePvc, type PvcCondition } from '../domain/live-state.ts';
 import { compareQuantities, type Quantity } from '../domain/quantity.ts';
 
 export type PvcState =
@@ -127,9 +127,12 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
   const condition = (type: string) => trueCondition(pvc, type);
   const requestIsDesired = pvc.request !== undefined && compareQuantities(pvc.request, desired) === 0;
 
-  if (isTerminalResizeStatus(pvc.resizeStatus)) {
-    // Terminal whatever stands beside it: the real resizer keeps `Resizing` True beside ControllerResizeError.
-    const error = condition('ControllerResizeError') ?? condition('NodeResizeError');
+  // The step the status names: a claim keeps the error conditions of steps it has since passed (below).
+  const onNode = pvc.resizeStatus?.startsWith('Node') === true;
+  if (expansionFailedForGood(pvc)) {
+    // Terminal whatever stands beside it: the real resizer keeps `Resizing` True beside ControllerResizeError, and a
+    // node's refusal stays one while the resizer hands it back to the kubelet (domain/live-state.ts refusedOnNode).
+    const error = onNode ? condition('NodeResizeError') ?? condition('ControllerResizeError') : condition('ControllerResizeError') ?? condition('NodeResizeError');
     const message = error?.message ?? error?.reason ?? pvc.resizeStatus;
     // A failure for another size than the one we now want is history: the new request restarts expansion (KEP-1790).
     if (!requestIsDesired || (pvc.allocated && compareQuantities(pvc.allocated, desired) !== 0)) {
@@ -148,8 +151,15 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
     };
   }
   if (!requestIsDesired) return { ...base, state: 'to-patch' };
-  const transient = condition('ControllerResizeError') ?? condition('NodeResizeError');
-  if (transient !== undefined) return { ...base, state: 'retrying', message: transient.message ?? transient.reason ?? transient.type };
+  // Only the error of the step under way is retried: after a passing controller error the resizer keeps
+  // ControllerResizeError beside FileSystemResizePending, though the controller step is done and the node's is next.
+  const transient = onNode ? condition('NodeResizeError') : condition('ControllerResizeError') ?? condition('NodeResizeError');
+  if (transient !== undefined) {
+    return {
+      ...base, state: 'retrying', message: transient.message ?? transient.reason ?? transient.type,
+      since: transient.lastTransitionTime ?? since, condition: claimCondition(transient),
+    };
+  }
   if (pvc.resizeStatus === 'NodeResizeInProgress') return { ...base, state: 'resizing-node' };
   const pending = condition('FileSystemResizePending');
   if (pvc.resizeStatus === 'NodeResizePending' || pending !== undefined) {

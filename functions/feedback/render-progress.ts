@@ -47,7 +47,11 @@ export function progressDescription(sts: StatefulSetReport): string {
     const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
     return fitDescription(`${failed?.templateName ?? ''}: ${reason}`);
   }
-  return fitDescription(state === 'success' ? sizes : `${changeVerb(changeKind(sts.templates))}: ${sizes}`);
+  if (state === 'success') return fitDescription(sizes);
+  // Nothing moves on these until a pod (re)starts on their node: the status says so, the comment says what to do.
+  const onNode = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'waiting-for-node').map((p) => p.name));
+  const waiting = onNode.length === 0 ? '' : `; ${onNode.join(', ')} ${onNode.length === 1 ? 'waits for its' : 'wait for their'} node to expand the file system`;
+  return fitDescription(`${changeVerb(changeKind(sts.templates))}: ${sizes}${waiting}`);
 }
 
 /** A template whose only terminal failure is a refused class: its recovery proposes a class, not a size. */

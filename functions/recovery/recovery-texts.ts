@@ -16,6 +16,17 @@ const slowRetry = (what: string): string => `The external-resizer keeps a claim 
   + 'request again only once its `--retry-interval-max` has passed (5 minutes by default); to have it retried at once, restart the '
   + 'external-resizer (the `csi-resizer` container of the CSI driver\'s controller pod): that set is kept in its memory.';
 
+/**
+ * How a size refused on the node is retried: the kubelet marks it NodeResizeInfeasible, the resizer hands it back at
+ * once (expand_and_recover.go "case 3"), and the kubelet's volume operations back off up to 2m2s (goroutinemap).
+ */
+const nodeRetry = 'The kubelet tries the node expansion again by itself: the external-resizer hands a claim refused on the node back to it at once, '
+  + 'and it retries with a backoff of up to about two minutes.';
+
+/** KEP-1790: the resizer takes a lower request after a node's refusal only from a driver without controller expansion. */
+const nodeLowering = 'Lowering a size refused on the node recovers a driver that expands volumes on the node alone (KEP-1790 case 2); one that '
+  + 'expanded the volume on its controller first keeps that size, and only a node expansion that succeeds finishes it.';
+
 export function sizeRecoveryBody(args: {
   sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>; proposalMarker: string;
   prices?: PriceConfig | undefined;
@@ -23,6 +34,9 @@ export function sizeRecoveryBody(args: {
   const { sts, template, failed, decision } = args;
   const failedPvcs = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn !== 'class');
   const since = failureSince(template, 'size');
+  // The kubelet's refusal (engine/pvc-progress.ts): no slow-retry set, and lowering helps only a node-only driver.
+  const onNode = failedPvcs.some((p) => p.condition?.type === 'NodeResizeError');
+  const retried = onNode ? nodeRetry : slowRetry('expansion');
   return [
     args.proposalMarker,
     `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to ${escapeMarkdown(failed)} failed for good`,
@@ -37,17 +51,17 @@ export function sizeRecoveryBody(args: {
     '',
     `## Why ${escapeMarkdown(decision.size)}`,
     '',
-    `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.`,
+    `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.${onNode ? ` ${nodeLowering}` : ''}`,
     '',
     ...recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices }),
     '## Alternatives',
     '',
-    `- Raise the limit that made the expansion fail (the provider's maximum volume size or quota), then close this pull request (closed unmerged, it is not proposed again). ${slowRetry('expansion')}`,
+    `- Raise the limit that made the expansion fail (the provider's maximum volume size or quota), then close this pull request (closed unmerged, it is not proposed again). ${retried}`,
     '- Choose another size above the current capacity by editing this branch.',
     '',
     '## After merge',
     '',
-    'The next pass patches the PVCs down to this size, the resizer expands them to it at once (a new request leaves the slow-retry set), and the status checks turn green. This pull request is closed automatically if the failure resolves another way.',
+    `The next pass patches the PVCs down to this size, the resizer expands them to it at once${onNode ? '' : ' (a new request leaves the slow-retry set)'}, and the status checks turn green. This pull request is closed automatically if the failure resolves another way.`,
   ].join('\n');
 }
 

@@ -63,6 +63,10 @@ export function createSystemNamespaces(world: World): void {
 function driverProfile(name: string, raw: unknown): DriverProfile {
   if (raw === undefined) return { ...defaultDriver, name: `${name}.csi.sandbox` };
   if (!isObject(raw)) throw new SeedError(`storageClasses[${name}].driver must be a map`);
+  if (raw.unreachableVolumeAttributesClasses !== undefined) {
+    // The real driver refuses a class by its parameters' names, not by the class's name (test/conformance/csi).
+    throw new SeedError(`storageClasses[${name}].driver.unreachableVolumeAttributesClasses is gone: list the parameter names the driver can change in acceptedMutableParameterNames; a class with any other parameter is refused`);
+  }
   const expansion = raw.expansion ?? 'controller+node';
   if (expansion !== 'controller+node' && expansion !== 'node-only' && expansion !== 'controller-only') {
     throw new SeedError(`storageClasses[${name}].driver.expansion must be controller+node, controller-only or node-only`);
@@ -76,7 +80,7 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
     transientErrorRate: typeof raw.transientErrorRate === 'number' ? raw.transientErrorRate : 0,
     ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
     modifyTicks: typeof raw.modifyTicks === 'number' ? raw.modifyTicks : 1,
-    unreachableVolumeAttributesClasses: stringList(raw.unreachableVolumeAttributesClasses, `storageClasses[${name}].driver.unreachableVolumeAttributesClasses`),
+    acceptedMutableParameterNames: stringList(raw.acceptedMutableParameterNames, `storageClasses[${name}].driver.acceptedMutableParameterNames`),
   };
 }
 

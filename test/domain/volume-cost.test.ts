@@ -25,6 +25,11 @@ describe('volume cost', () => {
     // The same on a server before 1.31 (`ControllerResizeFailed`), and with no allocatedResources: the request failed.
     assert.equal(committedBytes({ ...failed, resizeStatus: 'ControllerResizeFailed' }), gi(20));
     assert.equal(committedBytes({ ...failed, allocated: undefined, resizeStatus: 'NodeResizeInfeasible' }), gi(20));
+    // A node's refusal, in each status of the cycle the resizer and the kubelet keep it in (live-state.ts refusedOnNode).
+    const refused = [{ type: 'NodeResizeError', status: 'True', reason: undefined, lastTransitionTime: undefined, message: 'failed to expand pvc with rpc error: code = OutOfRange desc = too big' }];
+    for (const resizeStatus of ['NodeResizeInfeasible', 'NodeResizePending', 'NodeResizeInProgress']) {
+      assert.equal(committedBytes({ ...failed, resizeStatus, conditions: refused }), gi(20), resizeStatus);
+    }
     // Already lowered by hand to 40Gi: the resizer takes that request up, so it is as good as provisioned.
     assert.equal(committedBytes({ ...failed, request: q('40Gi') }), gi(40));
     // Not failed: the quota rule's max(request, allocated), and the capacity.

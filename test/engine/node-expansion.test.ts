@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { exitCodeOf, passVerdict } from '../../functions/engine/pass-verdict.ts';
 import type { PassReport } from '../../functions/engine/pass-report.ts';
 import { nodeWaitPolicy } from '../../functions/engine/node-expansion.ts';
+import type { LivePvc } from '../../functions/domain/live-state.ts';
 import { runningPod } from './builders.ts';
 import { recordedPvc } from '../support/csi-recordings.ts';
 import { recordedTemplate } from '../support/recorded-reports.ts';
@@ -39,6 +40,21 @@ describe('a volume waiting for its node', () => {
     const { template } = recordedTemplate({ recorded: waiting, size: '2Gi', nodeWaits: at(60_000), pods });
     assert.match(template.pvcs[0]?.message ?? '', /; pod web-0 is Pending: the expansion waits until it runs on a node$/);
     assert.match(template.pvcs[1]?.message ?? '', /; pod web-1 runs: restart it \(kubectl delete pod -n csi-probe web-1: its StatefulSet recreates it\) so that its node expands the file system$/);
+  });
+
+  it('a node expansion the kubelet retries after an error is said to be retried on the node, and stalled past stalledAfter since its first failure', () => {
+    const failing: LivePvc = {
+      ...waiting, resizeStatus: 'NodeResizeInProgress',
+      conditions: [...waiting.conditions, { type: 'NodeResizeError', status: 'True', reason: undefined, lastTransitionTime: '2026-11-25T20:49:54Z', message: 'failed to expand pvc with rpc error: code = Internal desc = resize2fs failed' }],
+    };
+    const retrying = recordedTemplate({ recorded: failing, size: '2Gi', nodeWaits: at(60_000) });
+    assert.deepEqual(retrying.template.pvcs.map((p) => p.state), ['retrying', 'retrying']);
+    assert.equal(retrying.template.pvcs[0]?.message, "failed to expand pvc with rpc error: code = Internal desc = resize2fs failed; the kubelet on pod web-0's node retries it; "
+      + "if it keeps failing, read the pod's Events and that kubelet's log");
+    const stalled = recordedTemplate({ recorded: failing, size: '2Gi', nodeWaits: at(3600_000) });
+    assert.deepEqual(stalled.template.pvcs.map((p) => p.state), ['stalled-on-node', 'stalled-on-node']);
+    assert.match(stalled.template.pvcs[0]?.message ?? '', /^failing on the node since 2026-11-25T20:49:54Z, longer than stalledAfter 1h: failed to expand pvc with rpc error: code = Internal/);
+    assert.equal(stalled.sts.outcome, 'stalled');
   });
 
   it('takes stalledAfter from the target, 1h by default', () => {

@@ -58,3 +58,41 @@ describe('describePvc with the template\'s volumeAttributesClassName (KEP-3751)'
     assert.equal(describePvc('p', 0, pvc, q('20Gi'), 'silver').state, 'done');
   });
 });
+
+describe('describePvc on a node\'s failure, as the kubelet and external-resizer v2.0.0 write it', () => {
+  const at = (type: string, time: string, message?: string) => ({ type, status: 'True', reason: undefined, message, lastTransitionTime: time });
+  const refused = at('NodeResizeError', '2026-11-25T21:00:00Z', 'failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 107374182400 exceeds maximum allowed 32212254720');
+  const claim = (resizeStatus: string, conditions: ReturnType<typeof at>[]) => livePvc('p', { request: '100Gi', capacity: '10Gi', allocated: '100Gi', resizeStatus, conditions });
+  // The kubelet marks NodeResizeInfeasible; the resizer hands it back as NodeResizePending ("case 3", its Resizing and
+  // FileSystemResizePending rewritten, the error kept); the kubelet tries again (NodeResizeInProgress) and is refused.
+  const cycle = [
+    claim('NodeResizeInfeasible', [at('Resizing', '2026-11-25T20:59:58Z'), at('FileSystemResizePending', '2026-11-25T20:59:59Z'), refused]),
+    claim('NodeResizePending', [at('Resizing', '2026-11-25T21:00:01Z'), at('FileSystemResizePending', '2026-11-25T21:00:01Z'), refused]),
+    claim('NodeResizeInProgress', [at('Resizing', '2026-11-25T21:00:01Z'), at('FileSystemResizePending', '2026-11-25T21:00:01Z'), refused]),
+  ];
+
+  it('reads every status of the refusal\'s retry cycle as the same terminal failure, quoting the node\'s condition since it was first written', () => {
+    const read = cycle.map((pvc) => describePvc('p', 0, pvc, q('100Gi')));
+    for (const progress of read) {
+      assert.deepEqual(
+        { state: progress.state, terminal: progress.terminal, failedOn: progress.failedOn, since: progress.since, message: progress.message, condition: progress.condition?.type },
+        { state: 'failed', terminal: true, failedOn: 'size', since: '2026-11-25T21:00:00Z', message: refused.message, condition: 'NodeResizeError' },
+      );
+    }
+  });
+
+  it('a node error the kubelet retries (not infeasible: the status stays NodeResizeInProgress) is retrying, dated from its first failure', () => {
+    const passing = at('NodeResizeError', '2026-11-25T21:00:00Z', 'failed to expand pvc with rpc error: code = Internal desc = resize2fs temporarily failed');
+    const progress = describePvc('p', 0, claim('NodeResizeInProgress', [at('Resizing', '2026-11-25T20:59:58Z'), at('FileSystemResizePending', '2026-11-25T20:59:59Z'), passing]), q('100Gi'));
+    assert.deepEqual([progress.state, progress.terminal, progress.since, progress.condition?.type], ['retrying', false, '2026-11-25T21:00:00Z', 'NodeResizeError']);
+    assert.match(progress.message ?? '', /code = Internal/);
+  });
+
+  it('a ControllerResizeError kept beside FileSystemResizePending after a passing controller error is waiting for the node, not retrying', () => {
+    const passed = at('ControllerResizeError', '2026-11-25T20:59:58Z', 'failed to expand pvc with rpc error: code = Internal desc = backend temporarily unavailable');
+    const pending = describePvc('p', 0, claim('NodeResizePending', [at('Resizing', '2026-11-25T20:59:58Z'), passed, at('FileSystemResizePending', '2026-11-25T20:59:59Z', 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.')]), q('100Gi'));
+    assert.deepEqual([pending.state, pending.since, pending.condition?.type], ['waiting-for-node', '2026-11-25T20:59:59Z', 'FileSystemResizePending']);
+    assert.equal(describePvc('p', 0, claim('NodeResizeInProgress', [passed]), q('100Gi')).state, 'resizing-node');
+    assert.equal(describePvc('p', 0, claim('ControllerResizeInProgress', [passed]), q('100Gi')).state, 'retrying', 'while the controller step runs, it is that step\'s error');
+  });
+});

@@ -61,8 +61,9 @@ describe('a class in Helm values (a size source with value: volumeAttributesClas
       workDir: join(dir, 'kube'),
       seed: {
         namespaces: ['db'],
-        storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1, unreachableVolumeAttributesClasses: ['platinum'] } }],
-        volumeAttributesClasses: ['silver', 'gold', 'platinum'].map((name) => ({ name, storageClass: 'standard', parameters: { type: 'gp3' } })),
+        storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1, acceptedMutableParameterNames: ['iops'] } }],
+        // The driver changes IOPS only: `platinum`, another volume type, is refused.
+        volumeAttributesClasses: [['silver', { iops: '3000' }], ['gold', { iops: '6000' }], ['platinum', { type: 'io2' }]].map(([name, parameters]) => ({ name, storageClass: 'standard', parameters })),
         statefulSets: [rendered],
       },
     });

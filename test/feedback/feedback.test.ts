@@ -170,7 +170,8 @@ describe('feedback in GitHub', () => {
     await converge((run) => run.feedback?.progress.some((p) => p.statefulSet === 'db/warehouse' && p.state === 'failure') ?? false);
     const last = statusesByContext('sts-volume-gitops/demo/db/warehouse').at(-1);
     assert.equal(last?.state, 'failure');
-    assert.match(last?.description ?? '', /^data: resize volume .* failed: rpc error: code = OutOfRange/);
+    // The ControllerResizeError condition in the external-resizer's words (test/conformance/csi).
+    assert.match(last?.description ?? '', /^data: failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity \d+ exceeds maximum allowed \d+/);
     assert.match(comments(pr).find((c) => c.includes('progress:demo:db/warehouse')) ?? '', /The driver said/);
   });
 });

@@ -83,3 +83,13 @@ describe('a node expansion that stalled', () => {
     assert.match(comment.markdown, /\| data-web-0 \| 2Gi \| 1Gi \| ⚠️ stalled: waiting for the node since 2026-11-25T20:49:54\.000Z, longer than stalledAfter 1h: Waiting for user to \\\(re-\\\)start a pod to finish file system resize of volume on node\..*restart it \\\(kubectl delete pod -n csi-probe web-0/);
   });
 });
+
+describe('a node expansion waiting for its pod, before stalledAfter', () => {
+  const since = Date.parse('2026-11-25T20:49:54Z');
+  const { sts } = recordedTemplate({ recorded: recordedPvc('a/a-mount-2', '1502'), size: '2Gi', nodeWaits: { now: new Date(since + 60_000), stalledAfterSeconds: 3600 } });
+
+  it('is a pending status that names the volumes waiting for their node, not one that only says resizing', () => {
+    assert.equal(progressState(sts), 'pending');
+    assert.equal(progressDescription(sts), 'resizing: 0/2 replicas at 2Gi; data-web-0, data-web-1 wait for their node to expand the file system');
+  });
+});

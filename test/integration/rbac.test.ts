@@ -146,7 +146,8 @@ describe('the engine under RBAC', () => {
 describe('the manifest grants nothing the engine does not use', () => {
   it('every verb granted is used by a pass, where it is granted: recreation, PVC patches, a class change, a terminal expansion failure, a stale record, an older version\'s record and a forged one (refused), the Lease', async () => {
     const h = await startHarness({
-      volumeAttributesClasses: [{ name: 'silver', storageClass: 'standard' }, { name: 'gold', storageClass: 'standard' }],
+      // A driver refuses a class without parameters to modify to (csi-driver-host-path: "Mutable parameters cannot be empty").
+      volumeAttributesClasses: [{ name: 'silver', storageClass: 'standard', parameters: { iops: '3000' } }, { name: 'gold', storageClass: 'standard', parameters: { iops: '6000' } }],
       storageClasses: [
         { name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } },
         { name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '15Gi', ticksPerPhase: 1 } },

@@ -5,11 +5,12 @@ import { describe, it } from 'node:test';
 import { allConverged, startHarness, statefulSetReport, types } from './harness.ts';
 
 const seedClasses = [
-  { name: 'silver', storageClass: 'standard', parameters: { type: 'gp3', iops: '3000' } },
-  { name: 'gold', storageClass: 'standard', parameters: { type: 'gp3', iops: '6000', throughput: '500' } },
+  { name: 'silver', storageClass: 'standard', parameters: { iops: '3000' } },
+  { name: 'gold', storageClass: 'standard', parameters: { iops: '6000', throughput: '500' } },
+  // The driver changes IOPS and throughput, not the volume type: `platinum` is refused (Infeasible).
   { name: 'platinum', storageClass: 'standard', parameters: { type: 'io2', iops: '64000' } },
 ];
-const standard = { name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1, modifyTicks: 2, unreachableVolumeAttributesClasses: ['platinum'] } };
+const standard = { name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1, modifyTicks: 2, acceptedMutableParameterNames: ['iops', 'throughput'] } };
 
 describe('a volumeAttributesClassName change from Git', () => {
   it('converges a class change next to a size change: template recreated with both, each PVC patched once, pods kept', async () => {
@@ -56,7 +57,8 @@ describe('a volumeAttributesClassName change from Git', () => {
       const pvcs = statefulSetReport(failed, 'pg').templates[0]?.pvcs ?? [];
       assert.deepEqual(pvcs.map((p) => [p.state, p.terminal, p.failedOn, p.volumeAttributesClass?.current, p.volumeAttributesClass?.modifyStatus]),
         [['failed', true, 'class', 'silver', 'Infeasible'], ['failed', true, 'class', 'silver', 'Infeasible']]);
-      assert.match(pvcs[0]?.message ?? '', /VolumeAttributesClass platinum \(modifyVolumeStatus Infeasible\); it stays in silver/);
+      // In the driver's words (its ModifyVolumeError condition), as csi-driver-host-path refuses a parameter it cannot change.
+      assert.match(pvcs[0]?.message ?? '', /VolumeAttributesClass platinum: invalid parameters: \[type\] \(modifyVolumeStatus Infeasible, InvalidArgument\); it stays in silver/);
       // Git rolled back to the class the volumes have (what the recovery pull request proposes): accepted, converged.
       await h.writeManifest({ name: 'pg', replicas: 2, policy: 'Parallel', templates: { data: '10Gi' }, volumeAttributesClass: 'silver' });
       assert.ok(allConverged(await h.converge(allConverged, { ticks: 2 })));

@@ -52,9 +52,10 @@ describe('a recovery pull request for an infeasible class', () => {
       workDir: join(dir, 'kube'),
       seed: {
         namespaces: ['db'],
-        storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { unreachableVolumeAttributesClasses: ['platinum'] } }],
+        // The driver changes IOPS and throughput, not the volume type: `platinum` is refused (Infeasible).
+        storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { acceptedMutableParameterNames: ['iops', 'throughput'] } }],
         volumeAttributesClasses: [
-          { name: 'silver', storageClass: 'standard', parameters: { type: 'gp3', iops: '3000' } },
+          { name: 'silver', storageClass: 'standard', parameters: { iops: '3000' } },
           { name: 'platinum', storageClass: 'standard', parameters: { type: 'io2', iops: '64000' } },
         ],
         statefulSets: [load(manifest('silver'))],

@@ -3,6 +3,7 @@
 // earlier resolved failure, and advice that holds for the real external-resizer's slow retries.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseQuantity as q } from '../../functions/domain/quantity.ts';
 import { classRecoveryBody, sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
 import { recordedPvc, recordedWarnings } from '../support/csi-recordings.ts';
 import { eventsOf, recordedTemplate } from '../support/recorded-reports.ts';
@@ -38,6 +39,28 @@ describe('the recovery pull request of a failed expansion', () => {
   it('says how the real external-resizer retries an infeasible claim, and how to have it retried now', () => {
     assert.doesNotMatch(body, /retried as it is/);
     assert.match(body, /Raise the limit that made the expansion fail .*, then close this pull request \(closed unmerged, it is not proposed again\)\. The external-resizer keeps a claim whose expansion it found infeasible in a slow-retry set and tries the same request again only once its `--retry-interval-max` has passed \(5 minutes by default\); to have it retried at once, restart the external-resizer/);
+  });
+});
+
+describe('the recovery pull request of a size the node refused', () => {
+  // The kubelet's NodeResizeError, kept while the resizer hands the claim back (NodeResizePending) for another try.
+  const pending = recordedPvc('a/a-mount-2', '1502');
+  const refused = {
+    ...pending, request: q('100Gi'), allocated: q('100Gi'),
+    conditions: [...pending.conditions, { type: 'NodeResizeError', status: 'True', reason: undefined, lastTransitionTime: '2026-11-25T20:50:10Z', message: 'failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 107374182400 exceeds maximum allowed 32212254720' }],
+  };
+  const { template, sts } = recordedTemplate({ recorded: refused, size: '100Gi' });
+  const body = sizeRecoveryBody({ sts, template, failed: '100Gi', decision: { ...decision, size: '30Gi' }, proposalMarker: '' });
+
+  it('quotes the node\'s condition, since its first refusal', () => {
+    assert.match(quoted(body), /^data-web-0: NodeResizeError: failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 107374182400 exceeds maximum allowed 32212254720$/m);
+    assert.match(body, /2 of 2 PVCs cannot grow to 100Gi \(since 2026-11-25T20:50:10Z\):/);
+  });
+
+  it('says the kubelet retries a size refused on the node by itself, and when lowering it recovers', () => {
+    assert.doesNotMatch(body, /slow-retry set/);
+    assert.match(body, /then close this pull request \(closed unmerged, it is not proposed again\)\. The kubelet tries the node expansion again by itself: the external-resizer hands a claim refused on the node back to it at once, and it retries with a backoff of up to about two minutes\./);
+    assert.match(body, /Lowering a size refused on the node recovers a driver that expands volumes on the node alone \(KEP-1790 case 2\); one that expanded the volume on its controller first keeps that size, and only a node expansion that succeeds finishes it\./);
   });
 });
 

@@ -29,7 +29,14 @@ export function recordEvent(world: World, object: KubeObject, type: 'Normal' | '
   });
 }
 
+// client-go names an Event by the UnixNano of its first occurrence, so a listing (etcd key order) is in the order the
+// Events were first recorded; the sandbox's clock has ms, so the nanoseconds only grow within one ms.
+const lastNanos = new WeakMap<World, bigint>();
+
 function eventNameSuffix(world: World): string {
-  const nanos = BigInt(world.now().getTime()) * 1_000_000n + BigInt(Math.floor(world.random() * 1_000_000));
-  return nanos.toString(16).padStart(16, '0');
+  const nanos = BigInt(world.now().getTime()) * 1_000_000n + BigInt(Math.floor(world.random() * 1_000));
+  const last = lastNanos.get(world) ?? 0n;
+  const next = nanos > last ? nanos : last + 1n;
+  lastNanos.set(world, next);
+  return next.toString(16).padStart(16, '0');
 }

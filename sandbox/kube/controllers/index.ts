@@ -3,6 +3,7 @@
 import { refreshQuotaUsage } from '../admission.ts';
 import { collectGarbage } from './garbage-collector.ts';
 import { startPods } from './kubelet.ts';
+import { expandOnNodes } from './node-expansion.ts';
 import { finalizeNamespaces } from './namespace.ts';
 import { provisionVolumes } from './provisioner.ts';
 import { resizeVolumes } from './resizer.ts';
@@ -29,7 +30,11 @@ const controllers: Record<ControllerName, (world: World) => void> = {
   // Runs only where the version's cluster runs it (v1.34; the recorded v1.26.5 cluster had none).
   'persistentvolume-binder': bindVolumes,
   'volume-expand': noticeExpansions,
-  kubelet: startPods,
+  // The kubelet starts pods and finishes the node step of their volumes' expansion.
+  kubelet: (world) => {
+    startPods(world);
+    expandOnNodes(world);
+  },
   // The external-resizer both expands volumes and modifies their attributes (VolumeAttributesClass).
   resizer: (world) => {
     resizeVolumes(world);
@@ -38,6 +43,15 @@ const controllers: Record<ControllerName, (world: World) => void> = {
   resourcequota: (world) => refreshQuotaUsage(world.store),
 };
 
+/**
+ * The order of one tick. The PV controller runs on both sides of the provisioner: it hands a new claim to the
+ * provisioner, which creates its volume, which it then binds, as a real cluster does within a second.
+ */
+const tickOrder: readonly ControllerName[] = [
+  'namespace', 'serviceaccount', 'garbage-collector', 'volume-protection', 'statefulset', 'persistentvolume-binder', 'provisioner',
+  'persistentvolume-binder', 'kubelet', 'volume-expand', 'resizer', 'resourcequota',
+];
+
 export function runControllers(world: World, only: ReadonlySet<ControllerName> = new Set(controllerNames)): void {
-  for (const name of controllerNames) if (only.has(name)) controllers[name](world);
+  for (const name of tickOrder) if (only.has(name)) controllers[name](world);
 }

@@ -1,8 +1,10 @@
-// kube-controller-manager's persistent volume controller, as the recorded v1.34.9 cluster ran it: it binds a volume
-// and the claim its claimRef names (or a claim naming a volume that names none): both Bound, the claim's capacity,
-// access modes and current VolumeAttributesClass from the volume. It reports claims left waiting: for their first
-// consumer (WaitForFirstConsumer), or for an external provisioner. Provisioning itself is the CSI driver's
-// (provisioner.ts). v1.26.5 as recorded ran no binder; that profile leaves it off.
+// kube-controller-manager's persistent volume controller, as the recorded v1.34.9 cluster ran it: a claim waiting for a
+// dynamically provisioned volume is handed to its class's provisioner (the storage-provisioner annotations, then the
+// Event ExternalProvisioning); it binds a volume and the claim its claimRef names (or a claim naming a volume that names
+// none): the volume Bound, then the claim's volumeName and bind annotations, then its status Bound with the volume's
+// capacity, access modes and VolumeAttributesClass, as two writes like the real controller's. It reports claims left
+// waiting for their first consumer (WaitForFirstConsumer). Provisioning itself is the CSI driver's (provisioner.ts).
+// v1.26.5 as recorded ran no binder; that profile leaves it off.
 import { mustResourceType, type KubeObject } from '../store.ts';
 import { recordEvent } from './events.ts';
 import type { World } from './world.ts';
@@ -17,6 +19,8 @@ type Json = Record<string, unknown>;
 interface ClaimRef { kind?: string; apiVersion?: string; namespace?: string; name?: string; uid?: string; resourceVersion?: string }
 
 const component = 'persistentvolume-controller';
+/** Which provisioner a claim is handed to (the PV controller's setClaimProvisioner; a beta copy beside it). */
+export const storageProvisionerAnnotation = 'volume.kubernetes.io/storage-provisioner';
 
 export function bindVolumes(world: World): void {
   if (!world.server.persistentVolumeBinder) return;
@@ -60,6 +64,7 @@ function bind(world: World, pv: Readonly<KubeObject>, pvc: Readonly<KubeObject>)
   const namedByController = typeof pvc.spec?.volumeName !== 'string' || pvc.spec.volumeName === '';
   const attributesClass = world.server.volumeAttributesClasses && typeof spec.volumeAttributesClassName === 'string' ? { currentVolumeAttributesClassName: spec.volumeAttributesClassName } : {};
   const fresh = store.peek(pvcType, pvc.metadata.namespace, pvc.metadata.name) ?? pvc;
+  // bindClaimToVolume, then updateClaimStatus: two versions of the claim, as a watch on a real cluster sees them.
   store.replace(pvcType, {
     ...fresh,
     metadata: {
@@ -67,11 +72,19 @@ function bind(world: World, pv: Readonly<KubeObject>, pvc: Readonly<KubeObject>)
       annotations: { ...fresh.metadata.annotations, 'pv.kubernetes.io/bind-completed': 'yes', ...(namedByController ? { 'pv.kubernetes.io/bound-by-controller': 'yes' } : {}) },
     },
     spec: { ...fresh.spec, volumeName: pv.metadata.name },
-    status: { ...fresh.status, phase: 'Bound', accessModes: spec.accessModes ?? [], capacity: spec.capacity ?? {}, ...attributesClass },
+  });
+  const named = store.peek(pvcType, pvc.metadata.namespace, pvc.metadata.name) ?? fresh;
+  store.replace(pvcType, {
+    ...named,
+    status: { ...named.status, phase: 'Bound', accessModes: spec.accessModes ?? [], capacity: spec.capacity ?? {}, ...attributesClass },
   });
 }
 
-/** The controller's Events on claims still Pending without a volume (once each; a real one repeats them, counted). */
+/**
+ * Claims still Pending without a volume: one waiting for its first consumer is said so; one whose class names a
+ * provisioner is handed to it (both storage-provisioner annotations) and the wait is said (once; a real controller
+ * repeats it on each sync of the claim, counted).
+ */
 function reportWaitingClaims(world: World): void {
   const { store } = world;
   for (const pvc of store.peekList(pvcType)) {
@@ -79,12 +92,21 @@ function reportWaitingClaims(world: World): void {
     const className = pvc.spec?.storageClassName;
     const storageClass = typeof className === 'string' && className !== '' ? store.peek(storageClassType, undefined, className) : undefined;
     if (!storageClass) continue;
-    const waitsForConsumer = storageClass.volumeBindingMode === 'WaitForFirstConsumer' && !usedByPod(world, pvc);
-    const [reason, message] = waitsForConsumer
-      ? ['WaitForFirstConsumer', 'waiting for first consumer to be created before binding']
-      : ['ExternalProvisioning', `Waiting for a volume to be created either by the external provisioner '${String(storageClass.provisioner)}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`];
-    const reported = store.peekList(eventType, pvc.metadata.namespace).some((e) => (e.involvedObject as { uid?: string } | undefined)?.uid === pvc.metadata.uid && e.reason === reason);
-    if (!reported) recordEvent(world, pvc, 'Normal', reason, message, component);
+    const reported = (reason: string): boolean => store.peekList(eventType, pvc.metadata.namespace).some((e) => (e.involvedObject as { uid?: string } | undefined)?.uid === pvc.metadata.uid && e.reason === reason);
+    if (storageClass.volumeBindingMode === 'WaitForFirstConsumer' && !usedByPod(world, pvc)) {
+      if (!reported('WaitForFirstConsumer')) recordEvent(world, pvc, 'Normal', 'WaitForFirstConsumer', 'waiting for first consumer to be created before binding', component);
+      continue;
+    }
+    const provisioner = String(storageClass.provisioner);
+    if (pvc.metadata.annotations?.[storageProvisionerAnnotation] !== provisioner) {
+      store.replace(pvcType, {
+        ...pvc,
+        metadata: { ...pvc.metadata, annotations: { ...pvc.metadata.annotations, 'volume.beta.kubernetes.io/storage-provisioner': provisioner, [storageProvisionerAnnotation]: provisioner } },
+      });
+    }
+    if (!reported('ExternalProvisioning')) {
+      recordEvent(world, pvc, 'Normal', 'ExternalProvisioning', `Waiting for a volume to be created either by the external provisioner '${provisioner}' or manually by the system administrator. If volume creation is delayed, please verify that the provisioner is running and correctly registered.`, component);
+    }
   }
 }
 

@@ -1,168 +1,160 @@
-// The external-resizer and the kubelet's node expansion, per KEP-0284 and KEP-1790: allocatedResources and
-// allocatedResourceStatuses move ControllerResizeInProgress -> NodeResizePending -> NodeResizeInProgress -> done;
-// terminal failures (*Infeasible) stop until the user lowers the request; transient ones (*ResizeError) retry; an
-// expansion in progress keeps working towards allocatedResources whatever the request says meanwhile.
+// The external-resizer's resize controller (v2.0.0, RecoverVolumeExpansionFailure on: pkg/controller
+// expand_and_recover.go and resize_status.go), held to what it wrote in front of a real v1.34.9 server
+// (test/conformance/csi). A bound claim asking for more than its capacity is marked ControllerResizeInProgress with a
+// `Resizing` condition and allocatedResources; the driver's answer (after the profile's ticksPerPhase) grows the PV,
+// then either leaves the node step pending (NodeResizePending beside the kept `Resizing`, FileSystemResizePending) or,
+// for a driver that needs none, finishes with the node-expansion-not-required annotation. An infeasible answer
+// (OutOfRange beyond the driver's maximum) marks ControllerResizeInfeasible with a `ControllerResizeError` condition in
+// the resizer's words; the status change makes it try once more at once, then the claim waits in the slow set until
+// a different size is asked (KEP-1790). While the node step is pending, a new request waits for it.
 import { quantityOfBytes, sandboxBytesOf } from '../quantity.ts';
 import { mustResourceType, type KubeObject } from '../store.ts';
+import { conditionsOf, conditionTime, mergeResizeConditions, writeClaim, type ClaimStatus } from './claim-status.ts';
+import { controllerExpandVolume, isFinalError, isInfeasibleResizeError, rpcErrorText } from './csi-driver.ts';
 import { recordEvent } from './events.ts';
-import { isRunningAndReady } from './statefulset.ts';
-import { driverFor, type DriverProfile, type World } from './world.ts';
+import { podUsing } from './node-expansion.ts';
+import { inSlowSet } from './sidecar-memory.ts';
+import { driverNamed, type DriverProfile, type World } from './world.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const pvType = mustResourceType('v1', 'PersistentVolume');
-const podType = mustResourceType('v1', 'Pod');
-const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
 
 type Json = Record<string, unknown>;
-interface Condition { type: string; status: string; reason?: string; message?: string; lastProbeTime?: string | null; lastTransitionTime?: string }
 
-const terminal = new Set(['ControllerResizeInfeasible', 'NodeResizeInfeasible', 'ControllerResizeFailed', 'NodeResizeFailed']);
+export const nodeExpansionNotRequired = 'volume.kubernetes.io/node-expansion-not-required';
+export const fileSystemResizePendingMessage = 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.';
 
 export function resizeVolumes(world: World): void {
   for (const pvc of world.store.peekList(pvcType)) {
-    if (pvc.status?.phase !== 'Bound' || pvc.metadata.deletionTimestamp) continue;
-    const className = pvc.spec?.storageClassName;
-    const storageClass = typeof className === 'string' ? world.store.peek(storageClassType, undefined, className) : undefined;
-    if (storageClass?.allowVolumeExpansion !== true) continue;
-    stepPvc(world, pvc, driverFor(world, pvc.spec?.storageClassName));
+    if (pvc.metadata.deletionTimestamp) continue;
+    const pv = boundVolume(world, pvc);
+    const driver = driverNamed(world, (pv?.spec?.csi as Json | undefined)?.driver);
+    if (!pv || !driver) continue;
+    const call = world.sidecars.expandCalls.get(pvc.metadata.uid ?? '');
+    if (call) {
+      call.ticksLeft -= 1;
+      if (call.ticksLeft <= 0) answer(world, pvc, pv, driver, call.size);
+      continue;
+    }
+    sync(world, pvc, pv, driver);
   }
 }
 
-function stepPvc(world: World, pvc: KubeObject, driver: DriverProfile): void {
-  const status = (pvc.status ?? {}) as Json;
-  const request = sandboxBytesOf(((pvc.spec?.resources as Json | undefined)?.requests as Json | undefined)?.storage) ?? 0n;
-  const capacity = sandboxBytesOf((status.capacity as Json | undefined)?.storage) ?? 0n;
-  const allocated = sandboxBytesOf((status.allocatedResources as Json | undefined)?.storage);
-  const phase = (status.allocatedResourceStatuses as Json | undefined)?.storage as string | undefined;
+/** The PV bound to this claim (claimRef uid agrees), for a Bound claim. */
+function boundVolume(world: World, pvc: Readonly<KubeObject>): Readonly<KubeObject> | undefined {
+  if (pvc.status?.phase !== 'Bound' || typeof pvc.spec?.volumeName !== 'string' || pvc.spec.volumeName === '') return undefined;
+  const pv = world.store.peek(pvType, undefined, pvc.spec.volumeName);
+  return (pv?.spec?.claimRef as Json | undefined)?.uid === pvc.metadata.uid ? pv : undefined;
+}
+
+const bytes = (value: unknown): bigint | undefined => sandboxBytesOf(value);
+const storageOf = (map: unknown): unknown => (map as Json | undefined)?.storage;
+
+/** syncPVC + expandAndRecover up to the driver call: which size to ask for, if any, and the claim marked for it. */
+function sync(world: World, pvc: Readonly<KubeObject>, pv: Readonly<KubeObject>, driver: DriverProfile): void {
   const uid = pvc.metadata.uid ?? '';
+  const status = (pvc.status ?? {}) as ClaimStatus;
+  const request = bytes(storageOf((pvc.spec?.resources as Json | undefined)?.requests)) ?? 0n;
+  const capacity = bytes(storageOf(status.capacity)) ?? 0n;
+  if (request <= capacity) return; // pvcNeedResize
+  const pvSize = bytes(storageOf(pv.spec?.capacity)) ?? 0n;
+  const allocated = bytes(storageOf(status.allocatedResources));
+  const resizeStatus = status.allocatedResourceStatuses?.storage;
+  const nowMs = world.now().getTime();
+  const slow = inSlowSet(world.sidecars.slowResize, uid, nowMs);
+  if (resizeStatus === 'ControllerResizeInfeasible') world.sidecars.slowResize.set(uid, slow ? world.sidecars.slowResize.get(uid) ?? nowMs : nowMs);
 
-  if (phase === 'ControllerResizeInProgress' && allocated !== undefined) {
-    if (!advance(world, uid, driver)) return;
-    if (transientFailure(world, driver)) {
-      write(world, pvc, { conditions: upsertCondition(status, { type: 'ControllerResizeError', status: 'True', message: `resize volume "${volumeName(pvc)}" by resizer "${driver.name}" failed: rpc error: code = Unavailable desc = backend temporarily unavailable` }) });
-      recordEvent(world, pvc, 'Warning', 'VolumeResizeFailed', `resize volume "${volumeName(pvc)}" by resizer "${driver.name}" failed: rpc error: code = Unavailable desc = backend temporarily unavailable`, `external-resizer ${driver.name}`);
-      return;
+  let newSize = request;
+  if (pvSize < request) {
+    if (resizeStatus === 'NodeResizeInfeasible') newSize = allocated ?? request;
+    else if (resizeStatus === 'NodeResizePending' || resizeStatus === 'NodeResizeInProgress') {
+      // Let the node finish the size in flight before asking for another one.
+      newSize = allocated ?? request;
+      if (pvSize >= newSize) return;
+    } else if (resizeStatus === 'ControllerResizeInProgress') {
+      newSize = world.sidecars.finalErrors.has(uid) ? request : allocated ?? request;
     }
-    if (driver.expansion !== 'node-only' && driver.maxVolumeBytes !== undefined && allocated > driver.maxVolumeBytes) {
-      const message = `resize volume "${volumeName(pvc)}" by resizer "${driver.name}" failed: rpc error: code = OutOfRange desc = Requested capacity ${allocated} exceeds maximum allowed ${driver.maxVolumeBytes}`;
-      write(world, pvc, {
-        allocatedResourceStatuses: { storage: 'ControllerResizeInfeasible' },
-        conditions: upsertCondition(withoutConditions(status, ['Resizing']), { type: 'ControllerResizeError', status: 'True', message }),
+  } else if (resizeStatus === 'NodeResizePending' || resizeStatus === 'NodeResizeInProgress') {
+    return; // the PV has the size: the node step is pending (or the claim was lowered while it was)
+  } else if (resizeStatus === 'NodeResizeInfeasible') {
+    // Reset for the kubelet to try again; a driver without controller expansion moves to the request (KEP-1790).
+    newSize = driver.expansion !== 'node-only' && allocated !== undefined ? allocated : request;
+  } else {
+    newSize = allocated ?? request;
+  }
+  let updateStatus = true;
+  if (allocated !== undefined && allocated === newSize) {
+    if (slow) return; // "skipping volume expansion ... because expansion previously failed with infeasible error"
+    updateStatus = false;
+  }
+  const resizing = { type: 'Resizing', status: 'True', lastProbeTime: null, lastTransitionTime: conditionTime(world) };
+  writeClaim(world, pvc, (claim) => {
+    claim.status.conditions = mergeResizeConditions(conditionsOf(pvc), [resizing], !updateStatus);
+    delete claim.annotations[nodeExpansionNotRequired];
+    if (updateStatus) claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'ControllerResizeInProgress' };
+    claim.status.allocatedResources = { ...claim.status.allocatedResources, storage: quantityOfBytes(newSize) };
+  });
+  recordEvent(world, pvc, 'Normal', 'Resizing', `External resizer is resizing volume ${pv.metadata.name}`, component(driver));
+  world.sidecars.expandCalls.set(uid, { size: newSize, ticksLeft: driver.ticksPerPhase });
+  if (driver.ticksPerPhase <= 0) answer(world, pvc, pv, driver, newSize);
+}
+
+/** callResizeOnPlugin: the driver's answer, and what the resizer writes for it. */
+function answer(world: World, pvc: Readonly<KubeObject>, pv: Readonly<KubeObject>, driver: DriverProfile, size: bigint): void {
+  const uid = pvc.metadata.uid ?? '';
+  world.sidecars.expandCalls.delete(uid);
+  const failsNow = driver.transientErrorRate > 0 && world.random() < driver.transientErrorRate;
+  const reply = controllerExpandVolume(driver, size, failsNow);
+  const current = world.store.peek(pvcType, pvc.metadata.namespace, pvc.metadata.name) ?? pvc;
+  if (reply.error) {
+    const error = reply.error;
+    const before = current.status?.allocatedResourceStatuses;
+    if (isFinalError(error)) {
+      world.sidecars.finalErrors.add(uid);
+      if (!isInfeasibleResizeError(error)) world.sidecars.slowResize.delete(uid);
+      const condition = { type: 'ControllerResizeError', status: 'True', lastProbeTime: null, lastTransitionTime: conditionTime(world), message: `failed to expand pvc with ${rpcErrorText(error)}` };
+      writeClaim(world, current, (claim) => {
+        if (isInfeasibleResizeError(error)) claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'ControllerResizeInfeasible' };
+        claim.status.conditions = mergeResizeConditions(conditionsOf(current), [condition], true);
       });
-      recordEvent(world, pvc, 'Warning', 'VolumeResizeFailed', message, `external-resizer ${driver.name}`);
-      return;
+    } else {
+      world.sidecars.slowResize.delete(uid);
+      world.sidecars.finalErrors.delete(uid);
     }
-    setPvCapacity(world, pvc, allocated);
-    if (driver.expansion === 'controller-only') {
-      finish(world, pvc, allocated, driver, 'VolumeResizeSuccessful', 'ExternalResizer resized volume successfully');
-      return;
-    }
-    write(world, pvc, {
-      allocatedResourceStatuses: { storage: 'NodeResizePending' },
-      conditions: upsertCondition(withoutConditions(status, ['Resizing', 'ControllerResizeError']), { type: 'FileSystemResizePending', status: 'True', message: 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.' }),
+    recordEvent(world, current, 'Warning', 'VolumeResizeFailed', `resize volume "${pv.metadata.name}" by resizer "${driver.name}" failed: ${rpcErrorText(error)}`, component(driver));
+    // A changed resize status is an update event: the claim is synced again at once (the second try the recordings show).
+    const after = world.store.peek(pvcType, pvc.metadata.namespace, pvc.metadata.name);
+    const freshPv = world.store.peek(pvType, undefined, pv.metadata.name);
+    if (after && freshPv && (after.status?.allocatedResourceStatuses as Json | undefined)?.storage !== (before as Json | undefined)?.storage) sync(world, after, freshPv, driver);
+    return;
+  }
+  world.sidecars.finalErrors.delete(uid);
+  world.sidecars.slowResize.delete(uid);
+  const freshPv = world.store.peek(pvType, undefined, pv.metadata.name);
+  if (freshPv) world.store.replace(pvType, { ...freshPv, spec: { ...(freshPv.spec ?? {}), capacity: { ...(freshPv.spec?.capacity as Json | undefined), storage: quantityOfBytes(size) } } });
+  if (reply.nodeExpansionRequired) {
+    const pending = { type: 'FileSystemResizePending', status: 'True', lastProbeTime: null, lastTransitionTime: conditionTime(world), message: fileSystemResizePendingMessage };
+    writeClaim(world, current, (claim) => {
+      claim.status.conditions = mergeResizeConditions(conditionsOf(current), [pending], true);
+      delete claim.annotations[nodeExpansionNotRequired];
+      claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'NodeResizePending' };
     });
-    recordEvent(world, pvc, 'Normal', 'FileSystemResizeRequired', 'Require file system resize of volume on node', `external-resizer ${driver.name}`);
-    // Offline expansion finishes only in a pod started after this point: remember the pod that was running.
-    world.podsAtNodePending.set(uid, podUsing(world, pvc)?.metadata.uid ?? '');
+    recordEvent(world, current, 'Normal', 'FileSystemResizeRequired', 'Require file system resize of volume on node', component(driver));
+    // The pod mounting it now is the one an offline expansion needs restarted; one started from here on will do.
+    world.sidecars.podsAtNodePending.set(uid, podUsing(world, current)?.metadata.uid ?? '');
     return;
   }
-
-  if ((phase === 'NodeResizePending' || phase === 'NodeResizeInProgress') && allocated !== undefined) {
-    const pod = podUsing(world, pvc);
-    if (!pod || !isRunningAndReady(pod)) return;
-    if (driver.nodeExpansion === 'offline' && !podStartedAfterExpansion(world, pvc, pod)) return;
-    if (phase === 'NodeResizePending') {
-      write(world, pvc, { allocatedResourceStatuses: { storage: 'NodeResizeInProgress' } });
-      return;
-    }
-    if (!advance(world, uid, driver)) return;
-    if (transientFailure(world, driver)) {
-      write(world, pvc, { conditions: upsertCondition(status, { type: 'NodeResizeError', status: 'True', message: `MountVolume.NodeExpandVolume failed for volume "${volumeName(pvc)}": rpc error: code = Internal desc = resize2fs temporarily failed` }) });
-      return;
-    }
-    if (driver.expansion === 'node-only' && driver.maxVolumeBytes !== undefined && allocated > driver.maxVolumeBytes) {
-      const message = `MountVolume.NodeExpandVolume failed for volume "${volumeName(pvc)}": rpc error: code = OutOfRange desc = Requested capacity ${allocated} exceeds maximum allowed ${driver.maxVolumeBytes}`;
-      write(world, pvc, {
-        allocatedResourceStatuses: { storage: 'NodeResizeInfeasible' },
-        conditions: upsertCondition(withoutConditions(status, ['FileSystemResizePending']), { type: 'NodeResizeError', status: 'True', message }),
-      });
-      recordEvent(world, pvc, 'Warning', 'VolumeResizeFailed', message, 'kubelet');
-      return;
-    }
-    finish(world, pvc, allocated, driver, 'FileSystemResizeSuccessful', `MountVolume.NodeExpandVolume succeeded for volume "${volumeName(pvc)}"`);
-    return;
-  }
-
-  // Nothing in flight (or the last attempt failed for good): start towards the request if it is above capacity.
-  // After a terminal failure only a different (lower) request restarts expansion (KEP-1790).
-  if (request <= capacity) return;
-  if (phase !== undefined && terminal.has(phase) && allocated === request) return;
-  world.resizeTicks.delete(uid);
-  write(world, pvc, {
-    allocatedResources: { storage: quantityOfBytes(request) },
-    allocatedResourceStatuses: { storage: 'ControllerResizeInProgress' },
-    conditions: upsertCondition(withoutConditions(status, ['ControllerResizeError', 'NodeResizeError', 'FileSystemResizePending']), { type: 'Resizing', status: 'True' }),
+  writeClaim(world, current, (claim) => {
+    claim.status.capacity = { ...claim.status.capacity, storage: quantityOfBytes(size) };
+    claim.status.conditions = mergeResizeConditions(conditionsOf(current), [], false);
+    const statuses = { ...claim.status.allocatedResourceStatuses };
+    delete statuses.storage;
+    claim.status.allocatedResourceStatuses = statuses;
+    claim.annotations[nodeExpansionNotRequired] = 'true';
   });
-  recordEvent(world, pvc, 'Normal', 'Resizing', `External resizer is resizing volume ${volumeName(pvc)}`, `external-resizer ${driver.name}`);
+  recordEvent(world, current, 'Normal', 'VolumeResizeSuccessful', 'Resize volume succeeded', component(driver));
 }
 
-function advance(world: World, uid: string, driver: DriverProfile): boolean {
-  const ticks = (world.resizeTicks.get(uid) ?? 0) + 1;
-  if (ticks < driver.ticksPerPhase) {
-    world.resizeTicks.set(uid, ticks);
-    return false;
-  }
-  world.resizeTicks.set(uid, 0);
-  return true;
-}
-
-function transientFailure(world: World, driver: DriverProfile): boolean {
-  return driver.transientErrorRate > 0 && world.random() < driver.transientErrorRate;
-}
-
-function finish(world: World, pvc: KubeObject, allocated: bigint, driver: DriverProfile, reason: string, message: string): void {
-  const status = (pvc.status ?? {}) as Json;
-  const rest = { ...status };
-  delete rest.allocatedResourceStatuses;
-  world.store.replace(pvcType, {
-    ...pvc,
-    status: { ...rest, capacity: { storage: quantityOfBytes(allocated) }, conditions: [] },
-  });
-  world.resizeTicks.delete(pvc.metadata.uid ?? '');
-  recordEvent(world, pvc, 'Normal', reason, message, reason === 'FileSystemResizeSuccessful' ? 'kubelet' : `external-resizer ${driver.name}`);
-  if (reason === 'FileSystemResizeSuccessful') recordEvent(world, pvc, 'Normal', 'VolumeResizeSuccessful', 'Volume resize is successful', 'kubelet');
-}
-
-function write(world: World, pvc: KubeObject, changes: Json): void {
-  const fresh = world.store.get(pvcType, pvc.metadata.namespace, pvc.metadata.name) ?? pvc;
-  world.store.replace(pvcType, { ...fresh, status: { ...(fresh.status ?? {}), ...changes } });
-}
-
-function withoutConditions(status: Json, types: string[]): Json {
-  return { ...status, conditions: ((status.conditions ?? []) as Condition[]).filter((c) => !types.includes(c.type)) };
-}
-
-function upsertCondition(status: Json, condition: Condition): Condition[] {
-  const others = ((status.conditions ?? []) as Condition[]).filter((c) => c.type !== condition.type);
-  return [...others, { lastProbeTime: null, lastTransitionTime: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), ...condition }];
-}
-
-function setPvCapacity(world: World, pvc: KubeObject, bytes: bigint): void {
-  const pv = world.store.get(pvType, undefined, volumeName(pvc));
-  if (!pv) return;
-  world.store.replace(pvType, { ...pv, spec: { ...(pv.spec ?? {}), capacity: { storage: quantityOfBytes(bytes) } } });
-}
-
-function volumeName(pvc: KubeObject): string {
-  return typeof pvc.spec?.volumeName === 'string' ? pvc.spec.volumeName : '';
-}
-
-function podUsing(world: World, pvc: KubeObject): KubeObject | undefined {
-  return world.store.peekList(podType, pvc.metadata.namespace).find((pod) =>
-    ((pod.spec?.volumes ?? []) as Array<{ persistentVolumeClaim?: { claimName?: string } }>).some((v) => v.persistentVolumeClaim?.claimName === pvc.metadata.name));
-}
-
-function podStartedAfterExpansion(world: World, pvc: KubeObject, pod: KubeObject): boolean {
-  const before = world.podsAtNodePending.get(pvc.metadata.uid ?? '');
-  return before !== undefined && pod.metadata.uid !== before;
+export function component(driver: DriverProfile): string {
+  return `external-resizer ${driver.name}`;
 }

@@ -1,29 +1,42 @@
-// What the simulated controllers share: the store, a clock, the per-StorageClass driver profiles, and a seeded PRNG.
+// What the simulated controllers share: the store, a clock, the per-StorageClass driver profiles, a seeded PRNG, and
+// what each controller remembers between ticks (as a real one keeps it in memory: queues, retry sets).
 import { defaultServerVersion, type ServerVersion } from '../server-version.ts';
 import type { ObjectStore } from '../store.ts';
+import { createSidecarMemory, type SidecarMemory } from './sidecar-memory.ts';
 
+/**
+ * A CSI driver as its flags make it; the defaults and names follow csi-driver-host-path v1.17.1, recorded behind the
+ * real external-resizer and external-provisioner (/work/shared/conformance/csi-v1.34.9, test/conformance/csi).
+ */
 export interface DriverProfile {
-  /** CSI driver name used in events (`resize volume ... by resizer "<name>"`). */
+  /** CSI driver name: the StorageClass's provisioner, the PV's `csi.driver`, in events (`by resizer "<name>"`). */
   name: string;
-  /** `controller+node`: the controller grows the volume, then the node grows the filesystem; `node-only`: only the node. */
+  /**
+   * `controller+node`: ControllerExpandVolume, then the kubelet's NodeExpandVolume; `controller-only`: the driver says no
+   * node expansion is required (hostpath's --disable-node-expansion); `node-only`: no controller expansion capability
+   * (the resizer's trivial resizer), only the node grows the volume.
+   */
   expansion: 'controller+node' | 'controller-only' | 'node-only';
   /** `offline`: the node step only runs when the pod is (re)started after the expansion began. */
   nodeExpansion: 'online' | 'offline';
-  /** Largest volume the backend can provide, in bytes; beyond it expansion fails terminally. */
+  /** Largest volume the backend can provide, in bytes (hostpath's --max-volume-size): beyond it, OutOfRange. */
   maxVolumeBytes: bigint | undefined;
-  /** Probability that one resize step fails transiently (ControllerResizeError/NodeResizeError) and is retried. */
+  /**
+   * The VolumeAttributesClass parameter names the driver can change (hostpath's --accepted-mutable-parameter-names);
+   * a class with any other parameter is refused with InvalidArgument `invalid parameters: [...]`. Empty: any.
+   */
+  acceptedMutableParameterNames: readonly string[];
+  /** Probability that one expansion call fails with a retried error (code Internal: ControllerResizeError/NodeResizeError). */
   transientErrorRate: number;
-  /** Ticks each resize phase takes. */
+  /** Ticks each expansion call (controller or node) takes. */
   ticksPerPhase: number;
-  /** Ticks a volume modification (VolumeAttributesClass, KEP-3751) stays InProgress. */
+  /** Ticks ControllerModifyVolume takes once a modification is InProgress (a refusal comes on the next tick). */
   modifyTicks: number;
-  /** VolumeAttributesClasses (by name) of this driver that it cannot apply: modifications to them are Infeasible. */
-  unreachableVolumeAttributesClasses: readonly string[];
 }
 
 export const defaultDriver: DriverProfile = {
   name: 'sandbox.csi.k8s.io', expansion: 'controller+node', nodeExpansion: 'online', maxVolumeBytes: undefined,
-  transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1, unreachableVolumeAttributesClasses: [],
+  acceptedMutableParameterNames: [], transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1,
 };
 
 export interface World {
@@ -33,14 +46,8 @@ export interface World {
   now: () => Date;
   /** Driver profile per StorageClass name. */
   drivers: Map<string, DriverProfile>;
-  /** Progress of in-flight resize phases, keyed by PVC uid. */
-  resizeTicks: Map<string, number>;
-  /** Progress of in-flight volume modifications (VolumeAttributesClass), keyed by PVC uid. */
-  modifyTicks: Map<string, number>;
-  /** The request (bytes) the expand controller last reported waiting for, per PVC uid. */
-  expansionsNoticed: Map<string, bigint>;
-  /** For offline node expansion: the pod (uid) that was running when the node step became pending, per PVC uid. */
-  podsAtNodePending: Map<string, string>;
+  /** What the CSI sidecars, the expand controller and the kubelet's volume manager remember between ticks. */
+  sidecars: SidecarMemory;
   random: () => number;
   /**
    * How long (sandbox clock, ms) the garbage collector takes to notice an orphan delete. A real collector acts through
@@ -67,9 +74,15 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     const uid = change.object.metadata.uid;
     if (uid !== undefined && change.object.metadata.deletionTimestamp && !deletionsSeenAt.has(uid)) deletionsSeenAt.set(uid, now().getTime());
   });
-  return { store, server: defaultServerVersion, now, drivers, resizeTicks: new Map(), modifyTicks: new Map(), expansionsNoticed: new Map(), podsAtNodePending: new Map(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
+  return { store, server: defaultServerVersion, now, drivers, sidecars: createSidecarMemory(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
 export function driverFor(world: World, storageClassName: unknown): DriverProfile {
   return (typeof storageClassName === 'string' ? world.drivers.get(storageClassName) : undefined) ?? defaultDriver;
+}
+
+/** The profile of the driver named `name` (a PV's `csi.driver`), if this cluster runs it. */
+export function driverNamed(world: World, name: unknown): DriverProfile | undefined {
+  if (typeof name !== 'string') return undefined;
+  return [...world.drivers.values(), defaultDriver].find((d) => d.name === name);
 }

@@ -65,15 +65,25 @@ describe('KEP-1790 user flows against the sandbox', () => {
     }
   });
 
-  it('case 2: a node-only driver fails on the node, then a lower request succeeds', async () => {
+  it('case 2: a node-only driver fails on the node (NodeResizeInfeasible, reset by the resizer for another try), then a lower request succeeds', async () => {
     const { kube, core } = await world({ expansion: 'node-only', maxVolumeSize: '30Gi' });
     try {
       await request(core, '100Gi');
-      kube.tick(6);
-      assert.equal(summary(await read(core)), 'request=100Gi capacity=10Gi allocated=100Gi status=NodeResizeInfeasible');
+      const seen: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        kube.tick();
+        seen.push((await read(core)).status?.allocatedResourceStatuses?.storage ?? '');
+      }
+      // The kubelet's NodeExpandVolume fails; the external-resizer at once marks the node step pending again (its
+      // "case 3": a driver without controller expansion is asked nothing), and the kubelet tries again.
+      assert.deepEqual(seen, ['ControllerResizeInProgress', 'NodeResizePending', 'NodeResizeInProgress', 'NodeResizeInfeasible', 'NodeResizePending', 'NodeResizeInProgress', 'NodeResizeInfeasible']);
+      const failed = await read(core);
+      assert.equal(summary(failed), 'request=100Gi capacity=10Gi allocated=100Gi status=NodeResizeInfeasible');
+      assert.equal(failed.status?.conditions?.find((c) => c.type === 'NodeResizeError')?.message, 'failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 107374182400 exceeds maximum allowed 32212254720');
       await request(core, '20Gi');
-      kube.tick(6);
+      kube.tick(8);
       assert.equal(summary(await read(core)), 'request=20Gi capacity=20Gi allocated=20Gi status=');
+      assert.equal((await read(core)).status?.conditions, undefined, 'the node step done, no resize condition is left');
     } finally {
       await kube.close();
     }
@@ -107,6 +117,20 @@ describe('KEP-1790 user flows against the sandbox', () => {
     try {
       await request(core, '20Gi');
       kube.tick(8);
+      assert.equal(summary(await read(core)), 'request=20Gi capacity=10Gi allocated=20Gi status=NodeResizePending');
+      await core.deleteNamespacedPod({ namespace: 'db', name: 'pg-0' });
+      kube.tick(8);
+      assert.equal(summary(await read(core)), 'request=20Gi capacity=20Gi allocated=20Gi status=');
+    } finally {
+      await kube.close();
+    }
+  });
+
+  it('offline node expansion finishes in a pod restarted right after the controller step, before the kubelet looked', async () => {
+    const { kube, core } = await world({ nodeExpansion: 'offline', ticksPerPhase: 1 });
+    try {
+      await request(core, '20Gi');
+      for (let i = 0; i < 8 && (await read(core)).status?.allocatedResourceStatuses?.storage !== 'NodeResizePending'; i++) kube.tick();
       assert.equal(summary(await read(core)), 'request=20Gi capacity=10Gi allocated=20Gi status=NodeResizePending');
       await core.deleteNamespacedPod({ namespace: 'db', name: 'pg-0' });
       kube.tick(8);

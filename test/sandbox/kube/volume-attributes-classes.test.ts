@@ -1,6 +1,7 @@
 // VolumeAttributesClass (KEP-3751) in the Kubernetes sandbox playing v1.34.9, through the real client-node (and
 // kubectl when installed): the class's immutable fields and protection finalizer, a bound claim's class changed and
-// modified by the simulated driver with its delay, Infeasible for a class the driver cannot reach and its rollback,
+// modified by the simulated driver with its delay, Infeasible for a class whose parameters the driver refuses (as the
+// real external-resizer and csi-driver-host-path wrote it: test/conformance/csi) and its rollback,
 // the recorded refusals (/work/shared/conformance/kube-v1.34.9/vac-edge-cases.jsonl). v1.26.5 does not serve it.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -18,11 +19,12 @@ function withClass(set: Record<string, unknown>, className: string): Record<stri
 
 const seed = {
   namespaces: ['db'],
-  storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { modifyTicks: 3, unreachableVolumeAttributesClasses: ['platinum'] } }],
+  // The driver changes IOPS and throughput (csi-driver-host-path's --accepted-mutable-parameter-names), not the volume type.
+  storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { modifyTicks: 3, acceptedMutableParameterNames: ['iops', 'throughput'] } }],
   volumeAttributesClasses: [
     { name: 'silver', storageClass: 'standard', parameters: { iops: '3000' } },
     { name: 'gold', storageClass: 'standard', parameters: { iops: '6000' } },
-    { name: 'platinum', storageClass: 'standard', parameters: { iops: '64000' } },
+    { name: 'platinum', storageClass: 'standard', parameters: { type: 'io2', iops: '64000' } },
     { name: 'elsewhere', driverName: 'other.csi.example.com' },
   ],
   statefulSets: [withClass(pgStatefulSet(2), 'silver')],
@@ -81,23 +83,51 @@ describe('Kubernetes sandbox VolumeAttributesClass (v1.34)', () => {
     assert.ok(events.items.some((e) => e.reason === 'VolumeModifySuccessful'));
   });
 
-  it('marks a class the driver cannot reach Infeasible, and clears it when the claim asks for its current class again', async () => {
-    for (const unreachable of ['platinum', 'elsewhere']) {
-      await setClass('data-pg-1', unreachable);
-      kube.tick(3);
-      const stuck = await claim('data-pg-1');
-      assert.deepEqual({ ...stuck.status?.modifyVolumeStatus }, { targetVolumeAttributesClassName: unreachable, status: 'Infeasible' });
-      assert.equal(stuck.status?.currentVolumeAttributesClassName, 'silver');
-      await setClass('data-pg-1', 'silver'); // the KEP-3751 rollback
+  it('marks a class whose parameters the driver refuses Infeasible in its words, and calls the driver again when the claim asks for its current class', async () => {
+    const refusals = { platinum: 'invalid parameters: [type]', elsewhere: 'Mutable parameters cannot be empty' };
+    for (const [refused, words] of Object.entries(refusals)) {
+      await setClass('data-pg-1', refused);
       kube.tick();
-      assert.equal((await claim('data-pg-1')).status?.modifyVolumeStatus, undefined);
+      assert.deepEqual({ ...(await claim('data-pg-1')).status?.modifyVolumeStatus }, { targetVolumeAttributesClassName: refused, status: 'InProgress' }, 'InProgress before the driver answers');
+      kube.tick();
+      const stuck = await claim('data-pg-1');
+      assert.deepEqual({ ...stuck.status?.modifyVolumeStatus }, { targetVolumeAttributesClassName: refused, status: 'Infeasible' });
+      assert.equal(stuck.status?.currentVolumeAttributesClassName, 'silver');
+      assert.deepEqual(stuck.status?.conditions?.map((c) => [c.type, c.reason, c.message]), [
+        ['ModifyingVolume', undefined, `Modifying volume to "${refused}" failed. Waiting for retry.`],
+        ['ModifyVolumeError', 'InvalidArgument', words],
+      ]);
+      kube.tick(3);
+      assert.equal((await claim('data-pg-1')).status?.modifyVolumeStatus?.status, 'Infeasible', 'not asked again');
+      await setClass('data-pg-1', 'silver'); // the KEP-3751 rollback: the driver is called with the current class
+      kube.tick();
+      const rollingBack = await claim('data-pg-1');
+      assert.deepEqual({ ...rollingBack.status?.modifyVolumeStatus }, { targetVolumeAttributesClassName: 'silver', status: 'InProgress' });
+      assert.deepEqual(rollingBack.status?.conditions?.map((c) => c.type), ['ModifyingVolume', 'ModifyVolumeError'], 'the old error is listed while the rollback is in progress');
+      kube.tick(3);
+      const rolledBack = await claim('data-pg-1');
+      assert.equal(rolledBack.status?.modifyVolumeStatus, undefined);
+      assert.equal(rolledBack.status?.conditions, undefined);
     }
-    // A class that does not exist is accepted (nothing checks it) and waits, Pending.
+    const events = await core.listNamespacedEvent({ namespace: 'db', fieldSelector: 'involvedObject.name=data-pg-1' });
+    const modify = events.items.filter((e) => e.reason?.startsWith('VolumeModify')).map((e) => `${e.type ?? ''} ${e.reason ?? ''} ${e.count ?? 0}: ${e.message ?? ''}`);
+    assert.deepEqual(modify, [
+      'Normal VolumeModify 1: external resizer is modifying volume data-pg-1 with vac platinum',
+      'Warning VolumeModifyFailed 1: rpc error: code = InvalidArgument desc = invalid parameters: [type]',
+      'Normal VolumeModify 2: external resizer is modifying volume data-pg-1 with vac silver',
+      'Normal VolumeModifySuccessful 2: external resizer modified volume data-pg-1 with vac silver successfully',
+      'Normal VolumeModify 1: external resizer is modifying volume data-pg-1 with vac elsewhere',
+      'Warning VolumeModifyFailed 1: rpc error: code = InvalidArgument desc = Mutable parameters cannot be empty',
+    ]);
+    // A class that does not exist is accepted (nothing checks it) and waits, Pending, with no target and no condition.
     await setClass('data-pg-1', 'no-such-class');
     kube.tick();
-    assert.deepEqual({ ...(await claim('data-pg-1')).status?.modifyVolumeStatus }, { targetVolumeAttributesClassName: 'no-such-class', status: 'Pending' });
+    const pending = await claim('data-pg-1');
+    assert.deepEqual({ ...pending.status?.modifyVolumeStatus }, { status: 'Pending' });
+    assert.equal(pending.status?.conditions, undefined);
     await setClass('data-pg-1', 'silver');
-    kube.tick();
+    kube.tick(4);
+    assert.equal((await claim('data-pg-1')).status?.modifyVolumeStatus, undefined);
   });
 
   it('refuses emptying the class of a claim whose volume has one, and changing an unbound claim\'s class', async () => {
