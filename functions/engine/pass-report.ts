@@ -12,7 +12,7 @@ import { eventsOfFailedAttempts } from './failure-evidence.ts';
 import { withNodeWaits, type NodeWaitPolicy } from './node-expansion.ts';
 import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
-import type { TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
+import type { RecreationBlockCode, TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
 import { isFinished, readStatusAnnotation, summariseTemplate, type TemplateStatus } from './template-status.ts';
 
 export type PassMode = 'apply' | 'plan';
@@ -103,8 +103,8 @@ export interface StatefulSetReport {
   blockedBy?: StatefulSetBlockCode;
 }
 
-/** A set blocked while it was applied: a template update needs a recreation record, and the target has no key to sign it. */
-export type StatefulSetBlockCode = 'record-key-missing';
+/** A set blocked while it was applied: its template update cannot save its recreation record (records/recreate-statefulset.ts). */
+export type StatefulSetBlockCode = RecreationBlockCode;
 
 /** A recreation record a pass would not act on, and why. */
 export interface RefusedRecord {

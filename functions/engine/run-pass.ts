@@ -184,7 +184,7 @@ async function applyStatefulSet(
   } catch (error) {
     if (error instanceof RecreationBlockedError) {
       say(`${id}: blocked: ${error.message}`);
-      return { ...report, outcome: 'blocked', blockedBy: 'record-key-missing', notes: [...report.notes, error.message] };
+      return { ...report, outcome: 'blocked', blockedBy: error.code, notes: [...report.notes, error.message] };
     }
     if (error instanceof ClusterError && error.transient) {
       say(`${id}: transient error, retrying next pass: ${error.message}`);

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel } from '../../functions/adapters/kube/map-objects.ts';
 import { recreationRecordName } from '../../functions/engine/records/names.ts';
 import { maxRefusalsReportedOneByOne } from '../../functions/engine/records/refused.ts';
+import { passVerdict } from '../../functions/engine/pass-verdict.ts';
 import { attacker } from './attacker.ts';
 import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
 import { leaseName, leavePgAbsentWithRecord, refusalEvents } from './record-scenes.ts';
@@ -144,6 +145,8 @@ describe('a forged record under the name of a set\'s own record', () => {
         assert.equal(report.refusedRecords?.[0]?.configMap, `${h.stateNamespace}/${name}`, 'refused and reported');
         const pg = statefulSetReport(report, 'pg');
         assert.equal(pg.outcome, 'blocked');
+        assert.equal(pg.blockedBy, 'record-name-taken', 'counted under its own reason, not as a missing key');
+        assert.deepEqual(passVerdict({ target: 'test', report, error: undefined }).problems.filter((p) => p.kind === 'statefulset').map((p) => p.reason), ['record-name-taken']);
         assert.match(pg.notes.join('\n'), new RegExp(`ConfigMap ${h.stateNamespace}/${name} .*already exists.*delete it`));
         assert.deepEqual(h.kube.store.get(types.configMap, h.stateNamespace, name)?.data, forged.data, 'not overwritten');
         assert.equal(h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid, uid, 'the set was not deleted');
@@ -193,6 +196,7 @@ describe('a deployment without a record key', () => {
       const report = await h.pass();
       const pg = report.statefulSets.find((s) => s.name === 'pg');
       assert.equal(pg?.outcome, 'blocked');
+      assert.equal(pg?.blockedBy, 'record-key-missing');
       assert.match(pg?.notes.join('\n') ?? '', /set targets\[\]\.recordKey in the config/);
       assert.deepEqual(h.kube.store.list(types.configMap, h.stateNamespace), []);
       assert.equal(h.kube.store.get(types.sts, 'db', 'pg')?.metadata.uid, uid, 'the set was not deleted');

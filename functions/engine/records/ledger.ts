@@ -131,7 +131,7 @@ export function passLedger(
 /** A template update that needs a recreation record, in a deployment without a record key. */
 export class RecordKeyMissingError extends RecreationBlockedError {
   constructor() {
-    super('recreating the StatefulSet needs a recreation record, and records are signed with a key this target has none of: set targets[].recordKey in the config (see the README, "Recreation records")');
+    super('record-key-missing', 'recreating the StatefulSet needs a recreation record, and records are signed with a key this target has none of: set targets[].recordKey in the config (see the README, "Recreation records")');
   }
 }
 

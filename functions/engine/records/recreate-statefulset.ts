@@ -60,9 +60,15 @@ export function buildRecreatedStatefulSet(
   return target;
 }
 
-/** A template update that cannot start until a person acts: the set is reported blocked with this message. */
+/**
+ * Why a template update cannot start until a person acts (a bounded set: the reason the verdict, metrics and logs count
+ * the blocked set under): no key to sign its record, or its record's name taken by a ConfigMap that is no record of ours.
+ */
+export type RecreationBlockCode = 'record-key-missing' | 'record-name-taken';
+
+/** A template update that cannot start until a person acts: the set is reported blocked with this message and code. */
 export class RecreationBlockedError extends Error {
-  constructor(message: string) {
+  constructor(readonly code: RecreationBlockCode, message: string) {
     super(message);
     this.name = new.target.name;
   }
@@ -74,7 +80,7 @@ export class RecreationBlockedError extends Error {
  */
 export class RecordNameTakenError extends RecreationBlockedError {
   constructor(configMap: string) {
-    super(`its recreation record cannot be saved: ConfigMap ${configMap} already exists and is not a recreation in progress (refused and reported): `
+    super('record-name-taken', `its recreation record cannot be saved: ConfigMap ${configMap} already exists and is not a recreation in progress (refused and reported): `
       + 'it is never overwritten, being evidence; inspect it and delete it, and the next pass updates the template');
   }
 }
