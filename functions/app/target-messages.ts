@@ -3,6 +3,7 @@
 // duplicated message changes nothing but timing. Pure: the SQS fields are derived here, sent by the adapter.
 import { createHash } from 'node:crypto';
 import type { Config, TargetConfig } from '../domain/config.ts';
+import { clusterKey } from '../domain/cluster-key.ts';
 
 /** `pass`: reconcile (apply) and publish feedback; `validate`: check pull requests only (reads and dry runs). */
 export type TargetAction = 'pass' | 'validate';
@@ -42,17 +43,6 @@ export class TargetMessageError extends Error {
 /** SQS allows 128 characters of alphanumerics and punctuation in both ids; longer or other keys are hashed. */
 function sqsId(key: string): string {
   return key.length <= 128 && /^[\x21-\x7e]+$/.test(key) ? key : createHash('sha256').update(key).digest('hex');
-}
-
-export function clusterKey(target: TargetConfig): string {
-  if ('eks' in target.cluster) {
-    const { eks } = target.cluster;
-    // A role in another account can see a cluster of the same name: the account is part of the identity.
-    const account = /^arn:[^:]+:iam::(\d+):/.exec(eks.roleArn ?? '')?.[1];
-    return `eks:${account !== undefined ? `${account}/` : ''}${eks.region}/${eks.name}`;
-  }
-  const { kubeconfig } = target.cluster;
-  return `kubeconfig:${kubeconfig.path}${kubeconfig.context !== undefined ? `#${kubeconfig.context}` : ''}`;
 }
 
 export function queuedMessage(target: TargetConfig, body: TargetMessage, deduplicationKey: string): QueuedTargetMessage {

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
+import { clusterKey } from './cluster-key.ts';
 import { describe, looksLikeCredential, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
@@ -201,25 +202,12 @@ function sharedStateNamespaceProblems(targets: readonly TargetConfig[]): string[
   const problems: string[] = [];
   for (const [index, target] of targets.entries()) {
     for (const other of targets) {
-      if (other === target || !sameCluster(other, target) || !target.namespaces.allow.includes(other.namespaces.state)) continue;
+      if (other === target || clusterKey(other) !== clusterKey(target) || !target.namespaces.allow.includes(other.namespaces.state)) continue;
       problems.push(`targets[${index}].namespaces.allow lists ${JSON.stringify(other.namespaces.state)}, the state namespace of target ${other.name} `
         + `on the same cluster: ${stateNamespaceWhy}; give target ${other.name} another namespaces.state, or take it out of this allow`);
     }
   }
   return problems;
-}
-
-/** The same cluster as far as the configuration can tell: the same kubeconfig and context, or the same EKS cluster. */
-function sameCluster(a: TargetConfig, b: TargetConfig): boolean {
-  if ('kubeconfig' in a.cluster && 'kubeconfig' in b.cluster) {
-    return a.cluster.kubeconfig.path === b.cluster.kubeconfig.path && a.cluster.kubeconfig.context === b.cluster.kubeconfig.context;
-  }
-  if ('eks' in a.cluster && 'eks' in b.cluster) {
-    // A role in another account can see a cluster of the same name (as app/target-messages.ts clusterKey reads it).
-    const account = (eks: EksCluster): string | undefined => /^arn:[^:]+:iam::(\d+):/.exec(eks.roleArn ?? '')?.[1];
-    return a.cluster.eks.name === b.cluster.eks.name && a.cluster.eks.region === b.cluster.eks.region && account(a.cluster.eks) === account(b.cluster.eks);
-  }
-  return false;
 }
 
 /** One template sized by two mappings is ambiguous (a set named by a manifest and a mapping is found in Git, per pass). */

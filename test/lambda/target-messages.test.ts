@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TargetConfig } from '../../functions/domain/config.ts';
-import { clusterKey, parseTargetMessage, queuedMessage, scheduledMessages } from '../../functions/app/target-messages.ts';
+import { clusterKey } from '../../functions/domain/cluster-key.ts';
+import { parseTargetMessage, queuedMessage, scheduledMessages } from '../../functions/app/target-messages.ts';
 
 const target = (name: string, cluster: TargetConfig['cluster']): TargetConfig => ({
   name, cluster, source: { local: { directory: '/repo', paths: ['**/*.yaml'] } }, namespaces: { default: 'db', state: 'db', allow: ['db'] },
