@@ -77,7 +77,7 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   const git = new MemorySource();
   git.set(manifestFiles(size, before));
   const namespaces = Array.from({ length: size.namespaces }, (_, i) => namespaceName(i));
-  const target = { name: 'bench', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: namespaces };
+  const target = { name: 'bench', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: namespaces, stateNamespace: 'default' };
   const timing = { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() };
   const recordKey = RecordKey.fromText(generateRecordKey(), 'the bench');
   const pass = (): Promise<PassReport> => runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing, apiConcurrency: concurrency, recordKey });

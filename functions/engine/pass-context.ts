@@ -2,6 +2,7 @@
 // the pass and the record resumption it calls both depend on it, not on each other.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
+import type { NamespaceScope } from './allowed-namespaces.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './pass-report.ts';
 import type { RecreationTiming } from './records/recreate-statefulset.ts';
@@ -18,17 +19,16 @@ export interface PassTarget {
   guardrails?: GuardrailsConfig;
   /** Price per GiB-month per StorageClass, for the cost of a change. */
   prices?: PriceConfig;
-  /** Where the Lease and the recreation records live (a config always sets it; without, `defaultNamespace`). */
-  stateNamespace?: string;
+  /** Where the Lease and the recreation records live (`namespaces.state`): never a workload namespace. */
+  stateNamespace: string;
   /** How long a volume may wait for its node before it is stalled (`stalledAfter`; engine/node-expansion.ts). */
   stalledAfterSeconds?: number;
 }
 
-/** The namespace of the target's Lease and recreation records. */
-export function stateNamespaceOf(target: PassTarget): string {
-  return target.stateNamespace ?? target.defaultNamespace;
+/** Which namespaces the target may resize in: the one reading the plan, its dry runs and the records all use. */
+export function namespaceScopeOf(target: Pick<PassTarget, 'allowedNamespaces' | 'stateNamespace'>): NamespaceScope {
+  return { allow: target.allowedNamespaces, state: target.stateNamespace };
 }
-
 
 export interface PassContext {
   target: PassTarget;

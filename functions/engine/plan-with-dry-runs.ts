@@ -6,7 +6,7 @@ import { capabilitiesOf } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from './concurrency.ts';
 import { assembleDesired, desiredNamespaces, type DesiredInput } from './desired-input.ts';
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
-import type { PassContext } from './pass-context.ts';
+import { namespaceScopeOf, type PassContext } from './pass-context.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import { classToPatch } from './plan-volume-attributes.ts';
@@ -23,8 +23,7 @@ export async function planWithDryRuns(
   cache: DryRunCache = dryRunCacheOf(ctx.cluster),
 ): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string> }> {
   const unchecked = new Set<string>();
-  // A target made from a configuration always names its state namespace.
-  const scope = { allow: ctx.target.allowedNamespaces, state: ctx.target.stateNamespace };
+  const scope = namespaceScopeOf(ctx.target);
   const namespaces = desiredNamespaces(input).filter((ns) => isNamespaceAllowed(ns, scope));
   const snapshot = await ctx.cluster.readSnapshot(namespaces);
   // Sets sized by size sources are built from the live objects just read.

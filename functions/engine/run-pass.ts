@@ -12,7 +12,6 @@ import { LazyLease } from './lazy-lease.ts';
 import { legacyScanNeeded, passLedger, recordedInLedger } from './records/ledger.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
 import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
-import { stateNamespaceOf } from './pass-context.ts';
 import {
   isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
@@ -42,7 +41,7 @@ export const leasePrefix = 'sts-volume-gitops-';
 export async function runPass(ctx: PassContext): Promise<PassReport> {
   const say = ctx.onEvent ?? (() => undefined);
   const leaseName = `${leasePrefix}${ctx.target.name}`;
-  const leaseNamespace = stateNamespaceOf(ctx.target);
+  const leaseNamespace = ctx.target.stateNamespace;
   const seenLease = await ctx.cluster.readLease(leaseNamespace, leaseName);
   const head = await ctx.git.readBranchHead();
   const base: Omit<PassReport, 'outcome' | 'statefulSets'> = {
@@ -154,7 +153,7 @@ async function applyStatefulSet(
       // The status annotation (pending) goes in with the new template: if a later write of it is lost, the set still
       // carries ours, so the finish is noticed and reported whatever happens in between.
       const { outcome, stored } = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
-        { recordNamespace: stateNamespaceOf(ctx.target), target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) }, classes);
+        { recordNamespace: ctx.target.stateNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) }, classes);
       report.templateUpdate = outcome;
       say(`${id}: template ${[...sizes].map(([n, s]) => change(n, s, '=')).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };

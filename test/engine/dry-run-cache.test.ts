@@ -22,7 +22,7 @@ function statefulSet(storage: string): Record<string, unknown> {
 
 describe('dry-run answers across passes', () => {
   let kube: KubeSandbox;
-  const target = { name: 'cache', globs: ['**/*.yaml'], defaultNamespace: 'db', allowedNamespaces: ['db'] };
+  const target = { name: 'cache', globs: ['**/*.yaml'], defaultNamespace: 'db', allowedNamespaces: ['db'], stateNamespace: 'sts-volume-gitops' };
   const manifests = (storage: string) => readDesiredState(new Map([['db/pg.yaml', stringify(statefulSet(storage))]]), { globs: ['**/*.yaml'], defaultNamespace: 'db' });
   const desired = (storage: string) => ({ statefulSets: manifests(storage).statefulSets, sizeValues: [] });
   const dryRuns = (): number => kube.requestLog.countsByVerbAndResource()['patch persistentvolumeclaims (dryRun)'] ?? 0;

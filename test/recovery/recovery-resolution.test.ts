@@ -63,7 +63,7 @@ describe('recovery pull requests when the invocation runs short of time', () => 
       gh.requestLog.reset();
       const result = await manageRecoveryPullRequests({
         ...reviewPorts(gh), branch: 'main',
-        target: { name: 'demo', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: ['analytics'] },
+        target: { name: 'demo', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: ['analytics'], stateNamespace: 'sts-volume-gitops' },
         report: report([sts('failed', [failed])]), hasTime: () => false,
       });
       assert.deepEqual(result.deferred, ['recovery of analytics/wh1/data', 'closing recovery pull requests that are no longer needed']);

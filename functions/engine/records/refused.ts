@@ -6,7 +6,7 @@
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import { ClusterError } from '../ports.ts';
 import type { PassContext } from '../pass-context.ts';
-import { passNow, stateNamespaceOf } from '../pass-context.ts';
+import { passNow } from '../pass-context.ts';
 import { recordRefusal } from './authenticity.ts';
 import { isListed, standingRefusal, type RecordStanding } from './outstanding.ts';
 import type { RefusedRecord } from '../pass-report.ts';
@@ -31,7 +31,7 @@ export interface ScreenedRecords {
 export function screenRecords(
   ctx: Pick<PassContext, 'target' | 'recordKey' | 'now'>, records: readonly RecreationRecord[], standing: RecordStanding,
 ): ScreenedRecords {
-  const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: stateNamespaceOf(ctx.target), now: passNow(ctx) };
+  const expectation = { key: ctx.recordKey, target: ctx.target.name, stateNamespace: ctx.target.stateNamespace, now: passNow(ctx) };
   const screened: ScreenedRecords = { trusted: [], refused: [], inProgress: [] };
   const { trusted, refused } = screened;
   for (const record of records) {

@@ -9,7 +9,7 @@ import { ClusterError } from '../ports.ts';
 import type { LazyLease } from '../lazy-lease.ts';
 import type { RecordLedger } from './ledger.ts';
 import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
-import { stateNamespaceOf, type PassContext } from '../pass-context.ts';
+import { namespaceScopeOf, type PassContext } from '../pass-context.ts';
 import { reportRefusedRecords, screenRecords, type Refusal, type RefusedRecord } from './refused.ts';
 import { recordId, signOutstanding, type RecordStanding } from './outstanding.ts';
 
@@ -24,7 +24,7 @@ type RecordsContext = Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency'>
 
 /** Whether the target may write StatefulSets in `namespace`: the plan's own test (never the state namespace). */
 function mayWrite(ctx: Pick<PassContext, 'target'>, namespace: string): boolean {
-  return isNamespaceAllowed(namespace, { allow: ctx.target.allowedNamespaces, state: stateNamespaceOf(ctx.target) });
+  return isNamespaceAllowed(namespace, namespaceScopeOf(ctx.target));
 }
 
 export interface FoundRecords {
@@ -40,7 +40,7 @@ export interface FoundRecords {
  * (`namespaces.default`). Nothing found is trusted yet.
  */
 export async function findRecords(ctx: RecordsContext, legacy: boolean, desiredNamespaceNames: readonly string[]): Promise<FoundRecords> {
-  const stateNamespace = stateNamespaceOf(ctx.target);
+  const stateNamespace = ctx.target.stateNamespace;
   const state = await ctx.cluster.listRecreationRecords(stateNamespace, ctx.target.name);
   if (!legacy) return { state, legacy: undefined };
   const namespaces = [...new Set([...ctx.target.allowedNamespaces.filter((n) => n !== '*'), ...desiredNamespaceNames.filter((n) => mayWrite(ctx, n))])]
@@ -62,7 +62,7 @@ export async function screenFound(
   ctx: PassContext, found: FoundRecords, standing: RecordStanding, ledger: RecordLedger | undefined,
 ): Promise<ScreenedFound> {
   const screened = screenRecords(ctx, [...found.state, ...(found.legacy ?? [])], standing);
-  const stateNamespace = stateNamespaceOf(ctx.target);
+  const stateNamespace = ctx.target.stateNamespace;
   ledger?.listedStateNamespace(screened.inProgress.filter((r) => r.recordNamespace === stateNamespace));
   if (found.legacy) ledger?.listedLegacy(found.legacy);
   const { refused, withheld } = await withholdSavedSinceRead(ctx, screened.refused, standing);
