@@ -8,12 +8,9 @@ import { ConfigError, type Config, type EksCluster } from '../domain/config.ts';
 /** A KubeConfig for an EKS cluster from this machine's AWS credentials; `sessionName` names the assumed-role session. */
 export function eksFromThisMachine(sessionName: string): (cluster: EksCluster) => Promise<KubeConfig> {
   return async (cluster) => {
-    const { eksKubeConfig } = await import('../adapters/kube/eks-cluster.ts');
+    const { eksKubeConfigOf } = await import('../adapters/kube/eks-cluster.ts');
     try {
-      return await eksKubeConfig({
-        clusterName: cluster.name, region: cluster.region,
-        ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName } } : {}),
-      });
+      return await eksKubeConfigOf(cluster, sessionName);
     } catch (error) {
       const setup = awsSetupMessage(error);
       if (setup === undefined) throw error;

@@ -3,7 +3,7 @@
 import type { Context } from 'aws-lambda';
 import type { RunTargetsOptions, TargetRun } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
-import { eksKubeConfig } from '../adapters/kube/eks-cluster.ts';
+import { eksKubeConfigOf } from '../adapters/kube/eks-cluster.ts';
 import { createPassMetricsPublisher } from './publish-metrics.ts';
 import { logger, serviceName } from './lambda-logger.ts';
 import { passLogMessages } from './pass-log-messages.ts';
@@ -24,10 +24,7 @@ export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mod
     },
     readSecret: (id) => secrets.readGitHubPrivateKey(id),
     readRecordKey: async (id) => recordKeyFromSecret(id, await secrets.readString(id)),
-    eksKubeConfig: (cluster) => eksKubeConfig({
-      clusterName: cluster.name, region: cluster.region, validForMs: context.getRemainingTimeInMillis(),
-      ...(cluster.roleArn !== undefined ? { assumeRole: { roleArn: cluster.roleArn, ...(cluster.externalId !== undefined ? { externalId: cluster.externalId } : {}), sessionName: `sts-volume-gitops-${context.awsRequestId}`.slice(0, 64) } } : {}),
-    }),
+    eksKubeConfig: (cluster) => eksKubeConfigOf(cluster, `sts-volume-gitops-${context.awsRequestId}`, { validForMs: context.getRemainingTimeInMillis() }),
   };
 }
 

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { STSClient } from '@aws-sdk/client-sts';
-import { eksKubeConfig } from '../../functions/adapters/kube/eks-cluster.ts';
+import { eksKubeConfig, eksKubeConfigOf } from '../../functions/adapters/kube/eks-cluster.ts';
 
 const base = { accessKeyId: 'AKIDFUNCTIONROLE', secretAccessKey: 'function-role-secret' };
 const roleArn = 'arn:aws:iam::210987654321:role/sts-volume-gitops-access';
@@ -80,6 +80,28 @@ describe('eksKubeConfig with an assumed role', () => {
     assert.match(url.searchParams.get('X-Amz-Credential') ?? '', /^ASIAASSUMED\//);
     assert.equal(url.searchParams.get('X-Amz-Security-Token'), 'assumed-session-token');
     assert.equal(config.getCurrentCluster()?.server, 'https://XYZ.gr7.eu-west-1.eks.amazonaws.com');
+  });
+
+  it('reaches a configured cluster (cluster.eks) through its roleArn and externalId, the session named within STS\'s 64 characters', async () => {
+    // The deployed function and the CLI both go through eksKubeConfigOf, starting from the machine's credentials.
+    const variables = { AWS_ACCESS_KEY_ID: base.accessKeyId, AWS_SECRET_ACCESS_KEY: base.secretAccessKey, AWS_ENDPOINT_URL_STS: stsEndpoint, AWS_EC2_METADATA_DISABLED: 'true' };
+    const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, variables);
+    sts.length = 0;
+    try {
+      const longSession = `sts-volume-gitops-${'7'.repeat(80)}`;
+      // Another cluster than the tests above use: eksKubeConfig caches per role, region and cluster.
+      const config = await withEksEndpoint(() => eksKubeConfigOf({ name: 'prod-configured', region: 'eu-west-1', roleArn, externalId: 'acme-volumes' }, longSession));
+      const form = new URLSearchParams(sts[0]?.body);
+      assert.deepEqual([form.get('RoleArn'), form.get('ExternalId'), form.get('RoleSessionName')], [roleArn, 'acme-volumes', longSession.slice(0, 64)]);
+      assert.match(sts[0]?.authorization ?? '', /Credential=AKIDFUNCTIONROLE\//, 'STS is called with the machine\'s credentials');
+      assert.equal(config.getCurrentCluster()?.server, 'https://XYZ.gr7.eu-west-1.eks.amazonaws.com');
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it('names the role when STS refuses it', async () => {

@@ -1,5 +1,6 @@
-// EKS access from Lambda: endpoint and CA from eks:DescribeCluster, and a bearer token that is a presigned STS
-// GetCallerIdentity URL carrying the cluster name (what `aws eks get-token` and aws-iam-authenticator produce).
+// EKS access for the deployed function and for the CLI's plan and check: endpoint and CA from eks:DescribeCluster, and a
+// bearer token that is a presigned STS GetCallerIdentity URL carrying the cluster name (what `aws eks get-token` and
+// aws-iam-authenticator produce).
 import { DescribeClusterCommand, EKSClient } from '@aws-sdk/client-eks';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
@@ -8,6 +9,7 @@ import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
+import type { EksCluster } from '../../domain/config.ts';
 
 export interface EksTokenOptions {
   clusterName: string;
@@ -105,4 +107,17 @@ export async function eksKubeConfig(options: EksKubeConfigOptions): Promise<Kube
   });
   cache.set(key, { config, expires: now().getTime() + tokenLifetimeMs });
   return config;
+}
+
+/**
+ * The KubeConfig of a configured EKS cluster (`cluster.eks`): its name and region, through its roleArn (and externalId)
+ * when set, assumed as `sessionName` (STS takes 64 characters at most). The deployed function and the CLI's plan and
+ * check differ only in the credentials they start from and the session's name.
+ */
+export function eksKubeConfigOf(cluster: EksCluster, sessionName: string, options: Pick<EksKubeConfigOptions, 'validForMs'> = {}): Promise<KubeConfig> {
+  const { roleArn, externalId } = cluster;
+  return eksKubeConfig({
+    clusterName: cluster.name, region: cluster.region, ...options,
+    ...(roleArn !== undefined ? { assumeRole: { roleArn, ...(externalId !== undefined ? { externalId } : {}), sessionName: sessionName.slice(0, 64) } } : {}),
+  });
 }
