@@ -2,7 +2,7 @@
 // API server refused (401), a host name that does not resolve, a port nothing listens on, no answer, a TLS mismatch,
 // an endpoint that is not a Kubernetes API server, or (EKS) no AWS credentials on this machine.
 import type { KubeConfig } from '@kubernetes/client-node';
-import { awsSetupFailureOf, awsSetupFix } from '../adapters/aws/aws-setup-failure.ts';
+import { AwsSetupError, awsSetupFailureOf, awsSetupFix, eksAccessPermissions } from '../adapters/aws/aws-setup-failure.ts';
 import type { TargetConfig } from '../domain/config.ts';
 import { defaultRbacGroup } from '../app/rbac-manifest.ts';
 import { ClusterError } from '../engine/ports.ts';
@@ -50,7 +50,9 @@ export function judgeClusterSetupFailure(config: TargetConfig, cause: unknown): 
   const message = cause instanceof Error ? cause.message : String(cause);
   if (!('eks' in config.cluster)) return error('cluster.reach', config.cluster.kubeconfig.path, message, 'fix cluster.kubeconfig (path and context)');
   const { eks } = config.cluster;
-  const allowing = `eks:DescribeCluster on ${eks.name}${eks.roleArn !== undefined ? ` and sts:AssumeRole on ${eks.roleArn}` : ''}`;
+  // The CLI's builder says what is missing and its fix together (a plan has no fix line): here they are said apart.
+  if (cause instanceof AwsSetupError) return error('cluster.reach', `EKS ${eks.name}`, cause.problem, cause.fix);
+  const allowing = eksAccessPermissions(eks);
   const setup = awsSetupFailureOf(cause);
   const name = (cause as { name?: unknown } | null)?.name;
   const fix = setup !== undefined ? awsSetupFix(setup, allowing)

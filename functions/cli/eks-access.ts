@@ -2,7 +2,7 @@
 // (and the target's roleArn), as an operator runs kubectl. `reconcile` (writes) does not: writing an EKS target is the
 // deployed function's job, under its own identity and record key (see reconcileOnEksRefusal).
 import type { KubeConfig } from '@kubernetes/client-node';
-import { awsSetupMessage } from '../adapters/aws/aws-setup-failure.ts';
+import { AwsSetupError, awsSetupFailureOf, awsSetupFix, awsSetupMessage, eksAccessPermissions } from '../adapters/aws/aws-setup-failure.ts';
 import { ConfigError, type Config, type EksCluster } from '../domain/config.ts';
 
 /** A KubeConfig for an EKS cluster from this machine's AWS credentials; `sessionName` names the assumed-role session. */
@@ -12,10 +12,10 @@ export function eksFromThisMachine(sessionName: string): (cluster: EksCluster) =
     try {
       return await eksKubeConfigOf(cluster, sessionName);
     } catch (error) {
-      const setup = awsSetupMessage(error);
-      if (setup === undefined) throw error;
-      throw new Error(`cannot reach EKS cluster ${cluster.name} (${cluster.region}): ${setup}; provide credentials allowed eks:DescribeCluster`
-        + `${cluster.roleArn !== undefined ? ` and sts:AssumeRole on ${cluster.roleArn}` : ''} (\`aws sso login\` with AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)`, { cause: error });
+      const failure = awsSetupFailureOf(error);
+      if (failure === undefined) throw error;
+      throw new AwsSetupError(`cannot reach EKS cluster ${cluster.name} (${cluster.region}): ${awsSetupMessage(error) ?? ''}`,
+        awsSetupFix(failure, eksAccessPermissions(cluster)), { cause: error });
     }
   };
 }

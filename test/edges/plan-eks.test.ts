@@ -62,6 +62,10 @@ describe('plan and check from a laptop against an EKS cluster', () => {
     const checked = await sandboxes.cli(['check', '--config', config], none);
     assert.match(checked.stdout, /error +cluster\.reach +EKS prod-eu: cannot reach EKS cluster prod-eu \(eu-west-1\): no AWS credentials were found/);
     assert.match(checked.stdout, /fix: provide AWS credentials allowed eks:DescribeCluster on prod-eu: `aws sso login --profile NAME`/);
+    // The fix is said once, on its line: the message says what is missing, and no second fix in other words.
+    assert.equal(checked.stdout.match(/eks:DescribeCluster/g)?.length, 1, checked.stdout);
+    // plan, which has no fix line, says the same fix in its message.
+    assert.match(planned.stdout, /no AWS credentials were found on this machine \(the AWS SDK's CredentialsProviderError: [^\n]*\); provide AWS credentials allowed eks:DescribeCluster on prod-eu: `aws sso login --profile NAME`/);
   });
 
   it('refuses reconcile against EKS with exit 2 and the reason, before asking AWS anything', async () => {

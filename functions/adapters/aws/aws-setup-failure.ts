@@ -1,6 +1,7 @@
 // An AWS call that never left this machine: no credentials (the SDK's CredentialsProviderError, when no provider of
 // the default chain found any) or no region. Said as what is missing and how to provide it, never as a fault of the
 // secret or cluster asked for.
+import type { EksCluster } from '../../domain/config.ts';
 
 export type AwsSetupFailure = 'credentials' | 'region';
 
@@ -37,4 +38,20 @@ export function awsSetupFix(failure: AwsSetupFailure, allowing: string): string 
   return failure === 'credentials'
     ? `provide AWS credentials allowed ${allowing}: \`aws sso login --profile NAME\` then export AWS_PROFILE=NAME, or \`aws configure\`, or export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary ones)`
     : `export AWS_REGION=<the region of the resource> (or set region in the AWS profile), with credentials allowed ${allowing}`;
+}
+
+/** What the credentials that reach an EKS cluster must be allowed: `eks:DescribeCluster on NAME` (`and sts:AssumeRole on ARN`). */
+export function eksAccessPermissions(cluster: Pick<EksCluster, 'name' | 'roleArn'>): string {
+  return `eks:DescribeCluster on ${cluster.name}${cluster.roleArn !== undefined ? ` and sts:AssumeRole on ${cluster.roleArn}` : ''}`;
+}
+
+/**
+ * A call this machine's AWS setup cannot make: what is missing (`problem`) and how to provide it (`fix`), said together
+ * by its message (a plan's error) and apart by `check` (its message and fix lines).
+ */
+export class AwsSetupError extends Error {
+  constructor(readonly problem: string, readonly fix: string, options?: ErrorOptions) {
+    super(`${problem}; ${fix}`, options);
+    this.name = 'AwsSetupError';
+  }
 }
