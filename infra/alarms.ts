@@ -56,7 +56,7 @@ const deadLetterPeriod = Duration.minutes(5);
  * a console look (messages in flight for 30 seconds) does not reach a five-minute maximum, and an idle empty queue,
  * which SQS stops reporting, is filled as 0 so that its first arrival counts.
  */
-export function deadLetterArrivals(queue: sqs.IQueue, label: string): cloudwatch.MathExpression {
+function deadLetterArrivals(queue: sqs.IQueue, label: string): cloudwatch.MathExpression {
   return new cloudwatch.MathExpression({
     expression: 'DIFF(FILL(visible, 0))',
     usingMetrics: { visible: queue.metricApproximateNumberOfMessagesVisible({ period: deadLetterPeriod, statistic: 'Maximum' }) },

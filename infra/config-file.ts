@@ -5,8 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, configEnvironmentVariable, parseConfig } from '../functions/domain/config.ts';
 
-export const deprecatedConfigVariable = 'STS_VOLUME_GITOPS_CONFIG_FILE';
-export const defaultStackConfigFile = 'config.yaml';
+const deprecatedConfigVariable = 'STS_VOLUME_GITOPS_CONFIG_FILE';
+const defaultStackConfigFile = 'config.yaml';
 
 export type StackConfigFile = { file: string; warnings: string[] } | { problem: string };
 

@@ -42,14 +42,14 @@ export const passesByTargetQuery = [
 ];
 
 /** The Logs Insights query of what needs a person, per target: the worker's line per failed or blocked set, manifest, record. */
-export const needsActionQuery = [
+const needsActionQuery = [
   `filter message = "${passLogMessages.needsAction}"`,
   'stats count(*) as passes, max(@timestamp) as lastSeen by target, severity, kind, subject, reason',
   'sort severity desc, target asc',
 ];
 
 /** The runbook, one line per alarm: what it means and what to do first (the same words as its description). */
-export function runbookMarkdown(alarms: readonly StackAlarm[]): string {
+function runbookMarkdown(alarms: readonly StackAlarm[]): string {
   const cell = (text: string): string => text.replaceAll('|', '\\|');
   return ['## Runbook', '', '| Alarm | What it means | What to do first |', '| --- | --- | --- |',
     ...alarms.map((a) => `| ${cell(a.name)} | ${cell(a.meaning)} | ${cell(a.firstStep)} |`)].join('\n');

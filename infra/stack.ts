@@ -20,7 +20,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { parseConfig, type Config } from '../functions/domain/config.ts';
-import { defaultMetricsNamespace } from '../functions/lambda/publish-metrics.ts';
+import { defaultMetricsNamespace } from '../functions/lambda/metrics-namespace.ts';
 import { targetQueueUrlVariable } from '../functions/adapters/aws/target-queue.ts';
 import { scheduleMinutesVariable } from '../functions/lambda/dispatcher.ts';
 import { alarmTopic, requireAlarmSubscriber } from './alarm-topic.ts';

@@ -11,7 +11,7 @@ import { queuedMessage, type QueuedTargetMessage } from './target-messages.ts';
 import type { MergeGroupDelivery, PushDelivery, WebhookDelivery } from './webhook-payloads.ts';
 
 /** The prefix of the branches GitHub's merge queue pushes, which anyone with write access may push too. */
-export const queueBranchPrefix = 'refs/heads/gh-readonly-queue/';
+const queueBranchPrefix = 'refs/heads/gh-readonly-queue/';
 
 export type MergeQueueDecision = { kind: 'enqueue'; messages: QueuedTargetMessage[] } | { kind: 'ignore'; reason: string };
 
@@ -20,7 +20,7 @@ export function isMergeQueueDelivery(delivery: WebhookDelivery): delivery is Mer
   return delivery.event === 'merge_group' || (delivery.event === 'push' && delivery.ref.startsWith(queueBranchPrefix));
 }
 
-export const queueBranchPushIgnored = 'a push to a gh-readonly-queue/ branch validates nothing: anyone who may push to the repository can push '
+const queueBranchPushIgnored = 'a push to a gh-readonly-queue/ branch validates nothing: anyone who may push to the repository can push '
   + 'there, so merge queue commits are checked only on GitHub\'s merge_group delivery (subscribe the App or webhook to "Merge group")';
 
 /** A validate of the queue's merge commit for each target following its base branch (one message per commit). */

@@ -5,7 +5,7 @@ import { commandTable, type CommandSpec, type FlagSpec } from './command-table.t
 import { printCliError } from './usage-errors.ts';
 
 export const programName = 'sts-volume-gitops';
-export const exitCodesLine = 'Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.';
+const exitCodesLine = 'Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.';
 
 type FlagValue<F extends FlagSpec> = F['type'] extends 'boolean' ? boolean : F extends { multiple: true } ? string[] : string;
 export type FlagValues<S extends CommandSpec> = { -readonly [K in keyof S['flags']]?: FlagValue<S['flags'][K]> };

@@ -23,8 +23,6 @@ export { quotaUsageOf } from './quota-headroom.ts';
 
 const emptySnapshot: ClusterSnapshot = { namespaces: new Map(), storageClasses: [] };
 
-export { isNamespaceAllowed } from './allowed-namespaces.ts';
-
 export function pvcName(templateName: string, statefulSetName: string, ordinal: number): string {
   return `${templateName}-${statefulSetName}-${ordinal}`;
 }

@@ -1,7 +1,7 @@
 // Where one PVC stands on its way to the template's size, read from the fields KEP-0284 and KEP-1790 define, as the
 // CSI external-resizer writes them (recorded: ../shared/conformance/csi-v1.34.9/). Pure: used by the rollout, the
 // status annotation, the PR feedback and the recovery sizing.
-import { expansionFailedForGood, isTerminalResizeStatus, type LivePvc, type PvcCondition } from '../domain/live-state.ts';
+import { expansionFailedForGood, type LivePvc, type PvcCondition } from '../domain/live-state.ts';
 import { compareQuantities, type Quantity } from '../domain/quantity.ts';
 
 export type PvcState =
@@ -56,8 +56,6 @@ export interface PvcProgress {
   currentClass?: string | undefined;
   modifyStatus?: string | undefined;
 }
-
-export { isTerminalResizeStatus };
 
 export function hasReachedSize(pvc: LivePvc, desired: Quantity): boolean {
   return pvc.request !== undefined && compareQuantities(pvc.request, desired) === 0

@@ -27,7 +27,7 @@ export interface TemplateStatus {
 }
 
 /** What is changing now: the size (live template or a volume not at it), the class (a claim or volume not in it), or both. */
-export function changeOf(plan: TemplatePlan): TemplateChange | undefined {
+function changeOf(plan: TemplatePlan): TemplateChange | undefined {
   const size = (plan.from !== undefined && compareQuantities(plan.from, plan.to) !== 0) || plan.pvcs.some((p) => !hasReachedSize(p, plan.to));
   const wanted = plan.volumeAttributesClassName;
   const klass = wanted !== undefined && (plan.volumeAttributesClass !== undefined || plan.pvcs.some((p) => p.currentVolumeAttributesClassName !== wanted));

@@ -9,7 +9,7 @@ export type PassOutcome = VerdictOutcome;
 export const passOutcomes: readonly PassOutcome[] = ['ok', 'busy', 'incomplete', 'blocked', 'failed'];
 
 /** The counts also published per `reason` (a bounded set: the plan's block codes, how a resize failed). */
-export const countsByReason = { failed: 'StatefulSetsFailed', blocked: 'StatefulSetsBlocked' } as const satisfies Record<Severity, string>;
+const countsByReason = { failed: 'StatefulSetsFailed', blocked: 'StatefulSetsBlocked' } as const satisfies Record<Severity, string>;
 export type ReasonCountName = (typeof countsByReason)[Severity];
 
 export interface PassMetrics {

@@ -8,8 +8,6 @@ import type { TargetRun } from '../app/run-targets.ts';
 import { defaultMetricsNamespace } from './metrics-namespace.ts';
 import { passMetrics } from './pass-metrics.ts';
 
-export { defaultMetricsNamespace };
-
 export function createPassMetricsPublisher(options: { serviceName: string; namespace?: string }): (run: TargetRun) => void {
   const metrics = new Metrics({
     namespace: options.namespace ?? process.env.POWERTOOLS_METRICS_NAMESPACE ?? defaultMetricsNamespace,

@@ -52,7 +52,7 @@ export async function serveTokenRequest(
   return createToken(context, route.namespace, route.name, typeof body === 'object' && body !== null ? body : {});
 }
 
-export function decodeTokenRequest(body: Buffer): TokenRequestBody {
+function decodeTokenRequest(body: Buffer): TokenRequestBody {
   const object = envelopedObject(body);
   const metadata = bytesField(object, 1);
   const spec = bytesField(object, 2);
@@ -69,7 +69,7 @@ export function decodeTokenRequest(body: Buffer): TokenRequestBody {
 }
 
 /** The answered TokenRequest (201), its token now accepted by `access`. */
-export function createToken(
+function createToken(
   context: { store: ObjectStore; access: AccessControl }, namespace: string, name: string, request: TokenRequestBody,
 ): Record<string, unknown> {
   const { store } = context;

@@ -18,7 +18,7 @@ export function awsSetupFailureOf(error: unknown): AwsSetupFailure | undefined {
 }
 
 /** What is missing, with the SDK's own words: `no AWS credentials were found on this machine (...)`. */
-export function describeAwsSetupFailure(failure: AwsSetupFailure, sdkMessage: string): string {
+function describeAwsSetupFailure(failure: AwsSetupFailure, sdkMessage: string): string {
   return failure === 'credentials'
     ? `no AWS credentials were found on this machine (the AWS SDK's CredentialsProviderError: ${sdkMessage})`
     : `no AWS region is set on this machine (the AWS SDK: ${sdkMessage})`;

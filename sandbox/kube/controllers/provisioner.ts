@@ -24,7 +24,7 @@ const storageClassType = mustResourceType('storage.k8s.io/v1', 'StorageClass');
 
 type Json = Record<string, unknown>;
 
-export const provisionerFinalizer = 'external-provisioner.volume.kubernetes.io/finalizer';
+const provisionerFinalizer = 'external-provisioner.volume.kubernetes.io/finalizer';
 const provisionedBy = 'pv.kubernetes.io/provisioned-by';
 
 /** The driver that would provision this claim now, if any. */

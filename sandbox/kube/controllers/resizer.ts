@@ -21,8 +21,8 @@ const pvType = mustResourceType('v1', 'PersistentVolume');
 
 type Json = Record<string, unknown>;
 
-export const nodeExpansionNotRequired = 'volume.kubernetes.io/node-expansion-not-required';
-export const fileSystemResizePendingMessage = 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.';
+const nodeExpansionNotRequired = 'volume.kubernetes.io/node-expansion-not-required';
+const fileSystemResizePendingMessage = 'Waiting for user to (re-)start a pod to finish file system resize of volume on node.';
 
 export function resizeVolumes(world: World): void {
   for (const pvc of world.store.peekList(pvcType)) {

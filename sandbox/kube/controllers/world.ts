@@ -77,10 +77,6 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
   return { store, server: defaultServerVersion, now, drivers, sidecars: createSidecarMemory(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
-export function driverFor(world: World, storageClassName: unknown): DriverProfile {
-  return (typeof storageClassName === 'string' ? world.drivers.get(storageClassName) : undefined) ?? defaultDriver;
-}
-
 /** The profile of the driver named `name` (a PV's `csi.driver`), if this cluster runs it. */
 export function driverNamed(world: World, name: unknown): DriverProfile | undefined {
   if (typeof name !== 'string') return undefined;
