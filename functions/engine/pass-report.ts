@@ -147,17 +147,20 @@ export function serverReport(server: ServerVersion): NonNullable<PassReport['ser
 }
 
 export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeRollout): StatefulSetOutcome {
-  if (templates.some((t) => t.action === 'blocked')) return 'blocked';
-  if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
-  if (isStalled(templates)) return 'stalled';
+  const needsPerson = outcomeNeedingPerson(templates);
+  if (needsPerson) return needsPerson;
   if (rollout.stoppedByTransientError) return 'in-progress';
   if (templates.every((t) => t.finished)) return 'converged';
   if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing'))) return 'waiting';
   return 'in-progress';
 }
 
-function isStalled(templates: readonly TemplateReport[]): boolean {
-  return templates.some((t) => t.pvcs.some((p) => p.state === 'stalled-on-node'));
+/** Blocked, a resize failed for good, or a volume stalled on its node: the outcomes a plan and an applying pass read alike. */
+function outcomeNeedingPerson(templates: readonly TemplateReport[]): 'blocked' | 'failed' | 'stalled' | undefined {
+  if (templates.some((t) => t.action === 'blocked')) return 'blocked';
+  if (templates.some((t) => t.pvcs.some((p) => p.state === 'failed'))) return 'failed';
+  if (templates.some((t) => t.pvcs.some((p) => p.state === 'stalled-on-node'))) return 'stalled';
+  return undefined;
 }
 
 export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulSet): PvcProgress[] {
@@ -241,10 +244,7 @@ export function reportFromPlan(
   });
   // A read-only pass says a resize failed for good as an applying one does (outcomeOf), so `plan` exits as `reconcile`.
   const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
-    : templates.some((t) => t.action === 'blocked') ? 'blocked'
-      : templates.some((t) => t.pvcs.some((p) => p.state === 'failed')) ? 'failed'
-      : isStalled(templates) ? 'stalled'
-        : templates.every((t) => t.finished) ? 'converged' : 'in-progress';
+    : outcomeNeedingPerson(templates) ?? (templates.every((t) => t.finished) ? 'converged' : 'in-progress');
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
     replicas: live?.replicas, templateUpdate: undefined, templates,
