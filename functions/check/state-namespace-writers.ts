@@ -7,7 +7,7 @@
 import { rbacRoleName } from '../app/rbac-manifest.ts';
 import type { BindingSubject, NamespaceGrants } from '../domain/rbac-grants.ts';
 import { ok, warning, type CheckResult } from './check-result.ts';
-import { describeSubject, sameSubject, whoCan, type Allowed, type Grantee, type ResourceRef } from './who-can.ts';
+import { boundSubject, describeSubject, sameSubject, whoCan, type Allowed, type Grantee, type ResourceRef } from './who-can.ts';
 
 export const stateWritersCheck = 'cluster.state-writers';
 
@@ -30,7 +30,7 @@ function isControlPlane(subject: BindingSubject): boolean {
 /** The subjects of the RoleBinding `sts-volume-gitops rbac` makes in the state namespace; undefined when it is not there. */
 function toolSubjects(grants: NamespaceGrants): BindingSubject[] | undefined {
   const binding = grants.roleBindings.find((b) => b.namespace === grants.namespace && b.name === rbacRoleName && b.roleRef.kind === 'Role' && b.roleRef.name === rbacRoleName);
-  return binding?.subjects.map((s) => ({ ...s, namespace: s.kind === 'ServiceAccount' ? s.namespace ?? binding.namespace : undefined }));
+  return binding?.subjects.map((s) => boundSubject(s, binding));
 }
 
 /** `create, update, delete ConfigMaps; update Leases "sts-volume-gitops-prod"`. */

@@ -58,9 +58,8 @@ export function whoCan(grants: NamespaceGrants, resources: readonly ResourceRef[
     const allowed = role.rules.flatMap((rule) => resources.flatMap((resource) => ruleAllows(rule, resource, verbs) ?? []));
     if (allowed.length === 0) continue;
     for (const subject of binding.subjects) {
-      const namespace = subject.kind === 'ServiceAccount' ? subject.namespace ?? binding.namespace : undefined;
       grantees.push({
-        subject: { kind: subject.kind, name: subject.name, namespace },
+        subject: boundSubject(subject, binding),
         binding: { kind: binding.kind, name: binding.name, namespace: binding.namespace },
         role: { kind: role.kind, name: role.name },
         allowed,
@@ -68,6 +67,11 @@ export function whoCan(grants: NamespaceGrants, resources: readonly ResourceRef[
     }
   }
   return grantees;
+}
+
+/** A binding's subject as RBAC reads it: a ServiceAccount's namespace defaults to the binding's; others have none. */
+export function boundSubject(subject: BindingSubject, binding: Pick<RbacBinding, 'namespace'>): BindingSubject {
+  return { kind: subject.kind, name: subject.name, namespace: subject.kind === 'ServiceAccount' ? subject.namespace ?? binding.namespace : undefined };
 }
 
 /** `Group app-team`, `User alice`, `ServiceAccount argocd/argocd-application-controller`. */

@@ -1,5 +1,5 @@
 // RBAC objects as plain data, for judging who may do what in a namespace as `kubectl auth who-can` does
-// (check/state-namespace-writers.ts); read from the server's JSON by adapters/kube/access-probe.ts. A ClusterRole's
+// (check/state-namespace-writers.ts); read from the server's JSON by adapters/kube/rbac-reads.ts. A ClusterRole's
 // rules are read as the API serves them: an aggregated ClusterRole's are filled in by the cluster's aggregation
 // controller, so they are already resolved here.
 
