@@ -59,6 +59,11 @@ const serviceAccountPrefix = 'system:serviceaccount:';
 /** Maps a bearer token no fixed token matches to a user, or refuses it (webhook token authentication, as EKS's). */
 export type TokenAuthenticator = (token: string) => UserInfo | undefined;
 
+/** An authenticated user: every authenticator adds `system:authenticated` to the groups it found. */
+function authenticatedAs(user: UserInfo): UserInfo {
+  return { name: user.name, groups: user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'] };
+}
+
 export class AccessControl {
   private readonly tokens = new Map<string, { user: UserInfo; stillValid?: (() => boolean) | undefined }>();
   private readonly authenticators: TokenAuthenticator[] = [];
@@ -72,8 +77,7 @@ export class AccessControl {
    * while `stillValid` holds (a TokenRequest's token: until it expires or its ServiceAccount is gone).
    */
   addToken(token: string, user: UserInfo, stillValid?: () => boolean): void {
-    const groups = user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'];
-    this.tokens.set(token, { user: { name: user.name, groups }, stillValid });
+    this.tokens.set(token, { user: authenticatedAs(user), stillValid });
   }
 
   /**
@@ -97,7 +101,7 @@ export class AccessControl {
   private authenticated(token: string): UserInfo | undefined {
     for (const authenticate of this.authenticators) {
       const user = authenticate(token);
-      if (user) return { name: user.name, groups: user.groups.includes('system:authenticated') ? user.groups : [...user.groups, 'system:authenticated'] };
+      if (user) return authenticatedAs(user);
     }
     return undefined;
   }
