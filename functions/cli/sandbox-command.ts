@@ -12,7 +12,7 @@ import { parseServerVersion, ServerVersionError } from '../../sandbox/kube/serve
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { parseConfig, type SizeSourceConfig } from '../domain/config.ts';
 import { commandTable } from './command-table.ts';
-import { readCommandLine } from './command-line.ts';
+import { readCommandLine, type FlagValues } from './command-line.ts';
 import { printCliError } from './usage-errors.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -72,13 +72,7 @@ export function sandboxConfig(
 ${mappings}`;
 }
 
-interface SandboxValues {
-  seed?: string;
-  port?: string;
-  json?: boolean;
-  'tick-ms'?: string;
-  version?: string;
-}
+type SandboxValues = FlagValues<typeof commandTable.sandbox>;
 
 export async function sandboxCommand(args: string[]): Promise<number> {
   const line = readCommandLine(commandTable.sandbox, args);
