@@ -1,12 +1,15 @@
 // How KubeCluster calls client-node: every call's failure as a ClusterError with the server's words, lists read page
 // by page, and objects read (and StatefulSets sent) as the server's own JSON.
 import {
-  ApiException, Observable, SelfDecodingBody, type ConfigurationOptions, type ObservableMiddleware, type V1Status, type VersionApi, type VersionInfo,
+  ApiException, Observable, PatchStrategy, SelfDecodingBody, setHeaderOptions, type ConfigurationOptions, type ObservableMiddleware, type V1Status, type VersionApi, type VersionInfo,
 } from '@kubernetes/client-node';
 import type { JsonObject } from '../../domain/live-state.ts';
 import { ClusterError } from '../../engine/ports.ts';
 import { describeMissingPermission, parseMissingPermission } from './forbidden.ts';
 import { networkFailureOf } from './network-failure.ts';
+
+/** Sends a patch as a JSON merge patch (client-node's default is a JSON patch). */
+export const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
 /** Objects per LIST page: kubectl's default chunk size. */
 export const listPageSize = 500;

@@ -1,24 +1,23 @@
 // ClusterPort over @kubernetes/client-node: the only place that knows Kubernetes' wire shapes. Raw objects are mapped
 // to the engine's plain types here (map-objects.ts) and every API failure becomes a ClusterError with the server's words.
 import {
-  AppsV1Api, CoordinationV1Api, CoreV1Api, PatchStrategy, StorageV1Api, StorageV1beta1Api, setHeaderOptions, V1MicroTime, VersionApi,
-  type KubeConfig, type V1ConfigMap, type V1Lease, type V1LeaseSpec,
+  AppsV1Api, CoordinationV1Api, CoreV1Api, StorageV1Api, StorageV1beta1Api, VersionApi, type KubeConfig, type V1ConfigMap,
 } from '@kubernetes/client-node';
 import type {
   ClusterSnapshot, JsonObject, LiveStatefulSet, LiveVolumeAttributesClass, NamespaceSnapshot, PvcEvent, RecreationRecord,
 } from '../../domain/live-state.ts';
 import { parseServerVersion, type ServerVersion, type VolumeAttributesClassApi } from '../../domain/server-capabilities.ts';
-import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseMarks, type LeaseState, type RecordsMark } from '../../engine/ports.ts';
+import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseMarks, type LeaseState } from '../../engine/ports.ts';
 import { claimsToBeRecordOf } from '../../engine/records/names.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
-import { call, listPageSize, listPages, listWire, readVersionInfo, wireJson } from './api-calls.ts';
+import { call, listPageSize, listPages, listWire, mergePatch, readVersionInfo, wireJson } from './api-calls.ts';
+import { KubeLeases } from './kube-leases.ts';
 import {
-  leaseOutstandingAnnotation, leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
+  recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
   toLiveStorageClass, toLiveVolumeAttributesClass, toPvcEvent, toRecreationRecord,
 } from './map-objects.ts';
 
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const fieldManager = 'sts-volume-gitops';
 
 export class KubeCluster implements ClusterPort {
@@ -27,7 +26,7 @@ export class KubeCluster implements ClusterPort {
   private readonly storage: StorageV1Api;
   private readonly storageBeta: StorageV1beta1Api;
   private readonly version: VersionApi;
-  private readonly coordination: CoordinationV1Api;
+  private readonly leases: KubeLeases;
   /** The API server's URL, for errors that name it. */
   private readonly server: string;
 
@@ -39,7 +38,7 @@ export class KubeCluster implements ClusterPort {
     this.storage = pooled.makeApiClient(StorageV1Api);
     this.storageBeta = pooled.makeApiClient(StorageV1beta1Api);
     this.version = pooled.makeApiClient(VersionApi);
-    this.coordination = pooled.makeApiClient(CoordinationV1Api);
+    this.leases = new KubeLeases(pooled.makeApiClient(CoordinationV1Api));
   }
 
   async readSnapshot(namespaces: readonly string[]): Promise<ClusterSnapshot> {
@@ -223,81 +222,27 @@ export class KubeCluster implements ClusterPort {
     }));
   }
 
-  async readLease(namespace: string, name: string): Promise<LeaseState | undefined> {
-    try {
-      const lease = await call(() => this.coordination.readNamespacedLease({ namespace, name }));
-      return {
-        holder: lease.spec?.holderIdentity ?? undefined,
-        renewTime: lease.spec?.renewTime ? new Date(lease.spec.renewTime).toISOString() : undefined,
-        durationSeconds: lease.spec?.leaseDurationSeconds ?? 0,
-        resourceVersion: lease.metadata?.resourceVersion,
-        recreationRecords: recordsMarkOf(lease.metadata?.annotations?.[leaseRecordsAnnotation]),
-        outstandingRecords: lease.metadata?.annotations?.[leaseOutstandingAnnotation],
-      };
-    } catch (error) {
-      if (error instanceof ClusterError && error.status === 404) return undefined;
-      throw error;
-    }
+  readLease(namespace: string, name: string): Promise<LeaseState | undefined> {
+    return this.leases.read(namespace, name);
   }
 
-  async writeLease(
+  writeLease(
     namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, marks?: LeaseMarks,
   ): Promise<LeaseState> {
-    // acquireTime/renewTime are MicroTime: the server refuses anything but six fractional digits, which V1MicroTime
-    // gives (a Date serialises with three).
-    const renewTime = new V1MicroTime();
-    const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime: renewTime, renewTime };
-    const lease = await this.putLease(namespace, name, seen, marks, spec);
-    return {
-      holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion,
-      recreationRecords: marks?.records, outstandingRecords: marks?.outstanding,
-    };
+    return this.leases.write(namespace, name, holder, durationSeconds, seen, marks);
   }
 
-  async markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, marks: LeaseMarks): Promise<void> {
-    await this.putLease(namespace, name, seen, marks, seen ? { leaseDurationSeconds: seen.durationSeconds } : {});
+  markLeaseFree(namespace: string, name: string, seen: LeaseState | undefined, marks: LeaseMarks): Promise<void> {
+    return this.leases.markFree(namespace, name, seen, marks);
   }
 
-  async rewriteOutstandingRecords(namespace: string, name: string, seen: LeaseState, outstanding: string | undefined): Promise<void> {
-    // A merge patch of the one annotation: the holder's spec is left as it is; the resourceVersion makes it optimistic.
-    const body = { metadata: { resourceVersion: seen.resourceVersion, annotations: { [leaseOutstandingAnnotation]: outstanding ?? null } } };
-    await call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch));
+  rewriteOutstandingRecords(namespace: string, name: string, seen: LeaseState, outstanding: string | undefined): Promise<void> {
+    return this.leases.rewriteOutstanding(namespace, name, seen, outstanding);
   }
 
-  /** Creates the Lease, or replaces it with an optimistic lock on `seen`; the PUT drops a mark it does not carry. */
-  private putLease(namespace: string, name: string, seen: LeaseState | undefined, marks: LeaseMarks | undefined, spec: V1LeaseSpec): Promise<V1Lease> {
-    const annotations = {
-      ...(marks?.records ? { [leaseRecordsAnnotation]: marks.records } : {}),
-      ...(marks?.outstanding ? { [leaseOutstandingAnnotation]: marks.outstanding } : {}),
-    };
-    const metadata = { name, namespace, ...(Object.keys(annotations).length > 0 ? { annotations } : {}) };
-    return seen
-      ? call(() => this.coordination.replaceNamespacedLease({
-        namespace, name, body: { metadata: { ...metadata, resourceVersion: seen.resourceVersion }, spec },
-      }))
-      : call(() => this.coordination.createNamespacedLease({ namespace, body: { metadata, spec } }));
+  releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<boolean> {
+    return this.leases.release(namespace, name, held, marks);
   }
-
-  async releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<boolean> {
-    // Releasing = clearing the holder, as client-go's leader election does on ReleaseOnCancel; the resourceVersion
-    // precondition leaves a Lease someone else took since (409) alone, and a deleted one (404) needs nothing. The
-    // records mark goes in the same write: a released Lease always says what it knows of them.
-    const body = {
-      metadata: {
-        resourceVersion: held.resourceVersion,
-        annotations: { [leaseRecordsAnnotation]: marks?.records ?? null, [leaseOutstandingAnnotation]: marks?.outstanding ?? null },
-      },
-      spec: { holderIdentity: null, renewTime: null },
-    };
-    return call(() => this.coordination.patchNamespacedLease({ namespace, name, body }, mergePatch)).then(() => true, (error: unknown) => {
-      if (!(error instanceof ClusterError && (error.status === 404 || error.status === 409))) throw error;
-      return false;
-    });
-  }
-}
-
-function recordsMarkOf(value: string | undefined): RecordsMark | undefined {
-  return value === 'none' || value === 'outstanding' ? value : undefined;
 }
 
 function storageBody(storage: string, volumeAttributesClassName: string | undefined): JsonObject {
