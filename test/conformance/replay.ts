@@ -68,8 +68,11 @@ export async function replayTranscript(exchanges: Exchange[], version: string): 
   }
 }
 
-/** Runs the controllers until a tick changes nothing (bounded, so a controller that never settles is reported). */
-function settle(sandbox: KubeSandbox): void {
+/**
+ * Runs the controllers until a tick changes nothing (bounded, so a controller that never settles is reported): the
+ * recorded components had long settled before the next command. Both replays (this one and csi/play.ts) use it.
+ */
+export function settle(sandbox: KubeSandbox): void {
   for (let round = 0; round < 100; round++) {
     const before = sandbox.store.currentResourceVersion;
     sandbox.tick();

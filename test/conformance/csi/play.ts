@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType, type KubeObject } from '../../../sandbox/kube/store.ts';
+import { settle } from '../replay.ts';
 import { compareClaimJsonPath, compareEventListing, compareVolume } from './outputs.ts';
 import { viewOfObject, type StreamItem } from './project.ts';
 import type { Command, Scenario } from './recording.ts';
@@ -66,16 +67,6 @@ export async function replayScenarios(scenarios: readonly Scenario[]): Promise<R
     await kube.close();
   }
   return { outcomes, volumeClaims, streamOf: (claim) => streamOf(history, claim) };
-}
-
-/** Ticks until a tick writes nothing (the recorded components had long settled before the next command). */
-function settle(kube: KubeSandbox): void {
-  for (let round = 0; round < 100; round++) {
-    const before = kube.store.currentResourceVersion;
-    kube.tick();
-    if (kube.store.currentResourceVersion === before) return;
-  }
-  throw new Error('the sandbox controllers did not settle within 100 ticks');
 }
 
 function streamOf(history: History, claim: string): StreamItem[] {
