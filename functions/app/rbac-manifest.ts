@@ -12,7 +12,6 @@ import { defaultStateNamespace } from '../domain/config.ts';
 export const defaultRbacGroup = 'sts-volume-gitops';
 /** The name of every Role, ClusterRole and binding the manifest makes (with a suffix for the ClusterRole of `*`). */
 export const rbacRoleName = 'sts-volume-gitops';
-const roleName = rbacRoleName;
 const rbacApiVersion = 'rbac.authorization.k8s.io/v1';
 const labels = { 'app.kubernetes.io/name': 'sts-volume-gitops' };
 
@@ -60,9 +59,9 @@ export function rbacObjects(targets: readonly RbacTarget[], subjects: readonly R
   // Only the tool's own namespace is declared: a namespace someone else chose may hold more, and `kubectl delete -f` of
   // the manifest would delete it with everything in it.
   if (leaseNames.has(defaultStateNamespace)) objects.push(namespaceObject(defaultStateNamespace));
-  objects.push(clusterRole(roleName, clusterPermissions), clusterRoleBinding(roleName, roleName, boundTo));
+  objects.push(clusterRole(rbacRoleName, clusterPermissions), clusterRoleBinding(rbacRoleName, rbacRoleName, boundTo));
   if (anyNamespace) {
-    objects.push(clusterRole(`${roleName}-workloads`, workloadPermissions), clusterRoleBinding(`${roleName}-workloads`, `${roleName}-workloads`, boundTo));
+    objects.push(clusterRole(`${rbacRoleName}-workloads`, workloadPermissions), clusterRoleBinding(`${rbacRoleName}-workloads`, `${rbacRoleName}-workloads`, boundTo));
   }
   const namespaces = [...new Set([...(anyNamespace ? [] : workloadNamespaces), ...leaseNames.keys(), ...upgradeReads])].sort();
   for (const namespace of namespaces) {
@@ -168,12 +167,12 @@ function clusterRoleBinding(name: string, role: string, subjects: Array<Record<s
 }
 
 function role(namespace: string, permissions: readonly PermissionRule[]): RbacObject {
-  return { apiVersion: rbacApiVersion, kind: 'Role', metadata: { name: roleName, namespace, labels }, rules: rulesOf(permissions) };
+  return { apiVersion: rbacApiVersion, kind: 'Role', metadata: { name: rbacRoleName, namespace, labels }, rules: rulesOf(permissions) };
 }
 
 function roleBinding(namespace: string, subjects: Array<Record<string, string>>): RbacObject {
   return {
-    apiVersion: rbacApiVersion, kind: 'RoleBinding', metadata: { name: roleName, namespace, labels },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: roleName }, subjects,
+    apiVersion: rbacApiVersion, kind: 'RoleBinding', metadata: { name: rbacRoleName, namespace, labels },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: rbacRoleName }, subjects,
   };
 }

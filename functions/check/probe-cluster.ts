@@ -34,7 +34,7 @@ export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig,
   }
   results.push(...await namespaceAndAccessResults(config, probe));
   results.push(...await probeStateNamespaceWriters(config.namespaces.state, probe));
-  results.push(...await templateResults(new KubeCluster(kubeConfig), desired, { allow: config.namespaces.allow, state: config.namespaces.state }));
+  results.push(...await templateResults(new KubeCluster(kubeConfig), desired, config.namespaces));
   return results;
 }
 
