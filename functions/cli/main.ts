@@ -24,6 +24,10 @@ const commands: Readonly<Record<CommandName, (args: string[]) => Promise<number>
   version: async (args) => versionCommand(args),
 };
 
+function unknownCommand(name: string): string {
+  return `unknown command ${JSON.stringify(name)}: the commands are ${Object.keys(commandTable).join(', ')}`;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined) {
@@ -33,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === '-h' || command === '--help') return helpCommand(rest);
   if (command === '--version') return versionCommand(rest);
   if (!isCommandName(command)) {
-    printCliError({ kind: 'usage', message: `unknown command ${JSON.stringify(command)}: the commands are ${Object.keys(commandTable).join(', ')}`, hint: `Run '${programName} --help' for what each does.` }, rest.includes('--json'));
+    printCliError({ kind: 'usage', message: unknownCommand(command), hint: `Run '${programName} --help' for what each does.` }, rest.includes('--json'));
     return 2;
   }
   try {
@@ -89,7 +93,7 @@ function helpCommand(args: string[]): number {
     return 0;
   }
   if (!isCommandName(line.positional)) {
-    process.stderr.write(`unknown command ${JSON.stringify(line.positional)}: the commands are ${Object.keys(commandTable).join(', ')}\n`);
+    process.stderr.write(`${unknownCommand(line.positional)}\n`);
     return 2;
   }
   process.stdout.write(renderCommandHelp(commandTable[line.positional]));
