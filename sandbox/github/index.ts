@@ -2,10 +2,10 @@
 // requests, merges) done the way a person on github.com would.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultInjector } from '../kube/faults.ts';
+import { listenOnLoopback } from '../kube/listen.ts';
 import { createGitHubServer, type GitHubState, type RepositoryRole } from './api-server.ts';
 import { personIdentity } from './auth.ts';
 import { defaultInstallationPermissions } from './endpoints/installations.ts';
@@ -80,15 +80,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const webhooks = new WebhookDeliveries();
   let url = '';
   const server = createGitHubServer({ state, faults, requestLog, baseUrl: () => url });
-  // A port in use is an error to the caller (EADDRINUSE), not an uncaught 'error' event.
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = await listenOnLoopback(server, options.port);
 
   const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {

@@ -2,7 +2,6 @@
 // use unchanged. Ticks advance the controllers deterministically; a timer does it for the demo and `sandbox kube`.
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -11,6 +10,7 @@ import { AccessControl, type TokenAuthenticator, type UserInfo } from './authori
 import { controllerNames, runControllers, type ControllerName } from './controllers/index.ts';
 import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
+import { listenOnLoopback } from './listen.ts';
 import type { NewerServerFields } from './openapi.ts';
 import { RequestLog } from './request-log.ts';
 import { applySeed, createSystemNamespaces, loadSeedFile, seedServerVersion } from './seed.ts';
@@ -88,15 +88,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const server = createApiServer({ store, faults, requestLog, access, featureGates: new Set(options.featureGates ?? []), newerFields: options.newerServerFields ?? {}, server: world.server });
   let connectionsAccepted = 0;
   server.on('connection', () => { connectionsAccepted += 1; });
-  // A port in use is an error to the caller (EADDRINUSE), not an uncaught 'error' event.
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = await listenOnLoopback(server, options.port);
 
   const workDir = options.workDir ?? await mkdtemp(join(tmpdir(), 'sts-kube-sandbox-'));
   await mkdir(workDir, { recursive: true });
