@@ -1,6 +1,7 @@
 // A configuration problem said as a sentence a person can act on: ajv's schema errors located as
 // `targets[0].source.github.branch`, and values quoted only when they cannot be a secret pasted in the wrong place.
 import type { ErrorObject } from 'ajv';
+import { count } from './spelling.ts';
 
 /** `targets[0].source.github.branch is required`, `targets[1].cluster has an unknown field "kind"`, ... */
 export function describe(error: ErrorObject, root: unknown): string {
@@ -27,7 +28,7 @@ export function describe(error: ErrorObject, root: unknown): string {
     case 'propertyNames':
       return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
     case 'minItems':
-      return `${where} must list at least ${String(params.limit)} item(s)`;
+      return `${where} must list at least ${count(Number(params.limit), 'item')}`;
     default:
       return `${where} ${error.message ?? 'is invalid'}`;
   }

@@ -104,8 +104,8 @@ describe('check: what is missing before anything runs', () => {
     assert.match(checked.text, /ok +cluster\.storageclass +capped: exists and allows expansion \(used by analytics\/clickhouse data \(k8s\/analytics\/clickhouse\.yaml:\d+\)\)/);
     assert.match(checked.text, /ok +cluster\.lease-namespace +default: exists/);
     assert.match(checked.text, /ok +github\.permissions +pull_requests: write: the token's scopes repo cover it/);
-    assert.match(checked.text, /ok +source\.parse .*3 StatefulSet\(s\) with 4 volumeClaimTemplate\(s\) from manifests, 1 size\(s\) from values files/);
-    assert.match(checked.text, /0 error\(s\), \d+ warning\(s\), \d+ ok\n$/);
+    assert.match(checked.text, /ok +source\.parse .*3 StatefulSets with 4 volumeClaimTemplates from manifests, 1 size from values files/);
+    assert.match(checked.text, /0 errors, \d+ warnings?, \d+ ok\n$/);
     // Access reviews and dry runs store nothing; nothing else is written.
     assert.deepEqual(kube.requestLog.writes().filter((w) => w.resource !== 'selfsubjectaccessreviews'), []);
     assert.ok(kube.requestLog.entries.some((e) => e.resource === 'leases' && e.dryRun), 'the Lease namespace is probed by a dry run');
@@ -118,7 +118,8 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['cluster.access', 'patch persistentvolumeclaims in namespace "db"']]);
     const [missing] = errors(checked);
     assert.match(missing?.fix ?? '', /^grant "patch" on "persistentvolumeclaims" in namespace "db" \(infra\/k8s\/rbac\.yaml; `sts-volume-gitops rbac --config FILE` prints it/);
-    assert.match(missing?.message ?? '', /needed for list: readSnapshot; patch: the storage request/);
+    assert.equal(missing?.message, 'not allowed; needed to raise a PVC\'s storage request (and to dry-run it), and to write the status annotation of a set an operator writes',
+      'the refused verb\'s reason alone, in words (issue 30 item 9: not `needed for list: readSnapshot; patch: ...`)');
     assert.match(checked.text, /error +cluster\.access +patch persistentvolumeclaims in namespace "db": not allowed/);
   });
 
@@ -127,7 +128,7 @@ describe('check: what is missing before anything runs', () => {
     assert.equal(noRepo.code, 1);
     assert.deepEqual(errors(noRepo).map((e) => e.subject), ['acme/platform-gitops', 'contents: write', 'statuses: write', 'pull_requests: write']);
     assert.match(errors(noRepo)[0]?.message ?? '', /GitHub answers 404: a classic token needs the repo scope to see a private repository \(this one has scopes read:org\)/);
-    assert.match(errors(noRepo)[1]?.message ?? '', /the classic token has scopes read:org; needed for read manifests/);
+    assert.match(errors(noRepo)[1]?.message ?? '', /the classic token has scopes read:org; used for: read manifests/);
     assert.match(errors(noRepo)[0]?.fix ?? '', /create a token with the "repo" scope/);
     const reader = await check(['--config', await configFile('reader', { tokenVariable: 'READER_TOKEN' })], { READER_TOKEN: github.addPerson('reader', 'read') });
     assert.deepEqual(errors(reader).map((e) => [e.id, e.subject]), [['github.role', 'reader']]);
@@ -203,7 +204,7 @@ describe('check: what is missing before anything runs', () => {
     const checked = await check(['--config', await configFile('local', { edit: local })]);
     assert.deepEqual(errors(checked), [], checked.text);
     assert.deepEqual(results(checked).filter((r) => r.id.startsWith('github.')), []);
-    assert.match(checked.text, /ok +source\.read +\/.*examples\/gitops-repo: read at [0-9a-f]{12}: 5 file\(s\)/);
+    assert.match(checked.text, /ok +source\.read +\/.*examples\/gitops-repo: read at [0-9a-f]{12}: 5 files/);
   });
 
   it('finds a record key that is not set or too short, and warns of a config that names none', async () => {
