@@ -88,7 +88,7 @@ export function doneCount(template: { readyReplicas: number; replicas: number })
 
 /** The house style, each rule with its example made by the function that spells it. */
 export const houseStyle: ReadonlyArray<{ rule: string; example: string }> = [
-  { rule: `a change on GitHub (comments, checks, statuses, pull requests) uses ${arrows.github}; in a terminal and in logs, ${arrows.terminal}`, example: `10Gi ${arrows.github} 20Gi, 10Gi ${arrows.terminal} 20Gi` },
+  { rule: `a change reads \`${arrows.github}\` on GitHub (comments, checks, statuses, pull requests) and \`${arrows.terminal}\` in a terminal and in logs`, example: `10Gi ${arrows.github} 20Gi, 10Gi ${arrows.terminal} 20Gi` },
   { rule: 'a count names its noun in the right number, never with `(s)`', example: `${count(1, 'PVC')}, ${count(3, 'PVC')}, ${count(0, 'error')}` },
   { rule: 'money is signed, with two decimals and `a month`; a price is per GiB-month', example: `${formatMoney(3, 'USD')} a month, ${unitPrice(0.125, 'USD')}` },
   { rule: 'amounts the tool computes group thousands; a size quoted from Git is shown as written', example: `${formatMoney(25575, 'USD')}, ${groupDigits('204600Gi')} more, ${groupDigits('1024')}x` },
@@ -97,10 +97,10 @@ export const houseStyle: ReadonlyArray<{ rule: string; example: string }> = [
 /** README's "Words" section: the glossary, then the house style. */
 export function renderGlossary(): string {
   return [
-    '| Word | Means |',
-    '| --- | --- |',
-    ...glossary.map((entry) => `| **${entry.word}** | ${entry.means}${entry.insteadOf ? ` (never ${entry.insteadOf.map((w) => `"${w}"`).join(' or ')})` : ''} |`),
+    '| Word | Means | Not |',
+    '| --- | --- | --- |',
+    ...glossary.map((entry) => `| **${entry.word}** | ${entry.means} | ${(entry.insteadOf ?? []).map((w) => `"${w}"`).join(', ')} |`),
     '',
-    ...houseStyle.map((style) => `- ${style.rule}: ${style.example}`),
+    ...houseStyle.map((style) => `- ${style.rule}: \`${style.example.split(', ').join('`, `')}\``),
   ].join('\n');
 }
