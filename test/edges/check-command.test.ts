@@ -16,6 +16,7 @@ import { renderCheckReport, type CheckReport } from '../../functions/cli/render-
 import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-command.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { requireMergeQueue } from '../../sandbox/github/endpoints/rules.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
@@ -160,6 +161,35 @@ describe('check: what is missing before anything runs', () => {
     }
     const wrongInstallation = await check(['--config', await configFile('app-wrong', { edit: (t) => appConfig(t).replace(`installationId: ${github.app.installationId}`, 'installationId: 9') })], { CHECK_APP_KEY: github.app.privateKeyPem });
     assert.match(errors(wrongInstallation)[0]?.fix ?? '', /set source\.github\.app\.installationId to 777/);
+  });
+
+  it('finds an App that would leave a merge queue waiting: no Merge queues permission where a ruleset requires a queue (README asks for it)', async () => {
+    const path = await configFile('merge-queue', {
+      edit: (text) => text.replace(/ {8}token: \{ env: CHECK_GITHUB_TOKEN \}\n/, `        app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: CHECK_APP_KEY } }\n`),
+    });
+    const env = { CHECK_APP_KEY: github.app.privateKeyPem };
+    const mergeQueues = (checked: Checked): CheckResult[] =>
+      results(checked, 'github.permissions').filter((r) => r.subject === 'merge_queues: read');
+    const saved = github.state.installationPermissions;
+    try {
+      const noQueue = mergeQueues(await check(['--config', path], env));
+      assert.deepEqual(noQueue.map((r) => r.level), ['warning'], 'no queue on main yet: a warning, since a classic protection\'s queue is not visible');
+      assert.match(noQueue[0]?.message ?? '', /no ruleset puts main behind a merge queue/);
+
+      requireMergeQueue(github.state, 'main');
+      const queued = await check(['--config', path], env);
+      assert.equal(queued.code, 1, queued.text);
+      const [missing] = mergeQueues(queued);
+      assert.equal(missing?.level, 'error');
+      assert.match(missing?.message ?? '', /a ruleset makes main merge through a merge queue, and the App installation has no merge_queues permission: GitHub delivers no merge_group event/);
+      assert.match(missing?.fix ?? '', /set "Merge queues" to Read-only and subscribe to "Merge group"/);
+
+      github.state.installationPermissions = { ...saved, merge_queues: 'read' };
+      assert.deepEqual(mergeQueues(await check(['--config', path], env)).map((r) => r.level), ['ok']);
+    } finally {
+      github.state.installationPermissions = saved;
+      github.state.rulesets = [];
+    }
   });
 
   it('finds a StorageClass that does not exist and one that cannot expand, where the manifests use them', async () => {
