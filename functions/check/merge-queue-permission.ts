@@ -14,7 +14,7 @@ export function judgeMergeQueuePermission(input: {
 }): CheckResult {
   const { granted, branch, appId, rules } = input;
   const has = granted.merge_queues;
-  if (has === 'read' || has === 'write') return ok('github.permissions', subject, `the installation has merge_queues: ${has}: merge queues' commits are checked (merge_group)`);
+  if (has === 'read' || has === 'write') return ok('github.permissions', subject, `the installation has merge_queues: ${has}, so merge queues' commits are checked (merge_group)`);
   const fix = `in the settings of GitHub App ${appId} (Permissions & events), set "${permissionTitle('merge_queues')}" to Read-only and subscribe to `
     + '"Merge group", save, then accept the new permissions in the installation\'s settings (an organization owner must approve them)';
   if (rules?.some((rule) => rule.type === 'merge_queue')) {
