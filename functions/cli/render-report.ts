@@ -4,25 +4,8 @@ import { change, count, monthly, showSize, unitPrice } from '../domain/spelling.
 import type { CostSummary, PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
-import { doneCount, outcomeWords } from '../feedback/glossary.ts';
+import { doneCount, outcomeWords, pvcStateWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
-
-const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
-  'missing': 'not created yet',
-  'waiting-for-pod': 'waiting for pod',
-  'to-patch': 'to patch',
-  'patched': 'patched, waiting for the resizer',
-  'resizing-controller': 'resizing on controller',
-  'waiting-for-node': 'waiting for the node to expand the file system',
-  'resizing-node': 'resizing on node',
-  'stalled-on-node': 'STALLED',
-  'retrying': 'retrying after a transient error',
-  'in-progress-other-size': 'held back: another expansion in progress',
-  'modifying': 'modifying the volume to its class',
-  'class-pending': 'modification not started (class Pending)',
-  'done': 'done',
-  'failed': 'failed',
-};
 
 export function renderPassReport(report: PassReport): string {
   const lines: string[] = [];
@@ -82,7 +65,7 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
       const vac = pvc.volumeAttributesClass;
       const sizes = `request ${pvc.request ?? '?'}, capacity ${pvc.capacity ?? '?'}`
         + (vac ? `, class ${vac.requested ?? '(none)'}, volume ${vac.current ?? '(none)'}${vac.modifyStatus ? ` (${vac.modifyStatus})` : ''}` : '');
-      lines.push(`        ${pvc.name}: ${stateWords[pvc.state]} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
+      lines.push(`        ${pvc.name}: ${pvcStateWords[pvc.state]} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
     }
   }
   for (const note of sts.notes) lines.push(`      note: ${note}`);

@@ -1,7 +1,7 @@
 // The words the tool uses, what each means, and its one spelling: the CLI, the pull request comments and checks, the
 // recovery pull requests and `check` say a thing the same way. README's "Words" section is rendered from here
 // (test/docs/glossary-docs.test.ts), and test/feedback/one-voice.test.ts holds the renderers to it. Pure.
-import type { StatefulSetOutcome } from '../engine/pass-report.ts';
+import type { PvcReport, StatefulSetOutcome } from '../engine/pass-report.ts';
 import { arrows, count, formatMoney, groupDigits, unitPrice } from '../domain/spelling.ts';
 
 export interface GlossaryEntry {
@@ -79,6 +79,24 @@ export const outcomeWords: Readonly<Record<StatefulSetOutcome, string>> = {
   'missing-in-cluster': 'missing',
   'namespace-not-allowed': 'blocked (namespace not allowed)',
   'not-started': 'not started',
+};
+
+/** Where a PVC stands, in the same words in the CLI and on GitHub (the progress comment adds its icon). */
+export const pvcStateWords: Readonly<Record<PvcReport['state'], string>> = {
+  'missing': 'not created yet',
+  'waiting-for-pod': 'waiting for its pod',
+  'to-patch': 'to be patched',
+  'patched': 'patched, waiting for the resizer',
+  'resizing-controller': 'resizing on the controller',
+  'waiting-for-node': 'waiting for the node to expand the file system',
+  'resizing-node': 'resizing on the node',
+  'stalled-on-node': 'stalled',
+  'retrying': 'retrying after a transient error',
+  'in-progress-other-size': 'held back: another expansion in progress',
+  'modifying': 'modifying the volume to its class',
+  'class-pending': 'modification not started (class Pending)',
+  'done': 'done',
+  'failed': 'failed',
 };
 
 /** `2/3 done`: replicas whose volumes have the size and class Git asks for (the KEP's readyReplicas). */

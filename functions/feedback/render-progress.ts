@@ -4,7 +4,7 @@ import { classKeySuffix } from '../recovery/class-recovery.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
-import { doneCount, outcomeWords } from './glossary.ts';
+import { doneCount, outcomeWords, pvcStateWords } from './glossary.ts';
 import { fitComment } from './render-plan-comment.ts';
 
 export interface ProgressSummary {
@@ -16,21 +16,11 @@ export interface ProgressSummary {
   markdown: string;
 }
 
-const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
-  'missing': '⏳ not created yet',
-  'waiting-for-pod': '⏳ waiting for pod',
-  'to-patch': '⏳ to be patched',
-  'patched': '⏳ patched, waiting for the resizer',
-  'resizing-controller': '🔄 resizing on controller',
-  'waiting-for-node': '⏳ waiting for the node to expand the file system',
-  'resizing-node': '🔄 resizing on node',
-  'stalled-on-node': '⚠️ stalled',
-  'retrying': '🔁 retrying after a transient error',
-  'in-progress-other-size': '⏸️ held back: another expansion in progress',
-  'modifying': '🔄 modifying the volume to its class',
-  'class-pending': '⏳ modification not started (class Pending)',
-  'done': '✅ done',
-  'failed': '❌ failed',
+/** The icon before each PVC state's words (glossary.ts) in the progress table. */
+const stateIcons: Record<TemplateReport['pvcs'][number]['state'], string> = {
+  'missing': '⏳', 'waiting-for-pod': '⏳', 'to-patch': '⏳', 'patched': '⏳', 'resizing-controller': '🔄', 'waiting-for-node': '⏳',
+  'resizing-node': '🔄', 'stalled-on-node': '⚠️', 'retrying': '🔁', 'in-progress-other-size': '⏸️', 'modifying': '🔄', 'class-pending': '⏳',
+  'done': '✅', 'failed': '❌',
 };
 
 /** Blocked, failed or stalled (a volume waits for its node longer than `stalledAfter`): a person must act. */
@@ -110,7 +100,7 @@ export function renderProgressComment(input: {
       for (const pvc of template.pvcs) {
         const vac = pvc.volumeAttributesClass;
         const volumeClass = vac ? ` (volume in class ${escapeMarkdown(vac.current ?? 'none')}${vac.modifyStatus ? `, ${escapeMarkdown(vac.modifyStatus)}` : ''})` : '';
-        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
+        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateIcons[pvc.state]} ${pvcStateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
       }
     }
     const quotes = failureQuotes(template);

@@ -16,16 +16,17 @@ import { planAnnotations, planCheck } from '../../functions/feedback/render-chec
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
 import { sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
-import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, runningPod } from '../engine/builders.ts';
+import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, quota, runningPod } from '../engine/builders.ts';
 
 const options: PlanOptions = {
   allowedNamespaces: ['*'], prices: { currency: 'USD', perGiBMonth: { standard: 0.125 } }, guardrails: { maxSize: '4Ti', maxMonthlyIncrease: 500 },
 };
 
-/** db/pg grows 10Gi -> 20Gi (3 replicas), db/solo 10Gi -> 12Gi (1 replica), db/big asks for 2Pi past three limits. */
+/** db/pg grows 10Gi -> 20Gi (3 replicas), db/solo 10Gi -> 12Gi (1 replica), db/big asks for 2Pi past three limits and the quota. */
 function planned(): StatefulSetReport[] {
   const world = pgWorld();
   const db = world.namespaces.get('db');
+  db?.quotas.push(quota('storage', { 'requests.storage': '10000Gi' }));
   for (const name of ['solo', 'big']) {
     const replicas = name === 'solo' ? 1 : 3;
     db?.statefulSets.push(liveSet({ name, replicas, uid: `uid-${name}` }));
@@ -119,6 +120,16 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
     assert.match(text, /x db\/big \(OrderedReady, 3 replicas\): blocked/);
     assert.match(text, /\n {2}0 converged, 2 will change, 0 in progress, 1 blocked or failed, 0 stalled, 0 missing, 0 manifest errors\n/);
     assert.match(gitHubTexts()[4] ?? '', /^db\/pg: 3 PVCs grow 10Gi → 20Gi; db\/solo: 1 PVC grows 10Gi → 12Gi; \+4\.00 USD a month$/);
+  });
+
+  it('groups the amounts of a quota that has no room, wherever its reason is shown', () => {
+    const world = pgWorld();
+    world.namespaces.get('db')?.quotas.push(quota('storage', { 'requests.storage': '10000Gi' }));
+    const sets = planTarget([desiredSet({ templates: [desiredTemplate({ size: '20Ti' })] })], world, { allowedNamespaces: ['*'], guardrails: { maxGrowthFactor: 100_000 } })
+      .map((plan) => reportFromPlan(plan, 'c0ffee'));
+    const text = renderPassReport(passReport('plan', sets));
+    assert.match(text, /blocked: growing needs 61,410Gi more requests\.storage but ResourceQuota storage has 9,970Gi left \(used 30Gi of 10,000Gi/);
+    holdToHouseStyle(text, 'terminal');
   });
 
   it('a failed set\'s check has its whole reason as the title, and its summary says what failed without repeating it', () => {
