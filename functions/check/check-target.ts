@@ -13,11 +13,12 @@ import { probeCluster } from './probe-cluster.ts';
 import { judgeClusterSetupFailure } from './reach-failure.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
+import { count } from '../domain/spelling.ts';
 
 export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey'>;
 
 export async function checkTarget(config: TargetConfig, options: CheckOptions = {}): Promise<TargetCheck> {
-  const results: CheckResult[] = [ok('config', 'configuration', `valid; ${config.sizeSources.length} size source(s), namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
+  const results: CheckResult[] = [ok('config', 'configuration', `valid; ${count(config.sizeSources.length, 'size source')}, namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
   results.push(await checkRecordKey(config, options));
   results.push(...allowAllWarnings([config]).map((w) => warning('config.allow-all', 'namespaces.allow', w.message, w.fix)));
   const source = await checkSource(config, options);

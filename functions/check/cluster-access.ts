@@ -18,7 +18,7 @@ export interface AccessQuestion {
   /** Asked with no namespace for a namespaced resource: in every namespace (`namespaces.allow: ["*"]`). */
   everyNamespace?: boolean;
   name?: string;
-  /** Which calls need it (permissions.ts). */
+  /** Why the tool needs it, `to ...` (permissions.ts). */
   why: string;
 }
 
@@ -63,7 +63,7 @@ export function accessQuestions(target: Pick<TargetConfig, 'name' | 'namespaces'
           questions.push({
             verb, apiGroup, resource, namespace,
             ...(everyNamespace ? { everyNamespace } : {}), ...(name !== undefined ? { name } : {}),
-            why: source?.rule.why ?? 'granted by `sts-volume-gitops rbac`',
+            why: source?.rule.why[verb] ?? 'for what `sts-volume-gitops rbac` grants it',
           });
         }
       }
@@ -117,7 +117,7 @@ export function judgeAccess(questions: readonly AccessQuestion[], answers: reado
     const grant = grantToMake({ ...group.question, verb: group.verbs });
     results.push(error(
       'cluster.access', `${group.verbs.join(', ')} ${scope}`,
-      `not allowed${group.reasons.size > 0 ? ` (${[...group.reasons].join('; ')})` : ''}; needed for ${[...group.why].join('; ')}`,
+      `not allowed${group.reasons.size > 0 ? ` (${[...group.reasons].join('; ')})` : ''}; needed ${[...group.why].join(', and ')}`,
       group.question.everyNamespace ? `${grant} with a ClusterRole bound cluster-wide (namespaces.allow has "*")` : grant,
     ));
   }

@@ -43,7 +43,7 @@ export function judgeInstallationPermissions(needed: readonly NeededPermission[]
     if (has !== undefined && (rank[has] ?? 0) >= (rank[need.level] ?? 0)) return ok('github.permissions', subject, `the installation has ${need.permission}: ${has}`);
     return (need.withoutIt === undefined ? error : warning)(
       'github.permissions', subject,
-      `the App installation has ${has === undefined ? `no ${need.permission} permission` : `only ${need.permission}: ${has}`}; needed for ${need.why}${need.withoutIt === undefined ? '' : ` (without it, ${need.withoutIt})`}`,
+      `the App installation has ${has === undefined ? `no ${need.permission} permission` : `only ${need.permission}: ${has}`}; used for: ${need.why}${need.withoutIt === undefined ? '' : ` (without it, ${need.withoutIt})`}`,
       `in the settings of GitHub App ${appId} (Permissions & events), set "${permissionTitle(need.permission)}" to ${titleOf(need.level)}, save, then accept the new permissions in the installation's settings (an organization owner must approve them)`,
     );
   });
@@ -69,7 +69,7 @@ export function judgeTokenScopes(needed: readonly NeededPermission[], scopes: re
       return error('github.permissions', subject, `check runs are written by GitHub Apps only; a token cannot (${need.why})`, 'authenticate with a GitHub App (source.github.app) that has "Checks" read and write');
     }
     return error(
-      'github.permissions', subject, `the classic token has ${shown}; needed for ${need.why}`,
+      'github.permissions', subject, `the classic token has ${shown}; used for: ${need.why}`,
       `create a token with the "${repository.private ? 'repo' : 'public_repo'}" scope (Settings > Developer settings > Personal access tokens), or use a GitHub App`,
     );
   });

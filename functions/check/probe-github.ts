@@ -6,6 +6,7 @@ import { error, ok, type CheckResult } from './check-result.ts';
 import {
   fineGrainedTokenWarning, judgeInstallationPermissions, judgeRepositoryRole, judgeTokenScopes, neededGitHubPermissions,
 } from './github-permissions.ts';
+import { judgeMergeQueuePermission } from './merge-queue-permission.ts';
 
 interface OctokitFailure {
   status?: number;
@@ -22,7 +23,7 @@ export async function probeGitHub(config: TargetConfig, client: GitHubClient, re
   const subject = `${repo.owner}/${repo.repo}`;
   const needed = neededGitHubPermissions(config.pullRequests, options);
   // An App is asked for its installation first (with its JWT): a wrong installation id fails every other call.
-  const installation = auth.kind === 'app' ? await installationResults(client, repo, auth, needed) : [];
+  const installation = auth.kind === 'app' ? await installationResults(client, repo, auth, needed, config) : [];
   if (installation.some((r) => r.id === 'github.installation' && r.level === 'error')) return installation;
   let repository;
   try {
@@ -60,7 +61,9 @@ export async function probeGitHub(config: TargetConfig, client: GitHubClient, re
   return results;
 }
 
-async function installationResults(client: GitHubClient, repo: RepoRef, auth: Extract<GitHubAuth, { kind: 'app' }>, needed: ReturnType<typeof neededGitHubPermissions>): Promise<CheckResult[]> {
+async function installationResults(
+  client: GitHubClient, repo: RepoRef, auth: Extract<GitHubAuth, { kind: 'app' }>, needed: ReturnType<typeof neededGitHubPermissions>, config: TargetConfig,
+): Promise<CheckResult[]> {
   const subject = `GitHub App ${auth.appId}`;
   let installation;
   try {
@@ -78,7 +81,16 @@ async function installationResults(client: GitHubClient, repo: RepoRef, auth: Ex
     return [error('github.installation', subject, `the installation ${installation.id} is suspended since ${installation.suspended_at}`, 'unsuspend it in the installation\'s settings')];
   }
   return [ok('github.installation', subject, `installed on ${installation.account && 'login' in installation.account ? installation.account.login : repo.owner} as installation ${installation.id}`),
-    ...judgeInstallationPermissions(needed, installation.permissions, auth.appId)];
+    ...judgeInstallationPermissions(needed, installation.permissions, auth.appId),
+    // Merge queues' commits are checked only where pull requests are (a queue waits for a required check).
+    ...(config.pullRequests.validate && 'github' in config.source ? [await mergeQueueResult(client, repo, config.source.github.branch, installation.permissions, auth.appId)] : [])];
+}
+
+async function mergeQueueResult(client: GitHubClient, repo: RepoRef, branch: string, granted: Readonly<Record<string, string | undefined>>, appId: number): Promise<CheckResult> {
+  const has = granted.merge_queues;
+  const rules = has === 'read' || has === 'write' ? [] : await client.rest.repos.getBranchRules({ owner: repo.owner, repo: repo.repo, branch, per_page: 100 })
+    .then((answer) => answer.data, () => undefined);
+  return judgeMergeQueuePermission({ granted, branch, appId, rules });
 }
 
 async function tokenLogin(client: GitHubClient): Promise<string> {

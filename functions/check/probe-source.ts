@@ -6,6 +6,7 @@ import { readTargetDesired, type TargetDesired } from '../engine/desired-input.t
 import type { GitSourcePort } from '../engine/ports.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { judgeNamespaces } from './namespaces.ts';
+import { count as plural } from '../domain/spelling.ts';
 
 export interface SourceProbe {
   results: CheckResult[];
@@ -21,14 +22,14 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
     const message = cause instanceof Error ? cause.message : String(cause);
     return { results: [error('source.read', where, `cannot read the source: ${message}`, 'check the repository, the branch and that the credential can read them (for a local source, the directory)')], desired: undefined };
   }
-  const results: CheckResult[] = [ok('source.read', where, `read at ${head.commitSha.slice(0, 12)}: ${head.files.size} file(s)`)];
+  const results: CheckResult[] = [ok('source.read', where, `read at ${head.commitSha.slice(0, 12)}: ${plural(head.files.size, 'file')}`)];
   const globs = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
   const paths = [...head.files.keys()];
   const matchedBy = globs.map((glob) => paths.filter((path) => matchesManifestGlobs(path, [glob])).length);
   const noneMatch = matchedBy.every((count) => count === 0);
   for (const [index, glob] of globs.entries()) {
     const count = matchedBy[index] ?? 0;
-    if (count > 0) results.push(ok('source.paths', glob, `matches ${count} YAML file(s)`));
+    if (count > 0) results.push(ok('source.paths', glob, `matches ${plural(count, 'YAML file')}`));
     else if (noneMatch && config.sizeSources.length === 0) results.push(error('source.paths', glob, 'matches no YAML file: the target has nothing to resize', 'fix paths (globs relative to the repository root, e.g. k8s/**/*.yaml) or the branch'));
     else results.push(warning('source.paths', glob, 'matches no YAML file', 'fix the glob or remove it from paths'));
   }
@@ -39,9 +40,9 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   const templates = desired.statefulSets.reduce((sum, s) => sum + s.templates.length, 0);
   const unreadMappings = config.sizeSources.length - desired.sizeValues.length - (desired.classValues?.length ?? 0);
   if (desired.errors.length === 0) {
-    results.push(ok('source.parse', 'manifests and size sources', `${desired.statefulSets.length} StatefulSet(s) with ${templates} volumeClaimTemplate(s) from manifests, ${desired.sizeValues.length} size(s)${desired.classValues?.length ? ` and ${desired.classValues.length} class(es)` : ''} from values files`));
+    results.push(ok('source.parse', 'manifests and size sources', `${plural(desired.statefulSets.length, 'StatefulSet')} with ${plural(templates, 'volumeClaimTemplate')} from manifests, ${plural(desired.sizeValues.length, 'size')}${desired.classValues?.length ? ` and ${plural(desired.classValues.length, 'class')}` : ''} from values files`));
   } else if (unreadMappings > 0) {
-    results.push(warning('source.parse', 'size sources', `${unreadMappings} of ${config.sizeSources.length} size source(s) could not be read (see the errors above)`));
+    results.push(warning('source.parse', 'size sources', `${unreadMappings} of ${plural(config.sizeSources.length, 'size source')} could not be read (see the errors above)`));
   }
   results.push(...judgeNamespaces(desired, config.namespaces));
   return { results, desired };

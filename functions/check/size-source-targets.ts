@@ -7,6 +7,7 @@ import { mappedValuesOf, type DesiredInput } from '../engine/desired-input.ts';
 import { isNamespaceAllowed, type NamespaceScope } from '../engine/allowed-namespaces.ts';
 import { missingStatefulSet, missingTemplate, type MappingMistake } from '../engine/size-source-mistakes.ts';
 import { error, ok, type CheckResult } from './check-result.ts';
+import { count } from '../domain/spelling.ts';
 
 export function judgeSizeSourceTargets(
   desired: DesiredInput, live: ClusterSnapshot['namespaces'], scope: NamespaceScope,
@@ -27,7 +28,7 @@ export function judgeSizeSourceTargets(
     if (mistake) results.push(error('cluster.size-sources', `${value.location.path}:${value.location.line}`, mistake.problem, mistake.fix));
   }
   if (results.length === 0 && checked > 0) {
-    results.push(ok('cluster.size-sources', 'size sources', `every size source names a StatefulSet and a volumeClaimTemplate the cluster has (${checked} mapping(s))`));
+    results.push(ok('cluster.size-sources', 'size sources', `every size source names a StatefulSet and a volumeClaimTemplate the cluster has (${count(checked, 'mapping')})`));
   }
   return results;
 }

@@ -1,8 +1,10 @@
 // `npm start`: the whole story on the embedded sandboxes, seeded from examples/. Passes run (advancing the simulated
-// cluster between them) and print a timeline: the plan, template updates, PVC patches, per-replica progress, the
-// terminal failure and its recovery pull request, a reviewer's pull request with its check and comments, a performance
-// class (VolumeAttributesClass) the driver cannot reach and its recovery pull request, and a size that lives in a Helm
-// chart's values file (a size source) going through the same check, merge and resize.
+// cluster between them) and print a timeline: the plan with what it costs, template updates, PVC patches, per-replica
+// progress, the terminal failure and its recovery pull request, a reviewer's pull request with its check run (title,
+// summary, annotations on the storage line, cost) and comments as GitHub shows them, a performance class
+// (VolumeAttributesClass) the driver cannot reach and its recovery pull request, and a size that lives in a Helm
+// chart's values file (a size source) going through the same check, merge and resize. The tool runs as the sandbox's
+// GitHub App, as README sets one up, so its verdicts are check runs.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,11 +23,19 @@ import { exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { withTemporaryFolder } from './temporary-folder.ts';
+import { checkRunsByCommit, checkRunView, indent, latestCheckRun, rendered } from './demo-views.ts';
+import { validateContext } from '../feedback/validate-pull-requests.ts';
+import { count, unitPrice } from '../domain/spelling.ts';
+import { outcomeWords } from '../feedback/glossary.ts';
+import type { PriceConfig } from '../domain/config.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const demoUser = 'sts-volume-gitops-demo';
+/** The demo's own figures per GiB-month of the example cluster's classes: plans and recovery pull requests say what a change costs. */
+const demoPrices: PriceConfig = { currency: 'USD', perGiBMonth: { standard: 0.1, capped: 0.125 } };
+const validateName = validateContext('demo');
 
 type Print = (text: string) => void;
 
@@ -58,10 +68,13 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     const identity = await kube.addIdentity({ name: demoUser, groups: [defaultRbacGroup] });
     // The deployment's record key is generated for the demo; the Lease and records live in their own namespace, which
     // the RBAC manifest creates.
-    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources,
-      { recordKey: { env: 'DEMO_RECORD_KEY' }, stateNamespace: undefined });
+    // It reaches GitHub as the sandbox's App (README's permissions), so its verdicts are check runs with annotations.
+    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources, {
+      recordKey: { env: 'DEMO_RECORD_KEY' }, stateNamespace: undefined,
+      app: { appId: github.app.appId, installationId: github.app.installationId, keyVariable: 'DEMO_APP_KEY' }, prices: demoPrices,
+    });
     await writeFile(configPath, configText);
-    const env = { DEMO_GITHUB_TOKEN: github.token, DEMO_RECORD_KEY: generateRecordKey() };
+    const env = { DEMO_APP_KEY: github.app.privateKeyPem, DEMO_RECORD_KEY: generateRecordKey() };
     const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env, print, passNumber: 0 };
     const rbac = rbacObjects(demo.config.targets);
     await applyObjects(kube, rbac);
@@ -71,6 +84,8 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     print(`GitHub sandbox      ${github.url}/repos/${github.owner}/${github.repo}`);
     print(`Configuration       ${configPath}`);
     print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
+    print(`On GitHub as        App ${github.app.slug} (installation ${github.app.installationId}): verdicts are check runs`);
+    print(`Prices              ${Object.entries(demoPrices.perGiBMonth).map(([klass, price]) => `${klass} ${unitPrice(price, demoPrices.currency)}`).join(', ')}`);
 
     heading(print, '0. Before the first pass: what check finds (read-only)');
     const checked = await checkTarget(demo.config.targets[0] as TargetConfig, { env: demo.env });
@@ -91,7 +106,7 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     if (recovery && recoveryPr) {
       await showAndMerge(demo, recovery, recoveryPr);
       run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged') === true);
-      printStatuses(demo, 'sts-volume-gitops/demo/analytics/clickhouse');
+      printChecks(demo, 'sts-volume-gitops/demo/analytics/clickhouse');
     } else {
       print('(no recovery pull request was opened)');
     }
@@ -102,17 +117,15 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     const pr = await github.openPullRequest({ head: 'grow-pg-30', title: 'Grow pg data volumes to 30Gi' });
     print(`Opened pull request #${pr} (k8s/db/pg.yaml: storage 20Gi -> 30Gi)`);
     run = await pass(demo);
-    const check = run.feedback?.checks.find((c) => c.number === pr);
-    print(`\nCheck sts-volume-gitops/validate (demo): ${check?.state ?? '?'} - ${check?.description ?? ''}`);
-    print('\nPlan comment, as a reviewer reads it:\n');
-    print(indent(check?.markdown ?? ''));
+    printCheckRun(demo, run.feedback?.checks.find((c) => c.number === pr)?.headSha);
+    print(`\nThe plan comment on #${pr} holds the same table, and is updated on every push.`);
     print(`\nMerging #${pr}...`);
     await github.mergePullRequest(pr);
     run = await passUntil(demo, (r) => r.feedback?.progress.some((p) => p.statefulSet === 'db/pg' && p.state === 'success') === true);
-    printStatuses(demo, 'sts-volume-gitops/demo/db/pg');
+    printChecks(demo, 'sts-volume-gitops/demo/db/pg');
     const progress = run.feedback?.progress.find((p) => p.statefulSet === 'db/pg');
-    print('\nProgress comment on the merged pull request:\n');
-    print(indent(progress?.markdown ?? ''));
+    print('\nProgress comment on the merged pull request, as a reviewer reads it:\n');
+    print(rendered(progress?.markdown ?? ''));
 
     heading(print, '5. A performance class the driver cannot reach, and its recovery pull request');
     await infeasibleClassStory(demo);
@@ -141,7 +154,7 @@ async function infeasibleClassStory(demo: Demo): Promise<void> {
   const { github, print } = demo;
   const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
   await github.commitFiles({ branch: 'main', message: 'pg data volumes: extreme performance class', files: { 'k8s/db/pg.yaml': current.replace('volumeAttributesClassName: gold', 'volumeAttributesClassName: extreme') } });
-  print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (io2 at 100000 IOPS: the driver cannot change a volume\'s type)');
+  print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (io2 at 100,000 IOPS: the driver cannot change a volume\'s type)');
   const run = await passUntil(demo, (r) => r.recovery?.outcomes.some((o) => isClassRecoveryKey(o.key) && o.pullRequestUrl !== undefined) === true);
   if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }));
   const recovery = run.recovery?.outcomes.find((o) => isClassRecoveryKey(o.key));
@@ -152,7 +165,7 @@ async function infeasibleClassStory(demo: Demo): Promise<void> {
   const converged = await passUntil(demo, (r) => r.report?.statefulSets.find((s) => s.name === 'pg')?.outcome === 'converged');
   const pvcs = converged.report?.statefulSets.find((s) => s.name === 'pg')?.templates[0]?.pvcs ?? [];
   print(`\nPVCs: ${pvcs.map((p) => `${p.name} ${p.capacity ?? '?'} in ${p.volumeAttributesClass?.current ?? 'no class'}`).join(', ')}`);
-  printStatuses(demo, 'sts-volume-gitops/demo/db/pg');
+  printChecks(demo, 'sts-volume-gitops/demo/db/pg');
 }
 
 /** A PR that edits a chart's values file: the mapped value is checked, merged and resized like a manifest's size. */
@@ -166,14 +179,11 @@ async function chartValuesStory(demo: Demo): Promise<void> {
   const pr = await github.openPullRequest({ head: 'grow-vlogs-20', title: 'Grow victoria-logs storage to 20Gi' });
   print(`Opened pull request #${pr} (${mapping.file}: ${mapping.path} 10Gi -> 20Gi)`);
   const run = await pass(demo);
-  const check = run.feedback?.checks.find((c) => c.number === pr);
-  print(`\nCheck sts-volume-gitops/validate (demo): ${check?.state ?? '?'} - ${check?.description ?? ''}`);
-  print('\nPlan comment:\n');
-  print(indent(check?.markdown ?? ''));
+  printCheckRun(demo, run.feedback?.checks.find((c) => c.number === pr)?.headSha);
   print(`\nMerging #${pr}...`);
   await github.mergePullRequest(pr);
   await passUntil(demo, (r) => r.feedback?.progress.some((p) => p.statefulSet === mapping.statefulSet && p.state === 'success') === true);
-  printStatuses(demo, `sts-volume-gitops/demo/${mapping.statefulSet}`);
+  printChecks(demo, `sts-volume-gitops/demo/${mapping.statefulSet}`);
   const pvcs = demo.kube.store.list(pvcType, 'analytics').filter((p) => p.metadata.name.startsWith(`${mapping.template}-`));
   print(`\nPVCs: ${pvcs.map((p) => `${p.metadata.name} ${String((p.status as { capacity?: { storage?: string } } | undefined)?.capacity?.storage)}`).join(', ')}`);
 }
@@ -189,7 +199,7 @@ async function pass(demo: Demo): Promise<TargetRun> {
   if (!run) throw new Error('the demo config has no target');
   if (run.error !== undefined) throw new Error(run.error);
   const progress = run.report?.statefulSets
-    .map((s) => `${s.namespace}/${s.name} ${s.outcome} [${s.templates.map((t) => `${t.templateName} ${t.readyReplicas}/${t.replicas}@${t.desiredSize}`).join(', ')}]`) ?? [];
+    .map((s) => `${s.namespace}/${s.name} ${outcomeWords[s.outcome]} (${s.templates.map((t) => `${t.templateName} ${t.readyReplicas}/${t.replicas} done at ${t.desiredSize}`).join(', ')})`) ?? [];
   demo.print(`pass ${demo.passNumber}: ${progress.join('; ')}`);
   for (const line of timeline.filter((l) => !l.startsWith('plan at'))) demo.print(`    ${line}`);
   return run;
@@ -204,30 +214,34 @@ async function passUntil(demo: Demo, done: (run: TargetRun) => boolean, maxPasse
   throw new Error(`the demo did not reach the expected state within ${maxPasses} passes`);
 }
 
-/** A recovery pull request as a reviewer sees it (title, branch, body, the one-line change), then merged. */
-async function showAndMerge(demo: Demo, recovery: { title?: string; body?: string; diff?: string }, pr: { number: number; head: string }): Promise<void> {
+/** A recovery pull request as a reviewer sees it (title, branch, body, the one-line change, its check run), then merged. */
+async function showAndMerge(demo: Demo, recovery: { title?: string; body?: string; diff?: string }, pr: { number: number; head: string; headSha: string }): Promise<void> {
   const { github, print } = demo;
   print(`Pull request #${pr.number}: ${recovery.title ?? ''}`);
   print(`Branch: ${pr.head}\n`);
-  print(indent(recovery.body ?? ''));
+  print(rendered(recovery.body ?? ''));
   print('\nThe change (one line):');
   print(indent(recovery.diff ?? ''));
+  printCheckRun(demo, pr.headSha);
   print(`\nMerging #${pr.number}...`);
   await github.mergePullRequest(pr.number);
 }
 
-function printStatuses(demo: Demo, context: string): void {
-  const statuses = demo.github.state.statuses.filter((s) => s.context === context);
-  demo.print(`\nCommit statuses ${context}:`);
-  for (const status of statuses) demo.print(`  ${status.sha.slice(0, 7)} ${status.state.padEnd(7)} ${status.description ?? ''}`);
+/** The pull request check run on `sha` as its page on GitHub shows it. */
+function printCheckRun(demo: Demo, sha: string | undefined): void {
+  const run = sha === undefined ? undefined : latestCheckRun(demo.github, validateName, sha);
+  demo.print(run ? `\nIts check run, as a reviewer sees it on GitHub:\n\n${indent(checkRunView(run), 2)}` : `\n(no check run ${validateName} on ${sha ?? '?'})`);
+}
+
+/** The progress check runs of one StatefulSet, commit by commit (each updated in place as the resize goes on). */
+function printChecks(demo: Demo, name: string): void {
+  const lines = checkRunsByCommit(demo.github, name);
+  demo.print(`\nCheck runs ${name} (${count(lines.length, 'commit')}):`);
+  for (const line of lines) demo.print(line);
 }
 
 function heading(print: Print, text: string): void {
   print(`\n=== ${text} ===\n`);
-}
-
-function indent(text: string): string {
-  return text.split('\n').map((line) => `    ${line}`).join('\n');
 }
 
 if (import.meta.main) {

@@ -1,5 +1,6 @@
 // What `check` prints: per target, one line per result with its fix below, then the webhook's and a count (pure).
 import type { CheckResult, TargetCheck } from '../check/check-result.ts';
+import { count } from '../domain/spelling.ts';
 
 export interface CheckReport {
   targets: TargetCheck[];
@@ -24,7 +25,7 @@ export function renderCheckReport(report: CheckReport): string {
   // The webhook's section only when something was checked (the demo checks no webhook, and says nothing of one).
   if (report.webhook.length > 0) section('webhook', report.webhook);
   const counts = countResults(report);
-  lines.push(`${counts.error} error(s), ${counts.warning} warning(s), ${counts.ok} ok`);
+  lines.push(`${count(counts.error, 'error')}, ${count(counts.warning, 'warning')}, ${counts.ok} ok`);
   return `${lines.join('\n')}\n`;
 }
 

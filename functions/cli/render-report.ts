@@ -1,25 +1,11 @@
 // Human-readable pass reports for the terminal, in the spirit of `terraform plan`: what would change, what is
 // blocked and why, with file:line so the reader can jump to the value.
-import { formatMoney } from '../domain/volume-cost.ts';
+import { change, count, monthly, showSize, unitPrice } from '../domain/spelling.ts';
 import type { CostSummary, PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { templateUpdateWords } from '../engine/records/resume.ts';
+import { changeKind, willChangeKind } from '../feedback/change-words.ts';
+import { doneCount, outcomeWords, pvcStateWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
-
-const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
-  'missing': 'not created yet',
-  'waiting-for-pod': 'waiting for pod',
-  'to-patch': 'to patch',
-  'patched': 'patched, waiting for the resizer',
-  'resizing-controller': 'resizing on controller',
-  'waiting-for-node': 'waiting for the node to expand the file system',
-  'resizing-node': 'resizing on node',
-  'stalled-on-node': 'STALLED',
-  'retrying': 'retrying after a transient error',
-  'in-progress-other-size': 'held back: another expansion in progress',
-  'modifying': 'modifying the volume to its class',
-  'class-pending': 'modification not started (class Pending)',
-  'done': 'done',
-  'failed': 'failed',
-};
 
 export function renderPassReport(report: PassReport): string {
   const lines: string[] = [];
@@ -37,30 +23,40 @@ export function renderPassReport(report: PassReport): string {
     lines.push(`  ! ${error.path}:${error.line}:${error.column}: ${error.message}${error.jsonPath ? ` (at ${error.jsonPath})` : ''}`);
   }
   if (report.statefulSets.length === 0) lines.push('  no StatefulSets in the target paths');
-  for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost));
+  for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode));
   for (const note of report.notes) lines.push(`  note: ${note}`);
   lines.push(summaryLine(report));
   if (report.cost) {
     const unpriced = report.cost.unpricedClasses.length > 0 ? ` (not counted: no price for StorageClass ${report.cost.unpricedClasses.join(', ')})` : '';
-    lines.push(`  storage cost of the resizes: ${formatMoney(report.cost.monthlyIncrease, report.cost.currency)} a month${unpriced}`);
+    lines.push(`  storage cost of the resizes: ${monthly(report.cost.monthlyIncrease, report.cost.currency)}${unpriced}`);
   }
   return lines.join('\n');
 }
 
-function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined): string[] {
+/** A planned change says what it will do (a read-only pass has done nothing yet); anything else, its outcome's word. */
+function outcomeText(sts: StatefulSetReport, mode: PassReport['mode']): string {
+  return isPlannedChange(sts, mode) ? willChangeKind(changeKind(sts.templates.filter((t) => t.action === 'resize'))) : outcomeWords[sts.outcome];
+}
+
+function isPlannedChange(sts: StatefulSetReport, mode: PassReport['mode']): boolean {
+  return mode === 'plan' && sts.outcome === 'in-progress' && sts.templates.some((t) => t.action === 'resize');
+}
+
+function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined, mode: PassReport['mode']): string[] {
   const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', stalled: '!', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
   const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
-  const costWords = setCost ? `, ${formatMoney(setCost.monthlyIncrease, setCost.currency)} a month` : '';
-  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${sts.replicas ?? '?'} replicas): ${sts.outcome}${sts.templateUpdate ? `, template ${sts.templateUpdate}` : ''}${costWords}`];
+  const costWords = setCost ? `, ${monthly(setCost.monthlyIncrease, setCost.currency)}` : '';
+  const replicas = sts.replicas === undefined ? '? replicas' : count(sts.replicas, 'replica');
+  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${replicas}): ${outcomeText(sts, mode)}${sts.templateUpdate ? ` (template ${templateUpdateWords[sts.templateUpdate]})` : ''}${costWords}`];
   for (const template of sts.templates) {
     const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
-    const change = template.volumesFrom !== undefined ? sizeChangeWords(template)
-      : template.from === undefined || template.from === template.desiredSize ? template.desiredSize : `${template.from} -> ${template.desiredSize}`;
+    const size = template.volumesFrom !== undefined ? sizeChangeWords(template, 'terminal')
+      : template.from === undefined || template.from === template.desiredSize ? template.desiredSize : change(template.from, template.desiredSize, 'terminal');
     const klass = template.storageClassName === undefined ? 'no class'
       : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
-    const classChange = template.volumeAttributesClass ? `, class ${template.volumeAttributesClass.from ?? '(none)'} -> ${template.volumeAttributesClass.to ?? '(none)'}`
+    const classChange = template.volumeAttributesClass ? `, class ${change(template.volumeAttributesClass.from ?? '(none)', template.volumeAttributesClass.to ?? '(none)', 'terminal')}`
       : template.desiredClass !== undefined ? `, class ${template.desiredClass}` : '';
-    lines.push(`      ${template.templateName}: ${change}${classChange} [${klass}] ${template.readyReplicas}/${template.replicas} ready  (${where})`);
+    lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}] ${doneCount(template)}  (${where})`);
     if (template.cost) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
     for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
@@ -69,7 +65,7 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
       const vac = pvc.volumeAttributesClass;
       const sizes = `request ${pvc.request ?? '?'}, capacity ${pvc.capacity ?? '?'}`
         + (vac ? `, class ${vac.requested ?? '(none)'}, volume ${vac.current ?? '(none)'}${vac.modifyStatus ? ` (${vac.modifyStatus})` : ''}` : '');
-      lines.push(`        ${pvc.name}: ${stateWords[pvc.state]} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
+      lines.push(`        ${pvc.name}: ${pvcStateWords[pvc.state]} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
     }
   }
   for (const note of sts.notes) lines.push(`      note: ${note}`);
@@ -77,14 +73,17 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
 }
 
 function costOfTemplate(cost: NonNullable<TemplateReport['cost']>): string {
-  const growth = `${cost.growth} more on ${cost.storageClassName ?? 'no class'}`;
-  return cost.monthlyIncrease === undefined ? `${growth}, no price for the class in prices.perGiBMonth`
-    : `${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${growth} at ${cost.pricePerGiBMonth} ${cost.currency}/GiB-month)`;
+  const growth = `${showSize(cost.growth)} more on ${cost.storageClassName ?? 'no class'}`;
+  return cost.monthlyIncrease === undefined || cost.pricePerGiBMonth === undefined ? `${growth}, no price for the class in prices.perGiBMonth`
+    : `${monthly(cost.monthlyIncrease, cost.currency)} (${growth} at ${unitPrice(cost.pricePerGiBMonth, cost.currency)})`;
 }
 
+/** `1 converged, 3 will change, 0 in progress, ...`: the sets counted by outcome (what will change only in a plan). */
 function summaryLine(report: PassReport): string {
-  const count = (outcome: StatefulSetReport['outcome']): number => report.statefulSets.filter((s) => s.outcome === outcome).length;
-  return `  ${count('converged')} converged, ${count('in-progress') + count('waiting')} in progress, `
-    + `${count('blocked') + count('failed') + count('namespace-not-allowed')} blocked or failed, ${count('stalled')} stalled, ${count('missing-in-cluster')} missing, `
-    + `${report.manifestErrors.length} manifest error(s)`;
+  const planned = report.statefulSets.filter((s) => isPlannedChange(s, report.mode));
+  const sets = report.statefulSets.filter((s) => !planned.includes(s));
+  const number = (...outcomes: Array<StatefulSetReport['outcome']>): number => sets.filter((s) => outcomes.includes(s.outcome)).length;
+  return `  ${number('converged')} converged, ${report.mode === 'plan' ? `${planned.length} will change, ` : ''}${number('in-progress', 'waiting')} in progress, `
+    + `${number('blocked', 'failed', 'namespace-not-allowed')} blocked or failed, ${number('stalled')} stalled, ${number('missing-in-cluster')} missing, `
+    + count(report.manifestErrors.length, 'manifest error');
 }

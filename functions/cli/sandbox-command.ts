@@ -10,7 +10,7 @@ import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { parseServerVersion, ServerVersionError } from '../../sandbox/kube/server-version.ts';
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
-import { parseConfig, type SizeSourceConfig } from '../domain/config.ts';
+import { parseConfig, type PriceConfig, type SizeSourceConfig } from '../domain/config.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine, type FlagValues } from './command-line.ts';
 import { printCliError } from './usage-errors.ts';
@@ -44,6 +44,10 @@ export function generateRecordKey(): string {
 export interface SandboxDeployment {
   recordKey: { env: string } | { file: string };
   stateNamespace: string | undefined;
+  /** The sandbox's GitHub App instead of the token (its verdicts are then check runs), its key in `keyVariable`. */
+  app?: { appId: number; installationId: number; keyVariable: string };
+  /** Prices per GiB-month of the sandbox's StorageClasses: plans and recovery pull requests then say what a change costs. */
+  prices?: PriceConfig;
 }
 
 export function sandboxConfig(
@@ -52,6 +56,11 @@ export function sandboxConfig(
 ): string {
   const recordKey = 'env' in deployment.recordKey ? `{ env: ${deployment.recordKey.env} }` : `{ file: ${JSON.stringify(deployment.recordKey.file)} }`;
   const state = deployment.stateNamespace === undefined ? '' : `state: ${deployment.stateNamespace}, `;
+  const credential = deployment.app
+    ? `app: { appId: ${deployment.app.appId}, installationId: ${deployment.app.installationId}, privateKey: { env: ${deployment.app.keyVariable} } }`
+    : `token: { env: ${tokenVariable} }`;
+  const prices = deployment.prices
+    ? `    prices: { currency: ${deployment.prices.currency}, perGiBMonth: { ${Object.entries(deployment.prices.perGiBMonth).map(([k, v]) => `${k}: ${v}`).join(', ')} } }\n` : '';
   const mappings = sizeSources.length === 0 ? ''
     : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template}${s.value ? `, value: ${s.value}` : ''} }\n`).join('')}`;
   return `targets:
@@ -63,13 +72,13 @@ export function sandboxConfig(
         branch: main
         paths: ["k8s/**/*.yaml"]
         apiUrl: ${githubUrl}
-        token: { env: ${tokenVariable} }
+        ${credential}
     cluster:
       kubeconfig: { path: ${JSON.stringify(kubeconfigPath)} }
     namespaces: { default: default, ${state}allow: [db, cache, analytics] }
     recordKey: ${recordKey}
     pullRequests: { validate: true, recovery: true }
-${mappings}`;
+${prices}${mappings}`;
 }
 
 type SandboxValues = FlagValues<typeof commandTable.sandbox>;

@@ -10,20 +10,25 @@ export interface CliError {
   message: string;
   /** Each problem found in the configuration, as a sentence naming the field. */
   problems?: string[];
+  /** The configuration file the problems are in. */
+  file?: string;
   /** Where to read more: `Run 'sts-volume-gitops plan --help' ...`. */
   hint?: string;
 }
 
 /** stderr always; stdout too, as JSON (with `extra` beside `error`), when the command was asked for JSON. */
 export function printCliError(error: CliError, json: boolean, out: (text: string) => void = (t) => process.stdout.write(t), extra: Record<string, unknown> = {}): void {
-  const text = error.problems === undefined ? error.message : `configuration error:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`;
+  const text = error.problems === undefined ? error.message
+    : `configuration error${error.file === undefined ? '' : ` in ${error.file}`}:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`;
   process.stderr.write(`${text}\n${error.hint === undefined ? '' : `${error.hint}\n`}`);
   if (json) out(`${JSON.stringify({ ...extra, error }, null, 2)}\n`);
 }
 
 /** A configuration the CLI cannot use, as a CliError; undefined for anything else. */
 export function usageErrorOf(error: unknown): CliError | undefined {
-  if (error instanceof ConfigError) return { kind: 'configuration', message: error.message, problems: error.problems };
+  if (error instanceof ConfigError) {
+    return { kind: 'configuration', message: error.message, problems: error.problems, ...(error.source === '(none)' ? {} : { file: error.source }) };
+  }
   if (error instanceof UnknownTargetError) return { kind: 'configuration', message: error.message };
   return undefined;
 }

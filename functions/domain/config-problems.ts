@@ -1,6 +1,9 @@
 // A configuration problem said as a sentence a person can act on: ajv's schema errors located as
 // `targets[0].source.github.branch`, and values quoted only when they cannot be a secret pasted in the wrong place.
 import type { ErrorObject } from 'ajv';
+import { knownFields } from './schema-fields.ts';
+import { closestName } from './similar-names.ts';
+import { count } from './spelling.ts';
 
 /** `targets[0].source.github.branch is required`, `targets[1].cluster has an unknown field "kind"`, ... */
 export function describe(error: ErrorObject, root: unknown): string {
@@ -9,8 +12,13 @@ export function describe(error: ErrorObject, root: unknown): string {
   switch (error.keyword) {
     case 'required':
       return `${join(where, String(params.missingProperty))} is required`;
-    case 'additionalProperties':
-      return `${where} has an unknown field ${JSON.stringify(params.additionalProperty)}${hint(where)}`;
+    case 'additionalProperties': {
+      const field = String(params.additionalProperty);
+      // A misspelling of a field is an edit or so away; a field that merely looks alike (`size`, `file`) is not one.
+      const closest = closestName(field, knownFields(error.instancePath), Math.max(1, Math.floor(field.length / 4)));
+      const suggestion = closest === undefined ? hint(where) : `; did you mean ${JSON.stringify(closest)}?`;
+      return `${where} has an unknown field ${shown(field)}${suggestion}`;
+    }
     case 'minProperties':
     case 'maxProperties':
       return `${where} must have exactly one of ${oneOfFor(where)}`;
@@ -27,10 +35,40 @@ export function describe(error: ErrorObject, root: unknown): string {
     case 'propertyNames':
       return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
     case 'minItems':
-      return `${where} must list at least ${String(params.limit)} item(s)`;
+      return `${where} must list at least ${count(Number(params.limit), 'item')}`;
     default:
       return `${where} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/**
+ * A problem said of the target by its name (`target "prod": source.github.branch is required`) rather than by its
+ * place in the list (`targets[0].source...`), when the target has a valid name no other target has.
+ */
+export function nameTargets(problem: string, config: unknown): string {
+  const names = uniqueTargetNames(config);
+  let lead: string | undefined;
+  return problem.replace(/targets\[(\d+)\](\.?)/g, (match: string, index: string, dot: string, offset: number) => {
+    const name = names[Number(index)];
+    if (name === undefined) return match;
+    if (offset === 0) {
+      lead = index;
+      return `target ${JSON.stringify(name)}${dot ? ': ' : ''}`;
+    }
+    // The same target again further on is said from where the problem already is: `needs prices`.
+    return index === lead && dot ? '' : `target ${JSON.stringify(name)}${dot ? ' ' : ''}`;
+  });
+}
+
+function uniqueTargetNames(config: unknown): Array<string | undefined> {
+  const targets = typeof config === 'object' && config !== null ? (config as { targets?: unknown }).targets : undefined;
+  if (!Array.isArray(targets)) return [];
+  // Only a name the schema accepts (a wrong one may be anything, a pasted secret included).
+  const names = targets.map((t: unknown) => {
+    const name = typeof t === 'object' && t !== null ? (t as { name?: unknown }).name : undefined;
+    return typeof name === 'string' && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && name.length <= 40 ? name : undefined;
+  });
+  return names.map((name) => (name !== undefined && names.filter((n) => n === name).length === 1 ? name : undefined));
 }
 
 function oneOfFor(where: string): string {

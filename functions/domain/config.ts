@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
 import { clusterKey } from './cluster-key.ts';
-import { describe, looksLikeCredential, shown } from './config-problems.ts';
+import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
 
@@ -132,7 +132,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
   }
   if (!validate(value)) {
     // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
-    throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => describe(e, value)));
+    throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => nameTargets(describe(e, value), value)));
   }
   const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
@@ -181,7 +181,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     };
   });
   problems.push(...sharedStateNamespaceProblems(targets));
-  if (problems.length > 0) throw new ConfigError(sourceName, problems);
+  if (problems.length > 0) throw new ConfigError(sourceName, problems.map((p) => nameTargets(p, value)));
   return { targets };
 }
 
@@ -281,7 +281,16 @@ export async function loadConfig(path: string | undefined, env: NodeJS.ProcessEn
   try {
     text = await readFile(chosen, 'utf8');
   } catch (error) {
-    throw new ConfigError(chosen, [`cannot read the file: ${(error as NodeJS.ErrnoException).code ?? String(error)}`]);
+    throw new ConfigError(chosen, [`cannot read ${chosen}: ${unreadable(error as NodeJS.ErrnoException)}`]);
   }
   return parseConfig(text, chosen, dirname(resolve(chosen)));
+}
+
+/** Why a file cannot be read, in words, with the system's code: `no such file (ENOENT)`. */
+function unreadable(error: NodeJS.ErrnoException): string {
+  const words: Record<string, string> = {
+    ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a directory, not a file', ENOTDIR: 'a part of the path is not a directory',
+  };
+  const code = error.code;
+  return code === undefined ? error.message : `${words[code] ?? 'the system refused'} (${code})`;
 }

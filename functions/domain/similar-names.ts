@@ -3,14 +3,15 @@
 
 /**
  * The candidate most like `name`, when one is like it: few edits apart (a third of the longer name at most, two
- * for short ones), or the same words with one added or dropped (`-single`). undefined when none is close.
+ * for short ones, or `maxEdits`), or the same words with one added or dropped (`-single`). undefined when none is close.
  */
-export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+export function closestName(name: string, candidates: Iterable<string>, maxEdits?: number): string | undefined {
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
     if (candidate === name) continue;
     const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
-    const close = distance <= Math.max(2, Math.floor(Math.max(name.length, candidate.length) / 3)) || sameWordsButOne(name, candidate);
+    const allowed = maxEdits ?? Math.max(2, Math.floor(Math.max(name.length, candidate.length) / 3));
+    const close = distance <= allowed || sameWordsButOne(name, candidate);
     if (close && (best === undefined || distance < best.distance)) best = { candidate, distance };
   }
   return best?.candidate;

@@ -9,6 +9,7 @@ import type { LocatedError, SourceLocation } from './desired-state.ts';
 import { defaultManifestLimits, loadYamlDocuments, replaceScalarBytes, type ManifestLimits } from './manifests.ts';
 import { parseQuantity, QuantityError, type Quantity } from './quantity.ts';
 import { formatYamlPath, parseYamlPath, YamlPathError, type YamlPathSegment } from './yaml-path.ts';
+import { count } from './spelling.ts';
 
 /** One configured mapping (`targets[].sizeSources[]`): the value at `path` in `file` sizes `template` of `statefulSet`. */
 export type SizeSource = SizeSourceConfig;
@@ -119,7 +120,7 @@ function readOne(source: SizeSource, documents: ReturnType<typeof loadYamlDocume
       value = isRecord(value) ? value[segment] : undefined;
     } else {
       if (!isSeq(node)) return fail(named, `${here} is not a sequence, so it has no item [${segment}]`);
-      if (segment >= node.items.length) return fail(named, `${here} has ${node.items.length} item(s), no [${segment}] (the path ${source.path} is missing)`);
+      if (segment >= node.items.length) return fail(named, `${here} has ${count(node.items.length, 'item')}, no [${segment}] (the path ${source.path} is missing)`);
       node = node.items[segment];
       if (isMap(node) || isSeq(node) || isScalar(node) || isAlias(node)) named = nodeAt(node);
       value = Array.isArray(value) ? (value as unknown[])[segment] : undefined;

@@ -92,12 +92,6 @@ export function totalCost(costs: ReadonlyArray<PricedChange | undefined>): CostT
   };
 }
 
-/** `+12.80 USD`: signed, two decimals (more for amounts under a cent, so a small change does not read as free). */
-export function formatMoney(amount: number, currency: string): string {
-  const digits = amount !== 0 && Math.abs(amount) < 0.01 ? 4 : 2;
-  return `${amount < 0 ? '-' : '+'}${Math.abs(amount).toFixed(digits)} ${currency}`;
-}
-
 /** Floating sums of prices such as 0.08 land beside the cent (100.00000000000001): kept to a millionth. */
 function roundMoney(amount: number): number {
   return Math.round(amount * 1e6) / 1e6;

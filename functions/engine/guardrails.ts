@@ -7,7 +7,8 @@
 import type { GuardrailsConfig, SizeSourceConfig } from '../domain/config.ts';
 import type { SourceLocation } from '../domain/desired-state.ts';
 import { formatBytesLike, parseQuantity, type Quantity } from '../domain/quantity.ts';
-import { formatMoney, type VolumeCost } from '../domain/volume-cost.ts';
+import { formatMoney, monthly, showSize, unitPrice } from '../domain/spelling.ts';
+import type { VolumeCost } from '../domain/volume-cost.ts';
 
 export type GuardrailCode = 'size-limit' | 'growth-limit' | 'growth-unknown' | 'cost-limit' | 'cost-unknown';
 
@@ -47,15 +48,49 @@ function limitOf<K extends LimitKey>(key: K, change: GuardedChange, target: Guar
   return undefined;
 }
 
-/** Which setting a limit is and how to raise it, for the reason's last words. */
+/** Where a limit is set, in parentheses: `(guardrails.maxSize, set on the target)`. */
+function setting(key: LimitKey, limit: Limit<unknown>): string {
+  const name = `guardrails.${key}`;
+  return limit.setBy === 'default' ? `(${name}, the default)` : `(${name}, set on the ${limit.setBy})`;
+}
+
+/** How to raise a limit: `raise guardrails.maxSize in the target's configuration`. */
 function raise(key: LimitKey, limit: Limit<unknown>, change: GuardedChange): string {
-  const setting = `guardrails.${key}`;
-  const where = limit.setBy === 'default' ? `${setting}, the default` : `${setting}, set on the ${limit.setBy}`;
+  const name = `guardrails.${key}`;
   const source = change.sizeSource ? `the size source of ${change.statefulSet} ${change.templateName}` : undefined;
-  const how = limit.setBy === 'size source' ? `raise ${setting} on ${source ?? 'its size source'}`
-    : source ? `raise ${setting} on the target, or on ${source} for this template alone`
-      : `raise ${setting} in the target's configuration`;
-  return `(${where}); an expansion cannot be undone, so check the value first; if it is meant, ${how}`;
+  return limit.setBy === 'size source' ? `raise ${name} on ${source ?? 'its size source'}`
+    : source ? `raise ${name} on the target, or on ${source} for this template alone`
+      : `raise ${name} in the target's configuration`;
+}
+
+/** The caution every limit shares, said once per change, before the first way out. */
+const caution = 'an expansion cannot be undone, so check the value first; if it is meant, ';
+
+/**
+ * One reason, said for the subject it has: the first names the value and its file:line (`7Ei at k8s/db/pg.yaml:30`)
+ * and gives the caution; the others go on with `it`, so several reasons never repeat the location or the sentence.
+ */
+interface ReasonWords {
+  code: GuardrailCode;
+  /** Follows the subject: `is above the largest size allowed, 4Ti (...)`; `: no prices are configured, ...` with `colon`. */
+  fact: string;
+  colon?: boolean;
+  /** How to get past it, after the caution: `raise guardrails.maxSize in the target's configuration`. */
+  wayOut: string;
+  /** `own`: the way out carries its own caution (an unknown size); `none`: it raises no limit (a price to add). */
+  caution?: 'shared' | 'own' | 'none';
+}
+
+function sentences(change: GuardedChange, words: readonly ReasonWords[]): GuardrailReason[] {
+  let cautionSaid = false;
+  return words.map((reason, index) => {
+    const subject = index === 0 ? at(change) : 'it';
+    const lead = reason.colon ? (index === 0 ? `${subject}: ${reason.fact}` : reason.fact) : `${subject} ${reason.fact}`;
+    const kind = reason.caution ?? 'shared';
+    const warn = !cautionSaid && kind === 'shared';
+    cautionSaid ||= warn || kind === 'own';
+    return { code: reason.code, message: `${lead}; ${warn ? caution : ''}${reason.wayOut}` };
+  });
 }
 
 function at(change: GuardedChange): string {
@@ -64,7 +99,7 @@ function at(change: GuardedChange): string {
 
 /** Why this change may not go ahead; empty when every limit holds. */
 export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig | undefined): GuardrailReason[] {
-  const reasons: GuardrailReason[] = [];
+  const words: ReasonWords[] = [];
   // A lower request (recovering from a failed expansion, KEP-1790) asks for less than a size that was let through:
   // neither its size nor its cost is held back. It still costs what its volumes grow from their capacity (shown).
   const grows = change.from === undefined || change.to.bytes > change.from.bytes;
@@ -72,7 +107,7 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
   if (maxSize) {
     const limit = parseQuantity(maxSize.value); // checked when the config was read
     if (grows && change.to.bytes > limit.bytes) {
-      reasons.push({ code: 'size-limit', message: `${at(change)} is above the largest size allowed, ${limit.text} ${raise('maxSize', maxSize, change)}` });
+      words.push({ code: 'size-limit', fact: `is above the largest size allowed, ${limit.text} ${setting('maxSize', maxSize)}`, wayOut: raise('maxSize', maxSize, change) });
     }
   }
   const growth = limitOf('maxGrowthFactor', change, target) ?? { value: defaultMaxGrowthFactor, setBy: 'default' as const };
@@ -80,51 +115,55 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
   if (from === undefined || from.bytes === 0n) {
     // No size to grow from (a live template with no readable size and no PVC yet): the factor cannot be measured.
     // An explicit maxSize bounds the change instead (checked above); without one, nothing would, so it is blocked.
-    if (!maxSize) reasons.push({ code: 'growth-unknown', message: growthUnknown(change, growth) });
+    if (!maxSize) words.push(growthUnknown(change, growth));
   } else if (change.to.bytes * 1_000_000n > BigInt(Math.round(growth.value * 1_000_000)) * from.bytes) {
     // Exact for factors with up to six decimals: to > factor x from, in integers.
     const factor = (Number(change.to.bytes) / Number(from.bytes)).toLocaleString('en-US', { maximumFractionDigits: 2 });
-    reasons.push({
+    words.push({
       code: 'growth-limit',
-      message: `${at(change)} is ${factor}x the current size ${formatBytesLike(from.bytes, change.to)}, more than the ${growth.value}x allowed in one change `
-        + raise('maxGrowthFactor', growth, change),
+      fact: `is ${factor}x the current size ${showSize(formatBytesLike(from.bytes, change.to))}, more than the ${growth.value}x allowed in one change ${setting('maxGrowthFactor', growth)}`,
+      wayOut: raise('maxGrowthFactor', growth, change),
     });
   }
   const maxCost = limitOf('maxMonthlyIncrease', change, target);
   const cost = change.cost;
   if (maxCost && cost === undefined && grows) {
     // The configuration refuses a cost limit without prices; a caller that passes none still gets no unmeasured change.
-    reasons.push({
-      code: 'cost-unknown',
-      message: `${at(change)}: no prices are configured, so the change cannot be held against the largest monthly increase allowed, `
-        + `${maxCost.value} (guardrails.maxMonthlyIncrease, set on the ${maxCost.setBy}); add prices.perGiBMonth for its StorageClass`,
+    words.push({
+      code: 'cost-unknown', colon: true, caution: 'none',
+      fact: `no prices are configured, so the change cannot be held against the largest monthly increase allowed, ${maxCost.value} ${setting('maxMonthlyIncrease', maxCost)}`,
+      wayOut: 'add prices.perGiBMonth for its StorageClass',
     });
   } else if (maxCost && cost && cost.growthBytes > 0n && grows) {
-    if (cost.monthlyIncrease === undefined) {
-      reasons.push({
-        code: 'cost-unknown',
-        message: `${at(change)}: StorageClass ${cost.storageClassName ?? '(none)'} has no price in prices.perGiBMonth, so the change cannot be held `
-          + `against the largest monthly increase allowed, ${formatMoney(maxCost.value, cost.currency)} (guardrails.maxMonthlyIncrease, set on the ${maxCost.setBy}); add the class's price`,
+    if (cost.monthlyIncrease === undefined || cost.pricePerGiBMonth === undefined) {
+      words.push({
+        code: 'cost-unknown', colon: true, caution: 'none',
+        fact: `StorageClass ${cost.storageClassName ?? '(none)'} has no price in prices.perGiBMonth, so the change cannot be held `
+          + `against the largest monthly increase allowed, ${formatMoney(maxCost.value, cost.currency)} ${setting('maxMonthlyIncrease', maxCost)}`,
+        wayOut: 'add the class\'s price',
       });
     } else if (cost.monthlyIncrease > maxCost.value) {
-      reasons.push({
+      words.push({
         code: 'cost-limit',
-        message: `${at(change)} adds ${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${formatBytesLike(cost.growthBytes, change.to)} more on `
-          + `${cost.storageClassName ?? '?'} at ${cost.pricePerGiBMonth} ${cost.currency}/GiB-month), more than the ${formatMoney(maxCost.value, cost.currency)} allowed `
-          + raise('maxMonthlyIncrease', maxCost, change),
+        fact: `adds ${monthly(cost.monthlyIncrease, cost.currency)} (${showSize(formatBytesLike(cost.growthBytes, change.to))} more on `
+          + `${cost.storageClassName ?? '?'} at ${unitPrice(cost.pricePerGiBMonth, cost.currency)}), more than the ${formatMoney(maxCost.value, cost.currency)} allowed `
+          + setting('maxMonthlyIncrease', maxCost),
+        wayOut: raise('maxMonthlyIncrease', maxCost, change),
       });
     }
   }
-  return reasons;
+  return sentences(change, words);
 }
 
 /** Why a change with no current size is blocked, and what bounds it instead: a maxSize on the target or its size source. */
-function growthUnknown(change: GuardedChange, growth: Limit<number>): string {
-  const where = growth.setBy === 'default' ? 'guardrails.maxGrowthFactor, the default' : `guardrails.maxGrowthFactor, set on the ${growth.setBy}`;
+function growthUnknown(change: GuardedChange, growth: Limit<number>): ReasonWords {
   const set = change.sizeSource
     ? `set guardrails.maxSize on the target, or on the size source of ${change.statefulSet} ${change.templateName} for this template alone`
     : 'set guardrails.maxSize in the target\'s configuration';
-  return `${at(change)}: the current size of ${change.statefulSet} ${change.templateName} is unknown (its live template has no readable storage request `
-    + `and none of its PVCs exists), so the growth cannot be held against the ${growth.value}x allowed in one change (${where}); `
-    + `${set} to bound the new size (an expansion cannot be undone), and the change is held against it instead`;
+  return {
+    code: 'growth-unknown', colon: true, caution: 'own',
+    fact: `the current size of ${change.statefulSet} ${change.templateName} is unknown (its live template has no readable storage request `
+      + `and none of its PVCs exists), so the growth cannot be held against the ${growth.value}x allowed in one change ${setting('maxGrowthFactor', growth)}`,
+    wayOut: `${set} to bound the new size (an expansion cannot be undone), and the change is held against it instead`,
+  };
 }

@@ -23,6 +23,14 @@ export class LazyLease {
     private readonly seen: LeaseState | undefined, private readonly ledger: RecordLedger,
   ) {}
 
+  /**
+   * Whether the pass found the Lease still held (it may take it: expired, or its own identity's): the pass before ended
+   * without releasing it, interrupted or out of time. A pass that finishes always releases it.
+   */
+  get foundUnreleased(): boolean {
+    return this.seen?.holder !== undefined;
+  }
+
   /** Whether this pass took the Lease at some point (then its release, not a separate write, leaves the records mark). */
   get taken(): boolean {
     return this.everHeld;

@@ -5,6 +5,7 @@ import type { DesiredTemplate } from '../domain/desired-state.ts';
 import type { ClusterSnapshot, LivePvc, LiveQuota, LiveStorageClass, LiveTemplate } from '../domain/live-state.ts';
 import { formatBytesLike, type Quantity } from '../domain/quantity.ts';
 import { capabilitiesOf } from '../domain/server-capabilities.ts';
+import { groupDigits } from '../domain/spelling.ts';
 
 export type ClassBlockCode =
   | 'volume-attributes-class-unsupported'
@@ -147,7 +148,7 @@ export function classQuotaChecks(args: {
       if (growth === 0n) continue;
       checks.push({ quotaName: quota.name, resource, limit: limit.bytes, usedBefore, growth });
       if (usedBefore + growth > limit.bytes) {
-        const show = (n: bigint) => (resource === 'requests.storage' ? formatBytesLike(n, args.size) : String(n));
+        const show = (n: bigint): string => groupDigits(resource === 'requests.storage' ? formatBytesLike(n, args.size) : String(n));
         reasons.push(`VolumeAttributesClass ${args.to} for these PVCs needs ${show(growth)} more ${resource} but ResourceQuota `
           + `${quota.name} (scoped to VolumeAttributesClass ${scoped.join(', ')}) has ${show(maxBig(0n, limit.bytes - usedBefore))} left `
           + `(used ${show(usedBefore)} of ${show(limit.bytes)}); raise the quota or choose another class`);

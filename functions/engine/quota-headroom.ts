@@ -3,6 +3,7 @@
 import type { ClusterSnapshot, LivePvc } from '../domain/live-state.ts';
 import { formatBytesLike } from '../domain/quantity.ts';
 import type { StatefulSetPlan } from './plan-types.ts';
+import { showSize } from '../domain/spelling.ts';
 
 /** What quota counts for a PVC: max(spec request, allocatedResources) (KEP-1790). */
 export function quotaUsageOf(pvc: LivePvc): bigint {
@@ -39,12 +40,12 @@ export function applyQuotaHeadroom(plans: StatefulSetPlan[], snapshot: ClusterSn
           const usedBefore = counted.reduce((sum, p) => sum + quotaUsageOf(p), 0n) + (grown.get(key) ?? 0n);
           template.quotaChecks.push({ quotaName: quota.name, resource, limit: limit.bytes, usedBefore, growth });
           if (usedBefore + growth > limit.bytes) {
-            const like = template.to;
+            const show = (bytes: bigint): string => showSize(formatBytesLike(bytes, template.to));
             template.reasons.push({
               code: 'quota-exceeded',
-              message: `growing needs ${formatBytesLike(growth, like)} more ${resource} but ResourceQuota ${quota.name} has `
-                + `${formatBytesLike(maxBig(0n, limit.bytes - usedBefore), like)} left (used ${formatBytesLike(usedBefore, like)} `
-                + `of ${formatBytesLike(limit.bytes, like)}, counting max(request, allocatedResources))`,
+              message: `growing needs ${show(growth)} more ${resource} but ResourceQuota ${quota.name} has `
+                + `${show(maxBig(0n, limit.bytes - usedBefore))} left (used ${show(usedBefore)} `
+                + `of ${show(limit.bytes)}, counting max(request, allocatedResources))`,
             });
             template.action = 'blocked';
           }

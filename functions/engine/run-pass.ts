@@ -27,6 +27,7 @@ import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
 import { passNow, type PassContext } from './pass-context.ts';
 import type { RefusedRecord } from './records/refused.ts';
+import { count } from '../domain/spelling.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
 export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
@@ -84,7 +85,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     base.notes.push(...resumed.notes);
     const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
     if (snapshot.server) base.server = serverReport(snapshot.server);
-    say(`plan at ${head.commitSha.slice(0, 7)}: ${plans.length} StatefulSet(s), ${desired.errors.length} manifest error(s)`);
+    say(`plan at ${head.commitSha.slice(0, 7)}: ${count(plans.length, 'StatefulSet')}, ${count(desired.errors.length, 'manifest error')}`);
     // StatefulSets are independent of each other: a few are applied at once (bounded, to stay polite to the server);
     // the reports keep the plan's order.
     reports.push(...await mapWithConcurrency<StatefulSetPlan, StatefulSetReport>(plans, ctx.mode === 'apply' ? ctx.apiConcurrency ?? 4 : 1, async (plan) => {

@@ -31,6 +31,11 @@ export function willChange(change: TemplateChange | undefined): string {
   return change === 'class' ? 'will change class' : change === 'size-and-class' ? 'will resize and change class' : 'will resize';
 }
 
+/** The same for what several templates' changes alter together (a StatefulSet's line in a plan). */
+export function willChangeKind(kind: ChangeKind): string {
+  return willChange(kind.size && kind.class ? 'size-and-class' : kind.class ? 'class' : 'size');
+}
+
 /** `1/3 replicas at 20Gi`, `0/2 replicas in fast` (a class change alone), `0/2 replicas at 20Gi in fast`. */
 export function replicasAt(template: Pick<TemplateReport, 'readyReplicas' | 'replicas' | 'desiredSize' | 'desiredClass' | 'change'>): string {
   const count = `${template.readyReplicas}/${template.replicas} replicas`;

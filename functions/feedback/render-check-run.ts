@@ -9,7 +9,7 @@ import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';
 import type { PlanSummary } from './render-plan-comment.ts';
 import { requestChangeWords, volumesGrowFrom } from './size-change-words.ts';
-import { formatMoney } from '../domain/volume-cost.ts';
+import { change, count, monthly, showSize } from '../domain/spelling.ts';
 
 export function planAnnotations(statefulSets: readonly StatefulSetReport[], errors: readonly LocatedError[]): CheckAnnotation[] {
   const annotations: CheckAnnotation[] = [];
@@ -20,14 +20,13 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
       if (template.action === 'blocked') {
         annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: template.reasons.length > 0 ? template.reasons.join('\n') : 'blocked' });
       } else if (template.action === 'resize') {
-        const pvcs = template.pvcs.length;
         const klass = template.volumeAttributesClass;
-        const classWords = klass ? `VolumeAttributesClass ${klass.from ?? '(none)'} -> ${klass.to ?? '(none)'}` : undefined;
-        const sizeWords = `${volumesGrowFrom(template) ?? '?'} -> ${template.desiredSize}`;
+        const classWords = klass ? `VolumeAttributesClass ${change(klass.from ?? '(none)', klass.to ?? '(none)', 'github')}` : undefined;
+        const sizeWords = change(volumesGrowFrom(template) ?? '?', template.desiredSize, 'github');
         const what = template.change === 'class' && classWords ? classWords : template.change === 'size-and-class' && classWords ? `${sizeWords} and ${classWords}` : sizeWords;
         annotations.push({
           path, line, level: 'notice', title: `${name}: ${willChange(template.change)}`,
-          message: `${what} on ${pvcs} PVC${pvcs === 1 ? '' : 's'}`
+          message: `${what} on ${count(template.pvcs.length, 'PVC')}`
             + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`,
         });
       }
@@ -41,7 +40,7 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
 function costWords(template: StatefulSetReport['templates'][number]): string {
   const cost = template.cost;
   if (!cost) return '';
-  return cost.monthlyIncrease === undefined ? `, ${cost.growth} more, no price for the class` : `, ${formatMoney(cost.monthlyIncrease, cost.currency)} a month`;
+  return cost.monthlyIncrease === undefined ? `, ${showSize(cost.growth)} more, no price for the class` : `, ${monthly(cost.monthlyIncrease, cost.currency)}`;
 }
 
 /** `; request lowered from 100Gi` when the volumes grow from their capacity, not from the live request. */
@@ -50,13 +49,13 @@ function requestWords(template: StatefulSetReport['templates'][number]): string 
   return words ? `; ${words}` : '';
 }
 
-/** The check for a plan: the same verdict and description as the status, the table as its summary. */
+/** The check for a plan: the same verdict as the status, its whole headline as the title (a status cuts it), the table as its summary. */
 export function planCheck(input: {
   context: string; plan: PlanSummary; statefulSets: readonly StatefulSetReport[]; errors: readonly LocatedError[]; targetUrl?: string | undefined;
 }): CommitCheck {
   const { context, plan } = input;
   return {
-    context, state: plan.state, description: plan.description, title: plan.description, summary: plan.markdown,
+    context, state: plan.state, description: plan.description, title: plan.headline, summary: plan.markdown,
     annotations: planAnnotations(input.statefulSets, input.errors), ...(input.targetUrl ? { targetUrl: input.targetUrl } : {}),
   };
 }

@@ -1,7 +1,7 @@
 // The plan comment on a pull request: what merging it would do to the volumes, and what blocks it, with links to the
 // storage value in the PR's head. Pure.
 import type { LocatedError } from '../domain/desired-state.ts';
-import { formatMoney } from '../domain/volume-cost.ts';
+import { change, count, formatMoney, monthly, showSize } from '../domain/spelling.ts';
 import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
 import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';
@@ -16,7 +16,10 @@ export interface RepoLinks {
 
 export interface PlanSummary {
   state: 'success' | 'failure';
+  /** The headline fitted to a commit status (140 characters). */
   description: string;
+  /** The whole headline: a check run's title, which is not cut. */
+  headline: string;
   markdown: string;
 }
 
@@ -28,17 +31,18 @@ export function fileLink(links: RepoLinks, sha: string, path: string, line: numb
 
 function quotaCell(template: TemplateReport): string {
   if (template.quota.length === 0) return template.action === 'resize' ? 'no quota' : '—';
-  return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${q.used} + ${q.growth} of ${q.limit}`)).join('<br>');
+  return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${showSize(q.used)} + ${showSize(q.growth)} of ${showSize(q.limit)}`)).join('<br>');
 }
 
-/** `3 PVCs grow 10Gi -> 20Gi` (from the volumes' size: size-change-words.ts), `3 PVCs to class gold`, or both. */
+/** `3 PVCs grow 10Gi → 20Gi`, `1 PVC grows ...` (from the volumes' size: size-change-words.ts), `3 PVCs class silver → gold`, or both. */
 function planWords(template: TemplateReport): string {
-  const change = template.volumeAttributesClass;
+  const classChange = template.volumeAttributesClass;
   const grows = template.from === undefined || template.from !== template.desiredSize;
-  const size = `${template.pvcs.length} PVCs grow ${sizeChangeWords(template)}`;
-  if (!change) return size;
-  const klass = `class ${change.from ?? '(none)'} -> ${change.to ?? '(none)'}`;
-  return grows ? `${size}, ${klass}` : `${template.pvcs.length} PVCs ${klass}`;
+  const pvcs = count(template.pvcs.length, 'PVC');
+  const size = `${pvcs} ${template.pvcs.length === 1 ? 'grows' : 'grow'} ${sizeChangeWords(template, 'github')}`;
+  if (!classChange) return size;
+  const klass = `class ${change(classChange.from ?? '(none)', classChange.to ?? '(none)', 'github')}`;
+  return grows ? `${size}, ${klass}` : `${pvcs} ${klass}`;
 }
 
 /** The volumes' own growth, under the request's, when they do not grow from the live size (a lowered failed request). */
@@ -88,7 +92,7 @@ export function renderPlanComment(input: {
     description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${planWords(template)}`).join('; ');
     if (cost) {
       const unpriced = cost.unpricedClasses.length > 0 ? ` (no price for ${cost.unpricedClasses.join(', ')})` : '';
-      description += `; ${formatMoney(cost.monthlyIncrease, cost.currency)}/month${unpriced}`;
+      description += `; ${monthly(cost.monthlyIncrease, cost.currency)}${unpriced}`;
     }
   } else {
     description = 'no volume changes';
@@ -113,7 +117,7 @@ export function renderPlanComment(input: {
   if (cost) {
     const perSet = cost.statefulSets.map((c) => `${c.namespace}/${c.name} ${formatMoney(c.monthlyIncrease, c.currency)}`).join('; ');
     const unpriced = cost.unpricedClasses.length > 0 ? `; not counted: no price for StorageClass ${cost.unpricedClasses.join(', ')}` : '';
-    lines.push(`**Storage cost:** ${escapeMarkdown(`${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${perSet || 'nothing resizes'})${unpriced}`)}`, '');
+    lines.push(`**Storage cost:** ${escapeMarkdown(`${monthly(cost.monthlyIncrease, cost.currency)} (${perSet || 'nothing resizes'})${unpriced}`)}`, '');
   }
   for (const { sts, template } of blocked) {
     const where = changeLocation(template);
@@ -126,7 +130,7 @@ export function renderPlanComment(input: {
   }
   lines.push('');
   lines.push(`<sub>Checked against the live cluster${input.server ? ` (${escapeMarkdown(input.server)})` : ''} with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>`);
-  return { state, description: fitDescription(description), markdown: fitComment(lines) };
+  return { state, description: fitDescription(description), headline: description, markdown: fitComment(lines) };
 }
 
 /** Keeps a comment under GitHub's limit by dropping detail lines from the end and saying so. */

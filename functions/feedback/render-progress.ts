@@ -4,29 +4,23 @@ import { classKeySuffix } from '../recovery/class-recovery.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
+import { doneCount, outcomeWords, pvcStateWords } from './glossary.ts';
 import { fitComment } from './render-plan-comment.ts';
 
 export interface ProgressSummary {
   state: 'pending' | 'success' | 'failure';
+  /** The commit status's description (cut to 140 characters). */
   description: string;
+  /** The check run's title: the same, whole. */
+  title: string;
   markdown: string;
 }
 
-const stateWords: Record<TemplateReport['pvcs'][number]['state'], string> = {
-  'missing': '⏳ not created yet',
-  'waiting-for-pod': '⏳ waiting for pod',
-  'to-patch': '⏳ to be patched',
-  'patched': '⏳ patched, waiting for the resizer',
-  'resizing-controller': '🔄 resizing on controller',
-  'waiting-for-node': '⏳ waiting for the node to expand the file system',
-  'resizing-node': '🔄 resizing on node',
-  'stalled-on-node': '⚠️ stalled',
-  'retrying': '🔁 retrying after a transient error',
-  'in-progress-other-size': '⏸️ held back: another expansion in progress',
-  'modifying': '🔄 modifying the volume to its class',
-  'class-pending': '⏳ modification not started (class Pending)',
-  'done': '✅ done',
-  'failed': '❌ failed',
+/** The icon before each PVC state's words (glossary.ts) in the progress table. */
+const stateIcons: Record<TemplateReport['pvcs'][number]['state'], string> = {
+  'missing': '⏳', 'waiting-for-pod': '⏳', 'to-patch': '⏳', 'patched': '⏳', 'resizing-controller': '🔄', 'waiting-for-node': '⏳',
+  'resizing-node': '🔄', 'stalled-on-node': '⚠️', 'retrying': '🔁', 'in-progress-other-size': '⏸️', 'modifying': '🔄', 'class-pending': '⏳',
+  'done': '✅', 'failed': '❌',
 };
 
 /** Blocked, failed or stalled (a volume waits for its node longer than `stalledAfter`): a person must act. */
@@ -35,23 +29,50 @@ export function progressState(sts: StatefulSetReport): ProgressSummary['state'] 
   return sts.templates.every((t) => t.finished) ? 'success' : 'pending';
 }
 
-export function progressDescription(sts: StatefulSetReport): string {
+/**
+ * What a person must know first, whole: the sizes reached, or the first template's reason (a blocked change, a
+ * failed claim's driver message, a stall). A check run's title; a commit status gets it cut to 140 characters.
+ */
+export function progressTitle(sts: StatefulSetReport): string {
   const state = progressState(sts);
   const sizes = sts.templates.map(replicasAt).join(', ');
   if (state === 'failure') {
     const failed = sts.templates.find((t) => t.action === 'blocked' || t.pvcs.some((p) => p.state === 'failed'));
     if (!failed) {
       const stalled = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => ({ t, p })))[0];
-      if (stalled) return fitDescription(`${stalled.t.templateName}: ${stalled.p.name} stalled, ${stalled.p.message ?? 'waiting for the node'}`);
+      if (stalled) return `${stalled.t.templateName}: ${stalled.p.name} stalled, ${stalled.p.message ?? 'waiting for the node'}`;
     }
     const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
-    return fitDescription(`${failed?.templateName ?? ''}: ${reason}`);
+    return `${failed?.templateName ?? ''}: ${reason}`;
   }
-  if (state === 'success') return fitDescription(sizes);
+  if (state === 'success') return sizes;
   // Nothing moves on these until a pod (re)starts on their node: the status says so, the comment says what to do.
   const onNode = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'waiting-for-node').map((p) => p.name));
   const waiting = onNode.length === 0 ? '' : `; ${onNode.join(', ')} ${onNode.length === 1 ? 'waits for its' : 'wait for their'} node to expand the file system`;
-  return fitDescription(`${changeVerb(changeKind(sts.templates))}: ${sizes}${waiting}`);
+  return `${changeVerb(changeKind(sts.templates))}: ${sizes}${waiting}`;
+}
+
+/** The commit status's description: the title, cut to GitHub's 140 characters. */
+export function progressDescription(sts: StatefulSetReport): string {
+  return fitDescription(progressTitle(sts));
+}
+
+/**
+ * The comment's and the check's first sentence: what happened, short (the reason is in the table and the driver's
+ * words below it, never repeated cut): `data: the resize to 100Gi failed for good`, `data: data-web-0 stalled`.
+ */
+export function progressHeadline(sts: StatefulSetReport): string {
+  if (progressState(sts) !== 'failure') return progressTitle(sts);
+  const blocked = sts.templates.find((t) => t.action === 'blocked');
+  if (blocked) return `${blocked.templateName}: blocked`;
+  const failed = sts.templates.find((t) => t.pvcs.some((p) => p.state === 'failed'));
+  if (failed) {
+    const onClass = failedOnClassOnly(failed);
+    const what = onClass ? `the class change to ${failed.desiredClass ?? '(none)'}` : `the resize to ${failed.desiredSize}`;
+    return `${failed.templateName}: ${what} failed for good`;
+  }
+  const stalled = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => `${t.templateName}: ${p.name} stalled`))[0];
+  return stalled ?? outcomeWords[sts.outcome];
 }
 
 /** A template whose only terminal failure is a refused class: its recovery proposes a class, not a size. */
@@ -70,11 +91,11 @@ export function renderProgressComment(input: {
   const lines: string[] = [];
   lines.push(`### ${icon} ${changeTitle(changeKind(sts.templates))} of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`);
   lines.push('');
-  lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressDescription(sts))}.`);
+  lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressHeadline(sts))}.`);
   for (const template of sts.templates) {
     lines.push('');
     const inClass = template.desiredClass !== undefined ? ` in VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : '';
-    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${escapeMarkdown(template.desiredSize)}${inClass}: ${template.readyReplicas}/${template.replicas} ready${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${escapeMarkdown(template.desiredSize)}${inClass}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
     if (template.pvcs.length > 0) {
       lines.push('');
@@ -83,7 +104,7 @@ export function renderProgressComment(input: {
       for (const pvc of template.pvcs) {
         const vac = pvc.volumeAttributesClass;
         const volumeClass = vac ? ` (volume in class ${escapeMarkdown(vac.current ?? 'none')}${vac.modifyStatus ? `, ${escapeMarkdown(vac.modifyStatus)}` : ''})` : '';
-        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
+        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateIcons[pvc.state]} ${pvcStateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
       }
     }
     const quotes = failureQuotes(template);
@@ -115,5 +136,5 @@ export function renderProgressComment(input: {
   }
   lines.push('');
   lines.push('<sub>Updated by sts-volume-gitops on every pass that changes something.</sub>');
-  return { state, description: progressDescription(sts), markdown: fitComment(lines) };
+  return { state, description: progressDescription(sts), title: progressTitle(sts), markdown: fitComment(lines) };
 }

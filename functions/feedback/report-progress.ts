@@ -71,7 +71,7 @@ async function reportStatefulSet(
   // A check run (App auth) carries the progress table itself; its lines may have moved since that commit, so no annotations.
   const status = await host.ensureCheck(commitSha, {
     context: progressContext(target.name, sts), state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
-    title: summary.description, summary: summary.markdown, annotations: [],
+    title: summary.title, summary: summary.markdown, annotations: [],
   });
   return { statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome };
 }

@@ -2,6 +2,7 @@
 // grow from. Usually the live template's size; after a failed expansion (KEP-1790) the request is lowered from a size
 // the volumes never reached, and they grow from their capacity, so both are said. Pure.
 import { parseQuantity } from '../domain/quantity.ts';
+import { change, type Medium } from '../domain/spelling.ts';
 import type { TemplateReport } from '../engine/pass-report.ts';
 
 type SizedTemplate = Pick<TemplateReport, 'from' | 'desiredSize' | 'volumesFrom'>;
@@ -17,10 +18,10 @@ export function requestChangeWords(template: SizedTemplate): string | undefined 
   return `request ${isLower(template.desiredSize, template.from) ? 'lowered' : 'raised'} from ${template.from}`;
 }
 
-/** `10Gi -> 20Gi`, or `20Gi -> 50Gi (request lowered from 100Gi)`. */
-export function sizeChangeWords(template: SizedTemplate): string {
+/** `10Gi → 20Gi`, or `20Gi → 50Gi (request lowered from 100Gi)` (`->` in a terminal). */
+export function sizeChangeWords(template: SizedTemplate, medium: Medium): string {
   const request = requestChangeWords(template);
-  return `${volumesGrowFrom(template) ?? '?'} -> ${template.desiredSize}${request ? ` (${request})` : ''}`;
+  return `${change(volumesGrowFrom(template) ?? '?', template.desiredSize, medium)}${request ? ` (${request})` : ''}`;
 }
 
 function isLower(size: string, than: string): boolean {

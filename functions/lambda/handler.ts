@@ -8,6 +8,7 @@ import { runTargets } from '../app/run-targets.ts';
 import { targetRunJson, type TargetRunJson } from '../app/report-json.ts';
 import { lambdaRunOptions } from './lambda-run-options.ts';
 import { logger } from './lambda-logger.ts';
+import { count } from '../domain/spelling.ts';
 
 /** EventBridge Scheduler delivers only the schedule's input JSON (not the EventBridge envelope). */
 export interface ScheduledInput {
@@ -24,7 +25,7 @@ export interface HandlerResult {
 
 export class TargetsFailedError extends Error {
   constructor(readonly failed: ReadonlyArray<{ target: string; error: string }>) {
-    super(`${failed.length} target(s) failed: ${failed.map((f) => `${f.target} (${f.error})`).join('; ')}`);
+    super(`${count(failed.length, 'target')} failed: ${failed.map((f) => `${f.target} (${f.error})`).join('; ')}`);
     this.name = 'TargetsFailedError';
   }
 }

@@ -8,6 +8,7 @@ import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { classRecoveryBody } from './recovery-texts.ts';
+import { change } from '../domain/spelling.ts';
 
 /** A class recovery's key: its template's key with this suffix (a template name, a DNS label, holds no dot). */
 export const classKeySuffix = '.volume-attributes-class';
@@ -72,12 +73,12 @@ export async function proposeClassRecovery(args: {
   if (decision.kind !== 'propose') return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: decision.reason };
   const proposalMarker = marker(key, failed, decision.className);
   const updated = desired.replace(text, decision.className);
-  const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${failed} → ${decision.className} (modification infeasible)`;
+  const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${change(failed, decision.className, 'github')} (modification infeasible)`;
   const published = await publishRecovery({
     host, branch: recoveryBranch(input.target.name, sts.namespace, sts.name, `${template.templateName}.class`), base: input.branch, headSha, key, path,
     proposed: decision.className, proposalMarker, title, body: classRecoveryBody({ sts, template, failed, decision, proposalMarker }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
-    message: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${failed} -> ${decision.className}\n\n`
+    message: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${change(failed, decision.className, 'github')}\n\n`
       + `The driver refused to modify the volumes to ${failed} (Infeasible); ${decision.className} is the class they have (KEP-3751).`,
   });
   return { ...published, decision: undefined };

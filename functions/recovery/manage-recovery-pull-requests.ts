@@ -14,6 +14,7 @@ import {
 } from './class-recovery.ts';
 import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { sizeRecoveryBody } from './recovery-texts.ts';
+import { change } from '../domain/spelling.ts';
 
 export { recoveryBranch, type RecoveryAction, type RecoveryOutcome } from './recovery-pull-request.ts';
 
@@ -104,7 +105,7 @@ async function proposeRecovery(args: {
   const updated = desired.replace(text, decision.size);
   const published = await publishRecovery({
     host, branch, base: input.branch, headSha, key, path, proposed: decision.size, proposalMarker,
-    title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${desired.storageText} → ${decision.size} (expansion failed)`,
+    title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(desired.storageText, decision.size, 'github')} (expansion failed)`,
     body: sizeRecoveryBody({ sts, template, failed: desired.storageText, decision, proposalMarker, prices: input.target.prices }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
     message: commitMessage(sts, template, desired.storageText, decision.size),
@@ -113,7 +114,7 @@ async function proposeRecovery(args: {
 }
 
 function commitMessage(sts: StatefulSetReport, template: TemplateReport, failed: string, size: string): string {
-  return `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${failed} -> ${size}\n\nThe expansion to ${failed} failed terminally; ${size} is a size Kubernetes accepts (KEP-1790).`;
+  return `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(failed, size, 'github')}\n\nThe expansion to ${failed} failed terminally; ${size} is a size Kubernetes accepts (KEP-1790).`;
 }
 
 /** A template's size as written in one file, and how to rewrite only its bytes. */

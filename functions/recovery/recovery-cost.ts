@@ -3,7 +3,8 @@
 // prices (domain/volume-cost.ts, the same count as the plan's). Pure.
 import type { PriceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, type Quantity } from '../domain/quantity.ts';
-import { costOfGrowth, formatMoney, growthOfReplicas, type VolumeSizes } from '../domain/volume-cost.ts';
+import { costOfGrowth, growthOfReplicas, type VolumeSizes } from '../domain/volume-cost.ts';
+import { monthly, showSize, unitPrice } from '../domain/spelling.ts';
 import type { TemplateReport } from '../engine/pass-report.ts';
 import { escapeMarkdown } from '../feedback/escape-markdown.ts';
 
@@ -25,10 +26,10 @@ export function recoveryChangeSection(input: {
   const direction = `The request goes down from ${failed.text} to ${proposed.text}; the volumes, at ${at} (their capacity: ${failed.text} was never provisioned), grow to ${proposed.text}.`;
   const growth = growthOfReplicas(proposed.bytes, failed.bytes, template.replicas, volumes);
   const cost = costOfGrowth(growth, template.storageClassName, prices);
-  const more = formatBytesLike(growth, proposed);
+  const more = showSize(formatBytesLike(growth, proposed));
   const costWords = !cost ? ''
-    : cost.monthlyIncrease === undefined ? ` StorageClass ${template.storageClassName ?? '(none)'} has no price in prices.perGiBMonth: what ${more} more costs is not known.`
-      : ` That adds ${formatMoney(cost.monthlyIncrease, cost.currency)} a month (${more} more on ${template.storageClassName ?? 'no class'} at ${cost.pricePerGiBMonth} ${cost.currency}/GiB-month).`;
+    : cost.monthlyIncrease === undefined || cost.pricePerGiBMonth === undefined ? ` StorageClass ${template.storageClassName ?? '(none)'} has no price in prices.perGiBMonth: what ${more} more costs is not known.`
+      : ` That adds ${monthly(cost.monthlyIncrease, cost.currency)} (${more} more on ${template.storageClassName ?? 'no class'} at ${unitPrice(cost.pricePerGiBMonth, cost.currency)}).`;
   return ['## What it changes', '', escapeMarkdown(`${direction}${costWords}`), ''];
 }
 

@@ -13,6 +13,7 @@ import { issueCommentRoutes } from './endpoints/issue-comments.ts';
 import { labelRoutes } from './endpoints/labels.ts';
 import { pullRoutes } from './endpoints/pulls.ts';
 import { repositoryRoutes } from './endpoints/repository.ts';
+import { ruleRoutes } from './endpoints/rules.ts';
 import { archiveRoutes } from './endpoints/archives.ts';
 import { checkRunRoutes } from './endpoints/check-runs.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
@@ -27,7 +28,7 @@ export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, Is
 
 const routes: Route[] = [
   ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...archiveRoutes, ...commitRoutes, ...statusRoutes,
-  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes,
+  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes, ...ruleRoutes,
 ];
 
 export function createGitHubServer(ctx: GitHubServerContext): Server {

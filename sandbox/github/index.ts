@@ -73,7 +73,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const state: GitHubState = {
     owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], checkRuns: [], forks: [],
     tokens: new Map([[token, personIdentity(tokenLogin, 'write', ['repo'])]]), rateLimit: new RateLimiter(options.rateLimit),
-    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, appPublicKey: publicKey, nextId: 1,
+    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, rulesets: [], appPublicKey: publicKey, nextId: 1,
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();

@@ -15,7 +15,7 @@ const commentsRead: Needed = [['issues', 'read'], ['pull_requests', 'read']];
 const commentsWrite: Needed = [['issues', 'write'], ['pull_requests', 'write']];
 
 const neededBy: Readonly<Record<string, Needed>> = {
-  'repos.get': [['metadata', 'read']],
+  'repos.get': [['metadata', 'read']], 'repos.getBranchRules': [['metadata', 'read']],
   'repos.downloadTarballArchive': contentsRead, 'repos.listCommits': contentsRead, 'repos.getCommit': contentsRead,
   'repos.compareCommitsWithBasehead': contentsRead, 'repos.getContent': contentsRead, 'git.getRef': contentsRead,
   'git.listMatchingRefs': contentsRead, 'git.getTree': contentsRead, 'git.getBlob': contentsRead, 'git.getCommit': contentsRead,

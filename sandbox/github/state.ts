@@ -5,6 +5,7 @@ import type { FaultInjector } from '../kube/faults.ts';
 import type { GitRepo } from './git-repo.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { GitHubRequestLog } from './request-log.ts';
+import type { Json } from './json.ts';
 
 export type { Json } from './json.ts';
 
@@ -132,6 +133,8 @@ export interface GitHubState {
    * was not granted (`checks: 'write'` lets it write check runs). Tests take permissions away.
    */
   installationPermissions: Record<string, PermissionLevel>;
+  /** The repository's rulesets, each with the branches it targets and its rules (as the rules API reports them). */
+  rulesets: Array<{ id: number; name: string; branches: string[]; rules: Json[] }>;
   appPublicKey: KeyObject;
   nextId: number;
 }

@@ -27,9 +27,9 @@ describe('recordKey and namespaces.state', () => {
   it('explains a key given where its name belongs, two sources, or a bad state namespace, never showing the key', () => {
     const pasted = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MEFCQ0RFRkdISUpL';
     const problems = problemsOf(target(`    namespaces: { allow: [db] }\n    recordKey: { env: ${pasted} }\n`));
-    assert.deepEqual(problems, ['targets[0].recordKey.env must name where the key is kept, but its value looks like the key itself (not shown); move it to an environment variable or secret and name that']);
-    assert.deepEqual(problemsOf(target('    namespaces: { allow: [db] }\n    recordKey: { env: A, file: b }\n')), ['targets[0].recordKey must have exactly one of file, env or secret']);
-    assert.match(problemsOf(target('    namespaces: { allow: [db], state: Not_A_Namespace }\n')).join('\n'), /targets\[0\]\.namespaces\.state "Not_A_Namespace" does not have the expected form/);
+    assert.deepEqual(problems, ['target "prod": recordKey.env must name where the key is kept, but its value looks like the key itself (not shown); move it to an environment variable or secret and name that']);
+    assert.deepEqual(problemsOf(target('    namespaces: { allow: [db] }\n    recordKey: { env: A, file: b }\n')), ['target "prod": recordKey must have exactly one of file, env or secret']);
+    assert.match(problemsOf(target('    namespaces: { allow: [db], state: Not_A_Namespace }\n')).join('\n'), /target "prod": namespaces\.state "Not_A_Namespace" does not have the expected form/);
   });
 });
 

@@ -28,7 +28,7 @@ describe('check: cluster access questions', () => {
   it('knows why each granted verb is needed (every rule of the generated manifest is one of permissions.ts)', () => {
     for (const allow of [['db'], ['*']]) {
       const questions = accessQuestions({ name: 'prod', namespaces: { default: 'platform', state: 'platform', allow } });
-      assert.deepEqual(questions.filter((q) => q.why === 'granted by `sts-volume-gitops rbac`'), []);
+      assert.deepEqual(questions.filter((q) => q.why === 'for what `sts-volume-gitops rbac` grants it'), []);
     }
   });
 
@@ -49,7 +49,7 @@ describe('check: cluster access questions', () => {
       ? { allowed: false, reason: 'no RBAC policy matched' } : { allowed: true }));
     const results = judgeAccess(questions, answers);
     assert.deepEqual(results.map((r) => [r.level, r.subject]), [['error', 'create, delete statefulsets.apps in namespace "cache"']]);
-    assert.match(results[0]?.message ?? '', /^not allowed \(no RBAC policy matched\); needed for /);
+    assert.match(results[0]?.message ?? '', /^not allowed \(no RBAC policy matched\); needed to /);
     assert.match(results[0]?.fix ?? '', /^grant "create", "delete" on "statefulsets" \(API group "apps"\) in namespace "cache"/);
   });
 

@@ -13,7 +13,7 @@ it('prints each result with its fix and counts the levels, leaving out a webhook
     `${' '.repeat(41)}fix: grant it`,
   ].join('\n')), text);
   assert.doesNotMatch(text, /^webhook$/m);
-  assert.match(text, /1 error\(s\), 0 warning\(s\), 0 ok\n$/);
+  assert.match(text, /1 error, 0 warnings, 0 ok\n$/);
 });
 
 it('prints the webhook section when the webhook was checked', () => {

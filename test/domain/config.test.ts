@@ -49,13 +49,14 @@ describe('parseConfig', () => {
   });
 
   const errorCases: Array<[name: string, text: string, expected: RegExp]> = [
-    ['a missing branch', good.replace('branch: main, ', ''), /^targets\[0\]\.source\.github\.branch is required$/],
-    ['an unknown field', good.replace('pullRequests: { validate: false }', 'pullRequest: { validate: false }'), /^targets\[1\] has an unknown field "pullRequest"$/],
-    ['a source with both kinds', good.replace('    cluster:\n      eks', '      local: { directory: x, paths: [a] }\n    cluster:\n      eks'), /^targets\[0\]\.source must have exactly one of github or local$/],
-    ['an empty allowlist', good.replace('allow: [db, cache]', 'allow: []'), /^targets\[0\]\.namespaces\.allow must list at least 1 item/],
+    ['a missing branch', good.replace('branch: main, ', ''), /^target "prod-eu": source\.github\.branch is required$/],
+    ['an unknown field', good.replace('pullRequests: { validate: false }', 'pullRequest: { validate: false }'), /^target "local" has an unknown field "pullRequest"; did you mean "pullRequests"\?$/],
+    ['a source with both kinds', good.replace('    cluster:\n      eks', '      local: { directory: x, paths: [a] }\n    cluster:\n      eks'), /^target "prod-eu": source must have exactly one of github or local$/],
+    ['an empty allowlist', good.replace('allow: [db, cache]', 'allow: []'), /^target "prod-eu": namespaces\.allow must list at least 1 item$/],
     ['a bad target name', good.replace('name: prod-eu\n', 'name: Prod EU\n'), /^targets\[0\]\.name "Prod EU" does not have the expected form/],
-    ['a replicas-like wrong type', good.replace('validate: false', 'validate: "no"'), /^targets\[1\]\.pullRequests\.validate must be boolean, not string "no"$/],
+    ['a replicas-like wrong type', good.replace('validate: false', 'validate: "no"'), /^target "local": pullRequests\.validate must be boolean, not string "no"$/],
     ['duplicate target names', good.replace('name: local', 'name: prod-eu'), /^targets\[1\]\.name "prod-eu" is used by another target/],
+    ['a misspelt field deeper down', good.replace('context: sandbox', 'contxt: sandbox'), /^target "local": cluster\.kubeconfig has an unknown field "contxt"; did you mean "context"\?$/],
     ['no targets at all', 'targets: []', /^targets must list at least 1 item/],
     ['broken YAML', 'targets: [', /^not valid YAML or JSON at line 1, column 11: unexpected end of the stream within a flow collection$/],
   ];
@@ -85,9 +86,9 @@ describe('stalledAfter: how long a volume may wait for its node', () => {
   });
 
   it('names the field and the form when it is not a duration, or no time at all', () => {
-    assert.deepEqual(problemsOf(withStall('"90 minutes"')), ['targets[1].stalledAfter "90 minutes" is not a duration such as 30m, 1h, 1h30m or 2d']);
-    assert.deepEqual(problemsOf(withStall('1h30')), ['targets[1].stalledAfter "1h30" is not a duration such as 30m, 1h, 1h30m or 2d']);
-    assert.deepEqual(problemsOf(withStall('0m')), ['targets[1].stalledAfter "0m" is no time at all; write a duration such as 30m, 1h or 1h30m']);
+    assert.deepEqual(problemsOf(withStall('"90 minutes"')), ['target "local": stalledAfter "90 minutes" is not a duration such as 30m, 1h, 1h30m or 2d']);
+    assert.deepEqual(problemsOf(withStall('1h30')), ['target "local": stalledAfter "1h30" is not a duration such as 30m, 1h, 1h30m or 2d']);
+    assert.deepEqual(problemsOf(withStall('0m')), ['target "local": stalledAfter "0m" is no time at all; write a duration such as 30m, 1h or 1h30m']);
   });
 });
 
@@ -95,7 +96,7 @@ describe('configuration errors never echo what may be a secret (issue 13 item 11
   const token = 'ghp_R4nd0mT0k3nV4lu3Th4tL00ksR34l1234';
   const cases: Array<[name: string, text: string, expected: RegExp]> = [
     ['a file that is one string (a secret file passed by mistake)', `${token}\nsecond line of a key file\n`, /^\(top level\) must be object, not string \(.*not shown\)$/],
-    ['a token pasted where the variable name belongs', good.replace('token: { env: GH_TOKEN }', `token: { env: ${token} }`), /^targets\[\d\]\.source\.github\.token\.env must name where the credential is kept, but its value looks like the credential itself \(not shown\)/],
+    ['a token pasted where the variable name belongs', good.replace('token: { env: GH_TOKEN }', `token: { env: ${token} }`), /^target "prod-eu": source\.github\.token\.env must name where the credential is kept, but its value looks like the credential itself \(not shown\)/],
     ['a private key pasted where the secret name belongs', good.replace('token: { env: GH_TOKEN }', 'app: { appId: 1, installationId: 2, privateKey: { env: "-----BEGIN RSA PRIVATE KEY-----" } }'), /privateKey\.env \(a value that looks like a credential, not shown\) does not have the expected form/],
     ['a YAML error on the line that holds a token', `targets:\n  - name: x\n    token: ${token}\n   bad: [`, /^not valid YAML or JSON at line \d+, column \d+: /],
   ];
@@ -126,6 +127,6 @@ describe('loadConfig', () => {
   });
 
   it('reports a file that cannot be read', async () => {
-    await assert.rejects(loadConfig('/nonexistent/config.yaml', {}), /cannot read the file: ENOENT/);
+    await assert.rejects(loadConfig('/nonexistent/config.yaml', {}), /: cannot read \/nonexistent\/config\.yaml: no such file \(ENOENT\)$/, 'the file is named, and what is wrong with it (issue 30 item 9)');
   });
 });

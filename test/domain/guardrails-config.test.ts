@@ -47,16 +47,16 @@ ${prometheusSource}
 ${prometheusSource}
         guardrails: { maxSize: lots }
 `));
-    assert.deepEqual(problems, ['targets[0].guardrails.maxGrowthFactor must be >= 1']);
+    assert.deepEqual(problems, ['target "prod": guardrails.maxGrowthFactor must be >= 1']);
     const parsedProblems = problemsOf(config(`    guardrails: { maxSize: 10 terabytes, maxMonthlyIncrease: 100 }
     sizeSources:
 ${prometheusSource}
         guardrails: { maxSize: lots }
 `));
     assert.equal(parsedProblems.length, 3);
-    assert.match(parsedProblems[0] ?? '', /^targets\[0\]\.guardrails\.maxSize "10 terabytes" is not a size: invalid quantity/);
-    assert.equal(parsedProblems[1], 'targets[0].guardrails.maxMonthlyIncrease needs targets[0].prices (the price per GiB-month of each StorageClass) to count a change\'s cost');
-    assert.match(parsedProblems[2] ?? '', /^targets\[0\]\.sizeSources\[0\]\.guardrails\.maxSize "lots" is not a size/);
+    assert.match(parsedProblems[0] ?? '', /^target "prod": guardrails\.maxSize "10 terabytes" is not a size: invalid quantity/);
+    assert.equal(parsedProblems[1], 'target "prod": guardrails.maxMonthlyIncrease needs prices (the price per GiB-month of each StorageClass) to count a change\'s cost');
+    assert.match(parsedProblems[2] ?? '', /^target "prod": sizeSources\[0\]\.guardrails\.maxSize "lots" is not a size/);
   });
 
   it('refuses two mappings of one set that disagree on its owner, and an unknown currency form', () => {
@@ -64,11 +64,11 @@ ${prometheusSource}
 ${prometheusSource}
         ownedBy: { kind: Prometheus }
       - { file: apps/monitoring/values-prod.yaml, path: a.b, statefulSet: monitoring/prometheus-kube-prometheus-stack-prometheus, template: other }
-`)), ['targets[0].sizeSources[1] and sizeSources[0] map monitoring/prometheus-kube-prometheus-stack-prometheus but disagree on ownedBy; declare the same owner on both (or on neither)']);
-    assert.match(problemsOf(config('    prices: { currency: dollars, perGiBMonth: { gp3: 0.08 } }\n'))[0] ?? '', /^targets\[0\]\.prices\.currency "dollars" does not have the expected form/);
+`)), ['target "prod": sizeSources[1] and sizeSources[0] map monitoring/prometheus-kube-prometheus-stack-prometheus but disagree on ownedBy; declare the same owner on both (or on neither)']);
+    assert.match(problemsOf(config('    prices: { currency: dollars, perGiBMonth: { gp3: 0.08 } }\n'))[0] ?? '', /^target "prod": prices\.currency "dollars" does not have the expected form/);
     assert.deepEqual(problemsOf(config('    prices: { perGiBMonth: { GP3: 0.08, io2: -1 } }\n')), [
-      'targets[0].prices.perGiBMonth has the key "GP3", which is not a StorageClass name (lowercase letters, digits, "-" and ".")',
-      'targets[0].prices.perGiBMonth.io2 must be >= 0',
+      'target "prod": prices.perGiBMonth has the key "GP3", which is not a StorageClass name (lowercase letters, digits, "-" and ".")',
+      'target "prod": prices.perGiBMonth.io2 must be >= 0',
     ]);
   });
 });

@@ -136,13 +136,13 @@ ${sources}`;
 
   it('refuses a template\'s class mapped twice, guardrails on a class mapping, and an unknown value', () => {
     assert.deepEqual(problemsOf(config(`${klass()}\n${klass('b.class')}`)), [
-      "targets[0].sizeSources[1] maps db/pg template data's volumeAttributesClassName, which sizeSources[0] maps already; one template takes its class from one place",
+      "target \"prod\": sizeSources[1] maps db/pg template data's volumeAttributesClassName, which sizeSources[0] maps already; one template takes its class from one place",
     ]);
     assert.deepEqual(problemsOf(config(klass('a.class', ', guardrails: { maxSize: 1Ti }'))), [
-      "targets[0].sizeSources[0].guardrails limit sizes, and this mapping names a class (value: volumeAttributesClassName); put them on the template's size mapping or the target",
+      "target \"prod\": sizeSources[0].guardrails limit sizes, and this mapping names a class (value: volumeAttributesClassName); put them on the template's size mapping or the target",
     ]);
     assert.deepEqual(problemsOf(config('      - { file: v.yaml, path: a, statefulSet: db/pg, template: data, value: iops }')), [
-      'targets[0].sizeSources[0].value "iops" must be one of storage, volumeAttributesClassName',
+      'target "prod": sizeSources[0].value "iops" must be one of storage, volumeAttributesClassName',
     ]);
   });
 });

@@ -21,13 +21,13 @@ describe('sizeSources in the configuration', () => {
   });
 
   const cases: Array<[string, string, RegExp]> = [
-    ['a missing template', '      - { file: v.yaml, path: a.b, statefulSet: logs/x }', /^targets\[0\]\.sizeSources\[0\]\.template is required$/],
-    ['a malformed path', '      - { file: v.yaml, path: a..b, statefulSet: logs/x, template: data }', /^targets\[0\]\.sizeSources\[0\]\.path "a\.\.b" is not a YAML path like server\.persistentVolume\.size/],
-    ['a StatefulSet without namespace', '      - { file: v.yaml, path: a, statefulSet: x, template: data }', /^targets\[0\]\.sizeSources\[0\]\.statefulSet "x" must be namespace\/name$/],
-    ['a file outside the repository', '      - { file: ../v.yaml, path: a, statefulSet: logs/x, template: data }', /^targets\[0\]\.sizeSources\[0\]\.file "\.\.\/v\.yaml" must be a path inside the repository/],
-    ['an unknown field', '      - { file: v.yaml, path: a, statefulSet: logs/x, template: data, size: 1Gi }', /^targets\[0\]\.sizeSources\[0\] has an unknown field "size"$/],
+    ['a missing template', '      - { file: v.yaml, path: a.b, statefulSet: logs/x }', /^target "prod": sizeSources\[0\]\.template is required$/],
+    ['a malformed path', '      - { file: v.yaml, path: a..b, statefulSet: logs/x, template: data }', /^target "prod": sizeSources\[0\]\.path "a\.\.b" is not a YAML path like server\.persistentVolume\.size/],
+    ['a StatefulSet without namespace', '      - { file: v.yaml, path: a, statefulSet: x, template: data }', /^target "prod": sizeSources\[0\]\.statefulSet "x" must be namespace\/name$/],
+    ['a file outside the repository', '      - { file: ../v.yaml, path: a, statefulSet: logs/x, template: data }', /^target "prod": sizeSources\[0\]\.file "\.\.\/v\.yaml" must be a path inside the repository/],
+    ['an unknown field', '      - { file: v.yaml, path: a, statefulSet: logs/x, template: data, size: 1Gi }', /^target "prod": sizeSources\[0\] has an unknown field "size"$/],
     ['one template mapped twice', '      - { file: v.yaml, path: a, statefulSet: logs/x, template: data }\n      - { file: w.yaml, path: b, statefulSet: logs/x, template: data }',
-      /^targets\[0\]\.sizeSources\[1\] maps logs\/x template data, which sizeSources\[0\] maps already; one template takes its size from one place$/],
+      /^target "prod": sizeSources\[1\] maps logs\/x template data, which sizeSources\[0\] maps already; one template takes its size from one place$/],
   ];
   for (const [name, sources, expected] of cases) {
     it(`refuses ${name} with a sentence that names the field`, () => {

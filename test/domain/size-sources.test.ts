@@ -77,7 +77,7 @@ describe('readSizeSources', () => {
     assert.match(errors[0]?.message ?? '', /size source logs\/victoria-logs server-volume \(apps\/gone\.yaml x\): the file does not exist at this commit/);
     assert.match(errors[1]?.message ?? '', /server\.replicaCount is not a mapping, so it has no key "size"/);
     assert.match(errors[2]?.message ?? '', /server\.persistentVolume has no key "sizes" \(the path server\.persistentVolume\.sizes is missing\)/);
-    assert.match(errors[3]?.message ?? '', /extraSets has 2 item\(s\), no \[5\]/);
+    assert.match(errors[3]?.message ?? '', /extraSets has 2 items, no \[5\]/);
   });
 
   it('refuses values that are not sizes, aliases and mappings, each at its line', () => {

@@ -20,7 +20,7 @@ describe('namespaces.state and namespaces.allow', () => {
   it('refuses a state namespace the target also lists as a workload namespace, saying why and what to do', () => {
     const problems = configProblems(config(target('prod', '{ state: db, allow: [db, cache] }')));
     assert.deepEqual(problems, [
-      'targets[0].namespaces.state "db" is also in namespaces.allow: it holds the Lease and the recreation records (each an instruction to create '
+      'target "prod": namespaces.state "db" is also in namespaces.allow: it holds the Lease and the recreation records (each an instruction to create '
       + 'a StatefulSet), and application teams usually may write ConfigMaps in the namespaces they deploy to: whoever may write ConfigMaps there '
       + 'can plant records (refused and reported) or delete a genuine one while its StatefulSet is absent; give the target a state namespace of '
       + 'its own (leave namespaces.state unset for sts-volume-gitops, which `sts-volume-gitops rbac` creates), or take it out of allow',
@@ -28,13 +28,13 @@ describe('namespaces.state and namespaces.allow', () => {
   });
 
   it('refuses the default state namespace listed in allow', () => {
-    assert.match(configProblems(config(target('prod', '{ allow: [db, sts-volume-gitops] }')))[0] ?? '', /^targets\[0\]\.namespaces\.state "sts-volume-gitops" is also in namespaces\.allow: /);
+    assert.match(configProblems(config(target('prod', '{ allow: [db, sts-volume-gitops] }')))[0] ?? '', /^target "prod": namespaces\.state "sts-volume-gitops" is also in namespaces\.allow: /);
   });
 
   it('refuses another target\'s state namespace in an allow on the same cluster, and allows it on another cluster', () => {
     const problems = configProblems(config(target('a', '{ state: sts-a, allow: [db] }'), target('b', '{ state: sts-b, allow: [cache, sts-a] }')));
     assert.equal(problems.length, 1);
-    assert.match(problems[0] ?? '', /^targets\[1\]\.namespaces\.allow lists "sts-a", the state namespace of target a on the same cluster: it holds the Lease .*; give target a another namespaces\.state, or take it out of this allow$/);
+    assert.match(problems[0] ?? '', /^target "b": namespaces\.allow lists "sts-a", the state namespace of target a on the same cluster: it holds the Lease .*; give target a another namespaces\.state, or take it out of this allow$/);
     const eks = (account: string): string => `eks: { name: prod, region: eu-west-1, roleArn: "arn:aws:iam::${account}:role/sts" }`;
     assert.throws(() => parseConfig(config(target('a', '{ state: sts-a, allow: [db] }', eks('111111111111')), target('b', '{ allow: [sts-a] }', eks('111111111111'))), 't', '/'), /the state namespace of target a on the same cluster/);
     const accepted = parseConfig(config(

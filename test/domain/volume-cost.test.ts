@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuantity as q } from '../../functions/domain/quantity.ts';
-import { committedBytes, costOfGrowth, formatMoney, growthOfReplicas, totalCost } from '../../functions/domain/volume-cost.ts';
+import { committedBytes, costOfGrowth, growthOfReplicas, totalCost } from '../../functions/domain/volume-cost.ts';
+import { formatMoney } from '../../functions/domain/spelling.ts';
 
 const gi = (n: number): bigint => BigInt(n) * 2n ** 30n;
 

@@ -16,6 +16,7 @@ import { renderCheckReport, type CheckReport } from '../../functions/cli/render-
 import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-command.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import { requireMergeQueue } from '../../sandbox/github/endpoints/rules.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 
@@ -104,8 +105,8 @@ describe('check: what is missing before anything runs', () => {
     assert.match(checked.text, /ok +cluster\.storageclass +capped: exists and allows expansion \(used by analytics\/clickhouse data \(k8s\/analytics\/clickhouse\.yaml:\d+\)\)/);
     assert.match(checked.text, /ok +cluster\.lease-namespace +default: exists/);
     assert.match(checked.text, /ok +github\.permissions +pull_requests: write: the token's scopes repo cover it/);
-    assert.match(checked.text, /ok +source\.parse .*3 StatefulSet\(s\) with 4 volumeClaimTemplate\(s\) from manifests, 1 size\(s\) from values files/);
-    assert.match(checked.text, /0 error\(s\), \d+ warning\(s\), \d+ ok\n$/);
+    assert.match(checked.text, /ok +source\.parse .*3 StatefulSets with 4 volumeClaimTemplates from manifests, 1 size from values files/);
+    assert.match(checked.text, /0 errors, \d+ warnings?, \d+ ok\n$/);
     // Access reviews and dry runs store nothing; nothing else is written.
     assert.deepEqual(kube.requestLog.writes().filter((w) => w.resource !== 'selfsubjectaccessreviews'), []);
     assert.ok(kube.requestLog.entries.some((e) => e.resource === 'leases' && e.dryRun), 'the Lease namespace is probed by a dry run');
@@ -118,7 +119,8 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['cluster.access', 'patch persistentvolumeclaims in namespace "db"']]);
     const [missing] = errors(checked);
     assert.match(missing?.fix ?? '', /^grant "patch" on "persistentvolumeclaims" in namespace "db" \(infra\/k8s\/rbac\.yaml; `sts-volume-gitops rbac --config FILE` prints it/);
-    assert.match(missing?.message ?? '', /needed for list: readSnapshot; patch: the storage request/);
+    assert.equal(missing?.message, 'not allowed; needed to raise a PVC\'s storage request (and to dry-run it), and to write the status annotation of a set an operator writes',
+      'the refused verb\'s reason alone, in words (issue 30 item 9: not `needed for list: readSnapshot; patch: ...`)');
     assert.match(checked.text, /error +cluster\.access +patch persistentvolumeclaims in namespace "db": not allowed/);
   });
 
@@ -127,7 +129,7 @@ describe('check: what is missing before anything runs', () => {
     assert.equal(noRepo.code, 1);
     assert.deepEqual(errors(noRepo).map((e) => e.subject), ['acme/platform-gitops', 'contents: write', 'statuses: write', 'pull_requests: write']);
     assert.match(errors(noRepo)[0]?.message ?? '', /GitHub answers 404: a classic token needs the repo scope to see a private repository \(this one has scopes read:org\)/);
-    assert.match(errors(noRepo)[1]?.message ?? '', /the classic token has scopes read:org; needed for read manifests/);
+    assert.match(errors(noRepo)[1]?.message ?? '', /the classic token has scopes read:org; used for: read manifests/);
     assert.match(errors(noRepo)[0]?.fix ?? '', /create a token with the "repo" scope/);
     const reader = await check(['--config', await configFile('reader', { tokenVariable: 'READER_TOKEN' })], { READER_TOKEN: github.addPerson('reader', 'read') });
     assert.deepEqual(errors(reader).map((e) => [e.id, e.subject]), [['github.role', 'reader']]);
@@ -159,6 +161,37 @@ describe('check: what is missing before anything runs', () => {
     }
     const wrongInstallation = await check(['--config', await configFile('app-wrong', { edit: (t) => appConfig(t).replace(`installationId: ${github.app.installationId}`, 'installationId: 9') })], { CHECK_APP_KEY: github.app.privateKeyPem });
     assert.match(errors(wrongInstallation)[0]?.fix ?? '', /set source\.github\.app\.installationId to 777/);
+  });
+
+  it('finds an App that would leave a merge queue waiting: no Merge queues permission where a ruleset requires a queue (README asks for it)', async () => {
+    const path = await configFile('merge-queue', {
+      edit: (text) => text.replace(/ {8}token: \{ env: CHECK_GITHUB_TOKEN \}\n/, `        app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: CHECK_APP_KEY } }\n`),
+    });
+    const env = { CHECK_APP_KEY: github.app.privateKeyPem };
+    const mergeQueues = (checked: Checked): CheckResult[] =>
+      results(checked, 'github.permissions').filter((r) => r.subject === 'merge_queues: read');
+    const saved = github.state.installationPermissions;
+    const { merge_queues: _granted, ...withoutMergeQueues } = saved;
+    github.state.installationPermissions = withoutMergeQueues;
+    try {
+      const noQueue = mergeQueues(await check(['--config', path], env));
+      assert.deepEqual(noQueue.map((r) => r.level), ['warning'], 'no queue on main yet: a warning, since a classic protection\'s queue is not visible');
+      assert.match(noQueue[0]?.message ?? '', /no ruleset puts main behind a merge queue/);
+
+      requireMergeQueue(github.state, 'main');
+      const queued = await check(['--config', path], env);
+      assert.equal(queued.code, 1, queued.text);
+      const [missing] = mergeQueues(queued);
+      assert.equal(missing?.level, 'error');
+      assert.match(missing?.message ?? '', /a ruleset makes main merge through a merge queue, and the App installation has no merge_queues permission: GitHub delivers no merge_group event/);
+      assert.match(missing?.fix ?? '', /set "Merge queues" to Read-only and subscribe to "Merge group"/);
+
+      github.state.installationPermissions = saved;
+      assert.deepEqual(mergeQueues(await check(['--config', path], env)).map((r) => r.level), ['ok'], 'granted, as README asks');
+    } finally {
+      github.state.installationPermissions = saved;
+      github.state.rulesets = [];
+    }
   });
 
   it('finds a StorageClass that does not exist and one that cannot expand, where the manifests use them', async () => {
@@ -203,7 +236,7 @@ describe('check: what is missing before anything runs', () => {
     const checked = await check(['--config', await configFile('local', { edit: local })]);
     assert.deepEqual(errors(checked), [], checked.text);
     assert.deepEqual(results(checked).filter((r) => r.id.startsWith('github.')), []);
-    assert.match(checked.text, /ok +source\.read +\/.*examples\/gitops-repo: read at [0-9a-f]{12}: 5 file\(s\)/);
+    assert.match(checked.text, /ok +source\.read +\/.*examples\/gitops-repo: read at [0-9a-f]{12}: 5 files/);
   });
 
   it('finds a record key that is not set or too short, and warns of a config that names none', async () => {

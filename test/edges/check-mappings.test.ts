@@ -39,7 +39,7 @@ describe('check and plan: size sources naming what the cluster does not have', (
   it('check says ok for the mapping as the examples write it', async () => {
     const checked = await sandboxes.check(await sandboxes.configFile('good'));
     assert.deepEqual(checked.errors, [], checked.text);
-    assert.match(checked.text, /ok +cluster\.size-sources +size sources: every size source names a StatefulSet and a volumeClaimTemplate the cluster has \(1 mapping\(s\)\)/);
+    assert.match(checked.text, /ok +cluster\.size-sources +size sources: every size source names a StatefulSet and a volumeClaimTemplate the cluster has \(1 mapping\)/);
   });
 
   it('plan blocks the mapping to a set that does not exist, loudly, and exits 1', async () => {

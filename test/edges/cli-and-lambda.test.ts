@@ -58,8 +58,8 @@ describe('CLI and Lambda against the sandboxes', () => {
     const result = await cli(['plan', '--config', configPath], env);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Plan for target demo at commit [0-9a-f]{12}/);
-    assert.match(result.stdout, /data: 10Gi -> 20Gi, class silver -> gold \[standard\] 0\/3 ready {2}\(k8s\/db\/pg\.yaml:33\)/);
-    assert.match(result.stdout, /data-pg-0: to patch \(request 10Gi, capacity 10Gi, class silver, volume silver\)/);
+    assert.match(result.stdout, /data: 10Gi -> 20Gi, class silver -> gold \[standard\] 0\/3 done {2}\(k8s\/db\/pg\.yaml:33\)/);
+    assert.match(result.stdout, /data-pg-0: to be patched \(request 10Gi, capacity 10Gi, class silver, volume silver\)/);
     assert.deepEqual(kube.requestLog.writes(), []);
   });
 

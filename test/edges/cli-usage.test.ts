@@ -97,7 +97,7 @@ describe('the command line, as a child process', () => {
     assert.deepEqual(checked.counts, { error: checked.error.problems.length, warning: 0, ok: 0 });
     assert.equal(checked.error.kind, 'configuration');
     assert.ok(checked.error.problems.length > 0);
-    assert.match(checkBad.stderr, /^configuration error:\n {2}- /, 'a person still reads the problems on stderr');
+    assert.match(checkBad.stderr, /^configuration error in .*bad\.yaml:\n {2}- /, 'a person still reads the problems on stderr');
     assert.deepEqual(JSON.parse(checkFlag.stdout), { error: { kind: 'usage', message: 'Unknown option \'--bogus\'', hint: 'Run \'sts-volume-gitops check --help\' for its usage and flags.' } });
     assert.equal((JSON.parse(reconcileBad.stdout) as { error: { kind: string } }).error.kind, 'configuration');
     assert.equal((JSON.parse(sandboxBad.stdout) as { error: { kind: string } }).error.kind, 'usage');

@@ -10,26 +10,44 @@ describe('the npm start demo', () => {
     const output = lines.join('\n');
     assert.equal(code, 0);
     assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 13 objects/);
-    assert.match(output, /0\. Before the first pass: what check finds[\s\S]*ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed[\s\S]*0 error\(s\)/);
+    assert.match(output, /0\. Before the first pass: what check finds[\s\S]*ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed[\s\S]*0 errors/);
+    // It reaches GitHub as README's App: checks write and merge queues read are verified first.
+    assert.match(output, /ok +github\.permissions +checks: write: the installation has checks: write/);
+    assert.match(output, /ok +github\.permissions +merge_queues: read: the installation has merge_queues: read/);
     assert.match(output, /Plan for target demo at commit/);
     // The plan names the server and what it does; a class change is planned next to a size change and converges.
     assert.match(output, /server v1\.34\.9\n\s+lowering a request above capacity \(KEP-1790 recovery\): accepted by v1\.34\.9/);
-    assert.match(output, /data: 10Gi -> 20Gi, class silver -> gold \[standard\] 0\/3 ready/);
+    assert.match(output, /~ db\/pg \(OrderedReady, 3 replicas\): will resize and change class, \+3\.00 USD a month\n {6}data: 10Gi -> 20Gi, class silver -> gold \[standard\] 0\/3 done/);
+    assert.match(output, /~ analytics\/clickhouse \(OrderedReady, 2 replicas\): will resize, \+20\.00 USD a month\n[^\n]+\n {8}cost: \+20\.00 USD a month \(160Gi more on capped at 0\.125 USD per GiB-month\)/);
+    assert.match(output, /\n {2}1 converged, 3 will change, 0 in progress, 0 blocked or failed, 0 stalled, 0 missing, 0 manifest errors\n {2}storage cost of the resizes: \+23\.80 USD a month/);
     assert.match(output, /patched PVC data-pg-0 \(replica 0\) to 20Gi and VolumeAttributesClass gold/);
     assert.match(output, /data finished: 3\/3 at 20Gi in gold/);
+    // A recreation the previous pass left waiting for the old object is finished, not "resumed" as after a crash.
+    assert.match(output, /db\/pg: template update set by orphan delete and recreate \(pods untouched\)/);
+    assert.doesNotMatch(output, /left unfinished/);
     // A class the driver cannot reach: Infeasible per replica, and the recovery pull request proposing the class back.
     assert.match(output, /data-pg-0: failed \(request 30Gi, capacity 30Gi, class extreme, volume gold \(Infeasible\)\)/);
     assert.match(output, /Recover db\/pg data: VolumeAttributesClass extreme → gold \(modification infeasible\)/);
     assert.match(output, /-\s+volumeAttributesClassName: extreme\n\s+\+\s+volumeAttributesClassName: gold/);
     assert.match(output, /PVCs: data-pg-0 30Gi in gold, data-pg-1 30Gi in gold, data-pg-2 30Gi in gold/);
+    // The recovery pull request says what it costs, in its body and its check run, with the annotation on the line.
     assert.match(output, /Recover analytics\/clickhouse data: 100Gi → 50Gi \(expansion failed\)/);
+    assert.match(output, /That adds \+7\.50 USD a month \(60Gi more on capped at 0\.125 USD per GiB-month\)\./);
     assert.match(output, /-\s+storage: 100Gi\n\s+\+\s+storage: 50Gi/);
-    assert.match(output, /Check sts-volume-gitops\/validate \(demo\): success - db\/pg: 3 PVCs grow 20Gi -> 30Gi/);
-    assert.match(output, /success 3\/3 replicas at 30Gi in gold/);
-    assert.match(output, /Check sts-volume-gitops\/validate \(demo\): success - analytics\/vlogs-victoria-logs-single-server: 1 PVCs grow 10Gi -> 20Gi/);
-    assert.match(output, /success 1\/1 replicas at 20Gi/);
-    assert.match(output, /server-volume: 20Gi \[standard\] 1\/1 ready {2}\(apps\/victoria-logs\/values-prod\.yaml:11\)/);
-    assert.match(output, /4 converged, 0 in progress, 0 blocked or failed, 0 stalled, 0 missing, 0 manifest error\(s\)/);
+    assert.match(output, /✔ sts-volume-gitops\/validate \(demo\) on [0-9a-f]{7} — success\n {4}analytics\/clickhouse: 2 PVCs grow 20Gi → 50Gi \(request lowered from 100Gi\); \+7\.50 USD a month\n/);
+    assert.match(output, /k8s\/analytics\/clickhouse\.yaml:31 {2}notice {2}analytics\/clickhouse data: will resize\n {8}20Gi → 50Gi on 2 PVCs \(StorageClass capped\), \+7\.50 USD a month; request lowered from 100Gi/);
+    // The reviewer's pull request: its check run's title, summary (the plan table, as GitHub shows it) and annotation.
+    assert.match(output, /✔ sts-volume-gitops\/validate \(demo\) on [0-9a-f]{7} — success\n {4}db\/pg: 3 PVCs grow 20Gi → 30Gi; \+3\.00 USD a month\n/);
+    assert.match(output, /\n {6}db\/pg {8}data {6}3 {9}20Gi → 30Gi {2}standard \(expandable\) {2}storage: 60Gi \+ 30Gi of 500Gi {2}✅ will resize\n/);
+    assert.match(output, /k8s\/db\/pg\.yaml:33 {2}notice {2}db\/pg data: will resize\n {8}20Gi → 30Gi on 3 PVCs \(StorageClass standard\), \+3\.00 USD a month/);
+    assert.match(output, /Check runs sts-volume-gitops\/demo\/db\/pg \(4 commits\):\n(.*\n)*? {2}[0-9a-f]{7} success 3\/3 replicas at 30Gi in gold/);
+    assert.match(output, /✔ sts-volume-gitops\/validate \(demo\) on [0-9a-f]{7} — success\n {4}analytics\/vlogs-victoria-logs-single-server: 1 PVC grows 10Gi → 20Gi; \+1\.00 USD a month/);
+    assert.match(output, /[0-9a-f]{7} success 1\/1 replicas at 20Gi/);
+    assert.match(output, /server-volume: 20Gi \[standard\] 1\/1 done {2}\(apps\/victoria-logs\/values-prod\.yaml:11\)/);
+    assert.match(output, /4 converged, 0 in progress, 0 blocked or failed, 0 stalled, 0 missing, 0 manifest errors/);
     assert.match(output, /Writes in that pass: Kubernetes 0, GitHub 0\./);
+    // What GitHub renders, never its Markdown source; and the glossary's words (issue 30 item 9).
+    assert.doesNotMatch(output, /\\[+()_`|]|&gt;|&lt;|&amp;|<br>|\*\*[A-Za-z]|<!--|<sub>/, 'Markdown shown as a reviewer reads it');
+    assert.doesNotMatch(output, /\(s\)|(?<![\d.,/])1 (PVC|replica|annotation|commit|file|error|warning)s\b|\/month|\bready\b|in-progress/);
   });
 });

@@ -163,7 +163,7 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
     assert.equal(code, 1);
     assert.equal(outcome.ok, false);
     assert.ok(!outcome.ok && outcome.errorType === 'TargetsFailedError');
-    assert.match(outcome.ok ? '' : outcome.errorMessage, /^1 target\(s\) failed: unreachable \(target unreachable: cannot read kubeconfig/);
+    assert.match(outcome.ok ? '' : outcome.errorMessage, /^1 target failed: unreachable \(target unreachable: cannot read kubeconfig/);
     const messages = lines.map((l) => ('_aws' in l ? `emf:${(l as { outcome?: string }).outcome ?? ('reason' in l ? 'reason' : 'counts')}` : String(l.message)));
     // Each pass is logged and counted as it ends: the good target's summary and metrics come before the failure.
     assert.deepEqual(messages.filter((m) => m === 'pass finished' || m === 'target failed' || m.startsWith('emf:')),

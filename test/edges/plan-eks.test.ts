@@ -38,7 +38,7 @@ describe('plan and check from a laptop against an EKS cluster', () => {
     const planned = await sandboxes.cli(['plan', '--config', config], aws);
     assert.equal(planned.code, 0, planned.stdout + planned.stderr);
     assert.match(planned.stdout, /^Plan for target demo at commit [0-9a-f]{12}\n {2}server v1\.34\.9/);
-    assert.match(planned.stdout, /~ db\/pg \(OrderedReady, 3 replicas\): in-progress/);
+    assert.match(planned.stdout, /~ db\/pg \(OrderedReady, 3 replicas\): will resize/);
     assert.deepEqual(eks.describes.at(-1), { cluster: 'prod-eu', accessKeyId: credentials.accessKeyId });
     assert.ok(eks.tokens.accepted > 0, 'the cluster was read with an EKS token');
     assert.deepEqual(sandboxes.kube.requestLog.writes(), [], 'plan writes nothing');

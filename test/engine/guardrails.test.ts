@@ -81,6 +81,19 @@ describe('size guardrails', () => {
     assert.equal(planOf('20Gi', {}, unknownSize(), [source({ guardrails: { maxSize: '100Gi' } })]).action, 'resize');
   });
 
+  it('says the location and the caution once when several limits hold a change back, with grouped amounts (issue 30 item 9)', () => {
+    const plan = planOf('2000Ti', { guardrails: { maxSize: '4Ti', maxMonthlyIncrease: 500 }, prices: { currency: 'USD', perGiBMonth: { standard: 0.125 } } });
+    assert.deepEqual(plan.reasons.map((r) => r.code), ['size-limit', 'growth-limit', 'cost-limit']);
+    assert.deepEqual(plan.reasons.map((r) => r.message), [
+      '2000Ti at k8s/db/pg.yaml:30 is above the largest size allowed, 4Ti (guardrails.maxSize, set on the target); an expansion cannot be undone, '
+        + 'so check the value first; if it is meant, raise guardrails.maxSize in the target\'s configuration',
+      'it is 204,800x the current size 10Gi, more than the 10x allowed in one change (guardrails.maxGrowthFactor, the default); '
+        + 'raise guardrails.maxGrowthFactor in the target\'s configuration',
+      'it adds +767,996.25 USD a month (6,143,970Gi more on standard at 0.125 USD per GiB-month), more than the +500.00 USD allowed '
+        + '(guardrails.maxMonthlyIncrease, set on the target); raise guardrails.maxMonthlyIncrease in the target\'s configuration',
+    ]);
+  });
+
   it('leaves a set that is already at its size alone, whatever the limits say', () => {
     const world = pgWorld({ 0: { request: '7Ei' }, 1: { request: '7Ei' }, 2: { request: '7Ei' } }, { size: '7Ei' });
     const plan = planOf('7Ei', { guardrails: { maxSize: '1Ti' } }, world);
@@ -103,7 +116,7 @@ describe('the cost of a change', () => {
   it('blocks a change above maxMonthlyIncrease, and one whose class has no price to check it with', () => {
     const over = planOf('100Gi', { prices, guardrails: { maxMonthlyIncrease: 20 } });
     assert.deepEqual(over.reasons.map((r) => r.code), ['cost-limit']);
-    assert.match(over.reasons[0]?.message ?? '', /^100Gi at k8s\/db\/pg\.yaml:30 adds \+27\.00 USD a month \(270Gi more on standard at 0\.1 USD\/GiB-month\), more than the \+20\.00 USD allowed/);
+    assert.match(over.reasons[0]?.message ?? '', /^100Gi at k8s\/db\/pg\.yaml:30 adds \+27\.00 USD a month \(270Gi more on standard at 0\.1 USD per GiB-month\), more than the \+20\.00 USD allowed/);
     assert.equal(planOf('70Gi', { prices, guardrails: { maxMonthlyIncrease: 18 } }).action, 'resize');
     const unpriced = planOf('20Gi', { prices: { currency: 'EUR', perGiBMonth: { fast: 0.2 } }, guardrails: { maxMonthlyIncrease: 100 } });
     assert.deepEqual(unpriced.reasons.map((r) => r.code), ['cost-unknown']);

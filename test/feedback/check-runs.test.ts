@@ -83,7 +83,7 @@ describe('check runs on pull requests (GitHub App)', () => {
     await validate();
     const check = await checkOn(head);
     assert.equal(check.conclusion, 'success');
-    assert.deepEqual(check.annotations, [['k8s/pg.yaml', storageLine, 'notice', 'db/pg data: will resize', '10Gi -> 20Gi on 1 PVC (StorageClass standard)']]);
+    assert.deepEqual(check.annotations, [['k8s/pg.yaml', storageLine, 'notice', 'db/pg data: will resize', '10Gi → 20Gi on 1 PVC (StorageClass standard)']]);
   });
 
   it('falls back to a commit status when the App lacks checks: write, and says so', async () => {
@@ -92,7 +92,7 @@ describe('check runs on pull requests (GitHub App)', () => {
       const head = await github.commitFiles({ branch: 'grow-more', message: 'Grow pg more', files: { 'k8s/pg.yaml': pgManifest('30Gi') } });
       await github.openPullRequest({ head: 'grow-more', title: 'Grow pg more' });
       const run = await validate();
-      assert.deepEqual(statusesOf(github, head, context), [{ state: 'success', description: 'db/pg: 1 PVCs grow 10Gi -> 30Gi' }]);
+      assert.deepEqual(statusesOf(github, head, context), [{ state: 'success', description: 'db/pg: 1 PVC grows 10Gi → 30Gi' }]);
       assert.equal(github.state.checkRuns.filter((r) => r.headSha === head).length, 0);
       assert.ok(run.feedback?.writes.some((w) => /check runs refused \(403: Resource not accessible by integration.*checks: write: commit statuses instead/.test(w)), run.feedback?.writes.join('\n'));
     } finally {

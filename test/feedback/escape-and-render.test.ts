@@ -51,7 +51,7 @@ describe('plan and progress rendering', () => {
 
   it('summarises a growing PR in the status and links blocked items to their line', () => {
     const ok = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [sts({ templates: [template({ pvcs: [1, 2, 3].map((i) => ({ name: `data-pg-${i}`, ordinal: i, state: 'to-patch' as const, request: '10Gi', capacity: '10Gi', message: undefined, terminal: false, since: undefined })) })] })], errors: [] });
-    assert.deepEqual([ok.state, ok.description], ['success', 'db/pg: 3 PVCs grow 10Gi -> 20Gi']);
+    assert.deepEqual([ok.state, ok.description], ['success', 'db/pg: 3 PVCs grow 10Gi → 20Gi']);
     const blocked = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [sts({ templates: [template({ action: 'blocked', reasons: ['StorageClass @fixed does not allow volume expansion'] })] })], errors: [] });
     assert.equal(blocked.state, 'failure');
     assert.match(blocked.markdown, /\(https:\/\/github\.com\/acme\/gitops\/blob\/b{40}\/k8s\/pg\.yaml#L29\)/);

@@ -100,7 +100,7 @@ describe('feedback in GitHub', () => {
     const head = await github.commitFiles({ branch: 'grow-pg', message: 'Grow pg to 20Gi', files: { 'k8s/pg.yaml': manifest('pg', '20Gi') } });
     growPr = await github.openPullRequest({ head: 'grow-pg', title: 'Grow pg' });
     const run = await pass();
-    assert.deepEqual(statusesFor(head, 'sts-volume-gitops/validate (demo)'), [{ state: 'success', description: 'db/pg: 2 PVCs grow 10Gi -> 20Gi' }]);
+    assert.deepEqual(statusesFor(head, 'sts-volume-gitops/validate (demo)'), [{ state: 'success', description: 'db/pg: 2 PVCs grow 10Gi → 20Gi' }]);
     const [comment] = comments(growPr);
     assert.ok(comment);
     assert.match(comment, /<!-- sts-volume-gitops:plan:demo -->/);

@@ -35,10 +35,10 @@ describe('a class change alone is named as one', () => {
     });
     const plan = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [planned.sts], errors: [] });
     assert.match(plan.markdown, /\| csi-probe\/web \| data \| 2 \| 1Gi → 1Gi<br>class fast → broken \| standard \(expandable\) \| no quota \| ✅ will change class \|/);
-    assert.equal(plan.description, 'csi-probe/web: 2 PVCs class fast -> broken');
+    assert.equal(plan.description, 'csi-probe/web: 2 PVCs class fast → broken');
     const [annotation] = planAnnotations([planned.sts], []);
     assert.equal(annotation?.title, 'csi-probe/web data: will change class');
-    assert.equal(annotation?.message, 'VolumeAttributesClass fast -> broken on 2 PVCs (StorageClass standard)');
+    assert.equal(annotation?.message, 'VolumeAttributesClass fast → broken on 2 PVCs (StorageClass standard)');
   });
 
   it('a resize alone keeps its words', () => {

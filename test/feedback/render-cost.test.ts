@@ -25,7 +25,7 @@ describe('the cost of a change, rendered', () => {
   it('puts the monthly increase per StatefulSet and in total in the plan comment and the status', () => {
     const summary = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: reports(), errors: [] });
     assert.equal(summary.state, 'success');
-    assert.match(summary.description, /; \+4\.00 EUR\/month$/);
+    assert.match(summary.description, /; \+4\.00 EUR a month$/);
     assert.match(summary.markdown, /\n\*\*Storage cost:\*\* \\\+4\.00 EUR a month \\\(db\/pg \\\+3\.00 EUR; db\/cache \\\+1\.00 EUR\\\)\n/);
   });
 
@@ -33,7 +33,7 @@ describe('the cost of a change, rendered', () => {
     const statefulSets = reports();
     const cost = costSummary(statefulSets);
     const text = renderPassReport({ target: 'prod', mode: 'plan', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) });
-    assert.match(text, /~ db\/pg \(OrderedReady, 3 replicas\): in-progress, \+3\.00 EUR a month\n\s+data: 10Gi -> 20Gi \[standard\] 0\/3 ready {2}\(k8s\/db\/pg\.yaml:30\)\n\s+cost: \+3\.00 EUR a month \(30Gi more on standard at 0\.1 EUR\/GiB-month\)/);
+    assert.match(text, /~ db\/pg \(OrderedReady, 3 replicas\): will resize, \+3\.00 EUR a month\n\s+data: 10Gi -> 20Gi \[standard\] 0\/3 done {2}\(k8s\/db\/pg\.yaml:30\)\n\s+cost: \+3\.00 EUR a month \(30Gi more on standard at 0\.1 EUR per GiB-month\)/);
     assert.match(text, /storage cost of the resizes: \+4\.00 EUR a month$/);
   });
 
@@ -43,7 +43,7 @@ describe('the cost of a change, rendered', () => {
     const statefulSets = plans.map((p) => reportFromPlan(p, 'c0ffee'));
     const summary = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] });
     assert.match(summary.markdown, /\\\+0\.00 USD a month \\\(db\/pg \\\+0\.00 USD\\\); not counted: no price for StorageClass standard/);
-    assert.match(summary.description, /; \+0\.00 USD\/month \(no price for standard\)$/);
+    assert.match(summary.description, /; \+0\.00 USD a month \(no price for standard\)$/);
     const cost = costSummary(statefulSets);
     const text = renderPassReport({ target: 'prod', mode: 'plan', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) });
     assert.match(text, /cost: 30Gi more on standard, no price for the class in prices\.perGiBMonth/);
@@ -55,10 +55,10 @@ describe('the cost of a change, rendered', () => {
     const plans = planTarget([desiredSet({ templates: [desiredTemplate({ size: '50Gi' })] })], world, { allowedNamespaces: ['*'], prices: { currency: 'USD', perGiBMonth: { standard: 0.125 } } });
     const statefulSets = plans.map((p) => reportFromPlan(p, 'c0ffee'));
     const summary = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] });
-    assert.equal(summary.description, 'db/pg: 3 PVCs grow 20Gi -> 50Gi (request lowered from 100Gi); +11.25 USD/month');
+    assert.equal(summary.description, 'db/pg: 3 PVCs grow 20Gi → 50Gi (request lowered from 100Gi); +11.25 USD a month');
     assert.match(summary.markdown, /\| 3 \| 100Gi → 50Gi<br>volumes 20Gi → 50Gi \| standard \(expandable\) \|/);
     const [annotation] = planAnnotations(statefulSets, []);
-    assert.equal(annotation?.message, '20Gi -> 50Gi on 3 PVCs (StorageClass standard), +11.25 USD a month; request lowered from 100Gi');
+    assert.equal(annotation?.message, '20Gi → 50Gi on 3 PVCs (StorageClass standard), +11.25 USD a month; request lowered from 100Gi');
     const cost = costSummary(statefulSets);
     const text = renderPassReport({ target: 'prod', mode: 'plan', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) });
     assert.match(text, /\n {6}data: 20Gi -> 50Gi \(request lowered from 100Gi\) \[standard\]/);
@@ -67,7 +67,7 @@ describe('the cost of a change, rendered', () => {
   it('keeps the words of an ordinary resize: from the live size, with its cost on the annotation', () => {
     const statefulSets = reports();
     const annotations = planAnnotations(statefulSets, []);
-    assert.equal(annotations[0]?.message, '10Gi -> 20Gi on 3 PVCs (StorageClass standard), +3.00 EUR a month');
+    assert.equal(annotations[0]?.message, '10Gi → 20Gi on 3 PVCs (StorageClass standard), +3.00 EUR a month');
     assert.doesNotMatch(renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] }).markdown, /volumes|request lowered/);
   });
 });

@@ -140,7 +140,7 @@ describe('sizes in Helm values files (size sources)', () => {
     const head = await github.commitFiles({ branch: 'grow-logs', message: 'Grow victoria-logs to 20Gi', files: { 'apps/victoria/values.yaml': victoriaValues('20Gi') } });
     growPr = await github.openPullRequest({ head: 'grow-logs', title: 'Grow victoria-logs' });
     await pass();
-    assert.deepEqual(statusesFor(head, 'sts-volume-gitops/validate (demo)'), [{ state: 'success', description: 'logs/victoria-logs: 2 PVCs grow 10Gi -> 20Gi' }]);
+    assert.deepEqual(statusesFor(head, 'sts-volume-gitops/validate (demo)'), [{ state: 'success', description: 'logs/victoria-logs: 2 PVCs grow 10Gi → 20Gi' }]);
     const [comment] = comments(growPr);
     assert.match(comment ?? '', /\| logs\/victoria-logs \| server-volume \| 2 \| 10Gi → 20Gi \| standard \(expandable\) \| no quota \| ✅ will resize \|/);
     assert.doesNotMatch(comment ?? '', /db\/pg/, 'only what the PR touches is planned');

@@ -451,7 +451,7 @@ describe('StsVolumeGitopsStack options', () => {
     ['a schedule of zero minutes', { everyMinutes: 0 }, eksConfig, /everyMinutes must be a whole number/],
     ['a fractional schedule', { everyMinutes: 2.5 }, eksConfig, /everyMinutes must be a whole number/],
     ['a timeout no EKS token outlives', { timeout: Duration.minutes(15) }, eksConfig, /timeout must be at most 14 minutes/],
-    ['a config that fails the schema, with the schema\'s message', {}, 'targets:\n  - name: x\n', /invalid configuration .*config\.yaml: targets\[0\]/],
+    ['a config that fails the schema, with the schema\'s message', {}, 'targets:\n  - name: x\n', /invalid configuration .*config\.yaml: target "x": source is required/],
     ['a cluster in another region', {}, eksConfig.replaceAll('eu-west-1', 'us-east-1'), /EKS cluster prod-eu is in us-east-1, but this stack deploys to eu-west-1/],
     ['an existing secret the config does not name', { githubSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:other-AbCdEf' }, eksConfig, /the config names secret github\/sts-volume-gitops, but githubSecretArn is/],
     ['a flexible window of zero', { flexibleWindowMinutes: 0 }, eksConfig, /flexibleWindowMinutes must be a whole number from 1 to 1440/],

@@ -88,7 +88,8 @@ export interface Harness {
   /** The deployment's key the passes sign and check records with. */
   recordKey: RecordKey | undefined;
   writeManifest(spec: StatefulSetSpec, path?: string): Promise<void>;
-  pass(options?: { mode?: 'apply' | 'plan'; holder?: string; maxWaitMs?: number; recordKey?: RecordKey | undefined }): Promise<PassReport>;
+  /** One pass; `events` collects what it says as it goes (the timeline the CLI and the demo print). */
+  pass(options?: { mode?: 'apply' | 'plan'; holder?: string; maxWaitMs?: number; recordKey?: RecordKey | undefined; events?: string[] }): Promise<PassReport>;
   /** Passes with `ticks` controller ticks between them until `done` or `maxPasses`. */
   converge(done: (report: PassReport) => boolean, options?: { maxPasses?: number; ticks?: number }): Promise<PassReport>;
   pvcs(namespace?: string): KubeObject[];
@@ -156,6 +157,7 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
       git, cluster, mode: options.mode ?? 'apply', holderIdentity: options.holder ?? 'test-pass',
       ...('recordKey' in options ? (options.recordKey ? { recordKey: options.recordKey } : {}) : recordKey ? { recordKey } : {}),
       timing: { maxWaitMs: options.maxWaitMs ?? 0, pollIntervalMs: 1, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+      ...(options.events ? { onEvent: (line: string) => options.events?.push(line) } : {}),
     }),
     converge: async (done, options = {}) => {
       let report: PassReport | undefined;

@@ -151,6 +151,37 @@ describe('recreation records in the Lease namespace', () => {
     }
   });
 
+  it('says crash recovery only of a pass that was interrupted: a recreation left waiting for the old object is finished in plain words (issue 30 item 9)', async () => {
+    const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
+    try {
+      // An ordinary resize: the first pass records, orphan-deletes and says it waits; the next one finishes it.
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
+      const first: string[] = [];
+      await h.pass({ events: first });
+      assert.ok(first.includes('db/pg: template data=20Gi pending: old object still being deleted'), first.join('\n'));
+      h.kube.tick(1);
+      const next: string[] = [];
+      await h.pass({ events: next });
+      assert.ok(next.includes('db/pg: template update set by orphan delete and recreate (pods untouched)'), next.join('\n'));
+      assert.deepEqual(next.filter((line) => /unfinished|resum/.test(line)), [], 'nothing reads as crash recovery');
+      await h.converge(allConverged);
+
+      // A pass killed after the orphan delete never released the Lease: that, and only that, is resumed as unfinished.
+      await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '30Gi' } });
+      await h.pass();
+      h.kube.tick(1);
+      leaveLeaseHeld(h, 3_600_000);
+      const after: string[] = [];
+      await h.pass({ events: after });
+      assert.deepEqual(after.filter((line) => /template update|unfinished/.test(line)), [
+        'db/pg: resuming the template update an earlier pass left unfinished',
+        'db/pg: template update resumed: set by orphan delete and recreate (pods untouched)',
+      ]);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('refuses a record an older version left beside its StatefulSet (no MAC): reported every pass, left in place, until a person resolves it', async () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {

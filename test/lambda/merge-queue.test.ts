@@ -116,7 +116,7 @@ describe('merge queues and base changes through the webhook', () => {
     const messages = await drainToWorker();
     assert.equal(messages.length, 1, 'deduplicated: one check for one queue commit');
     assert.equal((await checkRunOn(entry.headSha)).conclusion, 'success');
-    assert.match((await checkRunOn(entry.headSha)).annotations[0] ?? '', /^notice k8s\/db\/pg\.yaml:\d+ \d+Gi -> 40Gi and VolumeAttributesClass silver -> gold on \d+ PVCs/);
+    assert.match((await checkRunOn(entry.headSha)).annotations[0] ?? '', /^notice k8s\/db\/pg\.yaml:\d+ \d+Gi → 40Gi and VolumeAttributesClass silver → gold on \d+ PVCs/);
   });
 
   it('leaves a pull request\'s failing check in place when its head is pushed to a queue-named branch (issue 28 item 3)', async () => {

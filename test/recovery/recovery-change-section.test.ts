@@ -17,7 +17,7 @@ describe('what a size recovery changes', () => {
     const [heading, , text] = recoveryChangeSection({ template, failed: '100Gi', proposed: '50Gi', prices: { currency: 'EUR', perGiBMonth: { capped: 0.1 } } });
     assert.equal(heading, '## What it changes');
     assert.equal(text, 'The request goes down from 100Gi to 50Gi; the volumes, at 20Gi–30Gi \\(their capacity: 100Gi was never provisioned\\), grow to 50Gi. '
-      + 'That adds \\+5.00 EUR a month \\(50Gi more on capped at 0.1 EUR/GiB-month\\).');
+      + 'That adds \\+5.00 EUR a month \\(50Gi more on capped at 0.1 EUR per GiB-month\\).');
   });
 
   it('names a class without a price, and says only the direction without prices', () => {

@@ -55,12 +55,12 @@ describe('the cost of a recovery pull request', () => {
     const recovery = github.state.pulls.find((p) => p.state === 'open' && p.head.startsWith('sts-volume-gitops/recover/'));
     assert.ok(recovery, opened.recovery?.outcomes.map((o) => `${o.key}: ${o.action}`).join(", "));
     // Its body says the same before any check has run.
-    assert.match(recovery.body ?? '', /\n## What it changes\n\nThe request goes down from 100Gi to 50Gi; the volumes, at 20Gi \\\(their capacity: 100Gi was never provisioned\\\), grow to 50Gi\. That adds \\\+7\.50 USD a month \\\(60Gi more on capped at 0\.125 USD\/GiB-month\\\)\.\n/);
+    assert.match(recovery.body ?? '', /\n## What it changes\n\nThe request goes down from 100Gi to 50Gi; the volumes, at 20Gi \\\(their capacity: 100Gi was never provisioned\\\), grow to 50Gi\. That adds \\\+7\.50 USD a month \\\(60Gi more on capped at 0\.125 USD per GiB-month\\\)\.\n/);
     const run = await pass(); // validates the recovery pull request like any other
     const check = run.feedback?.checks.find((c) => c.number === recovery.number);
     assert.equal(check?.state, 'success', check?.description);
     // 2 volumes x (50Gi - 20Gi) x 0.125 USD/GiB-month.
-    assert.equal(check?.description, 'analytics/wh: 2 PVCs grow 20Gi -> 50Gi (request lowered from 100Gi); +7.50 USD/month');
+    assert.equal(check?.description, 'analytics/wh: 2 PVCs grow 20Gi → 50Gi (request lowered from 100Gi); +7.50 USD a month');
     const comment = commentBodies(github, recovery.number).find((b) => b.includes('sts-volume-gitops plan'));
     assert.match(comment ?? '', /\| 100Gi → 50Gi<br>volumes 20Gi → 50Gi \|/);
     assert.match(comment ?? '', /\*\*Storage cost:\*\* \\\+7\.50 USD a month \\\(analytics\/wh \\\+7\.50 USD\\\)/);
@@ -73,6 +73,6 @@ describe('the cost of a recovery pull request', () => {
     const run = await pass();
     assert.equal(run.report?.cost?.monthlyIncrease, 7.5);
     assert.ok(run.report);
-    assert.match(renderPassReport(run.report), /\n {6}data: 20Gi -> 50Gi \(request lowered from 100Gi\) \[capped\].*\n {8}cost: \+7\.50 USD a month \(60Gi more on capped at 0\.125 USD\/GiB-month\)/);
+    assert.match(renderPassReport(run.report), /\n {6}data: 20Gi -> 50Gi \(request lowered from 100Gi\) \[capped\].*\n {8}cost: \+7\.50 USD a month \(60Gi more on capped at 0\.125 USD per GiB-month\)/);
   });
 });

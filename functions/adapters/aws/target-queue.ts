@@ -2,10 +2,11 @@
 // limit). A message SQS refuses fails the send, naming it: the caller's invocation fails and is retried.
 import { SendMessageBatchCommand, SQSClient, type SQSClientConfig } from '@aws-sdk/client-sqs';
 import type { QueuedTargetMessage } from '../../app/target-messages.ts';
+import { count } from '../../domain/spelling.ts';
 
 export class QueueSendError extends Error {
   constructor(readonly failed: ReadonlyArray<{ target: string; code: string; message: string }>) {
-    super(`SQS refused ${failed.length} message(s): ${failed.map((f) => `${f.target} (${f.code}: ${f.message})`).join('; ')}`);
+    super(`SQS refused ${count(failed.length, 'message')}: ${failed.map((f) => `${f.target} (${f.code}: ${f.message})`).join('; ')}`);
     this.name = 'QueueSendError';
   }
 }

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { CheckAnnotation, CommitCheck, WriteOutcome } from '../../engine/ports.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
+import { count } from '../../domain/spelling.ts';
 
 /** The Checks API's limits: annotations per request, characters of summary and text (its OpenAPI `maxLength`). */
 export const maxAnnotationsPerRequest = 50;
@@ -91,7 +92,7 @@ export class CheckRuns {
     for (const batch of rest) {
       await this.octokit.rest.checks.update({ ...this.repo, check_run_id: created.data.id, output: { ...output, annotations: batch } });
     }
-    this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${check.state} "${check.description}"${annotations.length > 0 ? ` (${annotations.length} annotations)` : ''}`);
+    this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${check.state} "${check.description}"${annotations.length > 0 ? ` (${count(annotations.length, 'annotation')})` : ''}`);
     return existing ? 'updated' : 'created';
   }
 

@@ -8,16 +8,30 @@ export interface PermissionRule {
   verbs: readonly string[];
   /** Restricts the rule to these object names (RBAC cannot restrict `create` or `list` by name). */
   resourceNames?: readonly string[];
-  /** Which calls need it, for the manifest's reader. */
-  why: string;
+  /**
+   * Why the tool needs each verb, in words for the manifest's reader and `check`'s (never the code's names): `to ...`,
+   * so `check` can say `needed to ...` of a refused verb alone.
+   */
+  why: Readonly<Record<string, string>>;
+}
+
+/** The manifest header's words for a rule: `list: to ...; patch: to ...`, verbs that share a reason together. */
+export function whyText(rule: Pick<PermissionRule, 'verbs' | 'why'>): string {
+  const byReason = new Map<string, string[]>();
+  for (const verb of rule.verbs) {
+    const reason = rule.why[verb] ?? 'to do what `sts-volume-gitops rbac` grants it for';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), verb]);
+  }
+  if (byReason.size === 1) return [...byReason.keys()][0] ?? '';
+  return [...byReason].map(([reason, verbs]) => `${verbs.join(' and ')}: ${reason}`).join('; ');
 }
 
 /** Cluster-scoped reads, once per pass. */
 export const clusterPermissions: readonly PermissionRule[] = [
-  { apiGroup: 'storage.k8s.io', resource: 'storageclasses', verbs: ['list'], why: 'readSnapshot: whether each class allows volume expansion' },
+  { apiGroup: 'storage.k8s.io', resource: 'storageclasses', verbs: ['list'], why: { list: 'to tell, on every pass, whether each StorageClass allows volume expansion' } },
   {
     apiGroup: 'storage.k8s.io', resource: 'volumeattributesclasses', verbs: ['list'],
-    why: 'listVolumeAttributesClasses: whether the class a template asks for exists and names its StorageClass\'s driver (only when a class changes)',
+    why: { list: 'to tell whether the VolumeAttributesClass a template asks for exists and belongs to its StorageClass\'s driver (only when a class changes)' },
   },
 ];
 
@@ -25,16 +39,29 @@ export const clusterPermissions: readonly PermissionRule[] = [
 export const workloadPermissions: readonly PermissionRule[] = [
   {
     apiGroup: 'apps', resource: 'statefulsets', verbs: ['get', 'list', 'create', 'update', 'patch', 'delete'],
-    why: 'list: readSnapshot; get: after a template update; update: in-place template update (and its dry run); delete + create: orphan delete and recreate; patch: the status annotation',
+    why: {
+      get: 'to read a StatefulSet again after its template update',
+      list: 'to read the StatefulSets on every pass',
+      create: 'to update a template by orphan delete and recreate (pods untouched)',
+      delete: 'to update a template by orphan delete and recreate (pods untouched)',
+      update: 'to update a template in place (and to dry-run that update)',
+      patch: 'to write a StatefulSet\'s status annotation',
+    },
   },
-  { apiGroup: '', resource: 'persistentvolumeclaims', verbs: ['list', 'patch'], why: 'list: readSnapshot; patch: the storage request (and its server-side dry run), and the status annotation of a set an operator writes' },
-  { apiGroup: '', resource: 'pods', verbs: ['list'], why: 'readSnapshot: which replicas run at the current revision' },
-  { apiGroup: '', resource: 'resourcequotas', verbs: ['list'], why: 'readSnapshot: storage quota headroom' },
+  {
+    apiGroup: '', resource: 'persistentvolumeclaims', verbs: ['list', 'patch'],
+    why: {
+      list: 'to read the PVCs on every pass',
+      patch: 'to raise a PVC\'s storage request (and to dry-run it), and to write the status annotation of a set an operator writes',
+    },
+  },
+  { apiGroup: '', resource: 'pods', verbs: ['list'], why: { list: 'to tell which replicas run at the current revision' } },
+  { apiGroup: '', resource: 'resourcequotas', verbs: ['list'], why: { list: 'to tell how much room the storage quota has' } },
   {
     apiGroup: '', resource: 'configmaps', verbs: ['list'],
-    why: 'recreation records older versions kept beside their StatefulSet: looked for only while the Lease carries no records mark, to report them (unsigned, never acted on)',
+    why: { list: 'to find recreation records older versions kept beside their StatefulSets, only while the Lease carries no records mark, and report them (unsigned, never acted on)' },
   },
-  { apiGroup: '', resource: 'events', verbs: ['list', 'create'], why: 'list: why a PVC expansion failed; create: Events on the StatefulSet' },
+  { apiGroup: '', resource: 'events', verbs: ['list', 'create'], why: { list: 'to say why a PVC\'s expansion failed (the attempt\'s Events)', create: 'to write Events on the StatefulSet' } },
 ];
 
 /**
@@ -46,17 +73,26 @@ export function leasePermissions(leaseNames: readonly string[]): PermissionRule[
   return [
     {
       apiGroup: 'coordination.k8s.io', resource: 'leases', verbs: ['create'],
-      why: 'the first pass that writes creates the target\'s Lease (or, finding no recreation record, one that says so)',
+      why: { create: 'to create the target\'s Lease, on the first pass that writes (or that finds no recreation record, to say so)' },
     },
     {
       apiGroup: 'coordination.k8s.io', resource: 'leases', verbs: ['get', 'update', 'patch'], resourceNames: [...leaseNames],
-      why: 'get: is another pass running, may recreation records be outstanding; update: take or renew it, or mark it free of records; patch: release it',
+      why: {
+        get: 'to tell whether another pass is running and whether recreation records may be outstanding',
+        update: 'to take or renew the Lease, or to mark it free of records',
+        patch: 'to release the Lease',
+      },
     },
     {
       apiGroup: '', resource: 'configmaps', verbs: ['list', 'create', 'update', 'delete'],
-      why: 'the recreation record that makes a template update crash-safe: list (every apply pass, to check what is there), create (save), update (a pass rewriting its own record), delete (done)',
+      why: {
+        list: 'to find the recreation records in the state namespace (every apply pass lists them all: it acts on those in progress and reports any other)',
+        create: 'to save the recreation record that makes a template update crash-safe',
+        update: 'to rewrite its own recreation record while that template update is in progress',
+        delete: 'to remove a recreation record once its template update is done',
+      },
     },
-    { apiGroup: '', resource: 'events', verbs: ['create'], why: 'the Warning Event on a recreation record refused as not authentic' },
+    { apiGroup: '', resource: 'events', verbs: ['create'], why: { create: 'to write a Warning Event on a recreation record refused as not authentic' } },
   ];
 }
 
@@ -64,6 +100,6 @@ export function leasePermissions(leaseNames: readonly string[]): PermissionRule[
 export const previousLeaseNamespacePermissions: readonly PermissionRule[] = [
   {
     apiGroup: '', resource: 'configmaps', verbs: ['list'],
-    why: 'recreation records versions before the state namespace kept in namespaces.default: looked for only while the Lease carries no records mark, to report them',
+    why: { list: 'to find recreation records versions before the state namespace kept in namespaces.default, only while the Lease carries no records mark, and report them' },
   },
 ];

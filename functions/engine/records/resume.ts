@@ -117,8 +117,12 @@ export async function resumeRecords(
     try {
       // A 409 here: another pass took the Lease since this one read it, and resumes the record itself.
       await lease.ensure();
-      say(`${id}: resuming the template update an earlier pass left unfinished`);
+      // A pass that left its recreation waiting for the old object said so; one that never released the Lease was
+      // interrupted, and only then is this crash recovery.
+      const interrupted = lease.foundUnreleased;
+      if (interrupted) say(`${id}: resuming the template update an earlier pass left unfinished`);
       const { outcome, reason } = await resumeRecreation(record, cluster, ctx.timing);
+      if (outcome !== 'record-outdated') say(`${id}: template update ${interrupted ? 'resumed: ' : ''}${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') result.waiting.add(id);
       if (outcome === 'record-outdated') {
         result.notes.push(`${id}: recreation record ${record.recordNamespace}/${record.recordName} dropped, not replayed: ${reason ?? 'the StatefulSet changed since it was written'}`);

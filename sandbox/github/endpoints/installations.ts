@@ -10,9 +10,9 @@ import type { GitHubServerContext, Json } from '../state.ts';
 export const installationRoutes: Route[] = [];
 const route = routeInto(installationRoutes);
 
-/** What the sandbox's App is granted unless a test takes something away (`state.installationPermissions`). */
+/** What the sandbox's App is granted (README's table of permissions) unless a test takes something away (`state.installationPermissions`). */
 export const defaultInstallationPermissions: Readonly<Record<string, 'read' | 'write'>> = {
-  checks: 'write', contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', metadata: 'read',
+  checks: 'write', contents: 'write', pull_requests: 'write', statuses: 'write', issues: 'write', metadata: 'read', merge_queues: 'read',
 };
 
 /** The App as GET /app answers it (also the `app` of its check runs). */

@@ -1,0 +1,155 @@
+// One voice (issue 30 item 9): every renderer writes the glossary's words in the house style (functions/feedback/
+// glossary.ts, functions/domain/spelling.ts). A plan, a pass, a pull request's comment and check, a progress comment, a
+// recovery body and check's lines are rendered from the same worlds, and each text is held to the rules: one arrow per
+// medium, counts in the right number, `a month`, grouped amounts, no word the glossary rules out, no code names.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { clusterPermissions, leasePermissions, previousLeaseNamespacePermissions, workloadPermissions } from '../../functions/adapters/kube/permissions.ts';
+import { accessQuestions, judgeAccess } from '../../functions/check/cluster-access.ts';
+import { ok, warning } from '../../functions/check/check-result.ts';
+import { renderCheckReport } from '../../functions/cli/render-check.ts';
+import { renderPassReport } from '../../functions/cli/render-report.ts';
+import { planTarget, type PlanOptions } from '../../functions/engine/plan.ts';
+import { costSummary, reportFromPlan, type PassReport, type StatefulSetReport } from '../../functions/engine/pass-report.ts';
+import { glossary } from '../../functions/feedback/glossary.ts';
+import { planAnnotations, planCheck } from '../../functions/feedback/render-check-run.ts';
+import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
+import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
+import { sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
+import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, quota, runningPod } from '../engine/builders.ts';
+
+const options: PlanOptions = {
+  allowedNamespaces: ['*'], prices: { currency: 'USD', perGiBMonth: { standard: 0.125 } }, guardrails: { maxSize: '4Ti', maxMonthlyIncrease: 500 },
+};
+
+/** db/pg grows 10Gi -> 20Gi (3 replicas), db/solo 10Gi -> 12Gi (1 replica), db/big asks for 2Pi past three limits and the quota. */
+function planned(): StatefulSetReport[] {
+  const world = pgWorld();
+  const db = world.namespaces.get('db');
+  db?.quotas.push(quota('storage', { 'requests.storage': '10000Gi' }));
+  for (const name of ['solo', 'big']) {
+    const replicas = name === 'solo' ? 1 : 3;
+    db?.statefulSets.push(liveSet({ name, replicas, uid: `uid-${name}` }));
+    for (let i = 0; i < replicas; i++) {
+      db?.pvcs.push(livePvc(`data-${name}-${i}`));
+      db?.pods.push(runningPod(`${name}-${i}`, `${name}-rev1`));
+    }
+  }
+  const sets = [
+    desiredSet(),
+    desiredSet({ name: 'solo', replicas: 1, templates: [desiredTemplate({ size: '12Gi' })] }),
+    desiredSet({ name: 'big', templates: [desiredTemplate({ size: '2Pi' })] }),
+  ];
+  return planTarget(sets, world, options).map((plan) => reportFromPlan(plan, 'c0ffee'));
+}
+
+/** db/pg's expansion to 100Gi failed for good at 20Gi (the driver's maximum is 50Gi). */
+function failed(): StatefulSetReport {
+  const stuck = { request: '100Gi', capacity: '20Gi', allocated: '100Gi', resizeStatus: 'ControllerResizeInfeasible' };
+  const [report] = planTarget([desiredSet({ templates: [desiredTemplate({ size: '100Gi' })] })], pgWorld({ 0: stuck, 1: stuck, 2: stuck }, { size: '100Gi' }), options)
+    .map((plan) => reportFromPlan(plan, 'c0ffee'));
+  assert.ok(report);
+  return report;
+}
+
+function passReport(mode: PassReport['mode'], statefulSets: StatefulSetReport[]): PassReport {
+  const cost = costSummary(statefulSets);
+  return { target: 'prod', mode, commitSha: 'c0ffee'.repeat(7), outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) };
+}
+
+function terminalTexts(): string[] {
+  const questions = accessQuestions({ name: 'prod', namespaces: { default: 'default', state: 'sts-volume-gitops', allow: ['db'] } });
+  const access = judgeAccess(questions, questions.map((_, index) => ({ allowed: index % 2 === 0 })));
+  return [
+    renderPassReport(passReport('plan', planned())),
+    renderPassReport(passReport('apply', [...planned(), failed()])),
+    renderCheckReport({ targets: [{ target: 'prod', results: [ok('config', 'configuration', 'valid'), warning('cluster.state-writers', 'x', 'y'), ...access] }], webhook: [] }),
+  ];
+}
+
+function gitHubTexts(): string[] {
+  const links = { htmlBase: 'https://github.com', owner: 'acme', repo: 'gitops' };
+  const sets = planned();
+  const plan = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: sets, errors: [] });
+  const check = planCheck({ context: 'sts-volume-gitops/validate (prod)', plan, statefulSets: sets, errors: [] });
+  const growing = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: sets.filter((s) => s.name !== 'big'), errors: [] });
+  const failure = failed();
+  const progress = [failure, sets[0]!].map((sts) => renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee' }));
+  const template = failure.templates[0]!;
+  const recovery = sizeRecoveryBody({
+    sts: failure, template, failed: '100Gi', proposalMarker: '',
+    decision: { kind: 'propose', size: '50Gi', bytes: 50n * 2n ** 30n, rule: 'driver-maximum', explanation: 'the driver states a maximum of 50Gi' },
+    prices: options.prices,
+  });
+  return [
+    plan.markdown, plan.description, plan.headline, growing.markdown, growing.description, check.title,
+    ...planAnnotations(sets, []).flatMap((a) => [a.title, a.message]),
+    ...progress.flatMap((p) => [p.markdown, p.description, p.title]), recovery,
+  ];
+}
+
+/** `1 PVCs`, `1 replicas`, `1 errors`... */
+const wrongSingular = /(?<![\d.,/])1 (PVC|replica|StatefulSet|template|error|warning|file|mapping|size source|target|message|item)s\b/;
+const avoided = glossary.flatMap((entry) => entry.insteadOf ?? []);
+
+function holdToHouseStyle(text: string, medium: 'github' | 'terminal'): void {
+  const wrongArrow = medium === 'github' ? /->|-&gt;/ : /→/;
+  assert.doesNotMatch(text, wrongArrow, `one arrow per medium (${medium}):\n${text}`);
+  assert.doesNotMatch(text, /\(s\)|\(es\)/, `a count in the right number, not "(s)":\n${text}`);
+  assert.doesNotMatch(text, wrongSingular, `one of a thing is singular:\n${text}`);
+  assert.doesNotMatch(text, /\/month\b/, `money "a month", not "/month":\n${text}`);
+  assert.doesNotMatch(text, /[+-]\d{4,}\.\d\d [A-Z]{3}\b/, `money with thousands grouped:\n${text}`);
+  assert.doesNotMatch(text, /(?<![\d,.])\d{4,}(Ki|Mi|Gi|Ti|Pi|Ei)\b/, `a computed size with thousands grouped:\n${text}`);
+  for (const word of avoided) assert.doesNotMatch(text, new RegExp(`(?<![\\w-])${word}(?![\\w-])`), `the glossary rules out "${word}":\n${text}`);
+  assert.doesNotMatch(text, /waiting-for-deletion|missing-in-cluster|namespace-not-allowed|updated-in-place/, `an outcome's words, not its code:\n${text}`);
+}
+
+describe('one voice across the renderers (issue 30 item 9)', () => {
+  it('the terminal texts (plan, pass, check) keep the house style', () => {
+    for (const text of terminalTexts()) holdToHouseStyle(text, 'terminal');
+  });
+
+  it('the GitHub texts (plan comment, check run, annotations, progress, recovery) keep the house style', () => {
+    for (const text of gitHubTexts()) holdToHouseStyle(text, 'github');
+  });
+
+  it('a plan says what will change and how many replicas are done, and counts a single replica as one', () => {
+    const text = renderPassReport(passReport('plan', planned()));
+    assert.match(text, /~ db\/pg \(OrderedReady, 3 replicas\): will resize, \+3\.75 USD a month\n {6}data: 10Gi -> 20Gi \[standard\] 0\/3 done/);
+    assert.match(text, /~ db\/solo \(OrderedReady, 1 replica\): will resize/);
+    assert.match(text, /x db\/big \(OrderedReady, 3 replicas\): blocked/);
+    assert.match(text, /\n {2}0 converged, 2 will change, 0 in progress, 1 blocked or failed, 0 stalled, 0 missing, 0 manifest errors\n/);
+    assert.match(gitHubTexts()[4] ?? '', /^db\/pg: 3 PVCs grow 10Gi → 20Gi; db\/solo: 1 PVC grows 10Gi → 12Gi; \+4\.00 USD a month$/);
+  });
+
+  it('groups the amounts of a quota that has no room, wherever its reason is shown', () => {
+    const world = pgWorld();
+    world.namespaces.get('db')?.quotas.push(quota('storage', { 'requests.storage': '10000Gi' }));
+    const sets = planTarget([desiredSet({ templates: [desiredTemplate({ size: '20Ti' })] })], world, { allowedNamespaces: ['*'], guardrails: { maxGrowthFactor: 100_000 } })
+      .map((plan) => reportFromPlan(plan, 'c0ffee'));
+    const text = renderPassReport(passReport('plan', sets));
+    assert.match(text, /blocked: growing needs 61,410Gi more requests\.storage but ResourceQuota storage has 9,970Gi left \(used 30Gi of 10,000Gi/);
+    holdToHouseStyle(text, 'terminal');
+  });
+
+  it('a failed set\'s check has its whole reason as the title, and its summary says what failed without repeating it', () => {
+    const sts = failed();
+    const progress = renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee' });
+    const reason = sts.templates[0]?.pvcs[0]?.message ?? '';
+    assert.ok(reason.length > 0);
+    assert.equal(progress.title, `data: ${reason}`, 'the title is not cut');
+    assert.match(progress.markdown, /\nDesired state from commit c0ffee\. data: the resize to 100Gi failed for good\.\n/);
+    assert.ok(!progress.markdown.includes('…'), 'no cut text in the summary');
+  });
+
+  it('says why a permission is needed in words, never by the code that needs it', () => {
+    const rules = [...clusterPermissions, ...workloadPermissions, ...leasePermissions(['sts-volume-gitops-prod']), ...previousLeaseNamespacePermissions];
+    for (const rule of rules) {
+      for (const verb of rule.verbs) {
+        const why = rule.why[verb] ?? '';
+        assert.match(why, /^to [a-z]/, `${verb} ${rule.resource}: a reason for the verb, "to ..."`);
+        assert.doesNotMatch(why, /\b[a-z]+[A-Z]\w*\(?/, `${verb} ${rule.resource}: no code name in "${why}"`);
+      }
+    }
+  });
+});
