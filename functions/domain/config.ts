@@ -5,10 +5,12 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
-import { clusterKey } from './cluster-key.ts';
+import { clusterKey, type ClusterConfig } from './cluster-key.ts';
 import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
+
+export type { ClusterConfig, EksCluster, KubeconfigCluster } from './cluster-key.ts';
 
 export { shown } from './config-problems.ts';
 
@@ -25,19 +27,6 @@ export interface GitHubSource {
 export interface LocalSource {
   directory: string;
   paths: string[];
-}
-
-export interface KubeconfigCluster {
-  path: string;
-  context?: string;
-}
-
-export interface EksCluster {
-  name: string;
-  region: string;
-  /** A role (often in the cluster's account) assumed through STS before calling EKS, with its external ID. */
-  roleArn?: string;
-  externalId?: string;
 }
 
 /** A size that lives outside a StatefulSet manifest (a chart's values, a Kustomize patch); see domain/size-sources.ts. */
@@ -91,7 +80,7 @@ export const defaultStateNamespace = 'sts-volume-gitops';
 export interface TargetConfig {
   name: string;
   source: { github: GitHubSource } | { local: LocalSource };
-  cluster: { kubeconfig: KubeconfigCluster } | { eks: EksCluster };
+  cluster: ClusterConfig;
   sizeSources: SizeSourceConfig[];
   /** Limits on every template's change (a size source may override them); absent: only the default growth factor. */
   guardrails?: GuardrailsConfig;
