@@ -4,7 +4,7 @@ import { change, count, monthly, showSize, unitPrice } from '../domain/spelling.
 import type { CostSummary, PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
-import { doneCount, outcomeWords, pvcStateWords } from '../feedback/glossary.ts';
+import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
 
 export function renderPassReport(report: PassReport): string {
@@ -65,7 +65,7 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
       const vac = pvc.volumeAttributesClass;
       const sizes = `request ${pvc.request ?? '?'}, capacity ${pvc.capacity ?? '?'}`
         + (vac ? `, class ${vac.requested ?? '(none)'}, volume ${vac.current ?? '(none)'}${vac.modifyStatus ? ` (${vac.modifyStatus})` : ''}` : '');
-      lines.push(`        ${pvc.name}: ${pvcStateWords[pvc.state]} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
+      lines.push(`        ${pvc.name}: ${pvcWords(sts, template, pvc)} (${sizes})${pvc.message ? `: ${pvc.message}` : ''}`);
     }
   }
   for (const note of sts.notes) lines.push(`      note: ${note}`);

@@ -99,6 +99,21 @@ export const pvcStateWords: Readonly<Record<PvcReport['state'], string>> = {
   'failed': 'failed',
 };
 
+/**
+ * A PVC's words in its set's report. A blocked change patches nothing (its template's, or the whole set's when its
+ * template update was refused), so a PVC it would patch is not "to be patched" while it stays blocked.
+ */
+export function pvcWords(
+  sts: { blockedBy?: string | undefined }, template: { action: string }, pvc: Pick<PvcReport, 'state'>,
+): string {
+  return pvc.state === 'to-patch' && isHeldByBlock(sts, template) ? 'not patched while blocked' : pvcStateWords[pvc.state];
+}
+
+/** The template's PVCs wait for nothing this tool will do: it is blocked, or its set's template update was. */
+export function isHeldByBlock(sts: { blockedBy?: string | undefined }, template: { action: string }): boolean {
+  return template.action === 'blocked' || sts.blockedBy !== undefined;
+}
+
 /** `2/3 done`: replicas whose volumes have the size and class Git asks for (the KEP's readyReplicas). */
 export function doneCount(template: { readyReplicas: number; replicas: number }): string {
   return `${template.readyReplicas}/${template.replicas} done`;

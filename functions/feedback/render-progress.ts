@@ -4,7 +4,7 @@ import { classKeySuffix } from '../recovery/class-recovery.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
-import { doneCount, outcomeWords, pvcStateWords } from './glossary.ts';
+import { doneCount, isHeldByBlock, outcomeWords, pvcWords } from './glossary.ts';
 import { fitComment } from './render-plan-comment.ts';
 
 export interface ProgressSummary {
@@ -22,6 +22,11 @@ const stateIcons: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'resizing-node': '🔄', 'stalled-on-node': '⚠️', 'retrying': '🔁', 'in-progress-other-size': '⏸️', 'modifying': '🔄', 'class-pending': '⏳',
   'done': '✅', 'failed': '❌',
 };
+
+/** A PVC a blocked change would patch is held (⏸️), not waiting for this tool (⏳). */
+function pvcIcon(sts: StatefulSetReport, template: TemplateReport, pvc: TemplateReport['pvcs'][number]): string {
+  return pvc.state === 'to-patch' && isHeldByBlock(sts, template) ? '⏸️' : stateIcons[pvc.state];
+}
 
 /** Blocked, failed or stalled (a volume waits for its node longer than `stalledAfter`): a person must act. */
 export function progressState(sts: StatefulSetReport): ProgressSummary['state'] {
@@ -104,7 +109,7 @@ export function renderProgressComment(input: {
       for (const pvc of template.pvcs) {
         const vac = pvc.volumeAttributesClass;
         const volumeClass = vac ? ` (volume in class ${escapeMarkdown(vac.current ?? 'none')}${vac.modifyStatus ? `, ${escapeMarkdown(vac.modifyStatus)}` : ''})` : '';
-        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${stateIcons[pvc.state]} ${pvcStateWords[pvc.state]}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
+        lines.push(`| ${escapeMarkdown(pvc.name)} | ${escapeMarkdown(pvc.request ?? '—')} | ${escapeMarkdown(pvc.capacity ?? '—')} | ${pvcIcon(sts, template, pvc)} ${pvcWords(sts, template, pvc)}${volumeClass}${pvc.message ? `: ${escapeMarkdown(pvc.message)}` : ''} | ${pvc.since ?? '—'} |`);
       }
     }
     const quotes = failureQuotes(template);

@@ -122,6 +122,25 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
     assert.match(gitHubTexts()[4] ?? '', /^db\/pg: 3 PVCs grow 10Gi → 20Gi; db\/solo: 1 PVC grows 10Gi → 12Gi; \+4\.00 USD a month$/);
   });
 
+  it('never says a blocked change\'s PVCs are to be patched: nothing is patched while it is blocked', () => {
+    const sets = planned();
+    const big = sets.find((s) => s.name === 'big');
+    assert.ok(big && big.outcome === 'blocked' && big.templates[0]?.pvcs.every((p) => p.state === 'to-patch'), 'db/big is blocked, its PVCs behind the size');
+    const plan = renderPassReport(passReport('plan', sets));
+    const bigLines = plan.slice(plan.indexOf('x db/big'), plan.indexOf('\n  0 converged'));
+    for (const ordinal of [0, 1, 2]) assert.match(bigLines, new RegExp(`\\n {8}data-big-${ordinal}: not patched while blocked \\(request 10Gi, capacity 10Gi\\)`));
+    assert.doesNotMatch(bigLines, /to be patched/);
+    assert.match(plan, /\n {8}data-pg-0: to be patched \(request 10Gi/, 'a change that is not blocked still has its PVCs to patch');
+    // A set whose template update was refused while it was applied patched nothing either.
+    const pg = sets.find((s) => s.name === 'pg');
+    assert.ok(pg);
+    const refused: StatefulSetReport = { ...pg, outcome: 'blocked', blockedBy: 'record-name-taken' };
+    assert.doesNotMatch(renderPassReport(passReport('apply', [refused])), /to be patched/);
+    const progress = renderProgressComment({ target: 'prod', sts: big, commitSha: 'c0ffee' }).markdown;
+    assert.match(progress, /\| data-big-0 \| 10Gi \| 10Gi \| ⏸️ not patched while blocked \|/);
+    assert.doesNotMatch(progress, /to be patched/);
+  });
+
   it('groups the amounts of a quota that has no room, wherever its reason is shown', () => {
     const world = pgWorld();
     world.namespaces.get('db')?.quotas.push(quota('storage', { 'requests.storage': '10000Gi' }));
