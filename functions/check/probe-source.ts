@@ -1,7 +1,7 @@
 // The target's Git source, read as a pass reads it: the branch head, the files its paths match, the manifests and the
 // size sources parsed (every located error). Read-only.
 import type { TargetConfig } from '../domain/config.ts';
-import { matchesManifestGlobs } from '../domain/manifests.ts';
+import { matchPaths, noPathMatches, whereYamlFilesAre } from '../domain/path-matches.ts';
 import { readTargetDesired, type TargetDesired } from '../engine/desired-input.ts';
 import type { GitSourcePort } from '../engine/ports.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
@@ -24,14 +24,17 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   }
   const results: CheckResult[] = [ok('source.read', where, `read at ${head.commitSha.slice(0, 12)}: ${plural(head.files.size, 'file')}`)];
   const globs = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
-  const paths = [...head.files.keys()];
-  const matchedBy = globs.map((glob) => paths.filter((path) => matchesManifestGlobs(path, [glob])).length);
-  const noneMatch = matchedBy.every((count) => count === 0);
-  for (const [index, glob] of globs.entries()) {
-    const count = matchedBy[index] ?? 0;
-    if (count > 0) results.push(ok('source.paths', glob, `matches ${plural(count, 'YAML file')}`));
-    else if (noneMatch && config.sizeSources.length === 0) results.push(error('source.paths', glob, 'matches no YAML file: the target has nothing to resize', 'fix paths (globs relative to the repository root, e.g. k8s/**/*.yaml) or the branch'));
-    else results.push(warning('source.paths', glob, 'matches no YAML file', 'fix the glob or remove it from paths'));
+  const matches = matchPaths(head.files.keys(), globs);
+  const noneMatch = noPathMatches(matches);
+  for (const { glob, files } of matches) {
+    const hint = (): string => whereYamlFilesAre(head.paths ?? head.files.keys(), [glob]);
+    if (files > 0) results.push(ok('source.paths', glob, `matches ${plural(files, 'YAML file')}`));
+    else if (noneMatch) {
+      const reads = config.sizeSources.length === 0 ? 'the target has nothing to resize' : 'only the size sources are read';
+      const sizeSourcesOnly = config.sizeSources.length === 0 ? '' : ' (a target read only through sizeSources can point paths at its values files)';
+      results.push(error('source.paths', glob, `matches no YAML file${globs.length > 1 ? ', nor does any other glob of paths' : ''}: no manifest is read, ${reads}`,
+        `fix paths (now ${JSON.stringify(globs)}, globs relative to the repository root) or the branch: ${hint()}${sizeSourcesOnly}`));
+    } else results.push(warning('source.paths', glob, 'matches no YAML file', `fix the glob or remove it from paths (${hint()})`));
   }
   const desired = readTargetDesired(head.files, { globs, defaultNamespace: config.namespaces.default, sizeSources: config.sizeSources });
   for (const problem of desired.errors) {

@@ -22,7 +22,8 @@ export function renderPassReport(report: PassReport): string {
   for (const error of report.manifestErrors) {
     lines.push(`  ! ${error.path}:${error.line}:${error.column}: ${error.message}${error.jsonPath ? ` (at ${error.jsonPath})` : ''}`);
   }
-  if (report.statefulSets.length === 0) lines.push('  no StatefulSets in the target paths');
+  if (report.noManifests) lines.push(`  ! ${report.noManifests.message}`);
+  else if (report.statefulSets.length === 0) lines.push('  no StatefulSets in the target paths');
   for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode));
   for (const note of report.notes) lines.push(`  note: ${note}`);
   lines.push(summaryLine(report));

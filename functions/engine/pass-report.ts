@@ -134,6 +134,17 @@ export interface PassReport {
   refusedRecordsLeftOut?: number;
   /** The monthly cost of the resizes, when the target has prices (`costSummary`). */
   cost?: CostSummary;
+  /** Present when no glob of the target's paths matches a YAML file at the commit: no manifest was read. */
+  noManifests?: NoManifests;
+}
+
+export interface NoManifests {
+  /** The target's paths, as configured. */
+  paths: string[];
+  /** Whether the target still reads size sources (then the pass is not blocked for it). */
+  sizeSources: boolean;
+  /** What happened and where the YAML files are (domain/path-matches.ts). */
+  message: string;
 }
 
 /**

@@ -61,6 +61,11 @@ export function passVerdict(run: JudgedRun): PassVerdict {
     ...(report?.manifestErrors ?? []).map((e): Problem => ({
       severity: 'blocked', kind: 'manifest', reason: 'manifest-error', subject: `${e.path}:${e.line}`, message: e.message,
     })),
+    // Paths that match nothing read nothing, every pass: blocked until they are fixed (a target with size sources
+    // still reads those, and is told in its report).
+    ...(report?.noManifests && !report.noManifests.sizeSources ? [{
+      severity: 'blocked', kind: 'manifest', reason: 'no-manifests', subject: report.noManifests.paths.join(', '), message: report.noManifests.message,
+    } satisfies Problem] : []),
     ...(report?.refusedRecords ?? []).map((r): Problem => ({
       severity: 'failed', kind: 'recreation-record', reason: 'record-refused', subject: r.configMap, message: `${r.statefulSet}: ${r.reason}`,
     })),

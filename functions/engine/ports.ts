@@ -137,7 +137,10 @@ export interface ClusterPort {
 /** The files of one commit the target reads: those its globs match and those its size sources map. */
 export interface GitSnapshot {
   commitSha: string;
+  /** The files read: those the target's paths match and its size sources' values files. */
   files: Map<string, string>;
+  /** Every file's path at the commit (read or not), to say where the YAML files are when the paths match none. */
+  paths?: readonly string[];
 }
 
 export interface GitSourcePort {

@@ -224,6 +224,17 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(results(checked, 'source.paths').map((r) => [r.subject, r.level]), [['k8s/**/*.yaml', 'ok'], ['manifests/**/*.yaml', 'warning']]);
   });
 
+  it('calls paths that match no file at all an error, with the paths and where the YAML files are, even beside size sources', async () => {
+    const typo = await check(['--config', await configFile('paths-typo', { edit: (t) => t.replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8/**/*.yaml", "manifests/*.yaml"]') })]);
+    assert.equal(typo.code, 1);
+    const paths = results(typo, 'source.paths');
+    assert.deepEqual(paths.map((r) => [r.subject, r.level]), [['k8/**/*.yaml', 'error'], ['manifests/*.yaml', 'error']]);
+    assert.equal(paths[0]?.message, 'matches no YAML file, nor does any other glob of paths: no manifest is read, only the size sources are read');
+    assert.equal(paths[0]?.fix, 'fix paths (now ["k8/**/*.yaml","manifests/*.yaml"], globs relative to the repository root) or the branch: '
+      + 'k8/ has no YAML file; did you mean k8s/**/*.yaml? (a target read only through sizeSources can point paths at its values files)');
+    assert.match(paths[1]?.fix ?? '', /or the branch: the YAML files are in apps\/, k8s\/ \(a target/);
+  });
+
   it('finds a namespace the manifests use that namespaces.allow forgot', async () => {
     const checked = await check(['--config', await configFile('forgotten', { edit: (t) => t.replace('allow: [db, cache, analytics]', 'allow: [db, cache]') })]);
     assert.equal(checked.code, 1);

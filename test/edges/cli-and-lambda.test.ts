@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Context } from 'aws-lambda';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import { handler } from '../../functions/lambda/handler.ts';
 import type { TargetRunJson } from '../../functions/app/report-json.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -67,6 +67,27 @@ describe('CLI and Lambda against the sandboxes', () => {
     const result = await cli(['plan', '--config', configPath, '--json'], env);
     const runs = JSON.parse(result.stdout) as Array<{ target: string; report: { statefulSets: Array<{ name: string }> } }>;
     assert.deepEqual(runs[0]?.report.statefulSets.map((s) => s.name).sort(), ['clickhouse', 'pg', 'redis']);
+  });
+
+  it('plan says no manifest was read when the paths match no file, and exits 1 unless size sources are still read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sts-edges-paths-'));
+    const typo = join(dir, 'typo.yaml');
+    await writeFile(typo, sandboxConfig(kube.kubeconfigPath, github.url, 'TEST_GITHUB_TOKEN').replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8/**/*.yaml"]'));
+    const text = await cli(['plan', '--config', typo], env);
+    assert.equal(text.code, 1, text.stderr);
+    assert.match(text.stdout, /\n {2}! paths \["k8\/\*\*\/\*\.yaml"\] match no YAML file at [0-9a-f]{12}: no manifest was read; k8\/ has no YAML file; did you mean k8s\/\*\*\/\*\.yaml\?\n/);
+    assert.doesNotMatch(text.stdout, /no StatefulSets in the target paths/);
+    const json = await cli(['plan', '--config', typo, '--json'], env);
+    const [run] = JSON.parse(json.stdout) as TargetRunJson[];
+    assert.deepEqual(run?.report?.noManifests?.paths, ['k8/**/*.yaml']);
+    assert.deepEqual(run?.verdict.problems.map((p) => [p.severity, p.kind, p.reason, p.subject]), [['blocked', 'manifest', 'no-manifests', 'k8/**/*.yaml']]);
+    // With size sources the pass still reads those: said in the report, not a blocked verdict.
+    const mapped = join(dir, 'mapped.yaml');
+    await writeFile(mapped, sandboxConfig(kube.kubeconfigPath, github.url, 'TEST_GITHUB_TOKEN', exampleSizeSources).replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8/**/*.yaml"]'));
+    const [withSources] = JSON.parse((await cli(['plan', '--config', mapped, '--json'], env)).stdout) as TargetRunJson[];
+    assert.equal(withSources?.report?.noManifests?.sizeSources, true);
+    assert.match(withSources?.report?.noManifests?.message ?? '', /no manifest was read, only the size sources/);
+    assert.ok(!withSources?.verdict.problems.some((p) => p.reason === 'no-manifests'));
   });
 
   it('exits 2 with an actionable message on bad usage, a bad config or an unknown target', async () => {

@@ -92,7 +92,8 @@ export class GitHubSource implements GitHistoryPort {
       return text;
     });
     const files = new Map<string, string>(wanted.map((entry, index) => [entry.path, texts[index] ?? '']));
-    return { commitSha, files };
+    const paths = tree.data.tree.flatMap((entry) => (entry.type === 'blob' && entry.path !== undefined ? [entry.path] : []));
+    return { commitSha, files, paths };
   }
 
   /**

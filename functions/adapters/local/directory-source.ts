@@ -20,11 +20,11 @@ export class DirectorySource implements GitSourcePort {
 
   async readBranchHead(): Promise<GitSnapshot> {
     const files = new Map<string, string>();
-    for (const path of await listFiles(this.directory)) {
-      const relativePath = relative(this.directory, path).split(sep).join('/');
-      if (matchesManifestGlobs(relativePath, this.globs) || this.mappedFiles.includes(relativePath)) files.set(relativePath, await readFile(path, 'utf8'));
+    const paths = (await listFiles(this.directory)).map((path) => relative(this.directory, path).split(sep).join('/'));
+    for (const relativePath of paths) {
+      if (matchesManifestGlobs(relativePath, this.globs) || this.mappedFiles.includes(relativePath)) files.set(relativePath, await readFile(join(this.directory, relativePath), 'utf8'));
     }
-    return { commitSha: await headCommit(this.directory) ?? contentHash(files), files };
+    return { commitSha: await headCommit(this.directory) ?? contentHash(files), files, paths };
   }
 }
 
