@@ -3,19 +3,24 @@
 // cdk-nag packs the stack test holds it to, so a finding neither fixed nor acknowledged (with its reason) stops a deploy
 // too.
 import { App, Validations } from 'aws-cdk-lib';
-import * as logs from 'aws-cdk-lib/aws-logs';
 import { AwsSolutionsChecks, NIST80053R5Checks, ServerlessChecks } from 'cdk-nag';
 import { StsVolumeGitopsStack } from './stack.ts';
 import { readableStackConfigFile } from './config-file.ts';
+import { appEnvironmentProblems } from './app-environment.ts';
 
 const env = process.env;
-// A missing or invalid configuration stops synth with what to do, as the CLI says it, not a stack trace.
+// A missing or invalid configuration, or setting, stops synth with what to do, as the CLI says it, not a stack trace.
 const config = readableStackConfigFile(env, process.cwd());
 if ('problem' in config) {
   process.stderr.write(`${config.problem}\n`);
   process.exit(1);
 }
 for (const warning of config.warnings) process.stderr.write(`warning: ${warning}\n`);
+const problems = appEnvironmentProblems(env);
+if (problems.length > 0) {
+  process.stderr.write(`${problems.join('\n')}\n`);
+  process.exit(1);
+}
 const number = (name: string): number | undefined => (env[name] ? Number(env[name]) : undefined);
 const app = new App();
 const everyMinutes = number('STS_EVERY_MINUTES');
@@ -23,9 +28,6 @@ const flexibleWindowMinutes = number('STS_FLEXIBLE_WINDOW_MINUTES');
 const logRetentionDays = number('STS_LOG_RETENTION_DAYS');
 const workerConcurrency = number('STS_WORKER_CONCURRENCY');
 const webhookConcurrency = number('STS_WEBHOOK_CONCURRENCY');
-if (logRetentionDays !== undefined && !(Object.values(logs.RetentionDays) as unknown[]).includes(logRetentionDays)) {
-  throw new Error(`STS_LOG_RETENTION_DAYS must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got ${logRetentionDays}`);
-}
 new StsVolumeGitopsStack(app, 'StsVolumeGitops', {
   env: { account: env.CDK_DEFAULT_ACCOUNT, region: env.CDK_DEFAULT_REGION },
   configFile: config.file,

@@ -51,6 +51,7 @@ describe('cdk synth (infra/app.ts) without a usable configuration', () => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
     if (env.STS_VOLUME_GITOPS_CONFIG === undefined) delete childEnv.STS_VOLUME_GITOPS_CONFIG;
     delete childEnv.STS_VOLUME_GITOPS_CONFIG_FILE;
+    for (const name of ['STS_ALARM_EMAIL', 'STS_ALARM_TOPIC_ARN', 'STS_LOG_RETENTION_DAYS']) if (env[name] === undefined) delete childEnv[name];
     return run(process.execPath, ['--import', import.meta.resolve('tsx'), app], { cwd: dir, env: childEnv })
       .then((output) => ({ code: 0, ...output }), (failure: unknown) => failure as { code: number; stdout: string; stderr: string });
   }
@@ -64,5 +65,17 @@ describe('cdk synth (infra/app.ts) without a usable configuration', () => {
     assert.equal(invalid.code, 1);
     assert.match(invalid.stderr, new RegExp(`^configuration error in ${bad}:\\n {2}- `));
     for (const answer of [missing, invalid]) assert.doesNotMatch(answer.stderr, /ENOENT|\n\s+at /);
+  });
+
+  it('says which alarm variable to set, or what is wrong with a setting, without a stack trace', async () => {
+    const config = fileURLToPath(new URL('../../infra/k8s/example-config.yaml', import.meta.url));
+    const [noAlarms, retention] = await Promise.all([
+      synth({ STS_VOLUME_GITOPS_CONFIG: config }),
+      synth({ STS_VOLUME_GITOPS_CONFIG: config, STS_ALARM_EMAIL: 'ops@example.com', STS_LOG_RETENTION_DAYS: '10' }),
+    ]);
+    assert.equal(noAlarms.code, 1);
+    assert.equal(noAlarms.stderr, 'the alarms notify nobody: set STS_ALARM_EMAIL (an address to subscribe) or STS_ALARM_TOPIC_ARN (an existing SNS topic); see infra/README.md\n');
+    assert.equal(retention.code, 1);
+    assert.equal(retention.stderr, 'STS_LOG_RETENTION_DAYS must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got 10\n');
   });
 });
