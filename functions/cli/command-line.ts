@@ -5,7 +5,8 @@ import { commandTable, type CommandSpec, type FlagSpec } from './command-table.t
 import { printCliError } from './usage-errors.ts';
 
 export const programName = 'sts-volume-gitops';
-const exitCodesLine = 'Exit codes: 0 ok, 1 something blocked or failed, 2 bad usage or configuration.';
+/** Every help's last line, and README's (test/docs/cli-docs.test.ts): 1 is the verdict's blocked or failed, a stalled volume counting as failed. */
+export const exitCodesLine = 'Exit codes: 0 ok, 1 something blocked, failed or stalled, 2 bad usage or configuration.';
 
 type FlagValue<F extends FlagSpec> = F['type'] extends 'boolean' ? boolean : F extends { multiple: true } ? string[] : string;
 export type FlagValues<S extends CommandSpec> = { -readonly [K in keyof S['flags']]?: FlagValue<S['flags'][K]> };
