@@ -1,10 +1,12 @@
 // Which of a configuration's targets a command or an invocation runs: all, or the one it names (pure). Its own module
 // so the CLI can name an unknown target without loading the pass machinery.
 import type { Config } from '../domain/config.ts';
+import { closestName } from '../domain/similar-names.ts';
 
 export class UnknownTargetError extends Error {
   constructor(name: string, known: readonly string[]) {
-    super(`no target named ${name} in the configuration (targets: ${known.join(', ')})`);
+    const closest = closestName(name, known);
+    super(`no target named ${name} in the configuration (targets: ${known.join(', ')})${closest === undefined ? '' : `; did you mean ${closest}?`}`);
     this.name = 'UnknownTargetError';
   }
 }
