@@ -4,6 +4,7 @@ import { Validations, type Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import { scheduleInput } from '../functions/lambda/dispatcher.ts';
 
 /** The schedule's settings (the stack's props of the same names, `everyMinutes` with its default applied). */
 export interface DispatchScheduleOptions {
@@ -40,7 +41,7 @@ export function dispatchSchedule(stack: Stack, dispatcher: nodejs.NodejsFunction
     target: {
       arn: dispatcher.functionArn,
       roleArn: schedulerRole.roleArn,
-      input: JSON.stringify({ source: 'schedule' }),
+      input: JSON.stringify(scheduleInput),
       retryPolicy: { maximumRetryAttempts: props.scheduleRetryAttempts ?? 0, maximumEventAgeInSeconds: props.scheduleMaximumEventAgeSeconds ?? 300 },
     },
   });

@@ -56,6 +56,15 @@ export function scheduledMessages(config: Config, nowMs: number, slotMs: number)
   return config.targets.map((target) => queuedMessage(target, { target: target.name, action: 'pass', trigger: 'schedule' }, `slot-${slot}`));
 }
 
+/**
+ * A fan-out someone asked for (`aws lambda invoke` of the dispatcher): one `pass` per target, deduplicated per
+ * invocation. Deduplicated per slot instead, it would share the ids of the slot's scheduled messages, and SQS would drop
+ * it as their duplicate for five minutes: no pass would run "now". A retry of the same invocation keeps its id.
+ */
+export function requestedMessages(config: Config, invocationId: string): QueuedTargetMessage[] {
+  return config.targets.map((target) => queuedMessage(target, { target: target.name, action: 'pass', trigger: 'manual' }, `invocation-${invocationId}`));
+}
+
 export function parseTargetMessage(text: string): TargetMessage {
   let value: unknown;
   try {

@@ -114,11 +114,11 @@ export function judgeAccess(questions: readonly AccessQuestion[], answers: reado
       'apply the manifest the config needs (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`), bound to this identity (--group, --user or --service-account)'));
   }
   for (const [scope, group] of refused) {
-    const grant = grantToMake({ ...group.question, verb: group.verbs });
+    const binding = group.question.everyNamespace ? ' with a ClusterRole bound cluster-wide (namespaces.allow has "*")' : '';
     results.push(error(
       'cluster.access', `${group.verbs.join(', ')} ${scope}`,
       `not allowed${group.reasons.size > 0 ? ` (${[...group.reasons].join('; ')})` : ''}; needed ${[...group.why].join(', and ')}`,
-      group.question.everyNamespace ? `${grant} with a ClusterRole bound cluster-wide (namespaces.allow has "*")` : grant,
+      grantToMake({ ...group.question, verb: group.verbs }, binding),
     ));
   }
   if (results.length > 0) return results;

@@ -56,6 +56,20 @@ export function missingNamespaces(probe: NamespaceProbe): Set<string> {
 }
 
 /**
+ * The namespaces this identity could not read and is refused every grant in while those elsewhere are allowed: most
+ * likely they do not exist (their Role could not be created). Their namespace line says what to do either way, so
+ * their access lines, whose grant could not be applied there, are not shown.
+ */
+export function probablyMissingNamespaces(probe: NamespaceProbe, questions: readonly AccessQuestion[], answers: readonly AccessAnswer[]): Set<string> {
+  const allowedElsewhere = (namespace: string): boolean => questions.some((q, i) => q.namespace !== namespace && answers[i]?.allowed === true);
+  return new Set(probe.findings.filter((finding) => {
+    if (finding.presence === 'exists' || finding.presence === 'missing') return false;
+    const asked = questions.flatMap((q, i) => (q.namespace === finding.namespace ? [answers[i]?.allowed === true] : []));
+    return asked.length > 0 && !asked.some((allowed) => allowed) && allowedElsewhere(finding.namespace);
+  }).map((finding) => finding.namespace));
+}
+
+/**
  * One result per namespace that does not (or probably does not) exist, or could not be told; one ok line for the
  * others. A namespace this identity could not read is judged from the access answers: a grant there means it exists;
  * every grant there refused while grants elsewhere are allowed means its Role could not be created, most likely
@@ -67,7 +81,7 @@ export function judgeNamespacePresence(
   const results: CheckResult[] = [];
   const present: string[] = [];
   const inferred: string[] = [];
-  const allowedElsewhere = (namespace: string): boolean => questions.some((q, i) => q.namespace !== namespace && answers[i]?.allowed === true);
+  const probablyMissing = probablyMissingNamespaces(probe, questions, answers);
   for (const finding of probe.findings) {
     const { namespace, presence } = finding;
     const asked = questions.flatMap((q, i) => (q.namespace === namespace ? [answers[i]?.allowed === true] : []));
@@ -79,7 +93,7 @@ export function judgeNamespacePresence(
     } else if (asked.some((allowed) => allowed)) {
       if (finding.named.includes('state')) results.push(ok('cluster.lease-namespace', namespace, 'exists (inferred: this identity may not read Namespaces, but holds grants there, and a Role exists only in a namespace that does)'));
       else inferred.push(namespace);
-    } else if (asked.length > 0 && allowedElsewhere(namespace)) {
+    } else if (probablyMissing.has(namespace)) {
       results.push(missingResult(config, finding, undefined, true));
     } else {
       results.push(warning(idOf(finding), namespace, `could not tell whether namespace ${namespace} exists: ${presence.unknown}`,

@@ -12,7 +12,7 @@ import { mapWithConcurrency } from '../engine/concurrency.ts';
 import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
 import { isNamespaceAllowed, type NamespaceScope } from '../engine/allowed-namespaces.ts';
 import { accessQuestions, judgeAccess } from './cluster-access.ts';
-import { judgeNamespacePresence, missingNamespaces, probeNamespaces } from './namespace-presence.ts';
+import { judgeNamespacePresence, missingNamespaces, probablyMissingNamespaces, probeNamespaces } from './namespace-presence.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { probeStateNamespaceWriters } from './probe-state-writers.ts';
 import { judgeReachFailure } from './reach-failure.ts';
@@ -41,7 +41,7 @@ export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig,
 /**
  * The namespaces first (one that does not exist explains every refusal there), then one SelfSubjectAccessReview per
  * verb, except in namespaces known not to exist: no Role can be there, and an identity allowed everything (an admin's
- * kubeconfig) would otherwise be told all is well in them.
+ * kubeconfig) would otherwise be told all is well in them. A namespace inferred missing gets no access lines either.
  */
 async function namespaceAndAccessResults(config: TargetConfig, probe: KubeAccessProbe): Promise<CheckResult[]> {
   const questions = accessQuestions(config);
@@ -50,7 +50,9 @@ async function namespaceAndAccessResults(config: TargetConfig, probe: KubeAccess
   const asked = questions.filter((q) => q.namespace === undefined || !missing.has(q.namespace));
   try {
     const answers = await mapWithConcurrency(asked, reviewConcurrency, (question) => probe.canI(question));
-    return [...judgeNamespacePresence(config, namespaces, asked, answers), ...judgeAccess(asked, answers)];
+    const probablyMissing = probablyMissingNamespaces(namespaces, asked, answers);
+    const judged = asked.flatMap((question, index) => (question.namespace !== undefined && probablyMissing.has(question.namespace) ? [] : [{ question, answer: answers[index] ?? { allowed: false } }]));
+    return [...judgeNamespacePresence(config, namespaces, asked, answers), ...judgeAccess(judged.map((j) => j.question), judged.map((j) => j.answer))];
   } catch (cause) {
     return [...judgeNamespacePresence(config, namespaces, [], []), error('cluster.access', 'SelfSubjectAccessReview', `cannot ask the cluster what this identity may do: ${messageOf(cause)}`,
       'every authenticated identity may create SelfSubjectAccessReviews (ClusterRole system:basic-user); check that binding and the credentials')];

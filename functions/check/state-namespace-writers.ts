@@ -3,17 +3,15 @@
 // delete a genuine one while its StatefulSet is absent, and whoever may write the Lease can stop passes or run beside
 // them. The tool is whoever the RoleBinding `sts-volume-gitops rbac` generates there binds; the control plane (the
 // group system:masters, system: users, kube-system's ServiceAccounts) is named but not warned about; everyone else
-// with a write verb is a warning naming the subject, the binding and the role.
+// with a write verb is a warning naming the subject, the binding and the role, and so is everyone else who can give
+// itself that write (bind, escalate, impersonate, a pod or a token of a ServiceAccount that writes: state-write-paths.ts).
 import { rbacRoleName } from '../app/rbac-manifest.ts';
 import type { BindingSubject, NamespaceGrants } from '../domain/rbac-grants.ts';
 import { ok, warning, type CheckResult } from './check-result.ts';
-import { boundSubject, describeSubject, sameSubject, whoCan, type Allowed, type Grantee, type ResourceRef } from './who-can.ts';
+import { configMaps, leases, stateWritePaths, writeVerbs, type WritePath } from './state-write-paths.ts';
+import { boundSubject, describeSubject, sameSubject, whoCan, type Allowed, type Grantee } from './who-can.ts';
 
 export const stateWritersCheck = 'cluster.state-writers';
-
-const configMaps: ResourceRef = { apiGroup: '', resource: 'configmaps' };
-const leases: ResourceRef = { apiGroup: 'coordination.k8s.io', resource: 'leases' };
-const writeVerbs = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 
 /** Groups every identity (or every ServiceAccount) is in: bound to the tool, they make everyone the tool. */
 const everyoneGroups = /^system:(authenticated|unauthenticated|serviceaccounts(:.*)?)$/;
@@ -54,14 +52,27 @@ function harmOf(allowed: readonly Allowed[]): string {
   return harms.join('; ');
 }
 
+const rule = 'nobody but the tool may write ConfigMaps or Leases in the state namespace (README, "Recreation records")';
+
 function fixFor(grantee: Grantee, namespace: string): string {
   const { binding, role } = grantee;
-  const rule = 'nobody but the tool may write ConfigMaps or Leases in the state namespace (README, "Recreation records")';
   if (binding.kind === 'RoleBinding') {
     return `remove the grant: \`kubectl -n ${namespace} delete rolebinding ${binding.name}\`, or bind a role without these verbs; ${rule}`;
   }
   return `ClusterRoleBinding ${binding.name} grants ${role.kind} ${role.name} in every namespace: bind it with RoleBindings in the namespaces it is meant for instead, `
     + `or take these verbs out of it; ${rule}`;
+}
+
+/** `RoleBinding x of Role y`, `ClusterRoleBinding x (cluster-wide) of ClusterRole y`. */
+function describeThrough(grant: Pick<Grantee, 'binding' | 'role'>): string {
+  return `${grant.binding.kind} ${grant.binding.name}${grant.binding.kind === 'RoleBinding' ? '' : ' (cluster-wide)'} of ${grant.role.kind} ${grant.role.name}`;
+}
+
+function pathFix(path: WritePath, namespace: string): string {
+  const ways = path.through.map(({ binding, role }) => (binding.kind === 'RoleBinding'
+    ? `\`kubectl -n ${namespace} delete rolebinding ${binding.name}\`, or bind a role without these verbs`
+    : `take these verbs out of ${role.kind} ${role.name}, which ClusterRoleBinding ${binding.name} grants cluster-wide`));
+  return `remove ${path.verbs} from what ${describeSubject(path.holder)} is granted: ${ways.join('; or ')}; ${rule}, nor give itself that write`;
 }
 
 /** One warning per identity and binding that lets someone other than the tool write there; an ok line when none does. */
@@ -79,17 +90,23 @@ export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult
     results.push(warning(stateWritersCheck, describeSubject(subject), `RoleBinding ${rbacRoleName} in ${namespace} binds the tool's role to ${describeSubject(subject)}: every identity in it may write the recreation records and the Lease`,
       'regenerate the manifest for the tool\'s own identity only (`sts-volume-gitops rbac --group NAME`, `--user` or `--service-account`) and apply it'));
   }
-  const others = grantees.filter((g) => !isTool(g.subject) && !isControlPlane(g.subject));
-  for (const grantee of others) {
-    const through = `${grantee.binding.kind} ${grantee.binding.name}${grantee.binding.kind === 'RoleBinding' ? '' : ' (cluster-wide)'} of ${grantee.role.kind} ${grantee.role.name}`;
+  const skipped = (subject: BindingSubject): boolean => isTool(subject) || isControlPlane(subject);
+  for (const grantee of grantees.filter((g) => !skipped(g.subject))) {
     results.push(warning(stateWritersCheck, describeSubject(grantee.subject),
-      `may ${describeAllowed(grantee.allowed)} in ${namespace}, the state namespace, through ${through}: ${harmOf(grantee.allowed)}`,
+      `may ${describeAllowed(grantee.allowed)} in ${namespace}, the state namespace, through ${describeThrough(grantee)}: ${harmOf(grantee.allowed)}`,
       fixFor(grantee, namespace)));
+  }
+  for (const path of stateWritePaths(grants, grantees, skipped)) {
+    results.push(warning(stateWritersCheck, describeSubject(path.holder),
+      `${path.can}, through ${path.through.map(describeThrough).join(' and ')}: ${path.then}, it may ${describeAllowed(path.allowed)} in ${namespace}, `
+      + `the state namespace; ${harmOf(path.allowed)}`,
+      pathFix(path, namespace)));
   }
   if (results.length === 0) {
     const controlPlane = [...new Set(grantees.filter((g) => isControlPlane(g.subject)).map((g) => describeSubject(g.subject)))];
     results.push(ok(stateWritersCheck, namespace, `only the tool (${(tool ?? []).map(describeSubject).join(', ')}, RoleBinding ${rbacRoleName}) may write ConfigMaps or Leases here`
-      + (controlPlane.length > 0 ? `, besides the control plane (${controlPlane.join(', ')})` : '')));
+      + (controlPlane.length > 0 ? `, besides the control plane (${controlPlane.join(', ')})` : '')
+      + ', and nobody else can give itself that write (bind, escalate, impersonate, a pod or a token of a ServiceAccount that may)'));
   }
   return results;
 }

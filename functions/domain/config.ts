@@ -2,13 +2,16 @@
 // schemas/config.schema.json by ajv's code generated ahead of time (config-validator.js, see schema-validators-source.ts: no schema compile at start);
 // every problem is turned into a sentence a person can act on (config-problems.ts).
 import { readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
-import { clusterKey } from './cluster-key.ts';
+import { clusterKey, type ClusterConfig } from './cluster-key.ts';
 import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
+
+export type { ClusterConfig, EksCluster, KubeconfigCluster } from './cluster-key.ts';
 
 export { shown } from './config-problems.ts';
 
@@ -25,19 +28,6 @@ export interface GitHubSource {
 export interface LocalSource {
   directory: string;
   paths: string[];
-}
-
-export interface KubeconfigCluster {
-  path: string;
-  context?: string;
-}
-
-export interface EksCluster {
-  name: string;
-  region: string;
-  /** A role (often in the cluster's account) assumed through STS before calling EKS, with its external ID. */
-  roleArn?: string;
-  externalId?: string;
 }
 
 /** A size that lives outside a StatefulSet manifest (a chart's values, a Kustomize patch); see domain/size-sources.ts. */
@@ -91,7 +81,7 @@ export const defaultStateNamespace = 'sts-volume-gitops';
 export interface TargetConfig {
   name: string;
   source: { github: GitHubSource } | { local: LocalSource };
-  cluster: { kubeconfig: KubeconfigCluster } | { eks: EksCluster };
+  cluster: ClusterConfig;
   sizeSources: SizeSourceConfig[];
   /** Limits on every template's change (a size source may override them); absent: only the default growth factor. */
   guardrails?: GuardrailsConfig;
@@ -119,7 +109,13 @@ export class ConfigError extends Error {
 }
 
 
-/** Parses and validates a YAML or JSON configuration; relative paths resolve against `baseDir`. */
+/** A path from the file: `~` and `~/...` in the home directory (as a shell reads them), others against `baseDir`. */
+function resolvePath(baseDir: string, path: string): string {
+  if (path === '~' || path.startsWith('~/')) return join(homedir(), path.slice(1));
+  return resolve(baseDir, path);
+}
+
+/** Parses and validates a YAML or JSON configuration; relative paths resolve against `baseDir`, `~/` in the home directory. */
 export function parseConfig(text: string, sourceName: string, baseDir: string): Config {
   let value: unknown;
   try {
@@ -141,18 +137,18 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     if (seen.has(target.name)) problems.push(`targets[${index}].name ${JSON.stringify(target.name)} is used by another target; names must be unique`);
     seen.add(target.name);
     const source = 'local' in target.source
-      ? { local: { ...target.source.local, directory: resolve(baseDir, target.source.local.directory) } }
+      ? { local: { ...target.source.local, directory: resolvePath(baseDir, target.source.local.directory) } }
       : target.source;
     const cluster = 'kubeconfig' in target.cluster
-      ? { kubeconfig: { ...target.cluster.kubeconfig, path: resolve(baseDir, target.cluster.kubeconfig.path) } }
+      ? { kubeconfig: { ...target.cluster.kubeconfig, path: resolvePath(baseDir, target.cluster.kubeconfig.path) } }
       : target.cluster;
     if ('github' in source && source.github.app?.privateKey.file !== undefined) {
-      source.github = { ...source.github, app: { ...source.github.app, privateKey: { file: resolve(baseDir, source.github.app.privateKey.file) } } };
+      source.github = { ...source.github, app: { ...source.github.app, privateKey: { file: resolvePath(baseDir, source.github.app.privateKey.file) } } };
     }
     for (const [field, name] of credentialReferences(source)) {
       if (looksLikeCredential(name)) problems.push(`targets[${index}].${field} must name where the credential is kept, but its value looks like the credential itself (not shown); move it to an environment variable or secret and name that`);
     }
-    const recordKey = target.recordKey?.file !== undefined ? { file: resolve(baseDir, target.recordKey.file) } : target.recordKey;
+    const recordKey = target.recordKey?.file !== undefined ? { file: resolvePath(baseDir, target.recordKey.file) } : target.recordKey;
     for (const field of ['env', 'secret'] as const) {
       const name = recordKey?.[field];
       if (name !== undefined && looksLikeCredential(name)) problems.push(`targets[${index}].recordKey.${field} must name where the key is kept, but its value looks like the key itself (not shown); move it to an environment variable or secret and name that`);

@@ -125,10 +125,33 @@ export interface PassReport {
   statefulSets: StatefulSetReport[];
   manifestErrors: LocatedError[];
   notes: string[];
-  /** Recreation records found and not acted on (no valid MAC, or claims that disagree): see engine/records/refused.ts. */
+  /**
+   * Recreation records found and not acted on (no valid MAC, or claims that disagree): see engine/records/refused.ts.
+   * The first `maxRefusedRecordsListed`; `refusedRecordsLeftOut` counts the rest.
+   */
   refusedRecords?: RefusedRecord[];
+  /** Refused records beyond the first `maxRefusedRecordsListed`, counted but not listed; absent when none was left out. */
+  refusedRecordsLeftOut?: number;
   /** The monthly cost of the resizes, when the target has prices (`costSummary`). */
   cost?: CostSummary;
+}
+
+/**
+ * How many refused records a report lists. Whoever may create ConfigMaps in the state namespace can plant thousands:
+ * listed in full, every pass's report (its JSON, the Lambda's result and log lines) would grow with them.
+ */
+export const maxRefusedRecordsListed = 20;
+
+/** The report's `refusedRecords` (the first ones) and `refusedRecordsLeftOut`; neither when no record was refused. */
+export function refusedRecordsField(refused: readonly RefusedRecord[]): Pick<PassReport, 'refusedRecords' | 'refusedRecordsLeftOut'> {
+  if (refused.length === 0) return {};
+  const leftOut = refused.length - maxRefusedRecordsListed;
+  return { refusedRecords: refused.slice(0, maxRefusedRecordsListed), ...(leftOut > 0 ? { refusedRecordsLeftOut: leftOut } : {}) };
+}
+
+/** Every record a pass refused, listed or left out of its report. */
+export function refusedRecordCount(report: Pick<PassReport, 'refusedRecords' | 'refusedRecordsLeftOut'>): number {
+  return (report.refusedRecords?.length ?? 0) + (report.refusedRecordsLeftOut ?? 0);
 }
 
 /** The cost of the templates that resize (blocked ones cost nothing until unblocked); undefined without prices. */

@@ -2,7 +2,8 @@
 // `verdict` of `--json` and the Lambda result, the worker's `Passes{outcome}` and failed/blocked counts, and its log
 // lines. `PassReport.outcome` says only how far a pass got (every StatefulSet looked at, busy, out of time); a pass
 // that got everywhere may still have found a resize that failed for good.
-import type { PassReport, StatefulSetOutcome, StatefulSetReport } from './pass-report.ts';
+import { count } from '../domain/spelling.ts';
+import type { PassReport, RefusedRecord, StatefulSetOutcome, StatefulSetReport } from './pass-report.ts';
 
 /** What a StatefulSet's outcome asks of a person: nothing, a change in Git or the config (blocked), or action (failed). */
 export type Severity = 'blocked' | 'failed';
@@ -63,6 +64,7 @@ export function passVerdict(run: JudgedRun): PassVerdict {
     ...(report?.refusedRecords ?? []).map((r): Problem => ({
       severity: 'failed', kind: 'recreation-record', reason: 'record-refused', subject: r.configMap, message: `${r.statefulSet}: ${r.reason}`,
     })),
+    ...(report?.refusedRecordsLeftOut ? [leftOutRecordsProblem(report.refusedRecordsLeftOut, report.refusedRecords ?? [])] : []),
     ...(run.error !== undefined ? [{
       // With a report, the cluster side ran and a GitHub step failed after it; without one, the pass never ran.
       severity: 'failed', kind: 'target', reason: report ? 'github-step-failed' : 'pass-failed', subject: run.target, message: run.error,
@@ -73,6 +75,19 @@ export function passVerdict(run: JudgedRun): PassVerdict {
       // A validation of one pull request or merge queue commit runs no branch pass: its verdicts went to GitHub.
       : report?.outcome ?? 'ok';
   return { outcome, problems };
+}
+
+/**
+ * One problem for the refused records the report counts but does not list (a flood of planted ConfigMaps), so that
+ * whoever reads the problems, or the log lines made of them, learns how many there were.
+ */
+function leftOutRecordsProblem(leftOut: number, listed: readonly RefusedRecord[]): Problem {
+  const namespaces = [...new Set(listed.map((r) => r.configMap.split('/')[0] ?? ''))];
+  return {
+    severity: 'failed', kind: 'recreation-record', reason: 'record-refused', subject: count(leftOut, 'more recreation record'),
+    message: `${count(leftOut, 'more recreation record')} refused, left out of the report, which lists the first ${listed.length}`
+      + `${namespaces.length === 1 ? `: \`kubectl get configmaps -n ${namespaces[0] ?? ''}\` shows them all` : ''}`,
+  };
 }
 
 /** One problem per reason a set is failed or blocked (a set blocked by two rules counts under each). */

@@ -19,7 +19,7 @@ import { mapWithConcurrency } from './concurrency.ts';
 import type { PvcState } from './pvc-progress.ts';
 import { nodeWaitPolicy, withNodeWaits } from './node-expansion.ts';
 import {
-  costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, reportFromPlan, serverReport, templateReport,
+  costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, refusedRecordsField, reportFromPlan, serverReport, templateReport,
   type PassReport, type StatefulSetReport, type TemplateReport,
 } from './pass-report.ts';
 
@@ -58,7 +58,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
     const found = await findRecords(ctx, legacy, desiredNamespaces(desired));
     const absent = await recreateAbsentStatefulSets(ctx, found, standing, seenLease);
-    return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedField(absent.refused) };
+    return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedRecordsField(absent.refused) };
   }
 
   base.manifestErrors = [...desired.errors];
@@ -117,12 +117,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   const cost = costSummary(reports);
-  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedField(refused ?? []) };
-}
-
-/** The report's `refusedRecords`, present only when a record was refused (reports of other passes stay as they were). */
-function refusedField(refused: readonly RefusedRecord[]): { refusedRecords?: RefusedRecord[] } {
-  return refused.length > 0 ? { refusedRecords: [...refused] } : {};
+  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedRecordsField(refused ?? []) };
 }
 
 

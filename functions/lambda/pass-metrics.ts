@@ -1,6 +1,7 @@
 // What one target's run counts for in CloudWatch: plain numbers derived from the run, published by the handler as EMF.
 // The outcome and the failed and blocked counts are the pass's verdict (engine/pass-verdict.ts), as the CLI's exit code.
 import type { TargetRun } from '../app/run-targets.ts';
+import { refusedRecordCount } from '../engine/pass-report.ts';
 import { passVerdict, statefulSetsWith, type Severity, type VerdictOutcome } from '../engine/pass-verdict.ts';
 
 export type PassOutcome = VerdictOutcome;
@@ -75,7 +76,7 @@ export function passMetrics(run: TargetRun): PassMetrics {
       KubernetesApiCalls: run.apiCalls.kubernetes,
       DeferredSteps: run.deferred.length,
       GitHubItemsFailed: (run.feedback?.failures.length ?? 0) + recoveryActions.filter((a) => a === 'failed').length,
-      RefusedRecreationRecords: run.report?.refusedRecords?.length ?? 0,
+      RefusedRecreationRecords: run.report ? refusedRecordCount(run.report) : 0,
       StatefulSetsFailed: statefulSetsWith(verdict, 'failed'),
       StatefulSetsBlocked: statefulSetsWith(verdict, 'blocked'),
       ManifestErrors: run.report?.manifestErrors.length ?? 0,

@@ -15,11 +15,13 @@ describe('RBAC refusals', () => {
     );
   });
 
-  it('says what to grant', () => {
+  // infra/k8s/rbac.yaml is the example configuration's manifest (its target's Lease name, its namespaces): applied for
+  // another configuration it takes the Lease grant away, so the fix names the manifest generated for the config.
+  it('says what to grant, and the manifest to apply is the one generated for the configuration', () => {
     const missing = parseMissingPermission('persistentvolumeclaims "data-pg-0" is forbidden: User "u" cannot patch resource "persistentvolumeclaims" in API group "" in the namespace "db"');
     assert.ok(missing);
     assert.equal(describeMissingPermission(missing),
-      'the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (infra/k8s/rbac.yaml; `sts-volume-gitops rbac --config FILE` prints it for a config): User "u" may not patch persistentvolumeclaims "data-pg-0"');
+      'the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (`sts-volume-gitops rbac --config FILE | kubectl apply -f -` grants what the configuration needs): User "u" may not patch persistentvolumeclaims "data-pg-0"');
   });
 
   it('leaves admission refusals as the server words them', () => {

@@ -3,42 +3,10 @@
 // ClusterRoles through RoleBindings and ClusterRoleBindings. Pure: plain objects in, check results out.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BindingSubject, NamespaceGrants, RbacBinding, RbacRole, RbacRule } from '../../functions/domain/rbac-grants.ts';
+import type { NamespaceGrants } from '../../functions/domain/rbac-grants.ts';
 import { judgeStateNamespaceWriters } from '../../functions/check/state-namespace-writers.ts';
 import { whoCan } from '../../functions/check/who-can.ts';
-
-const state = 'sts-volume-gitops';
-const rule = (verbs: string[], resources: string[], apiGroups = [''], resourceNames: string[] = []): RbacRule => ({ verbs, apiGroups, resources, resourceNames });
-const role = (name: string, rules: RbacRule[], namespace = state): RbacRole => ({ kind: 'Role', name, namespace, rules });
-const clusterRole = (name: string, rules: RbacRule[]): RbacRole => ({ kind: 'ClusterRole', name, namespace: undefined, rules });
-const group = (name: string): BindingSubject => ({ kind: 'Group', name, namespace: undefined });
-const user = (name: string): BindingSubject => ({ kind: 'User', name, namespace: undefined });
-const serviceAccount = (name: string, namespace?: string): BindingSubject => ({ kind: 'ServiceAccount', name, namespace });
-const roleBinding = (name: string, roleRef: { kind: string; name: string }, subjects: BindingSubject[], namespace = state): RbacBinding => ({ kind: 'RoleBinding', name, namespace, roleRef, subjects });
-const clusterRoleBinding = (name: string, roleName: string, subjects: BindingSubject[]): RbacBinding => ({ kind: 'ClusterRoleBinding', name, namespace: undefined, roleRef: { kind: 'ClusterRole', name: roleName }, subjects });
-
-/** What `sts-volume-gitops rbac` makes in the state namespace, and the control plane's own bindings, as on a real cluster. */
-function deployed(extra: Partial<NamespaceGrants> = {}): NamespaceGrants {
-  return {
-    namespace: state,
-    roles: [role('sts-volume-gitops', [rule(['list', 'create', 'update', 'delete'], ['configmaps']), rule(['create'], ['leases'], ['coordination.k8s.io'])]), ...(extra.roles ?? [])],
-    roleBindings: [roleBinding('sts-volume-gitops', { kind: 'Role', name: 'sts-volume-gitops' }, [group('sts-volume-gitops')]), ...(extra.roleBindings ?? [])],
-    clusterRoles: [
-      clusterRole('cluster-admin', [rule(['*'], ['*'], ['*'])]),
-      clusterRole('system:controller:namespace-controller', [rule(['delete', 'deletecollection', 'get', 'list'], ['*'], ['*'])]),
-      clusterRole('system:kube-controller-manager', [rule(['create'], ['leases'], ['coordination.k8s.io'])]),
-      clusterRole('view', [rule(['get', 'list', 'watch'], ['configmaps', 'pods'])]),
-      ...(extra.clusterRoles ?? []),
-    ],
-    clusterRoleBindings: [
-      clusterRoleBinding('cluster-admin', 'cluster-admin', [group('system:masters')]),
-      clusterRoleBinding('system:controller:namespace-controller', 'system:controller:namespace-controller', [serviceAccount('namespace-controller', 'kube-system')]),
-      clusterRoleBinding('system:kube-controller-manager', 'system:kube-controller-manager', [user('system:kube-controller-manager')]),
-      clusterRoleBinding('viewers', 'view', [group('everyone-reads')]),
-      ...(extra.clusterRoleBindings ?? []),
-    ],
-  };
-}
+import { clusterRole, clusterRoleBinding, deployed, group, role, roleBinding, rule, serviceAccount, user } from './rbac-builders.ts';
 
 const levels = (grants: NamespaceGrants): string[][] => judgeStateNamespaceWriters(grants).map((r) => [r.level, r.subject]);
 
@@ -48,7 +16,8 @@ describe('who may write in the state namespace', () => {
     assert.deepEqual(rest, []);
     assert.equal(result?.level, 'ok');
     assert.equal(result?.message, 'only the tool (Group sts-volume-gitops, RoleBinding sts-volume-gitops) may write ConfigMaps or Leases here, besides the control plane '
-      + '(Group system:masters, ServiceAccount kube-system/namespace-controller, User system:kube-controller-manager)');
+      + '(Group system:masters, ServiceAccount kube-system/namespace-controller, User system:kube-controller-manager), and nobody else can give itself that write '
+      + '(bind, escalate, impersonate, a pod or a token of a ServiceAccount that may)');
   });
 
   it('warns about a RoleBinding of a Role that lets a team write ConfigMaps, naming the subject, the binding, the role and the fix', () => {

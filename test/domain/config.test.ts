@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig, parseConfig } from '../../functions/domain/config.ts';
@@ -41,6 +41,17 @@ describe('parseConfig', () => {
     assert.deepEqual(local?.cluster, { kubeconfig: { path: '/etc/sts/kubeconfig', context: 'sandbox' } });
     assert.deepEqual(local?.namespaces, { default: 'default', state: 'sts-volume-gitops', allow: ['*'] });
     assert.deepEqual(local?.pullRequests, { validate: false, recovery: true, forks: 'neutral' });
+  });
+
+  // README's example writes `kubeconfig: { path: ~/.kube/config }`, as kubectl users do; YAML does not expand `~`, and
+  // resolved against the config's folder it named /etc/sts/~/.kube/config.
+  it('reads a path starting with ~/ from the home directory, as a shell would', () => {
+    const text = good.replace('path: ./kubeconfig', 'path: ~/.kube/config').replace('directory: ./repo', 'directory: "~"');
+    const [, local] = parseConfig(text, 'test.yaml', '/etc/sts').targets;
+    assert.deepEqual(local?.cluster, { kubeconfig: { path: join(homedir(), '.kube/config'), context: 'sandbox' } });
+    assert.deepEqual(local?.source, { local: { directory: homedir(), paths: ['**/*.yaml'] } });
+    const literal = parseConfig(good.replace('path: ./kubeconfig', 'path: ./~x/config'), 'test.yaml', '/etc/sts').targets[1];
+    assert.deepEqual(literal?.cluster, { kubeconfig: { path: '/etc/sts/~x/config', context: 'sandbox' } });
   });
 
   it('accepts the same configuration written as JSON', () => {

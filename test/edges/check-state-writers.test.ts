@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { KubeAccessProbe } from '../../functions/adapters/kube/access-probe.ts';
 import { defaultRbacGroup, rbacObjects } from '../../functions/app/rbac-manifest.ts';
 import { probeCluster } from '../../functions/check/probe-cluster.ts';
@@ -15,6 +15,9 @@ import type { CheckResult } from '../../functions/check/check-result.ts';
 import { parseConfig, type TargetConfig } from '../../functions/domain/config.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { mustResourceType } from '../../sandbox/kube/store.ts';
+
+const configMapType = mustResourceType('v1', 'ConfigMap');
 
 const state = 'sts-volume-gitops';
 const rbacGroup = 'rbac.authorization.k8s.io';
@@ -55,7 +58,8 @@ describe('check: who else may write in the state namespace', () => {
     kube.requestLog.reset();
     const results = await stateWriters(kube.kubeconfigPath);
     assert.deepEqual(results.map((r) => [r.level, r.subject, r.message]), [
-      ['ok', state, 'only the tool (Group sts-volume-gitops, RoleBinding sts-volume-gitops) may write ConfigMaps or Leases here'],
+      ['ok', state, 'only the tool (Group sts-volume-gitops, RoleBinding sts-volume-gitops) may write ConfigMaps or Leases here, '
+        + 'and nobody else can give itself that write (bind, escalate, impersonate, a pod or a token of a ServiceAccount that may)'],
     ]);
     assert.deepEqual(kube.requestLog.writes().filter((w) => w.resource !== 'selfsubjectaccessreviews'), []);
     assert.ok(kube.requestLog.entries.some((e) => e.resource === 'clusterrolebindings' && e.verb === 'list'));
@@ -77,6 +81,45 @@ describe('check: who else may write in the state namespace', () => {
     assert.match(results[0]?.message ?? '', /^may create, update, delete ConfigMaps in sts-volume-gitops, the state namespace, through RoleBinding app-team-config of Role team-config: it can delete a genuine recreation record/);
     assert.match(results[0]?.fix ?? '', /^remove the grant: `kubectl -n sts-volume-gitops delete rolebinding app-team-config`/);
     assert.match(results[1]?.message ?? '', /^may create, update, patch, delete, deletecollection ConfigMaps; create, update, patch, delete, deletecollection Leases in sts-volume-gitops, the state namespace, through ClusterRoleBinding ci-deployer \(cluster-wide\) of ClusterRole deployer/);
+  });
+
+  it('warns naming who can give itself that write: a token of a ServiceAccount there that writes, bind, impersonate', async () => {
+    const bind = { apiVersion: `${rbacGroup}/v1`, kind: 'ClusterRole', metadata: { name: 'rbac-helper' }, rules: [{ apiGroups: [rbacGroup], resources: ['clusterroles'], verbs: ['bind'] }, { apiGroups: [rbacGroup], resources: ['rolebindings'], verbs: ['create'] }] };
+    await applyObjects(kube, [
+      { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'backup', namespace: state } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'backup-progress', namespace: state }, data: { at: 'never' } },
+      { apiVersion: `${rbacGroup}/v1`, kind: 'Role', metadata: { name: 'backup', namespace: state }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'update'] }] },
+      { apiVersion: `${rbacGroup}/v1`, kind: 'RoleBinding', metadata: { name: 'backup', namespace: state }, roleRef: { apiGroup: rbacGroup, kind: 'Role', name: 'backup' }, subjects: [{ kind: 'ServiceAccount', name: 'backup' }] },
+      { apiVersion: `${rbacGroup}/v1`, kind: 'Role', metadata: { name: 'token-minter', namespace: state }, rules: [{ apiGroups: [''], resources: ['serviceaccounts/token'], resourceNames: ['backup'], verbs: ['create'] }] },
+      { apiVersion: `${rbacGroup}/v1`, kind: 'RoleBinding', metadata: { name: 'ci-tokens', namespace: state }, roleRef: { apiGroup: rbacGroup, kind: 'Role', name: 'token-minter' }, subjects: [{ apiGroup: rbacGroup, kind: 'User', name: 'ci-minter' }] },
+      bind,
+      { apiVersion: `${rbacGroup}/v1`, kind: 'RoleBinding', metadata: { name: 'rbac-helpers', namespace: state }, roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: 'rbac-helper' }, subjects: [{ apiGroup: rbacGroup, kind: 'Group', name: 'rbac-helpers' }] },
+      { apiVersion: `${rbacGroup}/v1`, kind: 'ClusterRole', metadata: { name: 'impersonator' }, rules: [{ apiGroups: [''], resources: ['users', 'groups'], verbs: ['impersonate'] }] },
+      { apiVersion: `${rbacGroup}/v1`, kind: 'ClusterRoleBinding', metadata: { name: 'helpdesk' }, roleRef: { apiGroup: rbacGroup, kind: 'ClusterRole', name: 'impersonator' }, subjects: [{ apiGroup: rbacGroup, kind: 'User', name: 'helpdesk' }] },
+    ]);
+    const results = await stateWriters(kube.kubeconfigPath);
+    const paths = results.filter((r) => r.message.startsWith('can ')).map((r) => `${r.level} ${r.subject}: ${r.message.replace(/, through .*$/, '')}`);
+    assert.deepEqual(paths, [
+      'warning User ci-minter: can create tokens for ServiceAccount sts-volume-gitops/backup',
+      'warning Group rbac-helpers: can bind any ClusterRole in sts-volume-gitops and create RoleBindings there',
+      'warning User helpdesk: can impersonate Group app-team, Group sts-volume-gitops, Group system:masters',
+    ]);
+    assert.match(results.find((r) => r.subject === 'User ci-minter')?.message ?? '', /through RoleBinding ci-tokens of Role token-minter: with one, it may update ConfigMaps in sts-volume-gitops, the state namespace; it can delete a genuine recreation record/);
+    // What the judge claims, the sandbox's RBAC confirms: ci-minter, who may not touch ConfigMaps, gets a token of
+    // backup and updates one with it.
+    const minter = await kube.addIdentity({ name: 'ci-minter', groups: [] });
+    const asMinter = kubeConfigAt(minter.kubeconfigPath);
+    await assert.rejects(asMinter.makeApiClient(CoreV1Api).readNamespacedConfigMap({ name: 'backup-progress', namespace: state }), /HTTP-Code: 403/);
+    const token = (await asMinter.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({ name: 'backup', namespace: state, body: { spec: { audiences: [] } } })).status?.token ?? '';
+    const asBackup = new KubeConfig();
+    asBackup.loadFromOptions({
+      clusters: [{ name: 'sandbox', server: kube.url, skipTLSVerify: true }], users: [{ name: 'backup', token }],
+      contexts: [{ name: 'backup', cluster: 'sandbox', user: 'backup' }], currentContext: 'backup',
+    });
+    const core = asBackup.makeApiClient(CoreV1Api);
+    const planted = await core.readNamespacedConfigMap({ name: 'backup-progress', namespace: state });
+    await core.replaceNamespacedConfigMap({ name: 'backup-progress', namespace: state, body: { ...planted, data: { at: 'whenever ci-minter says' } } });
+    assert.deepEqual(kube.store.get(configMapType, state, 'backup-progress')?.data, { at: 'whenever ci-minter says' });
   });
 
   it('tells the tool\'s own identity, which may not list RBAC objects, who can tell', async () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planTarget } from '../../functions/engine/plan.ts';
-import { reportFromPlan, type PassReport, type StatefulSetReport } from '../../functions/engine/pass-report.ts';
+import { maxRefusedRecordsListed, refusedRecordCount, refusedRecordsField, reportFromPlan, type PassReport, type StatefulSetReport } from '../../functions/engine/pass-report.ts';
 import { exitCodeOf, passVerdict, statefulSetSeverity, statefulSetsWith } from '../../functions/engine/pass-verdict.ts';
 import { desiredSet, desiredTemplate, pgWorld } from './builders.ts';
 
@@ -84,6 +84,23 @@ describe('passVerdict', () => {
     assert.deepEqual(passVerdict(run(withError)).problems.map((p) => [p.severity, p.kind, p.reason, p.subject]), [['blocked', 'manifest', 'manifest-error', 'k8s/db/pg.yaml:3']]);
     const refused = report([], { refusedRecords: [{ configMap: 'sts-volume-gitops/r', statefulSet: 'db/pg', reason: 'no MAC' }] });
     assert.deepEqual(passVerdict(run(refused)).problems.map((p) => [p.severity, p.reason, p.subject]), [['failed', 'record-refused', 'sts-volume-gitops/r']]);
+  });
+
+  it('lists at most the first refused records a flood leaves, and one problem saying how many more there are', () => {
+    const refused = refusedRecordsField(Array.from({ length: 5000 }, (_, i) => ({ configMap: `sts-volume-gitops/r${i}`, statefulSet: 'db/pg', reason: 'no MAC' })));
+    assert.equal(refused.refusedRecords?.length, maxRefusedRecordsListed);
+    assert.equal(refused.refusedRecordsLeftOut, 5000 - maxRefusedRecordsListed);
+    assert.equal(refusedRecordCount(refused), 5000);
+    const problems = passVerdict(run(report([], refused))).problems;
+    assert.equal(problems.length, maxRefusedRecordsListed + 1);
+    assert.deepEqual(problems.slice(-2).map((p) => [p.severity, p.reason, p.subject, p.message]), [
+      ['failed', 'record-refused', `sts-volume-gitops/r${maxRefusedRecordsListed - 1}`, 'db/pg: no MAC'],
+      ['failed', 'record-refused', '4,980 more recreation records',
+        '4,980 more recreation records refused, left out of the report, which lists the first 20: `kubectl get configmaps -n sts-volume-gitops` shows them all'],
+    ]);
+    // As many as the report lists, none is left out and the report has no count of the rest.
+    assert.deepEqual(Object.keys(refusedRecordsField(refused.refusedRecords ?? [])), ['refusedRecords']);
+    assert.deepEqual(refusedRecordsField([]), {});
   });
 
   it('finds a target that failed failed: before its pass, or in a GitHub step after it', () => {

@@ -9,6 +9,7 @@ import { leaseRecordsAnnotation, recordLabel, recordNamespaceLabel, recordTarget
 import { recreationRecordName } from '../../functions/engine/records/names.ts';
 import { maxRefusalsReportedOneByOne } from '../../functions/engine/records/refused.ts';
 import { passVerdict } from '../../functions/engine/pass-verdict.ts';
+import { maxRefusedRecordsListed, refusedRecordCount } from '../../functions/engine/pass-report.ts';
 import { attacker } from './attacker.ts';
 import { allConverged, startHarness, statefulSetReport, types, type Harness } from './harness.ts';
 import { leaseName, leavePgAbsentWithRecord, refusalEvents } from './record-scenes.ts';
@@ -162,24 +163,34 @@ describe('a forged record under the name of a set\'s own record', () => {
 });
 
 describe('a flood of forged records', () => {
-  it('costs a pass a bounded number of Warning Events, not one per planted ConfigMap; the report lists every one, and a genuine recreation is finished', async () => {
+  it('costs a pass a bounded number of Warning Events and a bounded report that counts every one, and a genuine recreation is finished', async () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 2, templates: { data: '10Gi' } }] });
     try {
-      // A pass saves its record, orphan-deletes pg and dies before the create; then mallory plants forgeries.
+      // A pass saves its record, orphan-deletes pg and dies before the create; then mallory plants forgeries: some
+      // through the API, as she would, and many more straight into the store (the same ConfigMaps, sooner).
       await leavePgAbsentWithRecord(h);
       const mallory = await attacker(h);
-      const planted = 3 * maxRefusalsReportedOneByOne;
+      const throughApi = 3 * maxRefusalsReportedOneByOne;
+      const planted = 1000;
       for (let i = 0; i < planted; i++) {
         const forged = forgedRecord(h);
-        await mallory.createNamespacedConfigMap({ namespace: h.stateNamespace, body: { ...forged, metadata: { ...forged.metadata, name: recreationRecordName('test', 'db', `pwn-${i}`) } } });
+        const body = { ...forged, metadata: { ...forged.metadata, name: recreationRecordName('test', 'db', `pwn-${i}`) } };
+        if (i < throughApi) await mallory.createNamespacedConfigMap({ namespace: h.stateNamespace, body });
+        else h.kube.store.create(types.configMap, { apiVersion: 'v1', kind: 'ConfigMap', ...body });
       }
       h.kube.requestLog.reset();
       const report = await h.pass();
-      assert.equal(report.refusedRecords?.length, planted, 'the report lists every one (the metric counts them)');
+      assert.equal(report.refusedRecords?.length, maxRefusedRecordsListed, 'the report lists the first ones');
+      assert.equal(report.refusedRecordsLeftOut, planted - maxRefusedRecordsListed, 'and counts the rest');
+      assert.equal(refusedRecordCount(report), planted, 'the true total (the metric)');
+      assert.ok(JSON.stringify(report).length < 20_000, `a bounded report, not one that grows with the flood (${JSON.stringify(report).length} characters)`);
+      const problems = passVerdict({ target: 'test', report, error: undefined }).problems.filter((p) => p.kind === 'recreation-record');
+      assert.equal(problems.length, maxRefusedRecordsListed + 1, 'one problem (one log line) per listed record and one for the rest');
+      assert.match(problems.at(-1)?.message ?? '', new RegExp(`^${planted - maxRefusedRecordsListed} more recreation records refused, left out of the report, which lists the first ${maxRefusedRecordsListed}: \`kubectl get configmaps -n ${h.stateNamespace}\` shows them all$`));
       const events = h.kube.requestLog.writes().filter((w) => w.resource === 'events' && w.namespace === h.stateNamespace);
       assert.equal(events.length, maxRefusalsReportedOneByOne, 'one Warning Event each for the first ones, not one per planted ConfigMap');
       assert.equal(refusalEvents(h).length, maxRefusalsReportedOneByOne);
-      assert.match(report.notes.join('\n'), new RegExp(`${planted - maxRefusalsReportedOneByOne} more recreation records refused, nothing done`));
+      assert.match(report.notes.join('\n'), new RegExp(`${planted - maxRefusalsReportedOneByOne} more recreation records refused, nothing done \\(the report's refusedRecords lists the first ${maxRefusedRecordsListed} and counts the rest in refusedRecordsLeftOut;`));
       assert.ok(h.kube.store.get(types.sts, 'db', 'pg'), 'the genuine recreation was finished in the same pass');
     } finally {
       await h.close();

@@ -59,11 +59,20 @@ describe('dispatcher -> SQS FIFO -> worker', () => {
     assert.equal(sqs.messages[0]?.groupId, `kubeconfig:${kube.kubeconfigPath}`);
     assert.notEqual(sqs.messages[0]?.groupId, sqs.messages[1]?.groupId, 'different clusters run side by side');
     // A retried invocation in the same slot queues nothing new; the next slot does.
-    await createDispatcher({ queue, env, now: () => slotStart + 200_000 })({}, lambdaContext('dispatcher'));
+    await createDispatcher({ queue, env, now: () => slotStart + 200_000 })({ source: 'schedule' }, lambdaContext('dispatcher'));
     assert.equal(sqs.messages.length, 2);
-    await createDispatcher({ queue, env, now: () => slotStart + 300_000 })({}, lambdaContext('dispatcher'));
+    await createDispatcher({ queue, env, now: () => slotStart + 300_000 })({ source: 'schedule' }, lambdaContext('dispatcher'));
     assert.equal(sqs.messages.length, 4);
-    assert.deepEqual(sqs.requests, ['AmazonSQS.SendMessageBatch', 'AmazonSQS.SendMessageBatch', 'AmazonSQS.SendMessageBatch']);
+    // Invoked by a person in that slot (`aws lambda invoke`, infra/README.md step 7: "to queue them now"), it queues a
+    // pass per target, which the slot's ids had SQS drop as duplicates; a retry of that invocation queues nothing new.
+    const asked = lambdaContext('dispatcher');
+    await createDispatcher({ queue, env, now: () => slotStart + 301_000 })({}, asked);
+    assert.equal(sqs.messages.length, 6);
+    assert.deepEqual(JSON.parse(sqs.messages[4]?.body ?? '{}'), { target: 'demo', action: 'pass', trigger: 'manual' });
+    assert.equal(sqs.messages[4]?.groupId, sqs.messages[0]?.groupId, 'on its cluster\'s group, behind any other pass there');
+    await createDispatcher({ queue, env, now: () => slotStart + 302_000 })({}, asked);
+    assert.equal(sqs.messages.length, 6);
+    assert.deepEqual(sqs.requests, Array(5).fill('AmazonSQS.SendMessageBatch'));
   });
 
   it('runs one pass per message and reports the failed target as a batch item failure', async () => {

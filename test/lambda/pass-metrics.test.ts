@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
-import type { PassReport } from '../../functions/engine/pass-report.ts';
+import { maxRefusedRecordsListed, type PassReport } from '../../functions/engine/pass-report.ts';
 import { exitCodeOf, passVerdict } from '../../functions/engine/pass-verdict.ts';
 import { passMetrics } from '../../functions/lambda/pass-metrics.ts';
 
@@ -23,6 +23,11 @@ describe('passMetrics', () => {
     assert.equal(passMetrics(run(2)).outcome, 'failed');
     assert.equal(passMetrics(run(0)).counts.RefusedRecreationRecords, 0);
     assert.equal(passMetrics(run(0)).outcome, 'ok');
+  });
+
+  it('counts every refused record, those the report leaves out of its list too', () => {
+    const flood = run(maxRefusedRecordsListed, { refusedRecordsLeftOut: 9980 });
+    assert.equal(passMetrics(flood).counts.RefusedRecreationRecords, maxRefusedRecordsListed + 9980);
   });
 
   it('counts manifest errors, and the pass is blocked for them', () => {

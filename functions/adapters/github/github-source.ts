@@ -5,6 +5,7 @@
 // recovery also read single files and a file's history at any commit through it.
 import { createHash } from 'node:crypto';
 import { matchesManifestGlobs } from '../../domain/manifests.ts';
+import { closestName } from '../../domain/similar-names.ts';
 import type { GitHistoryPort, GitSnapshot } from '../../engine/ports.ts';
 import type { GitHubClient } from './octokit.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
@@ -42,8 +43,26 @@ export class GitHubSource implements GitHistoryPort {
   ) {}
 
   async readBranchHead(): Promise<GitSnapshot> {
-    const ref = await this.octokit.rest.git.getRef({ ...this.repo, ref: `heads/${this.branch}` });
+    const ref = await this.octokit.rest.git.getRef({ ...this.repo, ref: `heads/${this.branch}` }).catch(async (error: unknown) => {
+      throw (error as { status?: number }).status === 404 ? await this.missingBranch(error) : error;
+    });
     return this.readCommit(ref.data.object.sha);
+  }
+
+  /**
+   * GitHub's bare "Not Found" for a branch the repository does not have, said as such with the branch it probably
+   * meant; when the branches cannot be listed either (the repository is not visible), the 404 stays as it was.
+   */
+  private async missingBranch(notFound: unknown): Promise<unknown> {
+    let branches: string[];
+    try {
+      const refs = await this.octokit.rest.git.listMatchingRefs({ ...this.repo, ref: 'heads/', per_page: 100 });
+      branches = refs.data.map((r) => r.ref.replace(/^refs\/heads\//, ''));
+    } catch {
+      return notFound;
+    }
+    const closest = closestName(this.branch, branches);
+    return new Error(`branch ${this.branch} is not in ${this.repo.owner}/${this.repo.repo} (source.github.branch)${closest !== undefined ? `; did you mean ${closest}?` : ''}`);
   }
 
   /** The matching manifests at any commit (pull request heads use this too). */

@@ -24,7 +24,7 @@ export function parseMissingPermission(message: string): MissingPermission | und
 }
 
 /**
- * `the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (infra/k8s/rbac.yaml ...): User "x"
+ * `the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (... grants what the configuration needs): User "x"
  * may not patch persistentvolumeclaims "data-pg-0"`.
  */
 export function describeMissingPermission(missing: MissingPermission): string {
@@ -33,12 +33,15 @@ export function describeMissingPermission(missing: MissingPermission): string {
 }
 
 /**
- * `grant "patch" on "persistentvolumeclaims" in namespace "db" (infra/k8s/rbac.yaml; ...)`: the grant that allows a
- * request (a refused call's, or one a SelfSubjectAccessReview said no to). A namespace of undefined is the cluster scope.
+ * `grant "patch" on "persistentvolumeclaims" in namespace "db" (... rbac --config FILE | kubectl apply -f -...)`: the grant
+ * that allows a request (a refused call's, or one a SelfSubjectAccessReview said no to), and the manifest generated for
+ * the configuration, never infra/k8s/rbac.yaml: that one is the example's (its Lease name and namespaces), and applied
+ * for another configuration takes grants away. A namespace of undefined is the cluster scope; `binding` says how it is
+ * bound when that is not a Role's.
  */
-export function grantToMake(access: Pick<MissingPermission, 'resource' | 'apiGroup' | 'namespace'> & { verb: string | readonly string[] }): string {
+export function grantToMake(access: Pick<MissingPermission, 'resource' | 'apiGroup' | 'namespace'> & { verb: string | readonly string[] }, binding = ''): string {
   const verbs = (typeof access.verb === 'string' ? [access.verb] : access.verb).map((v) => `"${v}"`).join(', ');
   const resource = access.apiGroup === '' ? `"${access.resource}"` : `"${access.resource}" (API group "${access.apiGroup}")`;
   const scope = access.namespace === undefined ? 'at the cluster scope' : `in namespace "${access.namespace}"`;
-  return `grant ${verbs} on ${resource} ${scope} (infra/k8s/rbac.yaml; \`sts-volume-gitops rbac --config FILE\` prints it for a config)`;
+  return `grant ${verbs} on ${resource} ${scope}${binding} (\`sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs)`;
 }

@@ -9,7 +9,8 @@ import type { PassContext } from '../pass-context.ts';
 import { passNow } from '../pass-context.ts';
 import { recordRefusal } from './authenticity.ts';
 import { isListed, standingRefusal, type RecordStanding } from './outstanding.ts';
-import type { RefusedRecord } from '../pass-report.ts';
+import { maxRefusedRecordsListed, type RefusedRecord } from '../pass-report.ts';
+import { count } from '../../domain/spelling.ts';
 
 export type { RefusedRecord } from '../pass-report.ts';
 
@@ -60,8 +61,9 @@ export function refusalAdvice(refusal: RefusedRecord): string {
 
 /**
  * How many refused records a pass reports one by one (a note and a Warning Event each); the report's `refusedRecords`
- * and the metric count them all. Whoever may create ConfigMaps in the state namespace could otherwise plant thousands,
- * and every pass would write an Event for each before resuming a genuine recreation, until it ran out of time.
+ * lists the first `maxRefusedRecordsListed` and counts the rest, and the metric counts them all. Whoever may create
+ * ConfigMaps in the state namespace could otherwise plant thousands, and every pass would write an Event for each
+ * before resuming a genuine recreation, until it ran out of time.
  */
 export const maxRefusalsReportedOneByOne = 10;
 
@@ -87,7 +89,10 @@ export async function reportRefusedRecords(ctx: Pick<PassContext, 'cluster' | 'o
   }
   const rest = refused.slice(maxRefusalsReportedOneByOne);
   if (rest.length > 0) {
-    notes.push(`${rest.length} more recreation records refused, nothing done (every one is in the report's refusedRecords; the advice above `
+    const inReport = refused.length > maxRefusedRecordsListed
+      ? `the report's refusedRecords lists the first ${maxRefusedRecordsListed} and counts the rest in refusedRecordsLeftOut`
+      : 'every one is in the report\'s refusedRecords';
+    notes.push(`${count(rest.length, 'more recreation record')} refused, nothing done (${inReport}; the advice above `
       + `applies to each): ${rest.slice(0, 5).map((r) => r.refusal.configMap).join(', ')}${rest.length > 5 ? ', ...' : ''}`);
     ctx.onEvent?.(notes.at(-1) ?? '');
   }
