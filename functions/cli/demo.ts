@@ -19,22 +19,20 @@ import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderCheckReport } from './render-check.ts';
 import { renderPassReport } from './render-report.ts';
 import { isClassRecoveryKey } from '../recovery/class-recovery.ts';
-import { exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
+import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { withTemporaryFolder } from './temporary-folder.ts';
 import { checkRunsByCommit, checkRunView, indent, latestCheckRun, rendered } from './demo-views.ts';
 import { validateContext } from '../feedback/validate-pull-requests.ts';
-import { count, unitPrice } from '../domain/spelling.ts';
+import { count } from '../domain/spelling.ts';
 import { outcomeWords } from '../feedback/glossary.ts';
-import type { PriceConfig } from '../domain/config.ts';
+import type { TemplateReport } from '../engine/pass-report.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const demoUser = 'sts-volume-gitops-demo';
-/** The demo's own figures per GiB-month of the example cluster's classes: plans and recovery pull requests say what a change costs. */
-const demoPrices: PriceConfig = { currency: 'USD', perGiBMonth: { standard: 0.1, capped: 0.125 } };
 const validateName = validateContext('demo');
 
 type Print = (text: string) => void;
@@ -71,7 +69,7 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     // It reaches GitHub as the sandbox's App (README's permissions), so its verdicts are check runs with annotations.
     const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources, {
       recordKey: { env: 'DEMO_RECORD_KEY' }, stateNamespace: undefined,
-      app: { appId: github.app.appId, installationId: github.app.installationId, keyVariable: 'DEMO_APP_KEY' }, prices: demoPrices,
+      app: { appId: github.app.appId, installationId: github.app.installationId, keyVariable: 'DEMO_APP_KEY' }, prices: examplePrices,
     });
     await writeFile(configPath, configText);
     const env = { DEMO_APP_KEY: github.app.privateKeyPem, DEMO_RECORD_KEY: generateRecordKey() };
@@ -85,7 +83,7 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     print(`Configuration       ${configPath}`);
     print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
     print(`On GitHub as        App ${github.app.slug} (installation ${github.app.installationId}): verdicts are check runs`);
-    print(`Prices              ${Object.entries(demoPrices.perGiBMonth).map(([klass, price]) => `${klass} ${unitPrice(price, demoPrices.currency)}`).join(', ')}`);
+    print(`Prices              ${describePrices(examplePrices)}`);
 
     heading(print, '0. Before the first pass: what check finds (read-only)');
     const checked = await checkTarget(demo.config.targets[0] as TargetConfig, { env: demo.env });
@@ -199,10 +197,15 @@ async function pass(demo: Demo): Promise<TargetRun> {
   if (!run) throw new Error('the demo config has no target');
   if (run.error !== undefined) throw new Error(run.error);
   const progress = run.report?.statefulSets
-    .map((s) => `${s.namespace}/${s.name} ${outcomeWords[s.outcome]} (${s.templates.map((t) => `${t.templateName} ${t.readyReplicas}/${t.replicas} done at ${t.desiredSize}`).join(', ')})`) ?? [];
+    .map((s) => `${s.namespace}/${s.name} ${outcomeWords[s.outcome]} (${s.templates.map((t) => `${t.templateName} ${t.readyReplicas}/${t.replicas} done ${doneAt(t)}`).join(', ')})`) ?? [];
   demo.print(`pass ${demo.passNumber}: ${progress.join('; ')}`);
   for (const line of timeline.filter((l) => !l.startsWith('plan at'))) demo.print(`    ${line}`);
   return run;
+}
+
+/** `at 20Gi`, or `in gold` for a class change alone (its size does not change). */
+function doneAt(template: Pick<TemplateReport, 'change' | 'desiredSize' | 'desiredClass'>): string {
+  return template.change === 'class' && template.desiredClass !== undefined ? `in ${template.desiredClass}` : `at ${template.desiredSize}`;
 }
 
 async function passUntil(demo: Demo, done: (run: TargetRun) => boolean, maxPasses = 25): Promise<TargetRun> {

@@ -14,6 +14,7 @@ import { parseConfig, type PriceConfig, type SizeSourceConfig } from '../domain/
 import { commandTable } from './command-table.ts';
 import { readCommandLine, type FlagValues } from './command-line.ts';
 import { printCliError } from './usage-errors.ts';
+import { unitPrice } from '../domain/spelling.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -22,6 +23,17 @@ export const exampleSizeSources: readonly SizeSourceConfig[] = [{
   file: 'apps/victoria-logs/values-prod.yaml', path: 'server.persistentVolume.size',
   statefulSet: 'analytics/vlogs-victoria-logs-single-server', template: 'server-volume',
 }];
+
+/**
+ * Figures per GiB-month for the example cluster's classes (examples/cluster-seed.yaml), so that plans, pull request
+ * checks and recovery pull requests on the sandboxes say what a change costs, as they do with `prices` configured.
+ */
+export const examplePrices: PriceConfig = { currency: 'USD', perGiBMonth: { standard: 0.1, capped: 0.125 } };
+
+/** `standard 0.1 USD per GiB-month, capped 0.125 USD per GiB-month`. */
+export function describePrices(prices: PriceConfig): string {
+  return Object.entries(prices.perGiBMonth).map(([klass, price]) => `${klass} ${unitPrice(price, prices.currency)}`).join(', ');
+}
 
 /** The variable the sandbox config names for the recreation record key by default (tests put a fresh key in it). */
 export const sandboxRecordKeyVariable = 'STS_SANDBOX_RECORD_KEY';
@@ -179,13 +191,15 @@ async function serveSandboxes(input: {
     // manifest (applied here), never the sandbox's admin kubeconfig, so a missing permission shows up here first.
     const identity = await kubeSandbox.addIdentity({ name: 'sts-volume-gitops-sandbox', groups: [defaultRbacGroup] });
     info.toolKubeconfig = identity.kubeconfigPath;
-    // The example mapping belongs to the example repository: a repository seeded from elsewhere does not get it.
+    // The example mapping and prices belong to the example repository and cluster: a seed from elsewhere gets neither.
     // A key generated for this sandbox, in a file only its user can read; the Lease and records in their own namespace,
     // which the RBAC manifest applied below creates.
     const recordKeyFile = join(workDir, 'record-key');
     await writeFile(recordKeyFile, `${generateRecordKey()}\n`, { mode: 0o600 });
-    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', values.seed === undefined ? exampleSizeSources : [],
-      { recordKey: { file: recordKeyFile }, stateNamespace: undefined });
+    const examples = values.seed === undefined;
+    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', examples ? exampleSizeSources : [],
+      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, ...(examples ? { prices: examplePrices } : {}) });
+    if (examples) info.prices = describePrices(examplePrices);
     await writeFile(info.config, configText);
     for (const object of rbacObjects(parseConfig(configText, info.config, workDir).targets)) {
       // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.

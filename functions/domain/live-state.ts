@@ -188,6 +188,8 @@ export interface PvcEvent {
   message: string;
   type: string;
   lastTimestamp: string | undefined;
+  /** When it was first recorded: a recorder counts repeats of the same reason and message on one Event. */
+  firstTimestamp?: string | undefined;
   count: number;
 }
 

@@ -28,19 +28,18 @@ export function ownershipOf(live: LiveStatefulSet, sizedBy: readonly SizeSourceC
   const owner = live.controllerOwner;
   // The config makes every mapping of one set agree on ownedBy.
   const declared = sizedBy?.find((s) => s.ownedBy !== undefined)?.ownedBy;
-  const id = `${live.namespace}/${live.name}`;
   if (!owner && !declared) return { kind: 'free' };
   if (!owner && declared) {
     return {
       kind: 'blocked', code: 'owner-mismatch',
-      message: `the size source declares ${id} is written by an operator (ownedBy ${declared.kind}), but the live StatefulSet has no `
+      message: `the size source declares the StatefulSet is written by an operator (ownedBy ${declared.kind}), but the live StatefulSet has no `
         + 'controller ownerReference; remove ownedBy from the size source so this tool updates its template itself, or fix its statefulSet',
     };
   }
   if (owner && !declared) {
     return {
       kind: 'blocked', code: 'controlled-by-owner',
-      message: `StatefulSet ${id} is controlled by ${describeOwner(owner)}: its operator writes it, and this tool never deletes, recreates `
+      message: `the StatefulSet is controlled by ${describeOwner(owner)}: its operator writes it, and this tool never deletes, recreates `
         + `or annotates an object another controller owns. Change the size in the ${owner.kind} resource; if the value mapped here is what `
         + `that resource is rendered from, declare it on the size source (ownedBy: { kind: ${owner.kind} }) and only the PVCs are grown`,
     };
@@ -49,7 +48,7 @@ export function ownershipOf(live: LiveStatefulSet, sizedBy: readonly SizeSourceC
     const wanted = declared.group === undefined ? declared.kind : `${declared.kind} (${declared.group})`;
     return {
       kind: 'blocked', code: 'owner-mismatch',
-      message: `the size source declares ${id} is written from a resource of kind ${wanted}, but it is controlled by ${describeOwner(owner)}; `
+      message: `the size source declares the StatefulSet is written from a resource of kind ${wanted}, but it is controlled by ${describeOwner(owner)}; `
         + 'fix ownedBy on the size source',
     };
   }

@@ -1,7 +1,8 @@
 // What a failed claim's report may quote: the Warning Events of the attempt that failed, never an earlier one that
 // resolved (a class change refused after a lowered expansion must not quote that expansion's VolumeResizeFailed).
 // An Event belongs to the attempt by its reason (the resizer's expansion or modification failure) and its time (at or
-// after the attempt began, as the failed claim's condition dates it). Pure.
+// after the attempt began, as the failed claim's condition dates it). And since when a claim fails on the controller:
+// the resizer's condition is dated by its latest attempt, its Events by their first. Pure.
 import type { PvcEvent } from '../domain/live-state.ts';
 import type { PvcProgress } from './pvc-progress.ts';
 
@@ -28,4 +29,25 @@ export function eventsOfFailedAttempts(progress: readonly PvcProgress[], events:
     for (const event of current) kept.add(event);
   }
   return events.filter((e) => kept.has(e));
+}
+
+/**
+ * Each claim failing, or retrying, on the controller, dated from its failure's first Event. The external-resizer writes
+ * ControllerResizeError anew, with the time of the attempt, at each attempt (util.MergeResizeConditionsOfPVC replaces
+ * it): at every backoff of a retried error, every five minutes for an expansion it found infeasible. That time is the
+ * latest attempt's, and a report dated by it would change with every retry though nothing else did. The recorder counts
+ * each repeat of the same reason and message on one Event, whose first time is when the driver began to answer so.
+ * Without such an Event (Events expire), the condition's time stands.
+ */
+export function datedFromEvents(progress: readonly PvcProgress[], events: readonly PvcEvent[]): PvcProgress[] {
+  return progress.map((claim) => {
+    if ((claim.state !== 'failed' && claim.state !== 'retrying') || claim.condition?.type !== 'ControllerResizeError') return claim;
+    const attempt = claim.since === undefined ? Number.NaN : Date.parse(claim.since);
+    if (Number.isNaN(attempt)) return claim;
+    // The Events the latest attempt recorded (or counted): the same reasons, seen at or after it.
+    const first = events
+      .filter((e) => e.pvcName === claim.name && failureReasons.size.has(e.reason) && e.lastTimestamp !== undefined && Date.parse(e.lastTimestamp) >= attempt)
+      .map((e) => e.firstTimestamp).filter((t): t is string => t !== undefined).sort()[0];
+    return first === undefined ? claim : { ...claim, since: first };
+  });
 }

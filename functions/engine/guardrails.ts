@@ -1,7 +1,9 @@
 // Size guardrails (issue 22): an expansion cannot be undone, so a typo (`10Ti` for `10Gi`) is paid for every month.
 // Per template change: a largest size, a largest growth factor over the live size (default 10: a 10x jump passes,
 // `7Ei` from `10Gi` does not) and a largest monthly cost increase; set on the target, overridden per size source.
-// Pure: the reasons a change is blocked, each naming the value's file:line, the limit and where to raise it.
+// Pure: the reasons a change is blocked, each naming the value, the limit and where to raise it. A reason is always
+// shown under its StatefulSet, template and file:line (the comment's bullet, the annotation on the line, the CLI's
+// template line), so it names none of them again.
 // Every limit fails closed: what it cannot measure (no current size to grow from, no price to count) blocks the
 // change, naming what to set, rather than letting it through unmeasured.
 import type { GuardrailsConfig, SizeSourceConfig } from '../domain/config.ts';
@@ -57,9 +59,8 @@ function setting(key: LimitKey, limit: Limit<unknown>): string {
 /** How to raise a limit: `raise guardrails.maxSize in the target's configuration`. */
 function raise(key: LimitKey, limit: Limit<unknown>, change: GuardedChange): string {
   const name = `guardrails.${key}`;
-  const source = change.sizeSource ? `the size source of ${change.statefulSet} ${change.templateName}` : undefined;
-  return limit.setBy === 'size source' ? `raise ${name} on ${source ?? 'its size source'}`
-    : source ? `raise ${name} on the target, or on ${source} for this template alone`
+  return limit.setBy === 'size source' ? `raise ${name} on the template's size source`
+    : change.sizeSource ? `raise ${name} on the target, or on the template's size source for this template alone`
       : `raise ${name} in the target's configuration`;
 }
 
@@ -67,8 +68,8 @@ function raise(key: LimitKey, limit: Limit<unknown>, change: GuardedChange): str
 const caution = 'an expansion cannot be undone, so check the value first; if it is meant, ';
 
 /**
- * One reason, said for the subject it has: the first names the value and its file:line (`7Ei at k8s/db/pg.yaml:30`)
- * and gives the caution; the others go on with `it`, so several reasons never repeat the location or the sentence.
+ * One reason, said for the subject it has: the first names the value (`7Ei`) and gives the caution; the others go on
+ * with `it`, so several reasons never repeat the value or the sentence.
  */
 interface ReasonWords {
   code: GuardrailCode;
@@ -93,8 +94,9 @@ function sentences(change: GuardedChange, words: readonly ReasonWords[]): Guardr
   });
 }
 
+/** The subject of the first reason: the value, whose StatefulSet, template and file:line the reason is shown under. */
 function at(change: GuardedChange): string {
-  return `${change.to.text} at ${change.location.path}:${change.location.line}`;
+  return change.to.text;
 }
 
 /** Why this change may not go ahead; empty when every limit holds. */
@@ -158,11 +160,11 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
 /** Why a change with no current size is blocked, and what bounds it instead: a maxSize on the target or its size source. */
 function growthUnknown(change: GuardedChange, growth: Limit<number>): ReasonWords {
   const set = change.sizeSource
-    ? `set guardrails.maxSize on the target, or on the size source of ${change.statefulSet} ${change.templateName} for this template alone`
+    ? 'set guardrails.maxSize on the target, or on the template\'s size source for this template alone'
     : 'set guardrails.maxSize in the target\'s configuration';
   return {
     code: 'growth-unknown', colon: true, caution: 'own',
-    fact: `the current size of ${change.statefulSet} ${change.templateName} is unknown (its live template has no readable storage request `
+    fact: `the template's current size is unknown (its live template has no readable storage request `
       + `and none of its PVCs exists), so the growth cannot be held against the ${growth.value}x allowed in one change ${setting('maxGrowthFactor', growth)}`,
     wayOut: `${set} to bound the new size (an expansion cannot be undone), and the change is held against it instead`,
   };

@@ -8,7 +8,7 @@ import { committedBytes, totalCost, type CostTotal } from '../domain/volume-cost
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import type { BlockCode } from './plan-types.ts';
-import { eventsOfFailedAttempts } from './failure-evidence.ts';
+import { datedFromEvents, eventsOfFailedAttempts } from './failure-evidence.ts';
 import { withNodeWaits, type NodeWaitPolicy } from './node-expansion.ts';
 import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
@@ -222,7 +222,7 @@ export function templateReport(
     justFinished: false,
     reasons: template.reasons.map((r) => r.message),
     ...(template.reasons.length > 0 ? { reasonCodes: template.reasons.map((r) => r.code) } : {}),
-    pvcs: progress.map((p) => ({
+    pvcs: datedFromEvents(progress, events).map((p) => ({
       name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
       message: p.message, terminal: p.terminal, since: p.since,
       ...(template.volumeAttributesClassName !== undefined ? {

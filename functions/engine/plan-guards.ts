@@ -6,6 +6,7 @@ import { ownershipOf } from './controller-owner.ts';
 import { guardrailReasons } from './guardrails.ts';
 import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './plan-types.ts';
 import { mapsClass } from '../domain/size-sources.ts';
+import { changesSize } from './template-status.ts';
 
 /** Who writes the live set, then the size and cost limits (controller-owner.ts, guardrails.ts): each blocks like any other reason. */
 export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
@@ -19,7 +20,9 @@ export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
       if (template.action === 'resize' && template.pvcsToPatch.length === 0) template.action = 'unchanged';
     }
     if (!template.templateNeedsUpdate && template.pvcsToPatch.length === 0) continue;
-    template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
+    // A class change alone adds no storage: it has no cost to show (a resize that adds nothing still says +0.00). A
+    // template whose live size is unknown is measured as growing, as the guardrails do.
+    if (template.from === undefined || changesSize(template)) template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
     const change = {
       statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
       location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName && !mapsClass(s)),

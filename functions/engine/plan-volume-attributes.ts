@@ -50,13 +50,13 @@ export function classChangeOf(live: LiveTemplate, wanted: string | undefined, pv
 
 /** Why the class change cannot be made, if it cannot: each reason says which rule, where, and what to do. */
 export function classBlockReasons(args: {
-  templateName: string; change: ClassChange; storageClass: LiveStorageClass | undefined; snapshot: ClusterSnapshot;
+  change: ClassChange; storageClass: LiveStorageClass | undefined; snapshot: ClusterSnapshot;
 }): Array<{ code: ClassBlockCode; message: string }> {
-  const { templateName, change, storageClass, snapshot } = args;
+  const { change, storageClass, snapshot } = args;
   if (change.to === undefined) {
     return [{
       code: 'volume-attributes-class-removed',
-      message: `volumeClaimTemplate ${templateName} no longer names a volumeAttributesClassName (the cluster's is ${change.from ?? '(none)'}); `
+      message: `the volumeClaimTemplate no longer names a volumeAttributesClassName (the cluster's is ${change.from ?? '(none)'}); `
         + 'Kubernetes refuses to empty a PVC\'s class once its volume has one ("update to empty string is forbidden when '
         + 'status.currentVolumeAttributesClassName is not nil"); name a class in Git, for instance the current one',
     }];
@@ -66,7 +66,7 @@ export function classBlockReasons(args: {
   if (capabilities?.volumeAttributesClass === 'unsupported') {
     return [{
       code: 'volume-attributes-class-unsupported',
-      message: `volumeClaimTemplate ${templateName} changes its volumeAttributesClassName to ${change.to}, but the API server is ${capabilities.version.gitVersion}: `
+      message: `the volumeClaimTemplate changes its volumeAttributesClassName to ${change.to}, but the API server is ${capabilities.version.gitVersion}: `
         + 'VolumeAttributesClass needs Kubernetes 1.34 (or 1.31-1.33 with the VolumeAttributesClass feature gate and storage.k8s.io/v1beta1 enabled); '
         + 'upgrade the cluster or keep the class as it is in Git',
     }];
@@ -75,7 +75,7 @@ export function classBlockReasons(args: {
   if (classes === undefined) {
     return [{
       code: 'volume-attributes-class-unsupported',
-      message: `volumeClaimTemplate ${templateName} changes its volumeAttributesClassName to ${change.to}, but the API server`
+      message: `the volumeClaimTemplate changes its volumeAttributesClassName to ${change.to}, but the API server`
         + `${server ? ` (${server.gitVersion})` : ''} does not serve VolumeAttributesClasses; on 1.31-1.33 enable the VolumeAttributesClass feature gate and storage.k8s.io/v1beta1, or keep the class as it is in Git`,
     }];
   }

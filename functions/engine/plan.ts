@@ -87,7 +87,7 @@ function templateListChange(sts: DesiredStatefulSet, live: LiveStatefulSet): str
   const removed = current.filter((name) => !desired.includes(name));
   if (added.length === 0 && removed.length === 0) return undefined;
   const parts = [...(added.length > 0 ? [`added ${added.join(', ')}`] : []), ...(removed.length > 0 ? [`removed ${removed.join(', ')}`] : [])];
-  return `the volumeClaimTemplates of ${live.namespace}/${live.name} in Git differ from the live list (${parts.join('; ')}); `
+  return `the volumeClaimTemplates in Git differ from the live list (${parts.join('; ')}); `
     + 'Kubernetes cannot add or remove templates, so no template of this StatefulSet is resized until Git lists the live ones';
 }
 
@@ -111,8 +111,7 @@ function planTemplate(
   if (!liveTemplate) {
     return blockedWithoutLive(desired, [{
       code: 'template-not-in-cluster',
-      message: `volumeClaimTemplate ${desired.name} is not in the live StatefulSet ${live.namespace}/${live.name}; `
-        + 'templates cannot be added or renamed, only their storage request can change',
+      message: 'the live StatefulSet has no such volumeClaimTemplate; templates cannot be added or renamed, only their storage request can change',
     }]);
   }
   const pvcs = replicaPvcs(desired.name, live, namespace);
@@ -136,7 +135,7 @@ function planTemplate(
   if (differences.length > 0) {
     plan.reasons.push({
       code: 'template-changed',
-      message: `volumeClaimTemplate ${desired.name} changes more than its storage request, which Kubernetes keeps `
+      message: 'the volumeClaimTemplate changes more than its storage request, which Kubernetes keeps '
         + `immutable: ${differences.map(describeDifference).join('; ')}`,
     });
   }
@@ -148,7 +147,7 @@ function planTemplate(
   // PVCs patched for their class alone keep their size: the size rules below are not theirs.
   const sizePatches = pvcs.filter((p) => pvcsToPatch.includes(p.name) && needsSize(p));
   if (className === undefined) {
-    plan.reasons.push({ code: 'storage-class-missing', message: `volumeClaimTemplate ${desired.name} names no StorageClass and the cluster has no default class` });
+    plan.reasons.push({ code: 'storage-class-missing', message: 'the volumeClaimTemplate names no StorageClass and the cluster has no default class' });
   } else if (!storageClass) {
     plan.reasons.push({ code: 'storage-class-missing', message: `StorageClass ${className} does not exist in the cluster` });
   } else if (!storageClass.allowVolumeExpansion && sizePatches.length > 0) {
@@ -166,7 +165,7 @@ function planTemplate(
         + '; a request can only be lowered to a value strictly above status.capacity (KEP-1790)',
     });
   }
-  if (classChange) plan.reasons.push(...classBlockReasons({ templateName: desired.name, change: classChange, storageClass, snapshot: options.snapshot ?? emptySnapshot }));
+  if (classChange) plan.reasons.push(...classBlockReasons({ change: classChange, storageClass, snapshot: options.snapshot ?? emptySnapshot }));
   if (wanted !== undefined && (classChange || sizePatches.length > 0)) {
     const { checks, reasons } = classQuotaChecks({
       quotas: namespace.quotas, namespacePvcs: namespace.pvcs, templatePvcs: pvcs, to: wanted, size: desired.storage, usageOf: quotaUsageOf,

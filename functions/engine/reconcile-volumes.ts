@@ -19,7 +19,8 @@ export interface PatchFailure {
 export interface VolumeRollout {
   /** Per template name, the PVCs of ordinals 0..replicas-1 as they stand after this pass. */
   progress: Map<string, PvcProgress[]>;
-  patched: Array<{ pvcName: string; ordinal: number; storage: string; volumeAttributesClassName?: string }>;
+  /** What each patch changed: the size when it differs from the claim's request, the class when it differs from the claim's. */
+  patched: Array<{ pvcName: string; ordinal: number; storage?: string; volumeAttributesClassName?: string }>;
   failures: PatchFailure[];
   /** Set when a transient error stopped the set: the next pass retries. */
   stoppedByTransientError: boolean;
@@ -66,7 +67,9 @@ export async function reconcileVolumes(
         } else {
           try {
             await cluster.patchPvcStorage(sts.namespace, name, template.desired.storageText, pvc.resourceVersion, classToSend);
-            rollout.patched.push({ pvcName: name, ordinal, storage: template.desired.storageText, ...(classToSend ? { volumeAttributesClassName: classToSend } : {}) });
+            rollout.patched.push({
+              pvcName: name, ordinal, ...(sizeChanges ? { storage: template.desired.storageText } : {}), ...(classToSend ? { volumeAttributesClassName: classToSend } : {}),
+            });
             progress = {
               ...progress, state: sizeChanges ? 'patched' : 'modifying', request: template.to, message: undefined,
               ...(classToSend ? { requestedClass: classToSend } : {}),
@@ -90,9 +93,13 @@ export async function reconcileVolumes(
   return rollout;
 }
 
-/** `20Gi`, or `20Gi and VolumeAttributesClass gold` (for the timeline and the Event). */
+/**
+ * What a patch changed, for the timeline and the Event: `20Gi`, `VolumeAttributesClass gold` (a class change alone: the
+ * patch repeats the request, which changes nothing), or `20Gi and VolumeAttributesClass gold`.
+ */
 export function describePatch(patched: VolumeRollout['patched'][number]): string {
-  return `${patched.storage}${patched.volumeAttributesClassName !== undefined ? ` and VolumeAttributesClass ${patched.volumeAttributesClassName}` : ''}`;
+  const klass = patched.volumeAttributesClassName === undefined ? undefined : `VolumeAttributesClass ${patched.volumeAttributesClassName}`;
+  return [patched.storage, klass].filter((part): part is string => part !== undefined).join(' and ');
 }
 
 function waitingReason(pod: LivePod | undefined, updateRevision: string | undefined): string {

@@ -213,8 +213,9 @@ async function finishReport(
   const statuses: TemplateStatus[] = [];
   const templates: TemplateReport[] = [];
   let growing = false;
-  const failedPvcs = [...rollout.progress.values()].flat().some((p) => p.state === 'failed');
-  const events = failedPvcs ? await ctx.cluster.listPvcWarningEvents(plan.namespace) : [];
+  // A failed claim's report quotes its Events; one failing or retrying on the controller is dated by them (failure-evidence.ts).
+  const needsEvents = [...rollout.progress.values()].flat().some((p) => p.state === 'failed' || (p.state === 'retrying' && p.condition?.type === 'ControllerResizeError'));
+  const events = needsEvents ? await ctx.cluster.listPvcWarningEvents(plan.namespace) : [];
   const nodeWaits = nodeWaitPolicy(ctx.target, passNow(ctx));
   for (const template of plan.templates) {
     const progress = withNodeWaits(rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live), live, nodeWaits, pods);

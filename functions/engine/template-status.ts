@@ -2,7 +2,7 @@
 // finishedReconciliationGeneration, kept as a JSON annotation on the live StatefulSet since we cannot add status fields.
 import type { LiveStatefulSet } from '../domain/live-state.ts';
 import { compareQuantities } from '../domain/quantity.ts';
-import type { TemplatePlan } from './plan.ts';
+import type { TemplatePlan } from './plan-types.ts';
 import { hasReachedSize, type PvcProgress } from './pvc-progress.ts';
 
 export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
@@ -26,9 +26,14 @@ export interface TemplateStatus {
   lastError?: string;
 }
 
+/** Whether the change alters a size: the live template's, or a volume's not at it (a class change alone does not). */
+export function changesSize(plan: Pick<TemplatePlan, 'from' | 'to' | 'pvcs'>): boolean {
+  return (plan.from !== undefined && compareQuantities(plan.from, plan.to) !== 0) || plan.pvcs.some((p) => !hasReachedSize(p, plan.to));
+}
+
 /** What is changing now: the size (live template or a volume not at it), the class (a claim or volume not in it), or both. */
 function changeOf(plan: TemplatePlan): TemplateChange | undefined {
-  const size = (plan.from !== undefined && compareQuantities(plan.from, plan.to) !== 0) || plan.pvcs.some((p) => !hasReachedSize(p, plan.to));
+  const size = changesSize(plan);
   const wanted = plan.volumeAttributesClassName;
   const klass = wanted !== undefined && (plan.volumeAttributesClass !== undefined || plan.pvcs.some((p) => p.currentVolumeAttributesClassName !== wanted));
   return size && klass ? 'size-and-class' : size ? 'size' : klass ? 'class' : undefined;

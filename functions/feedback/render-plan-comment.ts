@@ -50,10 +50,17 @@ function volumesCell(template: TemplateReport): string {
   return template.volumesFrom === undefined ? '' : `<br>volumes ${escapeMarkdown(template.volumesFrom)} → ${escapeMarkdown(template.desiredSize)}`;
 }
 
-/** The VolumeAttributesClass change (KEP-3751), under the sizes. */
-function classCell(template: TemplateReport): string {
+/** The VolumeAttributesClass change (KEP-3751): `class silver → gold`. */
+function classWords(template: TemplateReport): string | undefined {
   const change = template.volumeAttributesClass;
-  return change ? `<br>class ${escapeMarkdown(change.from ?? '(none)')} → ${escapeMarkdown(change.to ?? '(none)')}` : '';
+  return change ? `class ${escapeMarkdown(change.from ?? '(none)')} → ${escapeMarkdown(change.to ?? '(none)')}` : undefined;
+}
+
+/** The From → To cell: the sizes, the volumes' own growth and the class change under them; a class change alone, alone. */
+function fromToCell(template: TemplateReport): string {
+  const klass = classWords(template);
+  if (template.change === 'class' && klass !== undefined) return klass;
+  return `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)}${volumesCell(template)}${klass !== undefined ? `<br>${klass}` : ''}`;
 }
 
 function verdict(template: TemplateReport): string {
@@ -110,7 +117,7 @@ export function renderPlanComment(input: {
       const klass = template.storageClassName === undefined ? '—'
         : `${escapeMarkdown(template.storageClassName)} (${template.storageClassExpandable === false ? 'not expandable' : 'expandable'})`;
       lines.push(`| ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} | ${escapeMarkdown(template.templateName)} | ${sts.replicas ?? '—'} | `
-        + `${escapeMarkdown(template.from ?? '—')} → ${escapeMarkdown(template.desiredSize)}${volumesCell(template)}${classCell(template)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
+        + `${fromToCell(template)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
     }
     lines.push('');
   }

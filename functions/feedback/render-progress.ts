@@ -99,8 +99,10 @@ export function renderProgressComment(input: {
   lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressHeadline(sts))}.`);
   for (const template of sts.templates) {
     lines.push('');
-    const inClass = template.desiredClass !== undefined ? ` in VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : '';
-    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${escapeMarkdown(template.desiredSize)}${inClass}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    // Where the template goes: its size (in its class), or its class alone when the size does not change.
+    const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : undefined;
+    const towards = template.change === 'class' && klass !== undefined ? klass : `${escapeMarkdown(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
+    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
     if (template.pvcs.length > 0) {
       lines.push('');

@@ -30,6 +30,17 @@ describe('the npm start demo', () => {
     assert.match(output, /Recover db\/pg data: VolumeAttributesClass extreme → gold \(modification infeasible\)/);
     assert.match(output, /-\s+volumeAttributesClassName: extreme\n\s+\+\s+volumeAttributesClassName: gold/);
     assert.match(output, /PVCs: data-pg-0 30Gi in gold, data-pg-1 30Gi in gold, data-pg-2 30Gi in gold/);
+    // A class change alone is said as one: what each patch changed (the class), the class recovery's check run with
+    // the class change and no size arrow or cost, and its passes done in the class (issue 30 item 9).
+    assert.match(output, /db\/pg: patched PVC data-pg-0 \(replica 0\) to VolumeAttributesClass extreme\n/);
+    assert.match(output, /db\/pg: patched PVC data-pg-0 \(replica 0\) to VolumeAttributesClass gold\n/);
+    assert.match(output, /patched PVC data-pg-0 \(replica 0\) to 30Gi\n/, 'a size change alone is said as one');
+    assert.doesNotMatch(output, /to 30Gi and VolumeAttributesClass/);
+    assert.match(output, /✔ sts-volume-gitops\/validate \(demo\) on [0-9a-f]{7} — success\n {4}db\/pg: 3 PVCs class extreme → gold\n/);
+    assert.match(output, /\n {6}db\/pg {8}data {6}3 {9}class extreme → gold {2}standard \(expandable\) {2}no quota {2}✅ will change class\n/);
+    assert.match(output, /k8s\/db\/pg\.yaml:30 {2}notice {2}db\/pg data: will change class\n {8}VolumeAttributesClass extreme → gold on 3 PVCs \(StorageClass standard\)\n/);
+    assert.doesNotMatch(output, /30Gi → 30Gi|\+0\.00 USD/);
+    assert.match(output, /db\/pg waiting \(data 0\/3 done in extreme\)/);
     // The recovery pull request says what it costs, in its body and its check run, with the annotation on the line.
     assert.match(output, /Recover analytics\/clickhouse data: 100Gi → 50Gi \(expansion failed\)/);
     assert.match(output, /That adds \+7\.50 USD a month \(60Gi more on capped at 0\.125 USD per GiB-month\)\./);

@@ -42,4 +42,19 @@ describe('the Events a failed claim\'s report keeps', () => {
     const older = { ...resizeFailed[0]!, lastTimestamp: '2026-11-25T20:40:00.000Z', message: 'an earlier attempt' };
     assert.deepEqual(eventsOfFailedAttempts([progress], [older, ...resizeFailed]).map((e) => e.lastTimestamp), ['2026-11-25T20:51:14.000Z']);
   });
+
+  it('dates a claim failing on the controller from its failure\'s first Event: the resizer re-dates its condition at each retry', () => {
+    // Five minutes on, the resizer has tried the infeasible expansion again: a new ControllerResizeError time, the
+    // same Event counted once more (its first time kept).
+    const later = (time: string | undefined): string => new Date(Date.parse(time ?? '') + 5 * 60_000).toISOString();
+    const recorded = recordedPvc('b/b-infeasible', '1626');
+    const retried = { ...recorded, conditions: recorded.conditions.map((c) => (c.type === 'ControllerResizeError' ? { ...c, lastTransitionTime: later(c.lastTransitionTime) } : c)) };
+    const counted = resizeFailed.map((e) => ({ ...e, lastTimestamp: later(e.lastTimestamp), count: e.count + 1 }));
+    const first = recordedTemplate({ recorded, size: '100Gi', events: eventsOf(resizeFailed, 0, 1) }).template;
+    const again = recordedTemplate({ recorded: retried, size: '100Gi', events: eventsOf(counted, 0, 1) }).template;
+    assert.deepEqual(again.pvcs.map((p) => p.since), ['2026-11-25T20:51:14.000Z', '2026-11-25T20:51:14.000Z']);
+    assert.deepEqual(again.pvcs.map((p) => p.since), first.pvcs.map((p) => p.since), 'a retry that changed nothing changes no date');
+    // Without its Events (expired), the condition's time is all there is.
+    assert.deepEqual(recordedTemplate({ recorded: retried, size: '100Gi' }).template.pvcs.map((p) => p.since), ['2026-11-25T20:56:14.000Z', '2026-11-25T20:56:14.000Z']);
+  });
 });

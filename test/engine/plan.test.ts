@@ -117,7 +117,7 @@ describe('planTarget', () => {
     assert.equal(data?.templateNeedsUpdate, false);
     assert.deepEqual(data?.pvcsToPatch, []);
     assert.equal(data?.reasons.at(-1)?.code, 'template-list-changed');
-    assert.match(data?.reasons.at(-1)?.message ?? '', /db\/pg in Git differ from the live list \(added wal\)/);
+    assert.match(data?.reasons.at(-1)?.message ?? '', /^the volumeClaimTemplates in Git differ from the live list \(added wal\)/);
     assert.deepEqual(wal?.reasons.map((r) => r.code), ['template-not-in-cluster', 'template-list-changed']);
   });
 

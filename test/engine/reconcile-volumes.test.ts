@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planTarget } from '../../functions/engine/plan.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
-import { reconcileVolumes } from '../../functions/engine/reconcile-volumes.ts';
+import { describePatch, reconcileVolumes } from '../../functions/engine/reconcile-volumes.ts';
 import { desiredSet, pgWorld, runningPod } from './builders.ts';
 
 function recordingPatcher(failures: Record<string, ClusterError> = {}) {
@@ -120,5 +120,15 @@ describe('reconcileVolumes with a volumeAttributesClassName change', () => {
     // data-pg-0's capacity is already 20Gi: a size-only rule would have refused to patch it.
     assert.deepEqual(calls, ['data-pg-0=20Gi,gold', 'data-pg-1=20Gi,gold']);
     assert.deepEqual(rollout.progress.get('data')?.map((p) => p.state), ['modifying', 'patched', 'done']);
+    // What was patched, said as it is: the class alone where the size stays (the patch repeats the size, which changes nothing).
+    assert.deepEqual(rollout.patched.map(describePatch), ['VolumeAttributesClass gold', '20Gi and VolumeAttributesClass gold']);
+  });
+});
+
+describe('describePatch', () => {
+  it('names the size alone when only the size changes', async () => {
+    const { plan, live, pods } = setup('OrderedReady');
+    const rollout = await reconcileVolumes(live, plan.templates, pods, recordingPatcher(), live.updateRevision);
+    assert.deepEqual(rollout.patched.map(describePatch), ['20Gi', '20Gi', '20Gi']);
   });
 });

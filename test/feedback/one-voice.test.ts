@@ -161,6 +161,52 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
     assert.ok(!progress.markdown.includes('…'), 'no cut text in the summary');
   });
 
+  it('a blocked template\'s bullet, title and annotation name its set, template and location once', () => {
+    // db/big is held back by three limits and the quota; db/pg, sized from a size source and its current size unknown,
+    // by the largest size; db/solo asks for a template it does not have; db/owned is written by an operator.
+    const world = pgWorld();
+    const db = world.namespaces.get('db');
+    assert.ok(db);
+    db.pvcs.length = 0;
+    db.statefulSets = db.statefulSets.map((set) => ({ ...set, templates: set.templates.map((t) => ({ ...t, storage: undefined })) }));
+    const owner = { apiVersion: 'monitoring.coreos.com/v1', kind: 'Prometheus', name: 'main', uid: 'uid-prom' };
+    for (const [name, extra] of [['big', {}], ['solo', {}], ['owned', { controllerOwner: owner }]] as const) {
+      db.statefulSets.push(liveSet({ name, uid: `uid-${name}`, ...extra }));
+      for (let i = 0; i < 3; i++) db.pvcs.push(livePvc(`data-${name}-${i}`));
+    }
+    const sizeSource = { file: 'k8s/db/pg.yaml', path: 'primary.persistence.size', statefulSet: 'db/pg', template: 'data' };
+    const sets = planTarget([
+      desiredSet({ sizedBy: [sizeSource], templates: [desiredTemplate({ size: '5Ti' })] }),
+      desiredSet({ name: 'big', templates: [desiredTemplate({ size: '2Pi' })] }),
+      desiredSet({ name: 'solo', templates: [desiredTemplate({ name: 'logs' })] }),
+      desiredSet({ name: 'owned' }),
+    ], world, options).map((plan) => reportFromPlan(plan, 'c0ffee'));
+    assert.deepEqual(sets.map((s) => s.templates[0]?.action), ['blocked', 'blocked', 'blocked', 'blocked']);
+    const links = { htmlBase: 'https://github.com', owner: 'acme', repo: 'gitops' };
+    const comment = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: sets, errors: [] });
+    // A name, not part of a path (`db/pg` in `k8s/db/pg.yaml` is the file's).
+    const occurrences = (text: string, words: string): number => text.match(new RegExp(`(?<![\\w/.-])${words.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?![\\w.-])`, 'g'))?.length ?? 0;
+    for (const sts of sets) {
+      const template = sts.templates[0]?.templateName ?? '';
+      const id = `${sts.namespace}/${sts.name}`;
+      const bullet = comment.markdown.split('\n').filter((line, index, lines) => {
+        const start = lines.findIndex((l) => l.startsWith(`- ❌ **${id}**`));
+        return start >= 0 && index >= start && (index === start || /^ {2}- /.test(line)) && lines.slice(start + 1, index).every((l) => /^ {2}- /.test(l));
+      }).join('\n');
+      assert.ok(bullet.length > 0, `a bullet for ${id}:\n${comment.markdown}`);
+      assert.equal(occurrences(bullet, id), 1, `the bullet names ${id} once:\n${bullet}`);
+      // db/solo's list of templates is itself the reason (`added logs; removed data`): only there are names data.
+      if (sts.name !== 'solo') assert.equal(occurrences(bullet, template), 1, `the bullet names template ${template} once:\n${bullet}`);
+      assert.equal(occurrences(bullet, 'k8s/db/pg.yaml:30'), 1, `the bullet names the location once:\n${bullet}`);
+      const annotation = planAnnotations([sts], [])[0];
+      assert.equal(occurrences(`${annotation?.title ?? ''}\n${annotation?.message ?? ''}`, id), 1, `the annotation names ${id} once`);
+      assert.doesNotMatch(annotation?.message ?? '', /k8s\/db\/pg\.yaml:30/, 'an annotation stands on its line');
+    }
+    const title = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [sets[0]!], errors: [] }).headline;
+    assert.match(title, /^db\/pg data: /);
+    assert.equal(occurrences(title, 'db/pg'), 1, title);
+  });
+
   it('says why a permission is needed in words, never by the code that needs it', () => {
     const rules = [...clusterPermissions, ...workloadPermissions, ...leasePermissions(['sts-volume-gitops-prod']), ...previousLeaseNamespacePermissions];
     for (const rule of rules) {

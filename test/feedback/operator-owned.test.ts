@@ -110,7 +110,7 @@ describe('kube-prometheus-stack: a StatefulSet the Prometheus Operator controls'
     await pass(declaredConfig);
     assert.equal(statusesOf(github, head, 'sts-volume-gitops/validate (demo)')[0]?.state, 'failure');
     const [comment] = commentBodies(github, pr);
-    assert.match(comment ?? '', /7Ei at apps\/monitoring\/values-prod\.yaml:11 is 150,323,855\.36x the current size 50Gi, more than the 10x allowed in one change/);
+    assert.match(comment ?? '', /\n {2}- 7Ei is 150,323,855\.36x the current size 50Gi, more than the 10x allowed in one change/);
     assert.match(comment ?? '', new RegExp(`\\[apps/monitoring/values-prod\\.yaml:11\\]\\(https://github\\.com/acme/platform-gitops/blob/${head}/apps/monitoring/values-prod\\.yaml#L11\\)`));
   });
 
@@ -121,7 +121,7 @@ describe('kube-prometheus-stack: a StatefulSet the Prometheus Operator controls'
     const run = await pass(undeclaredConfig);
     const report = run.report?.statefulSets.find((s) => s.name === name);
     assert.equal(report?.outcome, 'blocked');
-    assert.match(report?.templates[0]?.reasons[0] ?? '', /^StatefulSet monitoring\/prometheus-kube-prometheus-stack-prometheus is controlled by Prometheus kube-prometheus-stack-prometheus \(monitoring\.coreos\.com\/v1\): its operator writes it/);
+    assert.match(report?.templates[0]?.reasons[0] ?? '', /^the StatefulSet is controlled by Prometheus kube-prometheus-stack-prometheus \(monitoring\.coreos\.com\/v1\): its operator writes it/);
     assert.deepEqual(statefulSetWrites(), []);
     kube.tick(3);
     assert.equal(live()?.metadata.uid, uid, 'not recreated (and the garbage collector keeps a set whose owner kind it does not serve)');

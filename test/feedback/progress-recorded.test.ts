@@ -20,6 +20,8 @@ describe('a class change alone is named as one', () => {
     assert.equal(progressDescription(modifying.sts), 'changing class: 0/2 replicas in broken');
     const comment = renderProgressComment({ target: 'prod', sts: modifying.sts, commitSha: 'd'.repeat(40) });
     assert.match(comment.markdown, /^### 🔄 Volume class change of csi-probe\/web \(prod\)$/m);
+    // The template's heading says where it goes: the class, not its size (which does not change).
+    assert.match(comment.markdown, /^#### `data` → VolumeAttributesClass broken: 0\/2 done$/m);
   });
 
   it('when it has finished too (what changed is kept from when it was first seen)', () => {
@@ -34,7 +36,7 @@ describe('a class change alone is named as one', () => {
       recorded: recordedPvc('c/c-vac', '1843'), size: '1Gi', className: 'broken', plan: { action: 'resize', volumeAttributesClass: { from: 'fast', to: 'broken' } },
     });
     const plan = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: [planned.sts], errors: [] });
-    assert.match(plan.markdown, /\| csi-probe\/web \| data \| 2 \| 1Gi → 1Gi<br>class fast → broken \| standard \(expandable\) \| no quota \| ✅ will change class \|/);
+    assert.match(plan.markdown, /\| csi-probe\/web \| data \| 2 \| class fast → broken \| standard \(expandable\) \| no quota \| ✅ will change class \|/);
     assert.equal(plan.description, 'csi-probe/web: 2 PVCs class fast → broken');
     const [annotation] = planAnnotations([planned.sts], []);
     assert.equal(annotation?.title, 'csi-probe/web data: will change class');

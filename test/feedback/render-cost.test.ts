@@ -6,7 +6,7 @@ import { costSummary, reportFromPlan, type PassReport } from '../../functions/en
 import { planTarget } from '../../functions/engine/plan.ts';
 import { planAnnotations } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
-import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, runningPod } from '../engine/builders.ts';
+import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, q, runningPod } from '../engine/builders.ts';
 
 const links = { htmlBase: 'https://github.com', owner: 'acme', repo: 'gitops' };
 
@@ -69,5 +69,32 @@ describe('the cost of a change, rendered', () => {
     const annotations = planAnnotations(statefulSets, []);
     assert.equal(annotations[0]?.message, '10Gi → 20Gi on 3 PVCs (StorageClass standard), +3.00 EUR a month');
     assert.doesNotMatch(renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] }).markdown, /volumes|request lowered/);
+  });
+
+  it('says a class change alone as the class change, with no size arrow and no cost: the class recovery, in the comment, the check and the CLI', () => {
+    // The driver refused `extreme`: the claims ask for it, the volumes stay in `gold`; the recovery asks for `gold` back.
+    const refused = { volumeAttributesClassName: 'extreme', currentVolumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'Infeasible', targetVolumeAttributesClassName: 'extreme' } };
+    const world = pgWorld({ 0: refused, 1: refused, 2: refused }, { size: '30Gi' });
+    for (const pvc of world.namespaces.get('db')?.pvcs ?? []) Object.assign(pvc, { request: q('30Gi'), capacity: q('30Gi') });
+    world.server = { major: 1, minor: 34, gitVersion: 'v1.34.9' };
+    world.volumeAttributesClasses = ['gold', 'extreme'].map((name) => ({ name, driverName: 'ebs.csi.aws.com', parameters: {}, deleting: false }));
+    const live = world.namespaces.get('db')?.statefulSets[0]?.templates[0];
+    assert.ok(live);
+    live.volumeAttributesClassName = 'extreme';
+    const desired = desiredSet({ templates: [desiredTemplate({ size: '30Gi', volumeAttributesClassName: 'gold' })] });
+    const plans = planTarget([desired], world, { allowedNamespaces: ['*'], prices: { currency: 'USD', perGiBMonth: { standard: 0.1 } } });
+    const statefulSets = plans.map((p) => reportFromPlan(p, 'c0ffee'));
+    assert.equal(statefulSets[0]?.templates[0]?.action, 'resize', JSON.stringify(statefulSets[0]?.templates[0]?.reasons));
+    const summary = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] });
+    assert.equal(summary.description, 'db/pg: 3 PVCs class extreme → gold');
+    assert.match(summary.markdown, /\| db\/pg \| data \| 3 \| class extreme → gold \| standard \(expandable\) \|/);
+    assert.doesNotMatch(summary.markdown, /30Gi → 30Gi|Storage cost|0\.00/);
+    const [annotation] = planAnnotations(statefulSets, []);
+    assert.equal(annotation?.message, 'VolumeAttributesClass extreme → gold on 3 PVCs (StorageClass standard)');
+    const cost = costSummary(statefulSets);
+    assert.equal(cost, undefined, 'a class change adds no storage to pay for');
+    const text = renderPassReport({ target: 'prod', mode: 'plan', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) });
+    assert.match(text, /~ db\/pg \(OrderedReady, 3 replicas\): will change class\n {6}data: 30Gi, class extreme -> gold \[standard\] 0\/3 done/);
+    assert.doesNotMatch(text, /cost|0\.00/);
   });
 });

@@ -192,6 +192,7 @@ export function toRecreationRecord(raw: V1ConfigMap): RecreationRecord {
 
 export function toPvcEvent(raw: CoreV1Event): PvcEvent {
   const last = raw.lastTimestamp ?? raw.eventTime ?? raw.firstTimestamp;
+  const first = raw.firstTimestamp ?? raw.eventTime ?? raw.lastTimestamp;
   return {
     namespace: raw.metadata.namespace ?? '',
     pvcName: raw.involvedObject.name ?? '',
@@ -199,6 +200,7 @@ export function toPvcEvent(raw: CoreV1Event): PvcEvent {
     message: raw.message ?? '',
     type: raw.type ?? '',
     lastTimestamp: last ? new Date(last).toISOString() : undefined,
+    firstTimestamp: first ? new Date(first).toISOString() : undefined,
     count: raw.count ?? 1,
   };
 }
