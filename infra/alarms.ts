@@ -80,8 +80,8 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): StackAla
     },
     {
       id: 'ManifestErrors', suffix: 'manifest-errors', metric: metrics.passCountForAlarm('ManifestErrors', period), threshold: 1,
-      meaning: 'a manifest in a target\'s paths cannot be read, so its StatefulSets are not planned',
-      firstStep: 'the "Needs action" table (kind manifest) or `sts-volume-gitops plan` names the file:line; fix it in Git',
+      meaning: 'a manifest in a target\'s paths cannot be read, so its StatefulSets are not planned; or the paths match no manifest at all (a target without size sources)',
+      firstStep: 'the "Needs action" table (kind manifest) or `sts-volume-gitops plan` names the file:line, or the paths that match nothing and where the YAML files are; fix it in Git, or the target\'s paths',
     },
     {
       id: 'RefusedRecords', suffix: 'refused-records', metric: metrics.passCountForAlarm('RefusedRecreationRecords', period), threshold: 1,

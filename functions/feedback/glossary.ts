@@ -54,7 +54,7 @@ export const glossary: readonly GlossaryEntry[] = [
   },
   {
     word: 'blocked',
-    means: 'a change in Git that cannot be applied as it is (a guardrail, the quota, a class that cannot expand, a namespace not allowed, another controller, a refused dry run): nothing is written, exit code 1',
+    means: 'a change in Git that cannot be applied as it is (a guardrail, the quota, a class that cannot expand, a namespace not allowed, another controller, a refused dry run): nothing is written for that change (the other templates of its StatefulSet go on), exit code 1',
   },
   {
     word: 'failed',

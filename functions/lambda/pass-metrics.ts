@@ -37,7 +37,10 @@ export interface PassMetrics {
     StatefulSetsFailed: number;
     /** StatefulSets whose change in Git cannot be applied (a guardrail, the quota, a class that cannot expand, ...). */
     StatefulSetsBlocked: number;
-    /** Manifests in the target's paths the pass could not read (their StatefulSets were not planned). */
+    /**
+     * Manifests in the target's paths the pass could not read (their StatefulSets were not planned), and paths that match
+     * no manifest at all on a target without size sources: the verdict's manifest problems, so its alarm fires for both.
+     */
     ManifestErrors: number;
   };
   /** The failed and blocked StatefulSets per reason (a set with two reasons counts under each); only reasons present. */
@@ -79,7 +82,7 @@ export function passMetrics(run: TargetRun): PassMetrics {
       RefusedRecreationRecords: run.report ? refusedRecordCount(run.report) : 0,
       StatefulSetsFailed: statefulSetsWith(verdict, 'failed'),
       StatefulSetsBlocked: statefulSetsWith(verdict, 'blocked'),
-      ManifestErrors: run.report?.manifestErrors.length ?? 0,
+      ManifestErrors: verdict.problems.filter((p) => p.kind === 'manifest').length,
     },
     byReason: [...byReason.values()],
   };

@@ -37,6 +37,14 @@ describe('passMetrics', () => {
     assert.deepEqual(metrics.byReason, [], 'no StatefulSet is counted for a manifest');
   });
 
+  it('counts paths that match no manifest as a manifest problem (its alarm fires), unless size sources are still read', () => {
+    const none = (sizeSources: boolean) => passMetrics(run(0, { noManifests: { paths: ['k8s/**/*.yaml'], sizeSources, message: 'no file matches' } }));
+    assert.equal(none(false).counts.ManifestErrors, 1);
+    assert.equal(none(false).outcome, 'blocked');
+    assert.equal(none(true).counts.ManifestErrors, 0, 'its mapped sizes are still applied: the pass is not blocked');
+    assert.equal(none(true).outcome, 'ok');
+  });
+
   it('publishes a validation of one pull request (no branch pass) as ok, not failed', () => {
     assert.equal(passMetrics({ ...run(0), report: undefined }).outcome, 'ok');
     assert.equal(passMetrics({ ...run(0), report: undefined, error: 'unreachable' }).outcome, 'failed');
