@@ -5,7 +5,7 @@ import type { ClusterSnapshot, LivePod, LiveStatefulSet } from '../domain/live-s
 import { sameSize } from '../domain/quantity.ts';
 import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
-import { ClusterError, type GitSnapshot, type LeaseState } from './ports.ts';
+import { ClusterError, type LeaseState } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { RecreationBlockedError, updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
@@ -20,10 +20,9 @@ import type { PvcState } from './pvc-progress.ts';
 import { nodeWaitPolicy, withNodeWaits } from './node-expansion.ts';
 import {
   costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, refusedRecordsField, reportFromPlan, serverReport, templateReport,
-  type NoManifests, type PassReport, type StatefulSetReport, type TemplateReport,
+  type PassReport, type StatefulSetReport, type TemplateReport,
 } from './pass-report.ts';
-import { matchPaths, noPathMatches, whereYamlFilesAre } from '../domain/path-matches.ts';
-
+import { noManifestsAt } from './no-manifests.ts';
 import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
 import { passNow, type PassContext } from './pass-context.ts';
@@ -121,18 +120,6 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   const cost = costSummary(reports);
   return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedRecordsField(refused ?? []) };
-}
-
-
-/** Said when the target's paths match no YAML file: a pass that reads nothing must not look like one with nothing to do. */
-function noManifestsAt(head: GitSnapshot, target: PassContext['target']): NoManifests | undefined {
-  if (!noPathMatches(matchPaths(head.files.keys(), target.globs))) return undefined;
-  const sizeSources = (target.sizeSources?.length ?? 0) > 0;
-  return {
-    paths: [...target.globs], sizeSources,
-    message: `paths ${JSON.stringify(target.globs)} match no YAML file at ${head.commitSha.slice(0, 12)}: no manifest was read`
-      + `${sizeSources ? ', only the size sources' : ''}; ${whereYamlFilesAre(head.paths ?? head.files.keys(), target.globs)}`,
-  };
 }
 
 function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boolean {

@@ -3,6 +3,7 @@
 // (a check run with annotations on the storage lines, where the App may write them) and an upserted plan comment.
 import { matchesManifestGlobs } from '../domain/manifests.ts';
 import { readTargetDesired } from '../engine/desired-input.ts';
+import { noManifestsAt } from '../engine/no-manifests.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { ClusterPort, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import { planWithDryRuns, reportFromPlan, type PassTarget, type StatefulSetReport } from '../engine/run-pass.ts';
@@ -124,8 +125,10 @@ export async function planCommit(
   });
   const statefulSets = plans.map((plan) => reportFromPlan(plan, headSha));
   const errors = desired.errors.filter((e) => touched.has(e.path));
+  const noManifests = noManifestsAt(head, target);
   const plan = renderPlanComment({
     target: target.name, headSha, links, statefulSets, errors, ...(snapshot.server ? { server: snapshot.server.gitVersion } : {}),
+    ...(noManifests ? { noManifests } : {}),
   });
   return { plan, statefulSets, errors };
 }

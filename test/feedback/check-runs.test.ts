@@ -86,6 +86,16 @@ describe('check runs on pull requests (GitHub App)', () => {
     assert.deepEqual(check.annotations, [['k8s/pg.yaml', storageLine, 'notice', 'db/pg data: will resize', '10Gi → 20Gi on 1 PVC (StorageClass standard)']]);
   });
 
+  it('fails a pull request that moves every manifest out of the target\'s paths: once merged, no pass would read any', async () => {
+    const head = await github.commitFiles({ branch: 'move', message: 'Move manifests', files: { 'k8s/pg.yaml': null, 'deploy/pg.yaml': pgManifest('10Gi') } });
+    await github.openPullRequest({ head: 'move', title: 'Move manifests' });
+    await validate();
+    const check = await checkOn(head);
+    assert.equal(check.conclusion, 'failure');
+    assert.match(check.title ?? '', /^paths \["k8s\/\*\*\/\*\.yaml"\] match no YAML file at [0-9a-f]{12}: no manifest was read; /);
+    assert.match(check.summary ?? '', /the YAML files are in deploy\//, 'says where the YAML files are');
+  });
+
   it('falls back to a commit status when the App lacks checks: write, and says so', async () => {
     github.state.installationPermissions.checks = 'read';
     try {

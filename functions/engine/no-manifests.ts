@@ -1,0 +1,17 @@
+// Whether a commit gives the target any manifest to read (pure). A pass, or a pull request's plan, that reads nothing
+// must not look like one with nothing to do: after such a merge every pass would read nothing and say nothing.
+import { matchPaths, noPathMatches, whereYamlFilesAre } from '../domain/path-matches.ts';
+import type { PassTarget } from './pass-context.ts';
+import type { GitSnapshot } from './ports.ts';
+import type { NoManifests } from './pass-report.ts';
+
+/** Present when no glob of the target's paths matches a YAML file at `head`: what happened and where the YAML files are. */
+export function noManifestsAt(head: GitSnapshot, target: Pick<PassTarget, 'globs' | 'sizeSources'>): NoManifests | undefined {
+  if (!noPathMatches(matchPaths(head.files.keys(), target.globs))) return undefined;
+  const sizeSources = (target.sizeSources?.length ?? 0) > 0;
+  return {
+    paths: [...target.globs], sizeSources,
+    message: `paths ${JSON.stringify(target.globs)} match no YAML file at ${head.commitSha.slice(0, 12)}: no manifest was read`
+      + `${sizeSources ? ', only the size sources' : ''}; ${whereYamlFilesAre(head.paths ?? head.files.keys(), target.globs)}`,
+  };
+}
