@@ -6,7 +6,7 @@
 const entities: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&#8203;': '', '&quot;': '"', '&#39;': '\'' };
 
 /** The text of one line's inline Markdown: `**a**`, `` `b` ``, `[c](url)`, `\+`, `&gt;`, `<br>`, `<sub>`. */
-export function inlineText(markdown: string, lineBreak = '\n'): string {
+function inlineText(markdown: string, lineBreak = '\n'): string {
   // Code spans are literal: set aside before anything else is read, put back at the end.
   const spans: string[] = [];
   let text = markdown.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_match, _fence: string, code: string) => {

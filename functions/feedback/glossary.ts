@@ -82,7 +82,7 @@ export const outcomeWords: Readonly<Record<StatefulSetOutcome, string>> = {
 };
 
 /** Where a PVC stands, in the same words in the CLI and on GitHub (the progress comment adds its icon). */
-export const pvcStateWords: Readonly<Record<PvcReport['state'], string>> = {
+const pvcStateWords: Readonly<Record<PvcReport['state'], string>> = {
   'missing': 'not created yet',
   'waiting-for-pod': 'waiting for its pod',
   'to-patch': 'to be patched',
@@ -120,7 +120,7 @@ export function doneCount(template: { readyReplicas: number; replicas: number })
 }
 
 /** The house style, each rule with its example made by the function that spells it. */
-export const houseStyle: ReadonlyArray<{ rule: string; example: string }> = [
+const houseStyle: ReadonlyArray<{ rule: string; example: string }> = [
   { rule: `a change reads \`${arrows.github}\` on GitHub (comments, checks, statuses, pull requests) and \`${arrows.terminal}\` in a terminal and in logs`, example: `10Gi ${arrows.github} 20Gi, 10Gi ${arrows.terminal} 20Gi` },
   { rule: 'a count names its noun in the right number, never with `(s)`', example: `${count(1, 'PVC')}, ${count(3, 'PVC')}, ${count(0, 'error')}` },
   { rule: 'money is signed, with two decimals and `a month`; a price is per GiB-month', example: `${formatMoney(3, 'USD')} a month, ${unitPrice(0.125, 'USD')}` },

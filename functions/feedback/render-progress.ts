@@ -38,7 +38,7 @@ export function progressState(sts: StatefulSetReport): ProgressSummary['state'] 
  * What a person must know first, whole: the sizes reached, or the first template's reason (a blocked change, a
  * failed claim's driver message, a stall). A check run's title; a commit status gets it cut to 140 characters.
  */
-export function progressTitle(sts: StatefulSetReport): string {
+function progressTitle(sts: StatefulSetReport): string {
   const state = progressState(sts);
   const sizes = sts.templates.map(replicasAt).join(', ');
   if (state === 'failure') {
@@ -66,7 +66,7 @@ export function progressDescription(sts: StatefulSetReport): string {
  * The comment's and the check's first sentence: what happened, short (the reason is in the table and the driver's
  * words below it, never repeated cut): `data: the resize to 100Gi failed for good`, `data: data-web-0 stalled`.
  */
-export function progressHeadline(sts: StatefulSetReport): string {
+function progressHeadline(sts: StatefulSetReport): string {
   if (progressState(sts) !== 'failure') return progressTitle(sts);
   const blocked = sts.templates.find((t) => t.action === 'blocked');
   if (blocked) return `${blocked.templateName}: blocked`;
