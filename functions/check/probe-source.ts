@@ -27,7 +27,7 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   const matches = matchPaths(head.files.keys(), globs);
   const noneMatch = noPathMatches(matches);
   for (const { glob, files } of matches) {
-    const hint = (): string => whereYamlFilesAre(head.paths ?? head.files.keys(), [glob]);
+    const hint = (): string => whereYamlFilesAre(head.paths, [glob]);
     if (files > 0) results.push(ok('source.paths', glob, `matches ${plural(files, 'YAML file')}`));
     else if (noneMatch) {
       const reads = config.sizeSources.length === 0 ? 'the target has nothing to resize' : 'only the size sources are read';

@@ -12,6 +12,6 @@ export function noManifestsAt(head: GitSnapshot, target: Pick<PassTarget, 'globs
   return {
     paths: [...target.globs], sizeSources,
     message: `paths ${JSON.stringify(target.globs)} match no YAML file at ${head.commitSha.slice(0, 12)}: no manifest was read`
-      + `${sizeSources ? ', only the size sources' : ''}; ${whereYamlFilesAre(head.paths ?? head.files.keys(), target.globs)}`,
+      + `${sizeSources ? ', only the size sources' : ''}; ${whereYamlFilesAre(head.paths, target.globs)}`,
   };
 }

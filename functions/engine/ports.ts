@@ -140,7 +140,7 @@ export interface GitSnapshot {
   /** The files read: those the target's paths match and its size sources' values files. */
   files: Map<string, string>;
   /** Every file's path at the commit (read or not), to say where the YAML files are when the paths match none. */
-  paths?: readonly string[];
+  paths: readonly string[];
 }
 
 export interface GitSourcePort {
