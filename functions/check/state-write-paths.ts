@@ -16,6 +16,7 @@
 // read: a ServiceAccount elsewhere is reached only through ClusterRoleBindings here), whether a ServiceAccount a
 // binding names exists, a new ClusterRole joining an aggregated one (aggregationRule is not read), chains of steps.
 import type { BindingSubject, NamespaceGrants } from '../domain/rbac-grants.ts';
+import { count } from '../domain/spelling.ts';
 import {
   boundGrants, describeSubject, permittedObjects, permittedOn, rulesAllow, sameSubject,
   type Allowed, type BoundGrant, type Grantee, type PermittedObjects, type ResourceRef,
@@ -186,7 +187,7 @@ function runAsPath(scene: Scene, holder: BindingSubject, held: readonly BoundGra
   const accounts = scene.writers.filter((w) => w.subject.kind === 'ServiceAccount' && w.subject.namespace === scene.namespace && !sameSubject(w.subject, holder));
   const account = accounts[0];
   if (!account) return undefined;
-  const others = accounts.length > 1 ? ` (or ${accounts.length - 1} other ServiceAccount${accounts.length > 2 ? 's' : ''} there that may write)` : '';
+  const others = accounts.length > 1 ? ` (or ${count(accounts.length - 1, 'other ServiceAccount')} there that may write)` : '';
   for (const maker of podMakers) {
     const via = permittedOn(permittedObjects(held, { ...maker, verb: 'create' }), undefined);
     if (!via) continue;
