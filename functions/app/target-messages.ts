@@ -11,7 +11,7 @@ export type TargetAction = 'pass' | 'validate';
 export interface TargetMessage {
   target: string;
   action: TargetAction;
-  /** Why it was sent: `schedule`, or the GitHub event that asked for it (`pull_request`, `push`, `merge_group`). */
+  /** Why it was sent: `schedule`, `manual` (the dispatcher invoked by hand), or the GitHub event that asked for it (`pull_request`, `push`, `merge_group`). */
   trigger: string;
   /** A merge queue's merge commit to check (`validate` only): its changes from `baseSha` are planned, not the open PRs. */
   mergeGroup?: MergeGroupRef;
