@@ -7,7 +7,6 @@
 // Every limit fails closed: what it cannot measure (no current size to grow from, no price to count) blocks the
 // change, naming what to set, rather than letting it through unmeasured.
 import type { GuardrailsConfig, SizeSourceConfig } from '../domain/config.ts';
-import type { SourceLocation } from '../domain/desired-state.ts';
 import { formatBytesLike, parseQuantity, type Quantity } from '../domain/quantity.ts';
 import { formatMoney, monthly, showSize, unitPrice } from '../domain/spelling.ts';
 import type { VolumeCost } from '../domain/volume-cost.ts';
@@ -16,15 +15,11 @@ export type GuardrailCode = 'size-limit' | 'growth-limit' | 'growth-unknown' | '
 
 export const defaultMaxGrowthFactor = 10;
 
+/** One template's change. Its StatefulSet, template and file:line are not here: a reason is shown under them. */
 export interface GuardedChange {
-  /** `namespace/name`. */
-  statefulSet: string;
-  templateName: string;
   /** The size it grows from: the largest of the live template's and its PVCs'. */
   from: Quantity | undefined;
   to: Quantity;
-  /** Where the size is written in Git. */
-  location: SourceLocation;
   cost: VolumeCost | undefined;
   /** The size source that maps this template, if one does: its guardrails override the target's. */
   sizeSource: SizeSourceConfig | undefined;

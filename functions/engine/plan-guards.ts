@@ -24,8 +24,8 @@ export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
     // template whose live size is unknown is measured as growing, as the guardrails do.
     if (template.from === undefined || changesSize(template)) template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
     const change = {
-      statefulSet: `${sts.namespace}/${sts.name}`, templateName: template.templateName, from: currentSize(template), to: template.to,
-      location: template.desired.storageLocation, cost: template.cost, sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName && !mapsClass(s)),
+      from: currentSize(template), to: template.to, cost: template.cost,
+      sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName && !mapsClass(s)),
     };
     const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
     template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails));
