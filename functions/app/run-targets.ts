@@ -47,6 +47,7 @@ export interface RunTargetsOptions extends OpenOptions {
   timing?: RecreationTiming;
   /** Called as each target's run ends, before the next target starts (logs and metrics per pass). */
   onRunFinished?: (run: TargetRun) => void;
+  /** The clock (tests: a sandbox's): durations, and the pass's own (a change's start, record seals, waits for a node). */
   now?: () => number;
   /** `validate` of a merge queue's commit (the `merge_group` webhook) rather than of the open pull requests. */
   mergeGroup?: MergeGroupRef;
@@ -124,6 +125,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       ...(opened.recordKey ? { recordKey: opened.recordKey } : {}),
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
+      ...(options.now ? { now: () => new Date(now()) } : {}),
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;

@@ -37,9 +37,14 @@ export function eventsOfFailedAttempts(progress: readonly PvcProgress[], events:
  * it): at every backoff of a retried error, every five minutes for an expansion it found infeasible. That time is the
  * latest attempt's, and a report dated by it would change with every retry though nothing else did. The recorder counts
  * each repeat of the same reason and message on one Event, whose first time is when the driver began to answer so.
- * Without such an Event (Events expire), the condition's time stands.
+ * Without such an Event (Events expire), the condition's time stands. The recorder also counts a repeat of an older,
+ * resolved failure with the same message on that failure's Event (while the resizer runs): no date is taken from before
+ * `notBefore`, when the pass that began this change ran (the status annotation's `startedAt`).
  */
-export function datedFromEvents(progress: readonly PvcProgress[], events: readonly PvcEvent[]): PvcProgress[] {
+/** `startedAt` is the pass's clock, an Event's time the cluster's: a minute apart is still the same change. */
+const clockSkewAllowanceMs = 60_000;
+
+export function datedFromEvents(progress: readonly PvcProgress[], events: readonly PvcEvent[], notBefore?: string): PvcProgress[] {
   return progress.map((claim) => {
     if ((claim.state !== 'failed' && claim.state !== 'retrying') || claim.condition?.type !== 'ControllerResizeError') return claim;
     const attempt = claim.since === undefined ? Number.NaN : Date.parse(claim.since);
@@ -48,6 +53,8 @@ export function datedFromEvents(progress: readonly PvcProgress[], events: readon
     const first = events
       .filter((e) => e.pvcName === claim.name && failureReasons.size.has(e.reason) && e.lastTimestamp !== undefined && Date.parse(e.lastTimestamp) >= attempt)
       .map((e) => e.firstTimestamp).filter((t): t is string => t !== undefined).sort()[0];
-    return first === undefined ? claim : { ...claim, since: first };
+    if (first === undefined) return claim;
+    const olderThanTheChange = notBefore !== undefined && Date.parse(first) < Date.parse(notBefore) - clockSkewAllowanceMs;
+    return { ...claim, since: olderThanTheChange ? notBefore : first };
   });
 }

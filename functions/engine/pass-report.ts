@@ -222,7 +222,7 @@ export function templateReport(
     justFinished: false,
     reasons: template.reasons.map((r) => r.message),
     ...(template.reasons.length > 0 ? { reasonCodes: template.reasons.map((r) => r.code) } : {}),
-    pvcs: datedFromEvents(progress, events).map((p) => ({
+    pvcs: datedFromEvents(progress, events, status.startedAt).map((p) => ({
       name: p.name, ordinal: p.ordinal, state: p.state, request: spelledLike(p.request, template.to), capacity: spelledLike(p.capacity, template.to),
       message: p.message, terminal: p.terminal, since: p.since,
       ...(template.volumeAttributesClassName !== undefined ? {

@@ -150,7 +150,7 @@ async function applyStatefulSet(
       // The status annotation (pending) goes in with the new template: if a later write of it is lost, the set still
       // carries ours, so the finish is noticed and reported whatever happens in between.
       const { outcome, stored } = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
-        { recordNamespace: ctx.target.stateNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha) }, classes);
+        { recordNamespace: ctx.target.stateNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha, passNow(ctx)) }, classes);
       report.templateUpdate = outcome;
       say(`${id}: template ${[...sizes].map(([n, s]) => change(n, s, '=')).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
@@ -168,7 +168,7 @@ async function applyStatefulSet(
     if (needsPatching && carrier && carrier.annotations[statusAnnotation] === undefined) {
       // A template brought to size by someone else (or an older version) carries no annotation of ours: write it
       // before the patches, or a lost write after them would leave the finish unreported for good.
-      await carrier.write(pendingStatus(plan, { ...live, annotations: carrier.annotations }, commitSha));
+      await carrier.write(pendingStatus(plan, { ...live, annotations: carrier.annotations }, commitSha, passNow(ctx)));
     }
     const revision = plan.live.updateRevision ?? knownRevision ?? live.updateRevision;
     const rollout = await reconcileVolumes(live, plan.templates, pods, ctx.cluster, revision);
@@ -207,7 +207,7 @@ async function finishReport(
   for (const template of plan.templates) {
     const progress = withNodeWaits(rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live), live, nodeWaits, pods);
     if (progress.some((p) => growingStates.has(p.state))) growing = true;
-    const status = summariseTemplate(template, progress, live, commitSha, previous);
+    const status = summariseTemplate(template, progress, live, commitSha, previous, passNow(ctx));
     statuses.push(status);
     templates.push(templateReport(template, status, progress, events));
   }
@@ -250,9 +250,9 @@ async function finishReport(
 }
 
 /** The status annotation as it stands before this pass patches anything. */
-function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: string): string {
+function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: string, now: Date): string {
   const previous = readStatusAnnotation(live);
-  return renderStatusAnnotation(plan.templates.map((t) => summariseTemplate(t, describeTemplatePvcs(t, live), live, commitSha, previous)));
+  return renderStatusAnnotation(plan.templates.map((t) => summariseTemplate(t, describeTemplatePvcs(t, live), live, commitSha, previous, now)));
 }
 
 /** PVCs whose request is the desired size (and class) and whose capacity (or volume) has not reached it yet. */

@@ -17,6 +17,11 @@ export interface TemplateStatus {
   desiredClass?: string;
   /** The branch head at which this size was first seen: kept while the size stays, so unrelated commits write nothing. */
   commitSha: string;
+  /**
+   * When a pass first pursued this size and class (ISO time), kept while they stay: a failure is never dated before it
+   * (failure-evidence.ts). Absent in annotations older versions wrote, and for a change a read-only pass sees.
+   */
+  startedAt?: string;
   replicas: number;
   readyReplicas: number;
   finishedReconciliationGeneration?: number;
@@ -39,9 +44,10 @@ function changeOf(plan: TemplatePlan): TemplateChange | undefined {
   return size && klass ? 'size-and-class' : size ? 'size' : klass ? 'class' : undefined;
 }
 
+/** `now`: the applying pass's clock, to date a change it begins; a read-only pass passes none and dates nothing. */
 export function summariseTemplate(
   plan: TemplatePlan, progress: readonly PvcProgress[], live: LiveStatefulSet, commitSha: string,
-  previous: readonly TemplateStatus[],
+  previous: readonly TemplateStatus[], now?: Date,
 ): TemplateStatus {
   const readyReplicas = progress.filter((p) => p.state === 'done').length;
   const earlier = previous.find((p) => p.templateName === plan.templateName);
@@ -54,6 +60,7 @@ export function summariseTemplate(
     ...(plan.volumeAttributesClassName !== undefined ? { desiredClass: plan.volumeAttributesClassName } : {}),
     ...(change !== undefined ? { change } : {}),
     commitSha: sameAsEarlier && earlier ? earlier.commitSha : commitSha,
+    ...startedAtOf(sameAsEarlier ? earlier : undefined, now),
     replicas: live.replicas,
     readyReplicas,
   };
@@ -67,6 +74,11 @@ export function summariseTemplate(
   const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? (stalled ? `${stalled.name} stalled: ${stalled.message ?? ''}` : undefined);
   if (error !== undefined) status.lastError = error;
   return status;
+}
+
+function startedAtOf(earlier: TemplateStatus | undefined, now: Date | undefined): { startedAt?: string } {
+  if (earlier) return earlier.startedAt !== undefined ? { startedAt: earlier.startedAt } : {};
+  return now ? { startedAt: now.toISOString() } : {};
 }
 
 export function isFinished(status: TemplateStatus, plan: TemplatePlan): boolean {

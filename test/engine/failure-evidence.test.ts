@@ -57,4 +57,19 @@ describe('the Events a failed claim\'s report keeps', () => {
     // Without its Events (expired), the condition's time is all there is.
     assert.deepEqual(recordedTemplate({ recorded: retried, size: '100Gi' }).template.pvcs.map((p) => p.since), ['2026-11-25T20:56:14.000Z', '2026-11-25T20:56:14.000Z']);
   });
+
+  it('never dates a failure before the pass that began this change: the recorder counts a repeat of an older, resolved failure on its old Event', () => {
+    // 100Gi failed at 20:51 and was lowered and done; at 21:30 Git asks for 100Gi again, and the same resizer pod
+    // answers with the same message: its Event keeps the old first time (counted on), the condition has the new attempt.
+    const at = (time: string): string => new Date(time).toISOString();
+    const recorded = recordedPvc('b/b-infeasible', '1626');
+    const retried = { ...recorded, conditions: recorded.conditions.map((c) => (c.type === 'ControllerResizeError' ? { ...c, lastTransitionTime: at('2026-11-25T21:35:00Z') } : c)) };
+    const counted = resizeFailed.map((e) => ({ ...e, lastTimestamp: at('2026-11-25T21:35:00Z'), count: e.count + 7 }));
+    const earlier = [{ templateName: 'data', desiredSize: '50Gi', commitSha: 'a'.repeat(40), replicas: 2, readyReplicas: 2 }];
+    const began = recordedTemplate({ recorded: retried, size: '100Gi', events: eventsOf(counted, 0, 1), previous: earlier, now: new Date('2026-11-25T21:30:00Z') });
+    assert.deepEqual(began.template.pvcs.map((p) => p.since), [at('2026-11-25T21:30:00Z'), at('2026-11-25T21:30:00Z')]);
+    // Later passes keep the time the change began (the status annotation carries it), whatever their own clock says.
+    const kept = recordedTemplate({ recorded: retried, size: '100Gi', events: eventsOf(counted, 0, 1), previous: [began.template], now: new Date('2026-11-25T22:00:00Z') });
+    assert.deepEqual(kept.template.pvcs.map((p) => p.since), [at('2026-11-25T21:30:00Z'), at('2026-11-25T21:30:00Z')]);
+  });
 });

@@ -46,7 +46,7 @@ async function startWorld(prefix: string, driver: Record<string, unknown>): Prom
   return {
     kube, github,
     pass: async () => {
-      const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: noWaiting });
+      const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: noWaiting, now: () => clock });
       assert.ok(run);
       assert.equal(run.error, undefined, run.error);
       return run;

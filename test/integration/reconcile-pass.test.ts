@@ -16,6 +16,7 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
         const podsBefore = podIdentity(h.pods());
         const revisionBefore = h.kube.store.get(types.sts, 'db', 'pg')?.status?.updateRevision;
         await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
+        const startedBefore = Date.now();
         const report = await h.converge(allConverged);
         const template = statefulSetReport(report, 'pg').templates[0];
         assert.equal(template?.readyReplicas, 1);
@@ -27,10 +28,12 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
         assert.deepEqual(podIdentity(h.pods()), podsBefore, 'no pod was restarted');
         assert.equal(live?.status?.updateRevision, revisionBefore);
         const annotation = JSON.parse(live?.metadata.annotations?.[statusAnnotation] ?? '[]') as Array<Record<string, unknown>>;
-        assert.deepEqual(annotation[0], {
+        const { startedAt, ...status } = annotation[0] ?? {};
+        assert.deepEqual(status, {
           templateName: 'data', desiredSize: '20Gi', change: 'size', commitSha: report.commitSha, replicas: 1, readyReplicas: 1,
           finishedReconciliationGeneration: live?.metadata.generation,
         });
+        assert.ok(typeof startedAt === 'string' && Date.parse(startedAt) >= startedBefore && Date.parse(startedAt) <= Date.now(), `startedAt ${String(startedAt)}: when the pass began the change`);
         assert.equal(h.kube.store.list(types.configMap, 'db').length, 0, 'the recreation record is dropped');
       } finally {
         await h.close();

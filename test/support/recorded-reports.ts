@@ -11,7 +11,7 @@ import { renamed } from './csi-recordings.ts';
 /** The StatefulSet `csi-probe/web` of `replicas` whose claims `data-web-N` are each `recorded`, renamed. */
 export function recordedTemplate(args: {
   recorded: LivePvc; replicas?: number; size: string; className?: string; events?: readonly PvcEvent[]; plan?: Partial<TemplatePlan>;
-  nodeWaits?: NodeWaitPolicy; pods?: readonly LivePod[]; previous?: readonly TemplateStatus[];
+  nodeWaits?: NodeWaitPolicy; pods?: readonly LivePod[]; previous?: readonly TemplateStatus[]; now?: Date;
 }): { template: TemplateReport; sts: StatefulSetReport } {
   const replicas = args.replicas ?? 2;
   const live = liveSet({ name: 'web', namespace: 'csi-probe', replicas });
@@ -19,7 +19,7 @@ export function recordedTemplate(args: {
   // The live set has the template (a template it lacks lists no PVCs: see describeTemplatePvcs).
   const plan = templatePlan(pvcs, { size: args.size, live: live.templates[0], ...(args.className !== undefined ? { className: args.className } : {}), ...args.plan });
   const progress = withNodeWaits(describeTemplatePvcs(plan, live), live, args.nodeWaits, args.pods);
-  const status = summariseTemplate(plan, progress, live, 'c'.repeat(40), args.previous ?? []);
+  const status = summariseTemplate(plan, progress, live, 'c'.repeat(40), args.previous ?? [], args.now);
   const template = templateReport(plan, status, progress, args.events ?? []);
   const outcome = outcomeOf([template], { progress: new Map(), patched: [], failures: [], stoppedByTransientError: false });
   const sts: StatefulSetReport = {
