@@ -1,34 +1,22 @@
 // A target whose branch is not in the repository (`mian` for `main`): the pass and check say so, naming the setting
 // and the branch it probably meant, rather than GitHub's bare "Not Found". Against the GitHub sandbox, real Octokit.
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { GitHubSource } from '../../functions/adapters/github/github-source.ts';
-import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-
-const seedDir = fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url));
-const repo = { owner: 'acme', repo: 'platform-gitops' };
+import { exampleRepo, useExampleGitHub } from '../support/example-github.ts';
 
 describe('a branch the repository does not have', () => {
-  let gh: GitHubSandbox;
-  let octokit: GitHubClient;
-
-  before(async () => {
-    gh = await startGitHubSandbox({ seedDir });
-    octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
-  });
-  after(() => gh.close());
+  const suite = useExampleGitHub();
 
   it('is named, with the setting to fix and the branch it probably meant', async () => {
-    await assert.rejects(new GitHubSource(octokit, repo, 'mian', ['k8s/**/*.yaml']).readBranchHead(),
+    await assert.rejects(new GitHubSource(suite.octokit, exampleRepo, 'mian', ['k8s/**/*.yaml']).readBranchHead(),
       { message: 'branch mian is not in acme/platform-gitops (source.github.branch); did you mean main?' });
-    await assert.rejects(new GitHubSource(octokit, repo, 'release-2031', ['k8s/**/*.yaml']).readBranchHead(),
+    await assert.rejects(new GitHubSource(suite.octokit, exampleRepo, 'release-2031', ['k8s/**/*.yaml']).readBranchHead(),
       { message: 'branch release-2031 is not in acme/platform-gitops (source.github.branch)' });
   });
 
   it('leaves a repository the credential cannot see as GitHub says it', async () => {
-    await assert.rejects(new GitHubSource(octokit, { owner: 'acme', repo: 'nope' }, 'main', ['k8s/**/*.yaml']).readBranchHead(),
+    await assert.rejects(new GitHubSource(suite.octokit, { owner: 'acme', repo: 'nope' }, 'main', ['k8s/**/*.yaml']).readBranchHead(),
       (error: { status?: number; message?: string }) => error.status === 404 && !/branch/.test(error.message ?? ''));
   });
 });
