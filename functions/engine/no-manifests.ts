@@ -15,3 +15,11 @@ export function noManifestsAt(head: GitSnapshot, target: Pick<PassTarget, 'globs
       + `${sizeSources ? ', only the size sources' : ''}; ${whereYamlFilesAre(head.paths, target.globs)}`,
   };
 }
+
+/**
+ * The paths read nothing that a pass acts on: blocked, every pass, until they are fixed. A target with size sources
+ * still reads those (its mapped sizes are applied) and is only told in its report.
+ */
+export function readsNothing(noManifests: NoManifests | undefined): NoManifests | undefined {
+  return noManifests !== undefined && !noManifests.sizeSources ? noManifests : undefined;
+}

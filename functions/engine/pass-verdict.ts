@@ -3,7 +3,8 @@
 // lines. `PassReport.outcome` says only how far a pass got (every StatefulSet looked at, busy, out of time); a pass
 // that got everywhere may still have found a resize that failed for good.
 import { count } from '../domain/spelling.ts';
-import type { PassReport, RefusedRecord, StatefulSetOutcome, StatefulSetReport } from './pass-report.ts';
+import type { NoManifests, PassReport, RefusedRecord, StatefulSetOutcome, StatefulSetReport } from './pass-report.ts';
+import { readsNothing } from './no-manifests.ts';
 
 /** What a StatefulSet's outcome asks of a person: nothing, a change in Git or the config (blocked), or action (failed). */
 export type Severity = 'blocked' | 'failed';
@@ -61,11 +62,7 @@ export function passVerdict(run: JudgedRun): PassVerdict {
     ...(report?.manifestErrors ?? []).map((e): Problem => ({
       severity: 'blocked', kind: 'manifest', reason: 'manifest-error', subject: `${e.path}:${e.line}`, message: e.message,
     })),
-    // Paths that match nothing read nothing, every pass: blocked until they are fixed (a target with size sources
-    // still reads those, and is told in its report).
-    ...(report?.noManifests && !report.noManifests.sizeSources ? [{
-      severity: 'blocked', kind: 'manifest', reason: 'no-manifests', subject: report.noManifests.paths.join(', '), message: report.noManifests.message,
-    } satisfies Problem] : []),
+    ...noManifestsProblems(readsNothing(report?.noManifests)),
     ...(report?.refusedRecords ?? []).map((r): Problem => ({
       severity: 'failed', kind: 'recreation-record', reason: 'record-refused', subject: r.configMap, message: `${r.statefulSet}: ${r.reason}`,
     })),
@@ -132,4 +129,9 @@ export function statefulSetsWith(verdict: PassVerdict, severity: Severity): numb
 /** The CLI's exit status for plan and reconcile: 1 when any run's verdict is blocked or failed. */
 export function exitCodeOf(verdicts: readonly PassVerdict[]): 0 | 1 {
   return verdicts.some((v) => v.outcome === 'blocked' || v.outcome === 'failed') ? 1 : 0;
+}
+
+function noManifestsProblems(noManifests: NoManifests | undefined): Problem[] {
+  if (!noManifests) return [];
+  return [{ severity: 'blocked', kind: 'manifest', reason: 'no-manifests', subject: noManifests.paths.join(', '), message: noManifests.message }];
 }

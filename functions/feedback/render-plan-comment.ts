@@ -2,6 +2,7 @@
 // storage value in the PR's head. Pure.
 import type { LocatedError } from '../domain/desired-state.ts';
 import { change, count, formatMoney, monthly, showSize } from '../domain/spelling.ts';
+import { readsNothing } from '../engine/no-manifests.ts';
 import type { NoManifests } from '../engine/pass-report.ts';
 import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
 import { changeLocation } from './change-location.ts';
@@ -83,7 +84,7 @@ export function renderPlanComment(input: {
   noManifests?: NoManifests;
 }): PlanSummary {
   const { target, headSha, links, statefulSets, errors } = input;
-  const readsNothing = input.noManifests !== undefined && !input.noManifests.sizeSources ? input.noManifests : undefined;
+  const nothingRead = readsNothing(input.noManifests);
   const rows = changedTemplates(statefulSets);
   const resizes = rows.filter((r) => r.template.action === 'resize');
   const blocked = rows.filter((r) => r.template.action === 'blocked');
@@ -95,9 +96,9 @@ export function renderPlanComment(input: {
   if (errors.length > 0) {
     state = 'failure';
     description = `${errors[0]?.path}:${errors[0]?.line}: ${errors[0]?.message}`;
-  } else if (readsNothing) {
+  } else if (nothingRead) {
     state = 'failure';
-    description = readsNothing.message;
+    description = nothingRead.message;
   } else if (blocked.length > 0) {
     state = 'failure';
     const first = blocked[0];
@@ -139,7 +140,7 @@ export function renderPlanComment(input: {
     for (const reason of template.reasons) lines.push(`  - ${escapeMarkdown(reason)}`);
   }
   for (const sts of missing) lines.push(`- ⚠️ ${escapeMarkdown(`${sts.namespace}/${sts.name}`)}: ${escapeMarkdown(sts.notes[0] ?? sts.outcome)}`);
-  if (readsNothing) lines.push(`- ❌ ${escapeMarkdown(readsNothing.message)}`);
+  if (nothingRead) lines.push(`- ❌ ${escapeMarkdown(nothingRead.message)}`);
   for (const error of errors) {
     lines.push(`- ❌ [${escapeMarkdown(`${error.path}:${error.line}`)}](${fileLink(links, headSha, error.path, error.line)}): ${escapeMarkdown(error.message)}`);
   }
