@@ -3,7 +3,8 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { EksCluster, RecordKeySource, TargetConfig } from '../domain/config.ts';
+import type { EksCluster } from '../domain/cluster-key.ts';
+import type { RecordKeySource, TargetConfig } from '../domain/config.ts';
 import { RecordKey } from '../engine/records/authenticity.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
 import { instrumentedKubeConfig, type KubernetesRequestObserver } from '../adapters/kube/instrumented-kube-config.ts';

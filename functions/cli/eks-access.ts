@@ -3,7 +3,8 @@
 // deployed function's job, under its own identity and record key (see reconcileOnEksRefusal).
 import type { KubeConfig } from '@kubernetes/client-node';
 import { AwsSetupError, awsSetupFailureOf, awsSetupFix, awsSetupMessage, eksAccessPermissions } from '../adapters/aws/aws-setup-failure.ts';
-import { ConfigError, type Config, type EksCluster } from '../domain/config.ts';
+import type { EksCluster } from '../domain/cluster-key.ts';
+import { ConfigError, type Config } from '../domain/config.ts';
 
 /** A KubeConfig for an EKS cluster from this machine's AWS credentials; `sessionName` names the assumed-role session. */
 export function eksFromThisMachine(sessionName: string): (cluster: EksCluster) => Promise<KubeConfig> {

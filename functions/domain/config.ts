@@ -11,8 +11,6 @@ import { describe, looksLikeCredential, nameTargets, shown } from './config-prob
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
 
-export type { ClusterConfig, EksCluster, KubeconfigCluster } from './cluster-key.ts';
-
 export { shown } from './config-problems.ts';
 
 export interface GitHubSource {

@@ -1,7 +1,7 @@
 // An AWS call that never left this machine: no credentials (the SDK's CredentialsProviderError, when no provider of
 // the default chain found any) or no region. Said as what is missing and how to provide it, never as a fault of the
 // secret or cluster asked for.
-import type { EksCluster } from '../../domain/config.ts';
+import type { EksCluster } from '../../domain/cluster-key.ts';
 
 export type AwsSetupFailure = 'credentials' | 'region';
 

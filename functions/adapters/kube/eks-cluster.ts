@@ -9,7 +9,7 @@ import { Hash } from '@smithy/hash-node';
 import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
-import type { EksCluster } from '../../domain/config.ts';
+import type { EksCluster } from '../../domain/cluster-key.ts';
 
 export interface EksTokenOptions {
   clusterName: string;
