@@ -70,6 +70,6 @@ export class MemorySource implements GitSourcePort {
   }
 
   readBranchHead(): Promise<GitSnapshot> {
-    return Promise.resolve({ commitSha: this.commit.toString(16).padStart(40, '0'), files: this.files, paths: [...this.files.keys()] });
+    return Promise.resolve({ commitSha: this.commit.toString(16).padStart(40, '0'), files: this.files, paths: [...this.files.keys()], tooLarge: new Map() });
   }
 }

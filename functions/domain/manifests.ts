@@ -24,6 +24,14 @@ export interface ManifestLimits {
 
 export const defaultManifestLimits: ManifestLimits = { maxFileBytes: 1024 * 1024, maxDocuments: 500, maxAliases: 100, maxExpandedNodes: 100_000 };
 
+/**
+ * A file over the size limit, as a located error. Sources check sizes before reading (domain/source-limits.ts), so a
+ * file over the limit says so in the same words whether its bytes were never fetched or were read from elsewhere.
+ */
+export function fileTooLarge(path: string, bytes: number, limit: number): LocatedError {
+  return { path, line: 1, column: 1, message: `file is ${bytes} bytes, over the limit of ${limit}; it was not read` };
+}
+
 export interface ReadOptions {
   globs: readonly string[];
   defaultNamespace: string;
@@ -102,7 +110,7 @@ export interface LoadedDocument {
 export function loadYamlDocuments(path: string, text: string, limits: ManifestLimits, errors: LocatedError[]): LoadedDocument[] {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxFileBytes) {
-    errors.push({ path, line: 1, column: 1, message: `file is ${bytes} bytes, over the limit of ${limits.maxFileBytes}; it was not read` });
+    errors.push(fileTooLarge(path, bytes, limits.maxFileBytes));
     return [];
   }
   const lineCounter = new LineCounter();

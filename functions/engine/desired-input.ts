@@ -3,7 +3,9 @@
 // so planning, dry runs, apply and feedback treat both kinds alike. Pure.
 import type { DesiredStatefulSet, DesiredTemplate, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
+import { fileTooLarge } from '../domain/manifests.ts';
 import { parseQuantity } from '../domain/quantity.ts';
+import { sourceLimits } from '../domain/source-limits.ts';
 import { readSizeSources, type ClassValue, type SizeSource, type SizeValue } from '../domain/size-sources.ts';
 import { readDesiredStateReused } from './desired-state-cache.ts';
 
@@ -26,11 +28,16 @@ export interface DesiredSourceOptions {
   sizeSources?: readonly SizeSource[];
 }
 
-export function readTargetDesired(files: ReadonlyMap<string, string>, options: DesiredSourceOptions): TargetDesired {
+/** `tooLarge`: files a source left unread for their size (GitSnapshot.tooLarge), each a located error here. */
+export function readTargetDesired(
+  files: ReadonlyMap<string, string>, options: DesiredSourceOptions, tooLarge: ReadonlyMap<string, number> = new Map(),
+): TargetDesired {
   // Parsed once per content: a warm process skips re-parsing every manifest when no file changed.
   const manifests = readDesiredStateReused(files, { globs: options.globs, defaultNamespace: options.defaultNamespace });
   const sized = readSizeSources(files, options.sizeSources ?? []);
-  const errors = [...manifests.errors, ...sized.errors];
+  const unread = [...tooLarge].map(([path, bytes]) => fileTooLarge(path, bytes, sourceLimits.maxFileBytes));
+  // A size source's file left unread is not missing: its one error is the size.
+  const errors = [...unread, ...manifests.errors, ...sized.errors.filter((e) => !tooLarge.has(e.path))];
   // A set named by a manifest and by a mapping has two truths: an error at both places, and neither is acted on.
   const mappedValues: ReadonlyArray<SizeValue | ClassValue> = [...sized.values, ...sized.classValues];
   const mappedKeys = new Set(mappedValues.map((v) => `${v.namespace}/${v.name}`));

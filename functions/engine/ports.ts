@@ -141,6 +141,11 @@ export interface GitSnapshot {
   files: Map<string, string>;
   /** Every file's path at the commit (read or not), to say where the YAML files are when the paths match none. */
   paths: readonly string[];
+  /**
+   * Files the paths match (or size sources map) left unread because the listing gave them as over the per-file limit
+   * (domain/source-limits.ts): path -> bytes. Never fetched; each is a located error of the pass.
+   */
+  tooLarge: ReadonlyMap<string, number>;
 }
 
 export interface GitSourcePort {

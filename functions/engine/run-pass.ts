@@ -50,7 +50,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   };
   const noManifests = noManifestsAt(head, ctx.target);
   if (noManifests) base.noManifests = noManifests;
-  const desired = readTargetDesired(head.files, ctx.target);
+  const desired = readTargetDesired(head.files, ctx.target, head.tooLarge);
   const legacy = legacyScanNeeded(seenLease);
   // A record is acted on only while the Lease's signed mark lists it and Git still has its StatefulSet.
   const place = { leaseNamespace, leaseName, target: ctx.target.name };

@@ -82,6 +82,8 @@ export function renderPlanComment(input: {
   server?: string;
   /** The head gives the target no manifest: once merged, passes read nothing (a failure unless size sources remain). */
   noManifests?: NoManifests;
+  /** Why the head was not read at all (more than a pass reads: domain/source-limits.ts): a failure. */
+  unread?: string;
 }): PlanSummary {
   const { target, headSha, links, statefulSets, errors } = input;
   const nothingRead = readsNothing(input.noManifests);
@@ -96,6 +98,9 @@ export function renderPlanComment(input: {
   if (errors.length > 0) {
     state = 'failure';
     description = `${errors[0]?.path}:${errors[0]?.line}: ${errors[0]?.message}`;
+  } else if (input.unread !== undefined) {
+    state = 'failure';
+    description = input.unread;
   } else if (nothingRead) {
     state = 'failure';
     description = nothingRead.message;
@@ -140,6 +145,7 @@ export function renderPlanComment(input: {
     for (const reason of template.reasons) lines.push(`  - ${escapeMarkdown(reason)}`);
   }
   for (const sts of missing) lines.push(`- ⚠️ ${escapeMarkdown(`${sts.namespace}/${sts.name}`)}: ${escapeMarkdown(sts.notes[0] ?? sts.outcome)}`);
+  if (input.unread !== undefined) lines.push(`- ❌ ${escapeMarkdown(input.unread)}`);
   if (nothingRead) lines.push(`- ❌ ${escapeMarkdown(nothingRead.message)}`);
   for (const error of errors) {
     lines.push(`- ❌ [${escapeMarkdown(`${error.path}:${error.line}`)}](${fileLink(links, headSha, error.path, error.line)}): ${escapeMarkdown(error.message)}`);

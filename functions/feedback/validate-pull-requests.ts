@@ -2,6 +2,7 @@
 // sources map, plan the PR head against the live cluster (reads and dry runs only) and report it as a commit status
 // (a check run with annotations on the storage lines, where the App may write them) and an upserted plan comment.
 import { matchesManifestGlobs } from '../domain/manifests.ts';
+import { SourceTooLargeError } from '../domain/source-limits.ts';
 import { readTargetDesired } from '../engine/desired-input.ts';
 import { noManifestsAt } from '../engine/no-manifests.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
@@ -116,8 +117,15 @@ export async function planCommit(
   input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks }, headSha: string, touched: ReadonlySet<string>,
 ): Promise<{ plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] }> {
   const { repository, target, cluster, links } = input;
-  const head = await repository.readCommit(headSha);
-  const desired = readTargetDesired(head.files, target);
+  let head;
+  try {
+    head = await repository.readCommit(headSha);
+  } catch (error) {
+    if (!(error instanceof SourceTooLargeError)) throw error;
+    // More than a pass reads: this commit's check says so, and the pass and the other pull requests go on.
+    return { plan: renderPlanComment({ target: target.name, headSha, links, statefulSets: [], errors: [], unread: error.message }), statefulSets: [], errors: [] };
+  }
+  const desired = readTargetDesired(head.files, target, head.tooLarge);
   const { plans, snapshot } = await planWithDryRuns({ cluster, target }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
     sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),

@@ -12,6 +12,7 @@ import { defaultInstallationPermissions } from './endpoints/installations.ts';
 import { createFork, forkBranchRef, headRefOf, parseHead } from './forks.ts';
 import { GitRepo } from './git-repo.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { writeRepeatedBlob, type RepeatedText } from './repeated-blob.ts';
 import { GitHubRequestLog } from './request-log.ts';
 import { pullRequestPayload, pushPayload, WebhookDeliveries } from './webhooks.ts';
 
@@ -41,8 +42,11 @@ export interface GitHubSandbox {
   requestLog: GitHubRequestLog;
   /** Subscribe a URL and secret: pull requests opened or synchronised and branches pushed are delivered, signed. */
   webhooks: WebhookDeliveries;
-  /** Commits to a branch of the repository, or of `fork`'s fork (see forkRepository). */
-  commitFiles(options: { branch: string; message: string; files: Record<string, string | Buffer | null>; baseBranch?: string; author?: string; fork?: string }): Promise<string>;
+  /**
+   * Commits to a branch of the repository, or of `fork`'s fork (see forkRepository). A file given as `RepeatedText` is a
+   * text repeated to a size, stored in seconds whatever its size (repeated-blob.ts): a test's 1 GiB file.
+   */
+  commitFiles(options: { branch: string; message: string; files: Record<string, string | Buffer | RepeatedText | null>; baseBranch?: string; author?: string; fork?: string }): Promise<string>;
   /** Opens a pull request as a person would; `head` is a branch, or `owner:branch` for a fork's branch. */
   openPullRequest(options: { head: string; base?: string; title: string; body?: string; author?: string }): Promise<number>;
   /**
@@ -73,7 +77,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const state: GitHubState = {
     owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], checkRuns: [], forks: [],
     tokens: new Map([[token, personIdentity(tokenLogin, 'write', ['repo'])]]), rateLimit: new RateLimiter(options.rateLimit),
-    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, rulesets: [], appPublicKey: publicKey, nextId: 1,
+    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, rulesets: [], appPublicKey: publicKey, nextId: 1, treeEntryLimit: 100_000,
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();
@@ -96,7 +100,9 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       const head = previous ?? await git.resolve(refOf(baseBranch ?? defaultBranch));
       const changes = new Map<string, { mode: string; sha: string } | null>();
       for (const [path, content] of Object.entries(files)) {
-        changes.set(path, content === null ? null : { mode: '100644', sha: await git.writeBlob(typeof content === 'string' ? Buffer.from(content) : content) });
+        if (content === null) changes.set(path, null);
+        else if (typeof content === 'string' || Buffer.isBuffer(content)) changes.set(path, { mode: '100644', sha: await git.writeBlob(Buffer.from(content)) });
+        else changes.set(path, { mode: '100644', sha: await writeRepeatedBlob(git.dir, content) });
       }
       const tree = await git.buildTree(head, changes);
       const name = author ?? 'Dana Developer';

@@ -137,6 +137,11 @@ export interface GitHubState {
   rulesets: Array<{ id: number; name: string; branches: string[]; rules: Json[] }>;
   appPublicKey: KeyObject;
   nextId: number;
+  /**
+   * Entries a recursive tree answer lists before it is cut short with `truncated: true` (GitHub's is 100,000, or 7 MB
+   * of answer): tests lower it to play a repository too large for one call without writing 100,000 files.
+   */
+  treeEntryLimit: number;
 }
 
 export interface GitHubServerContext {
