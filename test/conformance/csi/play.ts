@@ -64,7 +64,7 @@ export async function replayScenarios(scenarios: readonly Scenario[]): Promise<R
 }
 
 /** From now on, every version of every claim and volume the sandbox writes: `streamOf` a claim, in write order. */
-export function keepHistory(kube: KubeSandbox): { streamOf(claim: string): StreamItem[] } {
+export function keepHistory(kube: KubeSandbox): { streamOf: (claim: string) => StreamItem[] } {
   const history: History = { claims: [], volumes: [] };
   kube.store.onChange((change) => {
     if (change.kind === 'deleted') return;

@@ -14,7 +14,7 @@ function eventView(event: KubeObject): string {
   const involved = (event.involvedObject ?? {}) as Json;
   const source = (event.source ?? {}) as Json;
   return JSON.stringify({
-    object: `${String(involved.kind)}/${String(involved.name)}`, type: event.type, reason: event.reason, message: normaliseEventText(String(event.message ?? '')),
+    object: `${String(involved.kind)}/${String(involved.name)}`, type: event.type, reason: event.reason, message: normaliseEventText(typeof event.message === 'string' ? event.message : ''),
     source: { component: source.component, host: source.host ?? null }, reportingComponent: event.reportingComponent ?? '', reportingInstance: event.reportingInstance ?? '',
     count: event.count ?? 1,
   });
