@@ -52,6 +52,8 @@ function progressTitle(sts: StatefulSetReport): string {
     return `${failed?.templateName ?? ''}: ${reason}`;
   }
   if (state === 'success') return sizes;
+  // A busy pass's: nothing moves until the other pass lets go of the target, and when its Lease lapses is known.
+  if (sts.waitingFor !== undefined) return `waiting: ${sts.waitingFor}; ${changeVerb(changeKind(sts.templates))}: ${sizes}`;
   // These wait for their node's kubelet (its next sync of a running pod, or a pod's start): the status names them, the
   // comment says what the kubelet is doing.
   const onNode = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'waiting-for-node').map((p) => p.name));
