@@ -129,9 +129,11 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
-    if (opened.github && report?.outcome !== 'busy' && options.mode !== 'plan') {
+    // A busy pass still publishes: its pull requests' checks (plans, read-only) and the progress of each change that
+    // waits for the pass holding the target, saying until when; recovery is the holder's.
+    if (opened.github && options.mode !== 'plan') {
       const github = opened.github;
-      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report) {
+      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report && report.outcome !== 'busy') {
         recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),

@@ -12,7 +12,9 @@ export function renderPassReport(report: PassReport): string {
   const verb = report.mode === 'plan' ? 'Plan' : 'Reconcile';
   lines.push(`${verb} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`);
   if (report.outcome === 'busy') {
+    // Who holds the target, since and until when; then the sets whose changes wait for it.
     lines.push(`  busy: ${report.notes.join('; ')}`);
+    for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode));
     return lines.join('\n');
   }
   if (report.server) {

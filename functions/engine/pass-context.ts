@@ -3,6 +3,7 @@
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
 import type { NamespaceScope } from './allowed-namespaces.ts';
+import type { LeaseClock, LeaseTiming } from './lazy-lease.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './pass-report.ts';
 import type { RecreationTiming } from './records/recreate-statefulset.ts';
@@ -37,7 +38,10 @@ export interface PassContext {
   mode: PassMode;
   /** Who holds the Lease while this pass writes (Lambda request id, hostname+pid). */
   holderIdentity: string;
-  leaseDurationSeconds?: number;
+  /** How the Lease is held (lazy-lease.ts; client-go leader election's 15 s, 10 s and 2 s by default). */
+  leaseTiming?: LeaseTiming;
+  /** The renewals' clock (tests play one); the process's monotonic clock by default. */
+  leaseClock?: LeaseClock;
   timing: RecreationTiming;
   /** Signs the recreation records this pass writes and authenticates those it finds; without it none is written or trusted. */
   recordKey?: RecordKey;

@@ -101,6 +101,19 @@ export interface StatefulSetReport {
   notes: string[];
   /** Why a set is blocked when no template's plan says so (it was blocked while being applied). */
   blockedBy?: StatefulSetBlockCode;
+  /** What a `waiting` set waits for, when it is another pass (busy-pass.ts): `another pass (X) holds the target ... until T`. */
+  waitingFor?: string;
+}
+
+/** The Lease a busy pass found held, as its report says it (busy-pass.ts). */
+export interface LeaseHold {
+  /** `namespace/name` of the Lease. */
+  lease: string;
+  holder: string;
+  /** acquireTime: when the holder took it (absent from a Lease an older version wrote). */
+  since: string | undefined;
+  /** renewTime + leaseDurationSeconds: when it lapses unless the holder renews it. */
+  until: string;
 }
 
 /** A set blocked while it was applied: its template update cannot save its recreation record (records/recreate-statefulset.ts). */
@@ -136,6 +149,8 @@ export interface PassReport {
   cost?: CostSummary;
   /** Present when no glob of the target's paths matches a YAML file at the commit: no manifest was read. */
   noManifests?: NoManifests;
+  /** A busy pass's: who holds the target's Lease, since and until when. */
+  heldBy?: LeaseHold;
 }
 
 export interface NoManifests {

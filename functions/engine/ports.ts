@@ -56,6 +56,8 @@ export interface LeaseMarks {
 
 export interface LeaseState {
   holder: string | undefined;
+  /** When the holder took it (kept while it renews): since when a busy pass has waited for it. */
+  acquireTime?: string | undefined;
   renewTime: string | undefined;
   durationSeconds: number;
   resourceVersion: string | undefined;
@@ -111,7 +113,7 @@ export interface ClusterPort {
   readLease(namespace: string, name: string): Promise<LeaseState | undefined>;
   /**
    * Takes or renews the lease with `marks` on it (a mark left undefined is removed); throws ClusterError 409 when
-   * someone else changed it since `seen`.
+   * someone else changed it since `seen`. Renewing (`seen` is held by `holder`) keeps its acquireTime.
    */
   writeLease(
     namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, marks?: LeaseMarks,

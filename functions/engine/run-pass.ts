@@ -5,10 +5,12 @@ import type { ClusterSnapshot, LivePod, LiveStatefulSet } from '../domain/live-s
 import { sameSize } from '../domain/quantity.ts';
 import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
-import { ClusterError, type LeaseState } from './ports.ts';
+import { ClusterError } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { RecreationBlockedError, updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
+import { holdWords, isHeldByOther, leaseHoldOf, waitingStatefulSets } from './busy-pass.ts';
+import { fencedCluster } from './fenced-cluster.ts';
 import { legacyScanNeeded, passLedger, recordedInLedger } from './records/ledger.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
 import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
@@ -55,17 +57,22 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   // A record is acted on only while the Lease's signed mark lists it and Git still has its StatefulSet.
   const place = { leaseNamespace, leaseName, target: ctx.target.name };
   const standing = recordStanding(seenLease, ctx.recordKey, place, desired, head.commitSha);
-  if (isHeldByOther(seenLease, ctx.holderIdentity, passNow(ctx)) && seenLease) {
-    const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease.holder ?? '?'}`];
-    if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
+  if (isHeldByOther(seenLease, ctx.holderIdentity, passNow(ctx))) {
+    const heldBy = leaseHoldOf(seenLease, leaseNamespace, leaseName);
+    const busy = { ...base, outcome: 'busy' as const, heldBy, notes: [`lease ${heldBy.lease}: ${holdWords(heldBy)}`] };
+    say(`busy: ${holdWords(heldBy)}`);
+    if (ctx.mode !== 'apply') return { ...busy, statefulSets: [] };
     const found = await findRecords(ctx, legacy, desiredNamespaces(desired));
     const absent = await recreateAbsentStatefulSets(ctx, found, standing, seenLease);
-    return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedRecordsField(absent.refused) };
+    const waiting = await waitingStatefulSets(ctx, desired, head.commitSha, heldBy);
+    return { ...busy, statefulSets: waiting, notes: [...busy.notes, ...absent.notes], ...refusedRecordsField(absent.refused) };
   }
 
   base.manifestErrors = [...desired.errors];
   const ledger = passLedger(seenLease, ctx.recordKey, place, standing.outstanding, legacy);
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
+  // Once the Lease is taken, every write of the pass is fenced by it: a pass that could not renew stops writing.
+  ctx = { ...ctx, cluster: fencedCluster(ctx.cluster, lease) };
   // Every record call of the pass goes through the ledger: a record is saved only once the Lease lists it, and the Lease
   // stops listing it as soon as it is deleted.
   const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.listOutstanding(), ctx.recordKey, () => passNow(ctx));
@@ -120,11 +127,6 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   const cost = costSummary(reports);
   return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedRecordsField(refused ?? []) };
-}
-
-function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boolean {
-  if (!lease?.holder || lease.holder === me || !lease.renewTime) return false;
-  return new Date(lease.renewTime).getTime() + lease.durationSeconds * 1000 > at.getTime();
 }
 
 async function applyStatefulSet(

@@ -50,7 +50,11 @@ export const glossary: readonly GlossaryEntry[] = [
   },
   {
     word: 'waiting',
-    means: 'in progress, waiting on something outside the tool: the garbage collector removing the old StatefulSet object, a pod to run at the current revision',
+    means: 'in progress, waiting on something outside the tool: the garbage collector removing the old StatefulSet object, a pod to run at the current revision, another pass holding the target\'s Lease (until when is said)',
+  },
+  {
+    word: 'busy',
+    means: 'a pass that found the target\'s Lease held by another live pass: it says who, since and until when, writes nothing under it, and keeps each change\'s progress check saying it is waiting; exit code 0',
   },
   {
     word: 'blocked',

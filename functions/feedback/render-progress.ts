@@ -1,6 +1,7 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { classKeySuffix } from '../recovery/class-recovery.ts';
+import { stalledWords } from '../engine/node-expansion.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
@@ -44,14 +45,17 @@ function progressTitle(sts: StatefulSetReport): string {
   if (state === 'failure') {
     const failed = sts.templates.find((t) => t.action === 'blocked' || t.pvcs.some((p) => p.state === 'failed'));
     if (!failed) {
-      const stalled = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => ({ t, p })))[0];
-      if (stalled) return `${stalled.t.templateName}: ${stalled.p.name} stalled, ${stalled.p.message ?? 'waiting for the node'}`;
+      const stalled = stalledTemplates(sts).map((t) => `${t.templateName}: ${stalledWords(t.pvcs) ?? ''}`);
+      if (stalled.length > 0) return stalled.join('; ');
     }
     const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
     return `${failed?.templateName ?? ''}: ${reason}`;
   }
   if (state === 'success') return sizes;
-  // Nothing moves on these until a pod (re)starts on their node: the status says so, the comment says what to do.
+  // A busy pass's: nothing moves until the other pass lets go of the target, and when its Lease lapses is known.
+  if (sts.waitingFor !== undefined) return `waiting: ${sts.waitingFor}; ${changeVerb(changeKind(sts.templates))}: ${sizes}`;
+  // These wait for their node's kubelet (its next sync of a running pod, or a pod's start): the status names them, the
+  // comment says what the kubelet is doing.
   const onNode = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'waiting-for-node').map((p) => p.name));
   const waiting = onNode.length === 0 ? '' : `; ${onNode.join(', ')} ${onNode.length === 1 ? 'waits for its' : 'wait for their'} node to expand the file system`;
   return `${changeVerb(changeKind(sts.templates))}: ${sizes}${waiting}`;
@@ -64,7 +68,7 @@ export function progressDescription(sts: StatefulSetReport): string {
 
 /**
  * The comment's and the check's first sentence: what happened, short (the reason is in the table and the driver's
- * words below it, never repeated cut): `data: the resize to 100Gi failed for good`, `data: data-web-0 stalled`.
+ * words below it, never repeated cut): `data: the resize to 100Gi failed for good`, `data: data-web-0, data-web-1 stalled`.
  */
 function progressHeadline(sts: StatefulSetReport): string {
   if (progressState(sts) !== 'failure') return progressTitle(sts);
@@ -76,8 +80,13 @@ function progressHeadline(sts: StatefulSetReport): string {
     const what = onClass ? `the class change to ${failed.desiredClass ?? '(none)'}` : `the resize to ${failed.desiredSize}`;
     return `${failed.templateName}: ${what} failed for good`;
   }
-  const stalled = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => `${t.templateName}: ${p.name} stalled`))[0];
-  return stalled ?? outcomeWords[sts.outcome];
+  const stalled = stalledTemplates(sts).map((t) => `${t.templateName}: ${t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => p.name).join(', ')} stalled`);
+  return stalled.length > 0 ? stalled.join('; ') : outcomeWords[sts.outcome];
+}
+
+/** The templates with a claim stalled on its node: each is named in the title and the headline, with every such claim. */
+function stalledTemplates(sts: StatefulSetReport): TemplateReport[] {
+  return sts.templates.filter((t) => t.pvcs.some((p) => p.state === 'stalled-on-node'));
 }
 
 /** A template whose only terminal failure is a refused class: its recovery proposes a class, not a size. */
