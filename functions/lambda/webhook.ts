@@ -5,6 +5,7 @@
 // function runs, so the 25 MB bound of receiveWebhook is a second line here; it is checked before the body is decoded.
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
 import { loadConfig, type Config } from '../domain/config.ts';
+import { DeliveryMemory } from '../app/delivery-memory.ts';
 import { maxWebhookBodyBytes, receiveWebhook, refusal, tooLarge, type WebhookAnswer, type WebhookDeps, type WebhookOutcome } from '../app/receive-webhook.ts';
 import { targetQueueFromEnvironment, type TargetQueue } from '../adapters/aws/target-queue.ts';
 import { webhookSecretFromSecret } from '../adapters/github/secrets.ts';
@@ -17,6 +18,8 @@ export const webhookSecretVariable = 'STS_VOLUME_GITOPS_WEBHOOK_SECRET';
 
 export function createWebhook(deps: Pick<WebhookDeps, 'secret' | 'enqueue'> & { env?: NodeJS.ProcessEnv; countOutcome?: (outcome: WebhookOutcome) => void }) {
   let config: Promise<Config> | undefined;
+  // Per warm instance: a delivery id queued again is counted (WebhookDeliveriesRepeated), never refused.
+  const deliveries = new DeliveryMemory();
   const countOutcome = deps.countOutcome ?? createWebhookMetricsPublisher({ serviceName });
   const reply = (answer: WebhookAnswer, headers: Record<string, string> = {}): LambdaFunctionURLResult => {
     countOutcome(answer.outcome);
@@ -37,6 +40,7 @@ export function createWebhook(deps: Pick<WebhookDeps, 'secret' | 'enqueue'> & { 
     const headers = Object.fromEntries(Object.entries(event.headers).map(([name, value]) => [name.toLowerCase(), value]));
     return reply(await receiveWebhook({ headers, body }, {
       ...deps,
+      deliveries,
       // Read once per cold start; a failed read is tried again on the next delivery.
       config: () => (config ??= loadConfig(undefined, deps.env).catch((error: unknown) => { config = undefined; throw error; })),
       log: (level, message, fields) => logger[level](message, fields),
