@@ -90,7 +90,7 @@ export interface TargetConfig {
   /** `state`: where the Lease and the recreation records live. */
   namespaces: { default: string; state: string; allow: string[] };
   recordKey?: RecordKeySource;
-  /** `forks`: whether pull requests from forks are planned against the cluster (their authors see only a verdict). */
+  /** `forks`: whether pull requests from forks are checked, from Git alone (feedback/fork-verdict.ts), or only marked not validated. */
   pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
   /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/node-expansion.ts). */
   stalledAfterSeconds?: number;

@@ -3,11 +3,13 @@
 // (a check run with annotations on the storage lines, where the App may write them) and an upserted plan comment.
 import { matchesManifestGlobs } from '../domain/manifests.ts';
 import { readTargetDesired } from '../engine/desired-input.ts';
-import { noManifestsAt } from '../engine/no-manifests.ts';
+import { noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
+import { namespaceScopeOf } from '../engine/pass-context.ts';
 import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { ClusterPort, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import { planWithDryRuns, reportFromPlan, type PassTarget, type StatefulSetReport } from '../engine/run-pass.ts';
 import type { LocatedError } from '../domain/desired-state.ts';
+import { forkVerdict, type ForkCheck } from './fork-verdict.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
 
@@ -78,20 +80,20 @@ async function validatePullRequest(
   const touched = touchedFiles(target, await host.changedFiles(pr.number));
   if (touched.size === 0) return undefined;
   const context = validateContext(target.name);
-  // Whoever opens a fork's pull request reads its statuses and comments: by default it is not planned against the
-  // production cluster at all; when validated, it learns the verdict and nothing of the cluster.
+  // Whoever opens a fork's pull request reads its statuses and comments: by default it is not checked at all; when
+  // validated, it is told what Git alone decides, and nothing the cluster does.
   if (pr.fromFork && input.forks === 'neutral') {
     const status = await host.ensureCheck(pr.headSha, verdictCheck(context, 'error', forkNotValidated));
     return { number: pr.number, headSha: pr.headSha, state: 'error', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
   }
+  if (pr.fromFork) {
+    // Judged from Git alone (fork-verdict.ts): the cluster is not read, so nothing the fork is told, nor when, depends on it.
+    const check = await forkCheck(input, context, pr.headSha, touched);
+    const status = await host.ensureCheck(pr.headSha, check);
+    return { number: pr.number, headSha: pr.headSha, state: check.state, description: check.description, markdown: '', status, comment: 'unchanged' };
+  }
   const planned = await planCommit(input, pr.headSha, touched);
   const summary = planned.plan;
-  if (pr.fromFork) {
-    const description = summary.state === 'success' ? 'validated against the cluster: this change can be applied'
-      : 'validated against the cluster: this change cannot be applied as it is; a maintainer can see why';
-    const status = await host.ensureCheck(pr.headSha, verdictCheck(context, summary.state, description));
-    return { number: pr.number, headSha: pr.headSha, state: summary.state, description, markdown: '', status, comment: 'unchanged' };
-  }
   const key = `plan:${target.name}`;
   if (host.writesCheckRuns) {
     // A check run carries the plan itself and is what the reviewer waits for: it goes first (GitHub wants writes a
@@ -103,6 +105,18 @@ async function validatePullRequest(
   const comment = await host.ensureComment(pr.number, key, summary.markdown);
   const status = await host.ensureCheck(pr.headSha, planCheck({ context, ...planned, targetUrl: comment.url }));
   return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
+}
+
+/** A fork's check under `forks: validate`: its head and the branch's, read from Git, judged by forkVerdict. */
+async function forkCheck(input: { repository: GitHistoryPort; target: PassTarget }, context: string, headSha: string, touched: ReadonlySet<string>): Promise<ForkCheck> {
+  const { repository, target } = input;
+  const head = await repository.readCommit(headSha);
+  const base = await repository.readBranchHead();
+  const desired = readTargetDesired(head.files, target);
+  return forkVerdict({
+    context, touched, scope: namespaceScopeOf(target), noManifests: readsNothing(noManifestsAt(head, target)),
+    head: { ...desired, errors: desired.errors.filter((e) => touched.has(e.path)) }, base: readTargetDesired(base.files, target),
+  });
 }
 
 /** The files among `changed` that the target reads: manifests its globs match, and files its size sources map. */
