@@ -9,6 +9,7 @@ import { gitHubActionsApp } from '../../sandbox/github/endpoints/installations.t
 import { requireStatusChecks } from '../../sandbox/github/endpoints/rules.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startCheckSandboxes, type CheckSandboxes } from '../support/check-sandboxes.ts';
+import { withSandboxApp } from '../support/sandbox-app.ts';
 
 const context = 'sts-volume-gitops/validate (demo)';
 
@@ -31,7 +32,7 @@ describe('check: is the required check pinned to the tool\'s App', () => {
     const { github } = world;
     appEnv.CHECK_APP_KEY = github.app.privateKeyPem;
     appConfig = await world.configFile('app', {
-      edit: (text) => text.replace(/ {8}token: \{ env: CHECK_GITHUB_TOKEN \}\n/, `        app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: CHECK_APP_KEY } }\n`),
+      edit: (text) => withSandboxApp(text, github, 'CHECK_APP_KEY'),
     });
     tokenConfig = await world.configFile('token');
     world.env.CHECK_ADMIN_TOKEN = github.addPerson('repo-admin', 'admin');

@@ -14,6 +14,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { noWaiting, passUntil, statusesOf } from '../support/passes.ts';
 import { pgManifest, startOneSetWorld } from './one-set-world.ts';
+import { withSandboxApp } from '../support/sandbox-app.ts';
 
 const storageLine = pgManifest('10Gi').split('\n').findIndex((line) => line.includes('storage:')) + 1;
 const context = validateContext('demo');
@@ -47,8 +48,7 @@ describe('check runs on pull requests (GitHub App)', () => {
 
   before(async () => {
     ({ dir, kube, github } = await startOneSetWorld('sts-check-runs-'));
-    const text = sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED').replace('allow: [db, cache, analytics]', 'allow: [db]')
-      .replace('token: { env: UNUSED }', `app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: CHECKS_APP_KEY } }`);
+    const text = withSandboxApp(sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED').replace('allow: [db, cache, analytics]', 'allow: [db]'), github, 'CHECKS_APP_KEY');
     env.CHECKS_APP_KEY = github.app.privateKeyPem;
     config = parseConfig(text, 'checks.yaml', dir);
     app = createGitHubClient({ baseUrl: github.url, auth: { kind: 'app', appId: github.app.appId, installationId: github.app.installationId, privateKey: github.app.privateKeyPem } });

@@ -14,6 +14,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { noWaiting } from '../support/passes.ts';
 import { pgManifest, startOneSetWorld } from './one-set-world.ts';
+import { withSandboxApp } from '../support/sandbox-app.ts';
 
 const context = validateContext('demo');
 const repo = { owner: 'acme', repo: 'platform-gitops' };
@@ -45,7 +46,7 @@ describe('verdicts under the tool\'s check name that it did not write', () => {
     env.FOREIGN_TOKEN = github.token;
     env.FOREIGN_APP_KEY = github.app.privateKeyPem;
     tokenConfig = parseConfig(base, 'token.yaml', dir);
-    appConfig = parseConfig(base.replace('token: { env: FOREIGN_TOKEN }', `app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: FOREIGN_APP_KEY } }`), 'app.yaml', dir);
+    appConfig = parseConfig(withSandboxApp(base, github, 'FOREIGN_APP_KEY'), 'app.yaml', dir);
     head = await github.commitFiles({ branch: 'shrink', message: 'Shrink pg', files: { 'k8s/pg.yaml': pgManifest('5Gi') } });
     number = await github.openPullRequest({ head: 'shrink', title: 'Shrink pg' });
   });

@@ -15,6 +15,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { noWaiting } from '../support/passes.ts';
 import { pgManifest, startOneSetWorld } from './one-set-world.ts';
+import { withSandboxApp } from '../support/sandbox-app.ts';
 
 const context = validateContext('demo');
 
@@ -46,8 +47,7 @@ describe('a fork\'s pull request learns nothing of the cluster (forks: validate)
 
   before(async () => {
     ({ dir, kube, github } = await startOneSetWorld('sts-fork-verdicts-'));
-    const text = sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED').replace('allow: [db, cache, analytics]', 'allow: [db]')
-      .replace('token: { env: UNUSED }', `app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: FORK_APP_KEY } }`)
+    const text = withSandboxApp(sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED').replace('allow: [db, cache, analytics]', 'allow: [db]'), github, 'FORK_APP_KEY')
       .replace('pullRequests: { validate: true, recovery: true }', 'pullRequests: { validate: true, recovery: true, forks: validate }');
     assert.match(text, /forks: validate/);
     env.FORK_APP_KEY = github.app.privateKeyPem;
