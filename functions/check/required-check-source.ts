@@ -58,7 +58,7 @@ export function judgeRequiredCheckSource(input: RequiredCheckInput): CheckResult
       + `status of that name, or a workflow job named like it, turns it green${cannotTell ? `; ${cannotTell}` : ''}`, pinFix(context, branch, appId));
   }
   if (unread.length > 0) {
-    return warning(id, context, `${cannotTell}${requirements.length === 0 && unread.length < 2 ? ` (the other rules do not require ${context})` : ''}: unless a rule requires `
+    return warning(id, context, `${cannotTell}${unread.length < 2 ? ` (the other rules do not require ${context})` : ''}: unless a rule requires `
       + `${context} from this tool's App, a pull request into ${branch} can merge whatever its verdict, or with a status anyone sets`,
     `${pinFix(context, branch, appId)}; to have check read it, grant what it says it needs`);
   }
