@@ -13,6 +13,8 @@ import type { MergeGroupRef } from './target-messages.ts';
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
 const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
+import { foreignVerdictLine } from '../feedback/foreign-verdict-words.ts';
+import { validateContext } from '../feedback/validate-pull-requests.ts';
 import { manageRecoveryPullRequests, type RecoveryResult } from '../recovery/manage-recovery-pull-requests.ts';
 
 export interface TargetRun {
@@ -155,6 +157,9 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       }));
       for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       for (const failure of feedback?.failures ?? []) options.onEvent?.(targetConfig.name, `github: could not publish ${failure.item}: ${failure.error}`);
+      for (const check of feedback?.checks ?? []) {
+        for (const verdict of check.foreign) options.onEvent?.(targetConfig.name, `github: ${foreignVerdictLine(verdict, validateContext(targetConfig.name), `pull request #${check.number} head ${check.headSha.slice(0, 7)}`)}`);
+      }
       for (const item of feedback?.deferred ?? []) defer(item, 'the invocation is running out of time');
     }
     const error = githubFailures.length > 0 ? `GitHub: ${githubFailures.join('; ')}` : undefined;

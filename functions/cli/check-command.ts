@@ -1,7 +1,7 @@
 // `sts-volume-gitops check`: what is missing before anything runs, per target
 // (functions/check/), without writing anything. Exit codes as `plan`: 0 nothing wrong (warnings allowed), 1 a check
 // found an error, 2 bad usage or configuration. With --json, the report and its counts (or the error) on stdout.
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
 import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
@@ -10,7 +10,7 @@ import { countResults, renderCheckReport, type CheckReport } from './render-chec
 import { printCliError, usageErrorOf } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
-import { eksFromThisMachine } from './eks-access.ts';
+import { eksFromThisMachine, ownAccountOfThisMachine } from './eks-access.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
@@ -24,7 +24,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
   const env = options.env ?? process.env;
   let report: CheckReport;
   try {
-    const config = await loadConfig(values.config, env);
+    const config = await loadResolvedConfig(values.config, env, ownAccountOfThisMachine);
     const targets = selectTargets(config, values.target);
     const aws = options.readSecret && options.readSecretText ? undefined : await awsSecrets();
     const readSecret = options.readSecret ?? aws?.readGitHubPrivateKey;

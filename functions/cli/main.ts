@@ -1,9 +1,9 @@
 // The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked, failed or stalled, 2 bad usage or configuration.
 import { hostname } from 'node:os';
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
-import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
+import { eksFromThisMachine, ownAccountOfThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
 import { renderPassReport } from './render-report.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
@@ -57,7 +57,7 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
   if (typeof line === 'number') return line;
   const { values } = line;
   try {
-    const config = await loadConfig(values.config);
+    const config = await loadResolvedConfig(values.config, process.env, ownAccountOfThisMachine);
     // Loaded here: the rest of the CLI (help, version, usage errors) starts without the Kubernetes and GitHub clients.
     const { runTargets } = await import('../app/run-targets.ts');
     // EKS: plan reads with this machine's AWS credentials, as check does; reconcile is the deployed function's.

@@ -1,12 +1,14 @@
 // `sts-volume-gitops rbac`: prints the RBAC manifest (Roles, ClusterRole, bindings) that grants exactly
 // what the tool needs for that configuration, ready for `kubectl apply -f -`.
-import { configEnvironmentVariable, loadConfig } from '../domain/config.ts';
+import { configEnvironmentVariable } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { parseSubject, rbacObjects, renderRbacManifest, type RbacSubject } from '../app/rbac-manifest.ts';
 import { allowAllWarnings } from '../app/allow-all.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
+import { ownAccountOfThisMachine } from './eks-access.ts';
 
 export async function rbacCommand(args: string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
   const line = readCommandLine(commandTable.rbac, args, out);
@@ -24,7 +26,7 @@ export async function rbacCommand(args: string[], out: (text: string) => void = 
     return 2;
   }
   try {
-    const config = await loadConfig(values.config);
+    const config = await loadResolvedConfig(values.config, process.env, ownAccountOfThisMachine);
     const targets = selectTargets(config, values.target);
     const source = values.config ?? process.env[configEnvironmentVariable] ?? '';
     const warnings = allowAllWarnings(targets);

@@ -2,12 +2,13 @@
 // sandbox's `webhooks.subscribe`) at it; pull requests are validated (no cluster write) and pushes to a target's
 // branch reconciled, in this process.
 import { hostname } from 'node:os';
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { startLocalWebhookServer } from '../app/local-webhook-server.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { reportUsageError } from './usage-errors.ts';
+import { ownAccountOfThisMachine } from './eks-access.ts';
 
 export async function webhookCommand(args: string[]): Promise<number> {
   const line = readCommandLine(commandTable.webhook, args);
@@ -26,7 +27,7 @@ export async function webhookCommand(args: string[]): Promise<number> {
   }
   let config;
   try {
-    config = await loadConfig(values.config);
+    config = await loadResolvedConfig(values.config, process.env, ownAccountOfThisMachine);
   } catch (error) {
     const code = reportUsageError(error);
     if (code === undefined) throw error;

@@ -6,7 +6,8 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
-import { clusterKey, type ClusterConfig } from './cluster-key.ts';
+import type { ClusterConfig, ClusterFacts } from './cluster-key.ts';
+import { crossTargetProblems, stateNamespaceWhy } from './cross-target-rules.ts';
 import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
@@ -80,6 +81,8 @@ export interface TargetConfig {
   name: string;
   source: { github: GitHubSource } | { local: LocalSource };
   cluster: ClusterConfig;
+  /** What run time learnt of the cluster (its account, its server's URL: app/resolve-clusters.ts); absent in the file's reading. */
+  clusterFacts?: ClusterFacts;
   sizeSources: SizeSourceConfig[];
   /** Limits on every template's change (a size source may override them); absent: only the default growth factor. */
   guardrails?: GuardrailsConfig;
@@ -87,7 +90,7 @@ export interface TargetConfig {
   /** `state`: where the Lease and the recreation records live. */
   namespaces: { default: string; state: string; allow: string[] };
   recordKey?: RecordKeySource;
-  /** `forks`: whether pull requests from forks are planned against the cluster (their authors see only a verdict). */
+  /** `forks`: whether pull requests from forks are checked, from Git alone (feedback/fork-verdict.ts), or only marked not validated. */
   pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
   /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/node-expansion.ts). */
   stalledAfterSeconds?: number;
@@ -174,34 +177,16 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       ...(stalledAfterSeconds ? { stalledAfterSeconds } : {}),
     };
   });
-  problems.push(...sharedStateNamespaceProblems(targets));
+  problems.push(...crossTargetProblems(targets));
   if (problems.length > 0) throw new ConfigError(sourceName, problems.map((p) => nameTargets(p, value)));
   return { targets };
 }
-
-/** Why a state namespace must not be a workload namespace, said by every refusal of one. */
-const stateNamespaceWhy = 'it holds the Lease and the recreation records (each an instruction to create a StatefulSet), and application '
-  + 'teams usually may write ConfigMaps in the namespaces they deploy to: whoever may write ConfigMaps there can plant records '
-  + '(refused and reported) or delete a genuine one while its StatefulSet is absent';
 
 /** A state namespace listed as a workload namespace. `*` never covers it (engine/allowed-namespaces.ts). */
 function stateNamespaceProblems(state: string, allow: readonly string[], where: string): string[] {
   if (!allow.includes(state)) return [];
   return [`${where}.namespaces.state ${JSON.stringify(state)} is also in namespaces.allow: ${stateNamespaceWhy}; give the target a state `
     + `namespace of its own (leave namespaces.state unset for ${defaultStateNamespace}, which \`sts-volume-gitops rbac\` creates), or take it out of allow`];
-}
-
-/** Another target on the same cluster listing this one's state namespace among its workload namespaces. */
-function sharedStateNamespaceProblems(targets: readonly TargetConfig[]): string[] {
-  const problems: string[] = [];
-  for (const [index, target] of targets.entries()) {
-    for (const other of targets) {
-      if (other === target || clusterKey(other) !== clusterKey(target) || !target.namespaces.allow.includes(other.namespaces.state)) continue;
-      problems.push(`targets[${index}].namespaces.allow lists ${JSON.stringify(other.namespaces.state)}, the state namespace of target ${other.name} `
-        + `on the same cluster: ${stateNamespaceWhy}; give target ${other.name} another namespaces.state, or take it out of this allow`);
-    }
-  }
-  return problems;
 }
 
 /** One template sized by two mappings is ambiguous (a set named by a manifest and a mapping is found in Git, per pass). */

@@ -193,6 +193,21 @@ export interface CommitCheck extends CommitStatus {
   annotations: readonly CheckAnnotation[];
 }
 
+/**
+ * A verdict under this tool's check name that this tool did not write: a commit status of another identity, or a check
+ * run of another App (a workflow job named like the check). It meets a required check the branch does not require
+ * from this tool's App.
+ */
+export interface ForeignVerdict {
+  kind: 'status' | 'check run';
+  /** Who wrote it: the account (a status) or the App (a check run), as GitHub names them. */
+  by: string;
+  /** The status's state, or the run's conclusion (its status while it runs). */
+  state: string;
+  /** The status's description, or the run's title. */
+  description?: string;
+}
+
 export interface OpenPullRequest {
   number: number;
   headSha: string;
@@ -235,6 +250,8 @@ export interface ReviewHost {
   ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome>;
   /** A check run on `sha` (created once, updated when it changed), or the commit status where check runs cannot be written. */
   ensureCheck(sha: string, check: CommitCheck): Promise<WriteOutcome>;
+  /** Statuses and check runs named `context` on `sha` that this tool did not write. */
+  foreignVerdicts(sha: string, context: string): Promise<ForeignVerdict[]>;
   /** Paths changed from `baseSha` to `headSha` (a merge queue's merge commit against its base). */
   changedFilesBetween(baseSha: string, headSha: string): Promise<string[]>;
   /** One comment of ours per `key` on a pull request: created, edited when `body` changed, else left alone. */

@@ -9,6 +9,8 @@ import { logger, serviceName } from './lambda-logger.ts';
 import { passLogMessages } from './pass-log-messages.ts';
 import { secrets } from './lambda-secrets.ts';
 import { recordKeyFromSecret } from './record-key-secret.ts';
+import { foreignVerdictWhy } from '../feedback/foreign-verdict-words.ts';
+import { validateContext } from '../feedback/validate-pull-requests.ts';
 
 const publishPassMetrics = createPassMetricsPublisher({ serviceName });
 
@@ -53,6 +55,14 @@ function logRun(run: TargetRun): void {
     logger[problem.severity === 'failed' ? 'error' : 'warn'](passLogMessages.needsAction, {
       target: run.target, severity: problem.severity, kind: problem.kind, reason: problem.reason, subject: problem.subject, detail: problem.message,
     });
+  }
+  for (const check of run.feedback?.checks ?? []) {
+    for (const verdict of check.foreign) {
+      logger.warn(passLogMessages.foreignVerdict, {
+        target: run.target, pullRequest: check.number, commit: check.headSha, context: validateContext(run.target), kind: verdict.kind, by: verdict.by,
+        state: verdict.state, ...(verdict.description !== undefined ? { description: verdict.description } : {}), fix: foreignVerdictWhy,
+      });
+    }
   }
   logger.debug('pass report', { target: run.target, run: json });
 }

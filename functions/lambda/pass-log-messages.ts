@@ -6,4 +6,6 @@ export const passLogMessages = {
   targetFailedAfterPass: 'target failed after its pass',
   /** One line per problem a pass found: a failed or blocked StatefulSet, a manifest error, a refused record. */
   needsAction: 'needs action',
+  /** One line per status or check run under the tool's check name that the tool did not write. */
+  foreignVerdict: 'foreign verdict',
 } as const;

@@ -15,7 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks, NIST80053R5Checks, ServerlessChecks, type NagPack } from 'cdk-nag';
 import { buildLambdaBundle, lambdaBundle, lambdaEntries } from '../../infra/lambda-bundle.ts';
-import { passCountNames } from '../../infra/metrics.ts';
+import { passCountNames, webhookMetricNames } from '../../infra/metrics.ts';
 import { StsVolumeGitopsStack, type StsVolumeGitopsStackProps } from '../../infra/stack.ts';
 
 const eksConfig = `targets:
@@ -348,7 +348,7 @@ describe('StsVolumeGitopsStack', () => {
     }
     assert.equal(drawn.filter((m) => m === 'AWS/Lambda/Throttles').length, 3);
     assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesQueued"', 'Sum', 300)`));
-    assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesRefused"', 'Sum', 300)`));
+    for (const name of Object.values(webhookMetricNames)) assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="${name}"', 'Sum', 300)`), `the dashboard draws ${name}`);
     assert.ok(drawn.includes('AWS/SQS/ApproximateAgeOfOldestMessage'));
     assert.equal(drawn.filter((m) => m === 'AWS/SQS/ApproximateNumberOfMessagesVisible').length, 2, 'both dead-letter queues');
     // Per target: the worker's pass summaries and its line per problem (the metrics have no target dimension).

@@ -225,4 +225,21 @@ describe('the webhook Lambda', () => {
       { name: 'WebhookDeliveriesQueued', value: 1, dimensions: ['service'], reason: undefined },
     ]);
   });
+
+  it('counts a delivery id it queued before as WebhookDeliveriesRepeated, and still queues it (GitHub\'s Redeliver keeps the id)', async () => {
+    const head = await github.state.git.resolve('refs/heads/main') ?? '';
+    // A captured delivery sent again: the signature covers the body, not a time, so it verifies every time.
+    const captured = await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', undefined, head, 'dana'), secret, delivery: 'captured-delivery' });
+    const lines = await captureOutput(async () => {
+      for (let i = 0; i < 3; i++) assert.equal((await webhook(captured, lambdaContext('webhook')) as { statusCode: number }).statusCode, 202);
+      await webhook(await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', undefined, head, 'dana'), secret }), lambdaContext('webhook'));
+    });
+    sqs.drain();
+    const names = metricsIn(lines).flatMap((blob) => blob._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name)));
+    assert.deepEqual(names.filter((n) => n === 'WebhookDeliveriesQueued').length, 4);
+    assert.deepEqual(names.filter((n) => n === 'WebhookDeliveriesRepeated').length, 2, 'the second and third sending of one delivery id');
+    const repeats = lines.filter((l) => l.includes('"webhook delivery repeated"'));
+    assert.equal(repeats.length, 2);
+    assert.match(repeats[0] ?? '', /"delivery":"captured-delivery"/);
+  });
 });

@@ -1,10 +1,11 @@
 // The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
 // branches made through the git data API. Raw API shapes become the port's plain types here.
-import type { CommitCheck, CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
+import type { CommitCheck, CommitStatus, ForeignVerdict, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
 import { CheckRuns, CheckRunsRefused } from './check-runs.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
+import { VerdictAuthors } from './verdict-authors.ts';
 
 export type { RepoRef } from './octokit.ts';
 
@@ -24,10 +25,14 @@ export class GitHubReviewHost implements ReviewHost {
   private readonly comments: MarkedComments;
   /** Check runs, when the host acts as a GitHub App (statuses otherwise, and once the App is refused them). */
   private checkRuns: CheckRuns | undefined;
+  /** Which statuses and check runs of a name are this tool's own. */
+  private readonly authors: VerdictAuthors;
 
+  /** `checkRunsAppId`: the App the client authenticates as, whose verdicts are check runs while it may write them. */
   constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number } = {}) {
     this.comments = new MarkedComments(octokit, repo, this.writes);
     if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes);
+    this.authors = new VerdictAuthors(octokit, repo, options.checkRunsAppId);
   }
 
   async openPullRequests(base: string): Promise<OpenPullRequest[]> {
@@ -48,9 +53,10 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   async ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome> {
-    const existing = await this.octokit.rest.repos.getCombinedStatusForRef({ ...this.repo, ref: sha, per_page: 100 });
-    const latest = existing.data.statuses.find((s) => s.context === status.context);
-    if (latest && latest.state === status.state && latest.description === status.description && (latest.target_url ?? undefined) === status.targetUrl) return 'unchanged';
+    // The latest status of the name decides a required check: one someone else set after ours is overridden again,
+    // even when it says what ours says.
+    const [latest] = await this.authors.statuses(sha, status.context);
+    if (latest?.ours && latest.state === status.state && latest.description === status.description && (latest.targetUrl ?? undefined) === status.targetUrl) return 'unchanged';
     await this.octokit.rest.repos.createCommitStatus({
       ...this.repo, sha, state: status.state, context: status.context, description: status.description,
       ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
@@ -76,6 +82,10 @@ export class GitHubReviewHost implements ReviewHost {
     }
     const { context, state, description, targetUrl } = check;
     return this.ensureCommitStatus(sha, { context, state, description, ...(targetUrl ? { targetUrl } : {}) });
+  }
+
+  foreignVerdicts(sha: string, context: string): Promise<ForeignVerdict[]> {
+    return this.authors.foreign(sha, context);
   }
 
   async changedFilesBetween(baseSha: string, headSha: string): Promise<string[]> {
