@@ -1,10 +1,13 @@
 // The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
-// branches made through the git data API. Raw API shapes become the port's plain types here.
+// branches made through the git data API. Raw API shapes become the port's plain types here. What it writes is made
+// printable here too, the last guard: a title or a commit message also has GitHub's references broken (they are linked).
 import type { CommitCheck, CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
 import { CheckRuns, CheckRunsRefused } from './check-runs.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
+import { printable, printableLines } from '../../domain/printable.ts';
+import { referenceFreeText } from '../../domain/github-references.ts';
 
 export type { RepoRef } from './octokit.ts';
 
@@ -47,7 +50,8 @@ export class GitHubReviewHost implements ReviewHost {
     return pulls.data.find((p) => p.merged_at !== null)?.number;
   }
 
-  async ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome> {
+  async ensureCommitStatus(sha: string, written: CommitStatus): Promise<WriteOutcome> {
+    const status = { ...written, description: printable(written.description) };
     const existing = await this.octokit.rest.repos.getCombinedStatusForRef({ ...this.repo, ref: sha, per_page: 100 });
     const latest = existing.data.statuses.find((s) => s.context === status.context);
     if (latest && latest.state === status.state && latest.description === status.description && (latest.target_url ?? undefined) === status.targetUrl) return 'unchanged';
@@ -85,7 +89,7 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }> {
-    return this.comments.ensure(pullNumber, key, body);
+    return this.comments.ensure(pullNumber, key, printableLines(body));
   }
 
   async pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]> {
@@ -112,7 +116,7 @@ export class GitHubReviewHost implements ReviewHost {
     const base = await this.octokit.rest.git.getCommit({ ...this.repo, commit_sha: baseSha });
     const blob = await this.octokit.rest.git.createBlob({ ...this.repo, content, encoding: 'utf-8' });
     const tree = await this.octokit.rest.git.createTree({ ...this.repo, base_tree: base.data.tree.sha, tree: [{ path, mode: '100644', type: 'blob', sha: blob.data.sha }] });
-    const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message, tree: tree.data.sha, parents: [baseSha], author: botAuthor });
+    const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message: message.split('\n').map(referenceFreeText).join('\n'), tree: tree.data.sha, parents: [baseSha], author: botAuthor });
     const moveBranch = (): Promise<unknown> => this.octokit.rest.git.updateRef({ ...this.repo, ref: `heads/${branch}`, sha: commit.data.sha, force: true });
     if (await this.branchHead(branch)) {
       await moveBranch();
@@ -132,7 +136,7 @@ export class GitHubReviewHost implements ReviewHost {
   async createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest> {
     let created: { number: number; html_url: string };
     try {
-      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title, body })).data;
+      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title: referenceFreeText(title), body: printableLines(body) })).data;
     } catch (error) {
       // The create went through but its reply was lost and the retry was refused: the open one is ours.
       const open = isAlreadyThere(error) ? (await this.pullRequestsFrom(branch)).find((p) => p.state === 'open') : undefined;
@@ -145,12 +149,12 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   async updatePullRequest(pullNumber: number, title: string, body: string): Promise<void> {
-    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title, body });
+    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title: referenceFreeText(title), body: printableLines(body) });
     this.writes.push(`recovery PR #${pullNumber} updated`);
   }
 
   async closePullRequest(pullNumber: number, comment: string, branch: string): Promise<void> {
-    await this.comments.createOnce(pullNumber, comment);
+    await this.comments.createOnce(pullNumber, printableLines(comment));
     await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: pullNumber, labels: [closedByToolLabel] });
     await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, state: 'closed' });
     await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${branch}` }).catch((error: unknown) => {
