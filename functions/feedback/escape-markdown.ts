@@ -21,9 +21,13 @@ function escapedStart(text: string): number {
   return ordered ? ordered[0].length - 1 : /^[-+=]/.test(text) ? 0 : -1;
 }
 
-/** Escapes text for a Markdown paragraph, list item, heading, table cell, emphasis or link text: one line, shown as written. */
+/**
+ * Escapes text for a Markdown paragraph, list item, heading, table cell, emphasis or link text: one line, shown as
+ * written, but that its line feeds are spaces (an API server's message of several lines reads on), and a lone `\r` or
+ * any other control, separator or format character is shown escaped (`\r`, `\x1b`, `\u2028`).
+ */
 export function escapeMarkdown(text: string): string {
-  const shown = printable(text);
+  const shown = printable(text.replace(/\r?\n/g, ' '));
   const breaks = referenceBreaks(shown);
   const startEscape = escapedStart(shown);
   let out = '';
