@@ -5,11 +5,11 @@
 // the worker's Powertools logs. Each is shown escaped (`\x1b`, `\r`, `\u202e`); under --json only as JSON's escapes.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { SQSBatchResponse } from 'aws-lambda';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { lambdaContext } from '../lambda/lambda-context.ts';
 import { sqsRecord } from '../lambda/local-sqs.ts';
 import { startCheckSandboxes, type CheckSandboxes } from '../support/check-sandboxes.ts';
+import { captureLambdaOutput } from '../support/lambda-output.ts';
 
 /** Sets the clipboard, goes up a line, erases it, rewrites it as converged, colours by 8-bit CSI, reverses the rest, breaks the line. */
 const storageClass = 'fast\x1b]52;c;aGVsbG8=\x07\x1b[1A\x1b[2K\r  = db/pg (OrderedReady, 3 replicas): converged\x9b31m\u202eevil\u2066\nnext';
@@ -93,28 +93,12 @@ describe('text from Git, the cluster and GitHub reaches terminals and logs print
   });
 
   it('the worker\'s log lines hold them printable', async () => {
-    // Powertools writes each log line as one string; the test runner's own messages pass through.
-    const chunks: string[] = [];
-    const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-    const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
-      if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
-      chunks.push(chunk);
-      return true;
-    };
-    process.stdout.write = capture(stdout);
-    process.stderr.write = capture(stderr);
-    let answer: SQSBatchResponse;
-    try {
-      const record = sqsRecord({ messageId: 'm-1', body: JSON.stringify({ target: 'demo', action: 'pass', trigger: 'schedule' }), groupId: 'g', deduplicationId: 'd-1' }, 'arn:aws:sqs:eu-west-1:123456789012:targets.fifo');
-      answer = await createWorker({ env: { ...sandboxes.env, STS_VOLUME_GITOPS_CONFIG: config } })({ Records: [record] }, lambdaContext('worker'));
-    } finally {
-      process.stdout.write = stdout;
-      process.stderr.write = stderr;
-    }
+    const record = sqsRecord({ messageId: 'm-1', body: JSON.stringify({ target: 'demo', action: 'pass', trigger: 'schedule' }), groupId: 'g', deduplicationId: 'd-1' }, 'arn:aws:sqs:eu-west-1:123456789012:targets.fifo');
+    const { result: answer, output: written, lines: logLines } = await captureLambdaOutput(
+      () => createWorker({ env: { ...sandboxes.env, STS_VOLUME_GITOPS_CONFIG: config } })({ Records: [record] }, lambdaContext('worker')));
     assert.deepEqual(answer, { batchItemFailures: [] });
-    const written = chunks.join('');
     assertNoRaw(written, 'the worker\'s logs');
-    const lines = written.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = logLines.map((l) => JSON.parse(l) as Record<string, unknown>);
     const needsAction = lines.filter((l) => l.message === 'needs action').map((l) => String(l.detail));
     assert.ok(needsAction.some((detail) => detail.includes('StorageClass fast\\x1b]52;c;aGVsbG8=\\x07')), `a log line quotes the class printable: ${needsAction.join(' | ')}`);
   });
