@@ -5,7 +5,8 @@
 import { printable } from './printable.ts';
 
 // An emoji's name has a letter or `_+-` (`:100:` and `:1234:`, numbers, are left: a time's `20:49:54` is not broken).
-const referenceStarts = /[@#](?=\S|$)|:(?=\/\/|[a-z0-9_+-]*[a-z_+-][a-z0-9_+-]*:)|(?<=gh-)|(?<=www)(?=\.)/gi;
+// What the text ends with is broken too: the words written after it could end the reference (`:tada` then `: ...`).
+const referenceStarts = /[@#](?=\S|$)|:(?=\/\/|[a-z0-9_+-]*[a-z_+-][a-z0-9_+-]*(?::|$))|(?<=gh-)|(?<=www)(?=\.|$)/gi;
 const hexRun = /[0-9a-f]{7,}/gi;
 
 /** The positions in `text` before which a zero-width space breaks every reference (after `@`, `#`, `GH-`, the `:` of `://` or of `:name:`; before `www`'s dot; every 6th hex digit of a run of 7 or more). */

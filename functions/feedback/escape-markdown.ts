@@ -14,11 +14,19 @@ const zeroWidthSpace = '&#8203;';
 const backslashed = new Set([...'\\`*_[]()#+!|~$']);
 const entities: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
-/** The start of a line (a list item's content, a line of its own) that would begin a block. */
-function escapedStart(text: string): number {
-  // `1.` would start an ordered list: its dot is escaped; `-`, `+`, `=` a list or a setext underline.
-  const ordered = /^\d+\./.exec(text);
-  return ordered ? ordered[0].length - 1 : /^[-+=]/.test(text) ? 0 : -1;
+/**
+ * How the text could begin a block where it stands at the start of a line (a list item's content, a line of its own):
+ * digits then `.` would begin an ordered list (the dot is backslashed; `)` always is), and so would digits alone, with
+ * the `.` the text is followed by (the first digit is written as an entity); `-`, `+`, `=` a list or a setext underline
+ * (backslashed). Spaces at either end are written as entities: one that begins the text could indent it into a code
+ * block, two that end it break the line, and emphasis around text that begins or ends with one does not close.
+ */
+function written(text: string, i: number, digits: number): string {
+  const char = text[i] ?? '';
+  const code = char.codePointAt(0) ?? 32;
+  if ((i === 0 && digits === text.length && digits > 0) || ((i === 0 || i === text.length - 1) && /\p{Zs}/u.test(char))) return `&#${code};`;
+  if (entities[char] !== undefined) return entities[char];
+  return backslashed.has(char) || (i === 0 && /[-+=]/.test(char)) || (i === digits && digits > 0 && char === '.') ? `\\${char}` : char;
 }
 
 /**
@@ -29,16 +37,9 @@ function escapedStart(text: string): number {
 export function escapeMarkdown(text: string): string {
   const shown = printable(text.replace(/\r?\n/g, ' '));
   const breaks = referenceBreaks(shown);
-  const startEscape = escapedStart(shown);
+  const digits = /^\d*/.exec(shown)?.[0].length ?? 0;
   let out = '';
-  for (let i = 0; i < shown.length; i++) {
-    const char = shown[i] ?? '';
-    if (breaks.has(i)) out += zeroWidthSpace;
-    // Spaces at either end, as entities: one that begins the text could indent it into a code block, two that end it
-    // break the line, and emphasis around text that begins or ends with a space does not close.
-    const edgeSpace = (i === 0 || i === shown.length - 1) && /\p{Zs}/u.test(char);
-    out += edgeSpace ? `&#${char.codePointAt(0) ?? 32};` : entities[char] ?? (backslashed.has(char) || i === startEscape ? `\\${char}` : char);
-  }
+  for (let i = 0; i < shown.length; i++) out += `${breaks.has(i) ? zeroWidthSpace : ''}${written(shown, i, digits)}`;
   return breaks.has(shown.length) ? `${out}${zeroWidthSpace}` : out;
 }
 

@@ -105,7 +105,7 @@ describe('the tool\'s comments, checks and pull requests, rendered by GitHub\'s 
         assert.doesNotMatch(description, unprintableCharacter, `${field}: the status description`);
         assert.ok(description.length <= 140, `${field}: the status description is over 140 characters`);
       }
-    }), { numRuns: 60 });
+    }), { numRuns: 200 });
   });
 
   it('the issue\'s findings: a lone \\r makes no heading, a ) keeps the file link whole, GH-12 links nothing', () => {

@@ -49,13 +49,18 @@ function both(sts: StatefulSetReport): Rendered[] {
 /** The marker a recovery pull request's body starts with (the tool's own HTML comment). */
 export const recoveryMarker = '<!-- sts-volume-gitops:recovery key=db/pg/data -->';
 
-/** The recovery pull requests' bodies (their descriptions: none, so none to check). */
-export function recoveries(sts: StatefulSetReport, failed = '20Gi', proposed = '15Gi', explanation = 'the driver states a maximum of 15Gi'): Rendered[] {
+/**
+ * The recovery pull requests' bodies, for a size (20Gi failed, 15Gi proposed: sizes Git holds are quantities) and for a
+ * class (`className` failed and proposed), with `explanation` as why (they have no status description to check).
+ */
+export function recoveries(sts: StatefulSetReport, quoted: { className?: string; explanation?: string } = {}): Rendered[] {
   const tpl = sts.templates[0] ?? template();
-  const classTemplate = { ...tpl, pvcs: tpl.pvcs.map((p) => ({ ...p, failedOn: 'class' as const, volumeAttributesClass: { requested: failed, current: proposed, modifyStatus: 'Infeasible' } })) };
+  const explanation = quoted.explanation ?? 'the driver states a maximum of 15Gi';
+  const [failedClass, proposedClass] = [quoted.className ?? 'gold', quoted.className ?? 'silver'];
+  const classTemplate = { ...tpl, pvcs: tpl.pvcs.map((p) => ({ ...p, failedOn: 'class' as const, volumeAttributesClass: { requested: failedClass, current: proposedClass, modifyStatus: 'Infeasible' } })) };
   return [
-    { markdown: sizeRecoveryBody({ sts, template: tpl, failed, decision: { kind: 'propose', size: proposed, bytes: 15n << 30n, rule: 'driver-maximum', explanation }, proposalMarker: recoveryMarker }), description: '' },
-    { markdown: classRecoveryBody({ sts, template: classTemplate, failed, decision: { className: proposed, explanation }, proposalMarker: recoveryMarker }), description: '' },
+    { markdown: sizeRecoveryBody({ sts, template: tpl, failed: '20Gi', decision: { kind: 'propose', size: '15Gi', bytes: 15n << 30n, rule: 'driver-maximum', explanation }, proposalMarker: recoveryMarker }), description: '' },
+    { markdown: classRecoveryBody({ sts, template: classTemplate, failed: failedClass, decision: { className: proposedClass, explanation }, proposalMarker: recoveryMarker }), description: '' },
   ];
 }
 
@@ -78,5 +83,5 @@ export const fields: Array<[field: string, render: (text: string) => Rendered[]]
   ['note on a StatefulSet missing in the cluster', (text) => both(statefulSet({ outcome: 'missing-in-cluster', notes: [text] }))],
   ['target name', (text) => [plan(statefulSet(), [], text), progress(statefulSet(), text)]],
   ['manifest error path and message', (text) => [plan(statefulSet(), [{ path: `k8s/${text}.yaml`, line: 7, column: 3, message: `YAML error: ${text}` }])]],
-  ['class or size a recovery quotes', (text) => recoveries(statefulSet(), text, text, text)],
+  ['class a recovery quotes, and why it proposes', (text) => recoveries(statefulSet(), { className: text, explanation: text })],
 ];
