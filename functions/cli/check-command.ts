@@ -11,13 +11,14 @@ import { printCliError, usageErrorOf } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { eksFromThisMachine, ownAccountOfThisMachine } from './eks-access.ts';
+import { jsonText, writeOut, type Write } from './terminal.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
   readSecretText?: (id: string) => Promise<string>;
 }
 
-export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out: Write = writeOut): Promise<number> {
   const line = readCommandLine(commandTable.check, args, out);
   if (typeof line === 'number') return line;
   const { values } = line;
@@ -50,7 +51,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     printCliError(usageError, values.json === true, out, { targets: [], webhook: [], counts: { error: usageError.problems?.length ?? 1, warning: 0, ok: 0 } });
     return 2;
   }
-  out(values.json ? `${JSON.stringify({ ...report, counts: countResults(report) }, null, 2)}\n` : renderCheckReport(report));
+  out(values.json ? jsonText({ ...report, counts: countResults(report) }) : renderCheckReport(report));
   return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
 }
 

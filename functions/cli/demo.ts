@@ -23,6 +23,7 @@ import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, s
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { withTemporaryFolder } from './temporary-folder.ts';
+import { failureText, writeErr, writeOut } from './terminal.ts';
 import { checkRunsByCommit, checkRunView, indent, latestCheckRun, rendered } from './demo-views.ts';
 import { validateContext } from '../feedback/validate-pull-requests.ts';
 import { count } from '../domain/spelling.ts';
@@ -53,7 +54,7 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
 }
 
 /** The story, in a temporary folder removed at the end and on Ctrl-C (it holds the record key and the repository). */
-export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n`)): Promise<number> {
+export async function runDemo(print: Print = (t) => writeOut(`${t}\n`)): Promise<number> {
   return withTemporaryFolder('sts-volume-gitops-demo-', (workDir) => runDemoIn(workDir, print));
 }
 
@@ -249,7 +250,7 @@ function heading(print: Print, text: string): void {
 
 if (import.meta.main) {
   runDemo().then((code) => { process.exitCode = code; }, (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    writeErr(failureText(error));
     process.exitCode = 1;
   });
 }

@@ -20,8 +20,9 @@ function inlineText(markdown: string, lineBreak = '\n'): string {
     .replace(/\*\*(.+?)\*\*/g, '$1')
     .replace(/(^|[\s(])_(\S[^_]*?\S|\S)_(?=[\s).,;:]|$)/g, '$1$2')
     .replace(/\[([^\]]*)\]\([^)\s]*\)/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|~>])/g, '$1')
-    .replace(/&(amp|lt|gt|quot|#39|#8203);/g, (entity) => entities[entity] ?? entity);
+    // CommonMark's backslash escapes: any ASCII punctuation.
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/&(amp|lt|gt|quot|#39|#8203);|&#(\d+);/g, (entity, _name, code?: string) => (code === undefined ? entities[entity] ?? entity : String.fromCodePoint(Number(code))));
   return text.replace(/\uE000(\d+)\uE000/g, (_match, index: string) => spans[Number(index)] ?? '');
 }
 

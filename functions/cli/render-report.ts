@@ -1,5 +1,7 @@
 // Human-readable pass reports for the terminal, in the spirit of `terraform plan`: what would change, what is
-// blocked and why, with file:line so the reader can jump to the value.
+// blocked and why, with file:line so the reader can jump to the value. Each line is made printable as a whole: a name,
+// a path or a message from Git or the cluster cannot break it, start another, or act on the terminal.
+import { printable } from '../domain/printable.ts';
 import { change, count, monthly, showSize, unitPrice } from '../domain/spelling.ts';
 import type { CostSummary, PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { templateUpdateWords } from '../engine/records/resume.ts';
@@ -8,6 +10,10 @@ import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
 
 export function renderPassReport(report: PassReport): string {
+  return reportLines(report).map(printable).join('\n');
+}
+
+function reportLines(report: PassReport): string[] {
   const lines: string[] = [];
   const verb = report.mode === 'plan' ? 'Plan' : 'Reconcile';
   lines.push(`${verb} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`);
@@ -15,7 +21,7 @@ export function renderPassReport(report: PassReport): string {
     // Who holds the target, since and until when; then the sets whose changes wait for it.
     lines.push(`  busy: ${report.notes.join('; ')}`);
     for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode));
-    return lines.join('\n');
+    return lines;
   }
   if (report.server) {
     lines.push(`  server ${report.server.version}`);
@@ -33,7 +39,7 @@ export function renderPassReport(report: PassReport): string {
     const unpriced = report.cost.unpricedClasses.length > 0 ? ` (not counted: no price for StorageClass ${report.cost.unpricedClasses.join(', ')})` : '';
     lines.push(`  storage cost of the resizes: ${monthly(report.cost.monthlyIncrease, report.cost.currency)}${unpriced}`);
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /** A planned change says what it will do (a read-only pass has done nothing yet); anything else, its outcome's word. */

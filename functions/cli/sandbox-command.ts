@@ -15,6 +15,8 @@ import { commandTable } from './command-table.ts';
 import { readCommandLine, type FlagValues } from './command-line.ts';
 import { printCliError } from './usage-errors.ts';
 import { unitPrice } from '../domain/spelling.ts';
+import { jsonText, writeErr, writeOut } from './terminal.ts';
+import { printable } from '../domain/printable.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -143,7 +145,7 @@ export async function sandboxCommand(args: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    for (const close of closers.reverse()) await close().catch((error: unknown) => process.stderr.write(`warning: ${(error as Error).message}\n`));
+    for (const close of closers.reverse()) await close().catch((error: unknown) => writeErr(`warning: ${printable((error as Error).message)}\n`));
     await rm(workDir, { recursive: true, force: true });
   }
   return 0;
@@ -166,7 +168,7 @@ async function serveSandboxes(input: {
     });
     kube.startTimer(tickMs);
     // A seed written for a newer server (the examples, on --version 1.26) starts without what this one does not serve.
-    for (const warning of kube.seedWarnings) process.stderr.write(`warning: kube sandbox seed: ${warning}\n`);
+    for (const warning of kube.seedWarnings) writeErr(`warning: kube sandbox seed: ${printable(warning)}\n`);
     kubeSandbox = kube;
     closers.push(() => kube.close());
     info.kubernetesUrl = kube.url;
@@ -205,17 +207,17 @@ async function serveSandboxes(input: {
       // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.
       await applyObjects(kubeSandbox, [object]).catch((error: unknown) => {
         const { kind, metadata } = object as { kind?: string; metadata?: { namespace?: string; name?: string } };
-        process.stderr.write(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}\n`);
+        writeErr(printable(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}`) + '\n');
       });
     }
   }
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    writeOut(jsonText(info));
   } else {
-    for (const [key, value] of Object.entries(info)) process.stdout.write(`${key.padEnd(14)} ${value}\n`);
+    for (const [key, value] of Object.entries(info)) writeOut(`${key.padEnd(14)} ${printable(value)}\n`);
     if (info.config) {
-      process.stdout.write(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops check --config ${info.config}\n  sts-volume-gitops plan --config ${info.config}\n`);
+      writeOut(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops check --config ${info.config}\n  sts-volume-gitops plan --config ${info.config}\n`);
     }
-    process.stdout.write('\nPress Ctrl-C to stop.\n');
+    writeOut('\nPress Ctrl-C to stop.\n');
   }
 }

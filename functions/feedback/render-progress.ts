@@ -3,16 +3,17 @@ import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { classKeySuffix } from '../recovery/class-recovery.ts';
 import { stalledWords } from '../engine/node-expansion.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
-import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
 import { doneCount, isHeldByBlock, outcomeWords, pvcWords } from './glossary.ts';
 import { fitComment } from './render-plan-comment.ts';
+import { printable } from '../domain/printable.ts';
 
 export interface ProgressSummary {
   state: 'pending' | 'success' | 'failure';
   /** The commit status's description (cut to 140 characters). */
   description: string;
-  /** The check run's title: the same, whole. */
+  /** The check run's title: the same, whole (plain text, printable). */
   title: string;
   markdown: string;
 }
@@ -111,7 +112,7 @@ export function renderProgressComment(input: {
     // Where the template goes: its size (in its class), or its class alone when the size does not change.
     const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : undefined;
     const towards = template.change === 'class' && klass !== undefined ? klass : `${escapeMarkdown(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
-    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    lines.push(`#### ${codeSpan(template.templateName)} → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
     if (template.pvcs.length > 0) {
       lines.push('');
@@ -152,5 +153,5 @@ export function renderProgressComment(input: {
   }
   lines.push('');
   lines.push('<sub>Updated by sts-volume-gitops on every pass that changes something.</sub>');
-  return { state, description: progressDescription(sts), title: progressTitle(sts), markdown: fitComment(lines) };
+  return { state, description: progressDescription(sts), title: printable(progressTitle(sts)), markdown: fitComment(lines) };
 }

@@ -2,7 +2,7 @@
 // modification): one deterministic branch per template, one commit that changes one value's bytes, the proposal
 // marked in the body so that it is updated only when it changes and never re-proposed after a person declined it.
 import type { ReviewHost } from '../engine/ports.ts';
-import { escapeMarkdown } from '../feedback/escape-markdown.ts';
+import { codeSpan, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 
 export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed';
@@ -49,7 +49,7 @@ export async function publishRecovery(args: {
   if (open) {
     if (await host.branchHeadIsOurs(branch) !== true) {
       await host.ensureComment(open.number, `recovery-human:${key}`,
-        `sts-volume-gitops would now propose **${escapeMarkdown(args.proposed)}**, but someone else pushed to \`${escapeMarkdown(branch)}\`, so the branch is left alone. Merge, edit or close this pull request as you see fit.`);
+        `sts-volume-gitops would now propose **${escapeMarkdown(args.proposed)}**, but someone else pushed to ${codeSpan(branch)}, so the branch is left alone. Merge, edit or close this pull request as you see fit.`);
       return { key, action: 'left-alone', pullRequestUrl: open.htmlUrl, title, body, diff };
     }
     if (open.body.includes(args.proposalMarker)) return { key, action: 'unchanged', pullRequestUrl: open.htmlUrl, title, body, diff };

@@ -4,7 +4,7 @@
 import type { PriceConfig } from '../domain/config.ts';
 import { recoveryChangeSection } from './recovery-cost.ts';
 import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts';
-import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
+import { codeBlock, codeSpan, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { failureQuotes, failureSince } from '../feedback/failure-quotes.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 
@@ -39,7 +39,7 @@ export function sizeRecoveryBody(args: {
   const retried = onNode ? nodeRetry : slowRetry('expansion');
   return [
     args.proposalMarker,
-    `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to ${escapeMarkdown(failed)} failed for good`,
+    `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} ${codeSpan(template.templateName)} to ${escapeMarkdown(failed)} failed for good`,
     '',
     `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}:`,
     '',
@@ -73,7 +73,7 @@ export function classRecoveryBody(args: {
   const since = failureSince(template, 'class');
   return [
     args.proposalMarker,
-    `## The modification of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to VolumeAttributesClass ${escapeMarkdown(failed)} is infeasible`,
+    `## The modification of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} ${codeSpan(template.templateName)} to VolumeAttributesClass ${escapeMarkdown(failed)} is infeasible`,
     '',
     `${refused.length} of ${template.replicas} volumes cannot be given the attributes of ${escapeMarkdown(failed)} (\`modifyVolumeStatus: Infeasible\`${since ? `, since ${since}` : ''}):`,
     '',

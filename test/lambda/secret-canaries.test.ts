@@ -16,6 +16,7 @@ import { checkCommand } from '../../functions/cli/check-command.ts';
 import { handler as webhookHandler, webhookSecretVariable } from '../../functions/lambda/webhook.ts';
 import { startOneSetWorld } from '../feedback/one-set-world.ts';
 import { gitHubDelivery } from './function-url-event.ts';
+import { captureLambdaOutput } from '../support/lambda-output.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { sqsRecord, startLocalSqs, type LocalSqs } from './local-sqs.ts';
 
@@ -27,26 +28,10 @@ function assertNoCanary(text: string, where: string): void {
   for (let i = 0; i + 6 <= canary.length; i++) assert.ok(!text.includes(canary.slice(i, i + 6)), `${where} shows the secret:\n${text}`);
 }
 
-/**
- * The JSON lines written to stdout and stderr while `act` runs (Powertools logs to both); anything else (the test
- * runner's own reports) passes through.
- */
+/** The JSON lines written while `act` runs (test/support/lambda-output.ts). */
 async function captureOutput<T>(act: () => Promise<T>): Promise<{ result: T; output: string }> {
-  const chunks: string[] = [];
-  const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
-    if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
-    chunks.push(chunk);
-    return true;
-  };
-  process.stdout.write = capture(stdout);
-  process.stderr.write = capture(stderr);
-  try {
-    return { result: await act(), output: chunks.join('') };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-  }
+  const { result, output } = await captureLambdaOutput(act);
+  return { result, output };
 }
 
 describe('secrets never reach an error message, a stack or the logs', () => {

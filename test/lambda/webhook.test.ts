@@ -12,6 +12,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { gitHubDelivery } from './function-url-event.ts';
+import { captureLambdaOutput } from '../support/lambda-output.ts';
 import { lambdaContext } from './lambda-context.ts';
 import type { LocalSqs } from './local-sqs.ts';
 import { startWebhookWorld, webhookSecret, type WebhookWorld } from './webhook-world.ts';
@@ -131,22 +132,7 @@ describe('the webhook Lambda', () => {
 
   /** Powertools writes EMF blobs and logs to stdout and stderr as JSON lines: those captured while `act` runs. */
   async function captureOutput(act: () => Promise<void>): Promise<string[]> {
-    const lines: string[] = [];
-    const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-    const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
-      if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
-      lines.push(...chunk.split('\n').filter((l) => l !== ''));
-      return true;
-    };
-    process.stdout.write = capture(stdout);
-    process.stderr.write = capture(stderr);
-    try {
-      await act();
-    } finally {
-      process.stdout.write = stdout;
-      process.stderr.write = stderr;
-    }
-    return lines;
+    return (await captureLambdaOutput(act)).lines;
   }
 
   interface EmfBlob { _aws: { CloudWatchMetrics: Array<{ Dimensions: string[][]; Metrics: Array<{ Name: string }> }> }; [field: string]: unknown }

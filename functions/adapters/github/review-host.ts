@@ -1,11 +1,14 @@
 // The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
-// branches made through the git data API. Raw API shapes become the port's plain types here.
+// branches made through the git data API. Raw API shapes become the port's plain types here. What it writes is made
+// printable here too, the last guard: a title or a commit message also has GitHub's references broken (they are linked).
 import type { CommitCheck, CommitStatus, ForeignVerdict, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
 import { CheckRuns, CheckRunsRefused } from './check-runs.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
 import { VerdictAuthors } from './verdict-authors.ts';
+import { printable, printableLines } from '../../domain/printable.ts';
+import { referenceFreeText } from '../../domain/github-references.ts';
 
 export type { RepoRef } from './octokit.ts';
 
@@ -52,9 +55,10 @@ export class GitHubReviewHost implements ReviewHost {
     return pulls.data.find((p) => p.merged_at !== null)?.number;
   }
 
-  async ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome> {
+  async ensureCommitStatus(sha: string, written: CommitStatus): Promise<WriteOutcome> {
     // The latest status of the name decides a required check: one someone else set after ours is overridden again,
     // even when it says what ours says.
+    const status = { ...written, description: printable(written.description) };
     const [latest] = await this.authors.statuses(sha, status.context);
     if (latest?.ours && latest.state === status.state && latest.description === status.description && (latest.targetUrl ?? undefined) === status.targetUrl) return 'unchanged';
     await this.octokit.rest.repos.createCommitStatus({
@@ -95,7 +99,7 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }> {
-    return this.comments.ensure(pullNumber, key, body);
+    return this.comments.ensure(pullNumber, key, printableLines(body));
   }
 
   async pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]> {
@@ -122,7 +126,7 @@ export class GitHubReviewHost implements ReviewHost {
     const base = await this.octokit.rest.git.getCommit({ ...this.repo, commit_sha: baseSha });
     const blob = await this.octokit.rest.git.createBlob({ ...this.repo, content, encoding: 'utf-8' });
     const tree = await this.octokit.rest.git.createTree({ ...this.repo, base_tree: base.data.tree.sha, tree: [{ path, mode: '100644', type: 'blob', sha: blob.data.sha }] });
-    const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message, tree: tree.data.sha, parents: [baseSha], author: botAuthor });
+    const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message: message.split('\n').map(referenceFreeText).join('\n'), tree: tree.data.sha, parents: [baseSha], author: botAuthor });
     const moveBranch = (): Promise<unknown> => this.octokit.rest.git.updateRef({ ...this.repo, ref: `heads/${branch}`, sha: commit.data.sha, force: true });
     if (await this.branchHead(branch)) {
       await moveBranch();
@@ -142,7 +146,7 @@ export class GitHubReviewHost implements ReviewHost {
   async createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest> {
     let created: { number: number; html_url: string };
     try {
-      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title, body })).data;
+      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title: referenceFreeText(title), body: printableLines(body) })).data;
     } catch (error) {
       // The create went through but its reply was lost and the retry was refused: the open one is ours.
       const open = isAlreadyThere(error) ? (await this.pullRequestsFrom(branch)).find((p) => p.state === 'open') : undefined;
@@ -155,12 +159,12 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   async updatePullRequest(pullNumber: number, title: string, body: string): Promise<void> {
-    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title, body });
+    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title: referenceFreeText(title), body: printableLines(body) });
     this.writes.push(`recovery PR #${pullNumber} updated`);
   }
 
   async closePullRequest(pullNumber: number, comment: string, branch: string): Promise<void> {
-    await this.comments.createOnce(pullNumber, comment);
+    await this.comments.createOnce(pullNumber, printableLines(comment));
     await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: pullNumber, labels: [closedByToolLabel] });
     await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, state: 'closed' });
     await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${branch}` }).catch((error: unknown) => {
