@@ -186,14 +186,30 @@ export interface VectorSample {
   value: number;
 }
 
+const compiled = new Map<string, RegExp>();
+
+/** A matcher's regex, anchored as Prometheus anchors it, compiled once. */
+function regexOf(value: string): RegExp {
+  let regex = compiled.get(value);
+  if (!regex) {
+    regex = new RegExp(`^(?:${value})$`);
+    compiled.set(value, regex);
+  }
+  return regex;
+}
+
 export function matches(series: Series, matchers: readonly Matcher[]): boolean {
   return matchers.every(({ label, op, value }) => {
     const actual = series.labels[label] ?? '';
     if (op === '=') return actual === value;
     if (op === '!=') return actual !== value;
-    const regex = new RegExp(`^(?:${value})$`);
-    return op === '=~' ? regex.test(actual) : !regex.test(actual);
+    return op === '=~' ? regexOf(value).test(actual) : !regexOf(value).test(actual);
   });
+}
+
+/** The metric name a query selects by equality (`kubelet_volume_stats_used_bytes{...}`), if it names one. */
+export function selectedName(query: ParsedQuery): string | undefined {
+  return query.inner.matchers.find((m) => m.label === '__name__' && m.op === '=')?.value;
 }
 
 /** The instant vector the query gives over these series. */
@@ -208,11 +224,15 @@ export function evaluate(query: ParsedQuery, series: readonly Series[]): VectorS
     // deriv keeps a series only where its range has two samples or more; the used-bytes history always has.
     const value = query.deriv ? one.slope?.(query.inner.rangeMs ?? 0) : one.value;
     if (value === undefined) continue;
-    const metric = Object.fromEntries(query.by.flatMap((label) => (one.labels[label] !== undefined ? [[label, one.labels[label] ?? '']] : [])));
-    const key = JSON.stringify(metric);
+    const key = query.by.map((label) => one.labels[label] ?? '').join('\u0000');
     const found = groups.get(key);
-    if (query.op === 'group') groups.set(key, { metric, value: 1 });
-    else if (!found || value > found.value) groups.set(key, { metric, value });
+    if (found) {
+      if (query.op === 'max' && value > found.value) found.value = value;
+      continue;
+    }
+    const metric: Record<string, string> = {};
+    for (const label of query.by) if (one.labels[label] !== undefined) metric[label] = one.labels[label] ?? '';
+    groups.set(key, { metric, value: query.op === 'group' ? 1 : value });
   }
   return [...groups.values()];
 }

@@ -64,6 +64,8 @@ interface VolumeState {
 
 export class VolumeStats {
   private readonly states = new Map<string, VolumeState>();
+  /** The last reading, kept while the clock and the store are where they were (a pass asks five queries at one time). */
+  private last: { key: string; samples: VolumeStatsSample[] } | undefined;
 
   constructor(private readonly world: World, seeds: readonly VolumeUsageSeed[]) {
     const now = world.now().getTime();
@@ -76,6 +78,14 @@ export class VolumeStats {
 
   /** Every mounted volume's statistics at `atMs` (the sandbox's clock unless a query names a time). */
   samples(atMs: number): VolumeStatsSample[] {
+    const key = `${atMs}/${this.world.store.currentResourceVersion}`;
+    if (this.last?.key === key) return this.last.samples;
+    const samples = this.read(atMs);
+    this.last = { key, samples };
+    return samples;
+  }
+
+  private read(atMs: number): VolumeStatsSample[] {
     const samples: VolumeStatsSample[] = [];
     for (const { namespace, claim, node } of this.mountedClaims()) {
       const pvc = this.world.store.peek(pvcType, namespace, claim);
@@ -157,8 +167,10 @@ export class VolumeStats {
     const at = (t: number): number => Math.max(0, Math.min(capacity,
       full !== undefined ? (t >= full ? state.usedBytes : state.usedBytes - rate * (full - t)) : state.usedBytes + rate * (t - state.atMs)));
     const start = atMs - windowMs;
+    if (rate === 0) return 0;
     // Linear all through the window (the usual case): the slope is the pace itself.
-    if (full === undefined && at(start) > 0 && at(atMs) < capacity) return rate * 1000;
+    const raw = (t: number): number => state.usedBytes + rate * (t - state.atMs);
+    if (full === undefined && raw(start) >= 0 && raw(atMs) <= capacity) return rate * 1000;
     const stepMs = 60_000;
     const points: Array<[number, number]> = [];
     for (let t = atMs; t >= start; t -= stepMs) points.push([(t - atMs) / 1000, at(t)]);
