@@ -6,4 +6,6 @@ export const passLogMessages = {
   targetFailedAfterPass: 'target failed after its pass',
   /** One line per problem a pass found: a failed or blocked StatefulSet, a manifest error, a refused record. */
   needsAction: 'needs action',
+  /** A pass that could not read its volumes' usage: growth is skipped for it, nothing else. */
+  usageReadFailed: 'usage read failed',
 } as const;

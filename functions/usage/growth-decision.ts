@@ -4,7 +4,7 @@
 // as it allows, and says so; at a limit, no proposal and the limit's own words.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, quantityFromBytes, type Quantity } from '../domain/quantity.ts';
-import { formatMoney, showSize } from '../domain/spelling.ts';
+import { monthly, showSize } from '../domain/spelling.ts';
 import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
@@ -105,7 +105,7 @@ export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage
     ...(cost ? { monthlyIncrease: cost.monthlyIncrease === undefined ? { unpriced: cost.storageClassName ?? '(no class)' } : { amount: cost.monthlyIncrease, currency: cost.currency } } : {}),
     after: usage.replicas.map((r) => ({ claim: r.claim, usedPercent: usedPercentAt(r, current, to) })),
     sentence: `propose ${showSize(toText)} (from ${showSize(template.to.text)}), because ${becauseWords(fullest.trigger, fullest.replica, policy)}${cutWords}`
-      + (cost?.monthlyIncrease !== undefined ? `; ${formatMoney(cost.monthlyIncrease, cost.currency)} a month` : ''),
+      + (cost?.monthlyIncrease !== undefined ? `; ${monthly(cost.monthlyIncrease, cost.currency)}` : ''),
   };
 }
 
