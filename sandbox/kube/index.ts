@@ -12,7 +12,7 @@ import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
 import { listenOnLoopback } from './listen.ts';
 import type { NewerServerFields } from './openapi.ts';
-import { createPrometheusApi, type PrometheusAuth } from './prometheus/api-server.ts';
+import { createPrometheusApi, type PrometheusAuth, type Relabelling } from './prometheus/api-server.ts';
 import { VolumeStats } from './prometheus/volume-stats.ts';
 import { readVolumeUsageSeed } from './prometheus/volume-usage-seed.ts';
 import { RequestLog } from './request-log.ts';
@@ -54,6 +54,8 @@ export interface SandboxPrometheus {
   /** Every query asked so far, in order. */
   queries: string[];
   setAuth(auth: PrometheusAuth): void;
+  /** Plays a scrape whose relabelling put the kubelet's labels under other names (`{ persistentvolumeclaim: 'pvc' }`). */
+  setRelabelling(relabel: Relabelling): void;
 }
 
 export interface KubeSandbox {
@@ -107,11 +109,12 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   server.on('connection', () => { connectionsAccepted += 1; });
   const url = await listenOnLoopback(server, options.port);
   let prometheusAuth = options.prometheusAuth;
+  let relabelling: Relabelling = {};
   const prometheusFaults = new FaultInjector();
   const queries: string[] = [];
-  const prometheusServer = createPrometheusApi({ stats: volumeStats, now, faults: prometheusFaults, auth: () => prometheusAuth, onQuery: (query) => queries.push(query) });
+  const prometheusServer = createPrometheusApi({ stats: volumeStats, now, faults: prometheusFaults, auth: () => prometheusAuth, onQuery: (query) => queries.push(query), relabel: () => relabelling });
   const prometheus: SandboxPrometheus = {
-    url: await listenOnLoopback(prometheusServer), faults: prometheusFaults, queries, setAuth: (auth) => { prometheusAuth = auth; },
+    url: await listenOnLoopback(prometheusServer), faults: prometheusFaults, queries, setAuth: (auth) => { prometheusAuth = auth; }, setRelabelling: (relabel) => { relabelling = relabel; },
   };
 
   const workDir = options.workDir ?? await mkdtemp(join(tmpdir(), 'sts-kube-sandbox-'));

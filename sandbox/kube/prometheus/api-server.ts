@@ -5,7 +5,7 @@
 // SigV4 (a 403 with AWS's JSON, as an Amazon Managed Service for Prometheus workspace gives), with fault injection.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { FaultInjector } from '../faults.ts';
-import { evaluate, parseQuery, PromqlError, type Series } from './promql.ts';
+import { evaluate, parseQuery, PromqlError, selectedName, type Series } from './promql.ts';
 import { verifySigV4, type SigV4Expectation } from './sigv4.ts';
 import type { VolumeStats } from './volume-stats.ts';
 
@@ -19,6 +19,13 @@ export interface PrometheusApiOptions {
   auth: () => PrometheusAuth;
   /** Every query asked, in order (the bench counts them). */
   onQuery?: (query: string) => void;
+  /** The labels a scrape's relabelling put the kubelet's under (a misconfigured scrape: the claim as `pvc`). */
+  relabel?: () => Relabelling;
+}
+
+export interface Relabelling {
+  namespace?: string;
+  persistentvolumeclaim?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -56,9 +63,10 @@ function formatValue(value: number): string {
   return /e/.test(text) ? value.toFixed(20).replace(/0+$/, '') : text;
 }
 
-function seriesAt(stats: VolumeStats, atMs: number): Series[] {
-  return stats.samples(atMs).flatMap((sample) => Object.entries(sample.values).map(([name, value]) => ({
-    labels: { __name__: name, instance: sample.instance, job: 'kubelet', namespace: sample.namespace, persistentvolumeclaim: sample.claim },
+/** The series at a time: every family's, or only the one a query names (the others would be filtered out anyway). */
+function seriesAt(stats: VolumeStats, atMs: number, relabel: Relabelling, only: string | undefined): Series[] {
+  return stats.samples(atMs).flatMap((sample) => Object.entries(sample.values).filter(([name]) => only === undefined || name === only).map(([name, value]) => ({
+    labels: { __name__: name, instance: sample.instance, job: 'kubelet', [relabel.namespace ?? 'namespace']: sample.namespace, [relabel.persistentvolumeclaim ?? 'persistentvolumeclaim']: sample.claim },
     value,
     ...(name === 'kubelet_volume_stats_used_bytes' ? { slope: (windowMs: number) => sample.bytesPerSecond(windowMs, atMs) } : {}),
   })));
@@ -94,7 +102,7 @@ export function createPrometheusApi(options: PrometheusApiOptions): Server {
       if (error instanceof PromqlError) return badData(res, `invalid parameter "query": ${error.message}`);
       throw error;
     }
-    const result = evaluate(parsed, seriesAt(options.stats, time * 1000));
+    const result = evaluate(parsed, seriesAt(options.stats, time * 1000, options.relabel?.() ?? {}, selectedName(parsed)));
     return send(res, 200, { status: 'success', data: { resultType: 'vector', result: result.map((s) => ({ metric: s.metric, value: [time, formatValue(s.value)] })) } });
   };
   return createServer((req, res) => {
