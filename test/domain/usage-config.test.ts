@@ -1,5 +1,6 @@
 // usage, growth and drivers in the configuration (issue 36): the schema, the defaults and the checks parseConfig adds.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { readGrowthStep } from '../../functions/domain/usage-config.ts';
@@ -80,5 +81,18 @@ describe('usage, growth and drivers in the configuration', () => {
       'target "prod": drivers has the key "EBS", which is not a CSI driver name (lowercase letters, digits, "-" and ".")',
       'target "prod": drivers.ebs.csi.aws.com.modificationCooldown "six hours" is not a duration such as 30m, 6h or 7d',
     ]);
+  });
+
+  it('reads the README\'s example as documented', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /```yaml\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Usage and growth')))?.[1] ?? '';
+    const text = example.replace('    # source, cluster, namespaces as above\n', `    source: { local: { directory: ./repo, paths: ["**/*.yaml"] } }
+    cluster: { kubeconfig: { path: ./kubeconfig } }
+    namespaces: { allow: [db] }
+`);
+    const target = parseConfig(text, 'README.md', '/etc/sts').targets[0];
+    assert.deepEqual(target?.usage, { prometheus: { url: 'https://prometheus.example.internal', auth: { sigv4: { region: 'eu-west-1' } } } });
+    assert.deepEqual(target?.growth, { usedPercent: 80, fullWithinSeconds: 7 * 86_400, step: { percent: 50 }, max: '500Gi', openAtOnce: 5 });
+    assert.deepEqual(target?.modificationCooldowns, { 'ebs.csi.aws.com': 6 * 3600 });
   });
 });
