@@ -10,7 +10,7 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 import { awsSetupMessage } from '../adapters/aws/aws-setup-failure.ts';
-import { parseSecretJson, SecretReadError } from '../adapters/github/secrets.ts';
+import { stringFromSecret } from '../adapters/github/secrets.ts';
 import type { PrometheusAuth, SecretReference } from '../domain/usage-config.ts';
 
 /** A request about to be sent: the headers to add to it (Authorization, and for SigV4 its date and token). */
@@ -93,9 +93,5 @@ async function bearerToken(reference: SecretReference, options: AuthorizerOption
  * error would quote the text around the fault, here the token).
  */
 export function bearerTokenFromSecret(secretId: string, text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return trimmed;
-  const token = (parseSecretJson(secretId, trimmed) as { token?: unknown } | null)?.token;
-  if (typeof token !== 'string') throw new SecretReadError(secretId, 'the JSON has no "token" string');
-  return token;
+  return stringFromSecret(secretId, text, 'token');
 }

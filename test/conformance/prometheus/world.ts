@@ -1,6 +1,8 @@
 // The volumes of the Prometheus recordings (record.ts), as backfilled into a real Prometheus and as the Kubernetes
 // sandbox is seeded to serve them: the same claims, sizes, usage, pace and inodes, so the sandbox's answers to the
 // tool's queries can be held to the real ones (sandbox-answers.test.ts).
+import assert from 'node:assert/strict';
+import type { UsageReading } from '../../../functions/usage/read-volume-usage.ts';
 
 const gi = 2 ** 30;
 
@@ -57,4 +59,20 @@ export function sandboxSeedOf(volumes: readonly BackfilledVolume[]): unknown {
       ...(v.claim === 'data-es-data-0' ? { filesystemOverhead: 0.02 } : {}),
     })),
   };
+}
+
+/**
+ * What a read of `db` and `search` must find in this world, from a real Prometheus or the sandbox: the three claims
+ * asked about, data-pg-0's bytes, inodes and pace (within `paceTolerance` of 0.5Gi a day, relative), and the 100Gi
+ * claim's 98Gi file system.
+ */
+export function assertReadsRecordedWorld(reading: UsageReading, paceTolerance: number): void {
+  assert.ok(reading.ok, reading.ok ? '' : reading.failure.message);
+  assert.equal(reading.queries, 5);
+  assert.deepEqual([...reading.claims.keys()].sort(), ['db/data-pg-0', 'db/data-pg-1', 'search/data-es-data-0']);
+  const pg0 = reading.claims.get('db/data-pg-0');
+  assert.deepEqual([pg0?.usedBytes, pg0?.capacityBytes, pg0?.inodesUsed, pg0?.inodes], [8.5 * gi, 10 * gi, 200_000, 655_360]);
+  assert.ok(Math.abs((pg0?.bytesPerDay ?? 0) / (0.5 * gi) - 1) <= paceTolerance, `0.5Gi a day, read ${pg0?.bytesPerDay}`);
+  // The file system of a 100Gi claim is 98Gi: full is measured over that.
+  assert.equal(reading.claims.get('search/data-es-data-0')?.capacityBytes, 98 * gi);
 }
