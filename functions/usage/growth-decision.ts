@@ -72,16 +72,16 @@ export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage
   if (usage.replicas.length === 0) {
     return none(ref, 'no-usage', `no replica's volume has usage series (${usage.unread.join(', ') || 'no replicas'}): a kubelet reports only the volumes of running pods`);
   }
-  const current = template.to.bytes;
-  const step = stepBytes(current, policy.step.value);
-  const needs = usage.replicas.map((replica) => ({ replica, trigger: triggerOf(replica, policy), size: sizeForFactor(current, step, factorNeeded(replica, { usedPercent: policy.usedPercent.value, fullWithinSeconds: policy.fullWithinSeconds?.value })),
-  }));
-  const triggered = needs.filter((n) => n.trigger !== undefined);
-  if (triggered.length === 0) {
+  const triggers = usage.replicas.map((replica) => ({ replica, trigger: triggerOf(replica, policy) }));
+  if (!triggers.some((t) => t.trigger !== undefined)) {
     const fullest = [...usage.replicas].sort((a, b) => b.usedPercent - a.usedPercent)[0];
     const pace = fullest?.daysToFull !== undefined ? `, fills in ${days(fullest.daysToFull)}` : '';
     return none(ref, 'below-threshold', `the fullest replica, ${fullest?.claim ?? '?'}, is ${percent(fullest?.usedPercent ?? 0)} full${pace} (growth from ${percent(policy.usedPercent.value)}${policy.fullWithinSeconds ? ` or when it fills within ${days(policy.fullWithinSeconds.value / 86_400)}` : ''})`);
   }
+  const current = template.to.bytes;
+  const step = stepBytes(current, policy.step.value);
+  const need = { usedPercent: policy.usedPercent.value, fullWithinSeconds: policy.fullWithinSeconds?.value };
+  const triggered = triggers.flatMap(({ replica, trigger }) => (trigger ? [{ replica, trigger, size: sizeForFactor(current, step, factorNeeded(replica, need)) }] : []));
   // The fullest replica is the one that needs the most; a tie goes to the fuller one.
   const [fullest] = triggered.sort((a, b) => (b.size === a.size ? b.replica.usedPercent - a.replica.usedPercent : b.size > a.size ? 1 : -1));
   if (!fullest?.trigger) return none(ref, 'below-threshold', 'no replica is a reason to grow');

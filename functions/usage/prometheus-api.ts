@@ -101,12 +101,13 @@ function parseEnvelope(contentType: string | null, text: string): Envelope | und
   }
 }
 
+/** A sample as the API writes it: `{metric: {label: "value"}, value: [time, "number"]}`; the labels are kept as read. */
 function sampleOf(entry: unknown): VectorSample | undefined {
   if (typeof entry !== 'object' || entry === null) return undefined;
   const { metric, value } = entry as { metric?: unknown; value?: unknown };
   if (typeof metric !== 'object' || metric === null || !Array.isArray(value) || typeof value[1] !== 'string') return undefined;
-  const labels = Object.fromEntries(Object.entries(metric).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  return { labels, value: Number(value[1]) };
+  // JSON gives label values as strings; a reader of a label checks the one it reads (thousands of samples a query).
+  return { labels: metric as Record<string, string>, value: Number(value[1]) };
 }
 
 /**

@@ -46,7 +46,7 @@ function valuesByClaim(samples: readonly VectorSample[]): Map<string, number> {
   const values = new Map<string, number>();
   for (const { labels, value } of samples) {
     const { namespace, persistentvolumeclaim: claim } = labels;
-    if (namespace === undefined || claim === undefined) continue;
+    if (typeof namespace !== 'string' || typeof claim !== 'string') continue;
     const key = claimKey(namespace, claim);
     // The queries collapse a claim's series already (max by); another layer (a federation) may not have: keep the max.
     values.set(key, Math.max(value, values.get(key) ?? -Infinity));
