@@ -11,7 +11,7 @@ import { count } from '../domain/spelling.ts';
 import { decideGrowth } from './growth-decision.ts';
 import type { PrometheusEndpoint } from './prometheus-api.ts';
 import { readVolumeUsage, type UsageReading } from './read-volume-usage.ts';
-import { setPolicy } from './set-policy.ts';
+import { setPolicy, type SetPolicy } from './set-policy.ts';
 import { templateUsageOf } from './template-usage.ts';
 import { decideWriteBack } from './write-back.ts';
 
@@ -70,8 +70,15 @@ function usageAndGrowth(
   const usage: UsageReport = { ...base, queries: reading.queries, outcome: 'read', ...warnings, templates };
   const target = settings.growth;
   if (!target) return { usage, growth: [] };
+  // A set's policy is read once for all its templates.
+  const policies = new Map<StatefulSetPlan, SetPolicy>();
+  const policyOf = (sts: StatefulSetPlan): SetPolicy => {
+    const found = policies.get(sts) ?? setPolicy(target, sts.desired.toolAnnotations);
+    policies.set(sts, found);
+    return found;
+  };
   const growth = inPlay.map(({ sts, template }, index) => decideGrowth(sts, template, templates[index] ?? templateUsageOf(sts, template, reading.claims),
-    setPolicy(target, sts.desired.toolAnnotations), { guardrails: settings.guardrails, prices: settings.prices }));
+    policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices }));
   return { usage, growth };
 }
 /** Prometheus answered, with no series for any claim in play: as good as no usage (a relabelled scrape, the wrong Prometheus). */
