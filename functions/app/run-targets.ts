@@ -8,6 +8,7 @@ import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/oct
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
 import { selectTargets } from './select-targets.ts';
+import { sizeProposalStep } from '../usage/size-proposals.ts';
 import type { MergeGroupRef } from './target-messages.ts';
 
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
@@ -121,6 +122,8 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     // A validate of one pull request or one merge queue commit (its own webhook event) plans that commit alone: the
     // branch head's plan would only delay its check.
     const scoped = options.mode === 'validate' && (options.pullRequest !== undefined || options.mergeGroup !== undefined);
+    // A validate run answers pull requests: usage and the sizes it proposes are for plans and applying passes.
+    const proposeSizes = options.mode === 'validate' ? undefined : sizeProposalStep(targetConfig, opened.usage);
     const report = scoped ? undefined : await runPass({
       target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
@@ -128,6 +131,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
       ...(options.now ? { now: () => new Date(now()) } : {}),
+      ...(proposeSizes ? { proposeSizes } : {}),
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;

@@ -38,7 +38,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
       const readRecordKey = readSecretText
         ? async (id: string) => (await import('../lambda/record-key-secret.ts')).recordKeyFromSecret(id, await readSecretText(id))
         : undefined;
-      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), eksKubeConfig }).catch((cause: unknown) => ({
+      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), ...(readSecretText ? { readSecretText } : {}), eksKubeConfig }).catch((cause: unknown) => ({
         target: target.name, results: [error('check', target.name, `the check itself failed: ${cause instanceof Error ? cause.message : String(cause)}`)],
       })));
     }

@@ -8,6 +8,7 @@ import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
+import { renderUsage } from './render-usage.ts';
 
 export function renderPassReport(report: PassReport): string {
   return reportLines(report).map(printable).join('\n');
@@ -34,6 +35,7 @@ function reportLines(report: PassReport): string[] {
   else if (report.statefulSets.length === 0) lines.push('  no StatefulSets in the target paths');
   for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode));
   for (const note of report.notes) lines.push(`  note: ${note}`);
+  lines.push(...renderUsage(report));
   lines.push(summaryLine(report));
   if (report.cost) {
     const unpriced = report.cost.unpricedClasses.length > 0 ? ` (not counted: no price for StorageClass ${report.cost.unpricedClasses.join(', ')})` : '';

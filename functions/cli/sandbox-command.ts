@@ -62,7 +62,12 @@ export interface SandboxDeployment {
   app?: { appId: number; installationId: number; keyVariable: string };
   /** Prices per GiB-month of the sandbox's StorageClasses: plans and recovery pull requests then say what a change costs. */
   prices?: PriceConfig;
+  /** The Kubernetes sandbox's Prometheus API: the target reads its volumes' usage there, and decides growth from it. */
+  prometheusUrl?: string;
 }
+
+/** The growth policy of the sandbox's ready config (README, "Usage and growth"). */
+export const sandboxGrowth = '{ usedPercent: 80, fullWithin: 7d, step: 50%, max: 100Gi }';
 
 export function sandboxConfig(
   kubeconfigPath: string, githubUrl: string, tokenVariable: string, sizeSources: readonly SizeSourceConfig[] = [],
@@ -75,6 +80,8 @@ export function sandboxConfig(
     : `token: { env: ${tokenVariable} }`;
   const prices = deployment.prices
     ? `    prices: { currency: ${deployment.prices.currency}, perGiBMonth: { ${Object.entries(deployment.prices.perGiBMonth).map(([k, v]) => `${k}: ${v}`).join(', ')} } }\n` : '';
+  const usage = deployment.prometheusUrl === undefined ? ''
+    : `    usage: { prometheus: { url: ${JSON.stringify(deployment.prometheusUrl)} } }\n    growth: ${sandboxGrowth}\n`;
   const mappings = sizeSources.length === 0 ? ''
     : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template}${s.value ? `, value: ${s.value}` : ''} }\n`).join('')}`;
   return `targets:
@@ -92,7 +99,7 @@ export function sandboxConfig(
     namespaces: { default: default, ${state}allow: [db, cache, analytics] }
     recordKey: ${recordKey}
     pullRequests: { validate: true, recovery: true }
-${prices}${mappings}`;
+${prices}${usage}${mappings}`;
 }
 
 type SandboxValues = FlagValues<typeof commandTable.sandbox>;
@@ -174,6 +181,7 @@ async function serveSandboxes(input: {
     info.kubernetesUrl = kube.url;
     info.kubernetesVersion = kube.server.gitVersion;
     info.kubeconfig = kube.kubeconfigPath;
+    info.prometheusUrl = kube.prometheus.url;
   }
   if (which !== 'kube') {
     const seedDir = which === 'github' ? values.seed : undefined;
@@ -200,7 +208,7 @@ async function serveSandboxes(input: {
     await writeFile(recordKeyFile, `${generateRecordKey()}\n`, { mode: 0o600 });
     const examples = values.seed === undefined;
     const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', examples ? exampleSizeSources : [],
-      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, ...(examples ? { prices: examplePrices } : {}) });
+      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, prometheusUrl: kubeSandbox.prometheus.url, ...(examples ? { prices: examplePrices } : {}) });
     if (examples) info.prices = describePrices(examplePrices);
     await writeFile(info.config, configText);
     for (const object of rbacObjects(parseConfig(configText, info.config, workDir).targets)) {

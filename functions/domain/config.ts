@@ -11,6 +11,9 @@ import { crossTargetProblems, stateNamespaceWhy } from './cross-target-rules.ts'
 import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
+import {
+  readGrowthPolicy, readModificationCooldowns, usageProblems, usageWithPaths, type DriversConfigText, type GrowthConfigText, type GrowthPolicy, type UsageConfig,
+} from './usage-config.ts';
 
 export { shown } from './config-problems.ts';
 
@@ -94,6 +97,15 @@ export interface TargetConfig {
   pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
   /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/node-expansion.ts). */
   stalledAfterSeconds?: number;
+  /** Where volume usage is read (domain/usage-config.ts); absent: none is read. */
+  usage?: UsageConfig;
+  /** When growth is proposed, defaults filled in; absent: growth is off. */
+  growth?: GrowthPolicy;
+  /**
+   * Each CSI driver's modification cooldown in seconds (`drivers.<name>.modificationCooldown`, over the defaults);
+   * absent when the file sets none: the defaults (usage/cooldown.ts) apply.
+   */
+  modificationCooldowns?: Record<string, number>;
 }
 
 export interface Config {
@@ -131,7 +143,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
     throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => nameTargets(describe(e, value), value)));
   }
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds' | 'growth' | 'modificationCooldowns'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; growth?: GrowthConfigText; drivers?: DriversConfigText; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.map((target, index): TargetConfig => {
@@ -164,6 +176,12 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     problems.push(...stateNamespaceProblems(target.namespaces.state ?? defaultStateNamespace, target.namespaces.allow, `targets[${index}]`));
     const stalledAfterSeconds = parseDuration(target.stalledAfter ?? defaultStalledAfter);
     if (!stalledAfterSeconds) problems.push(`targets[${index}].stalledAfter ${shown(target.stalledAfter)} is no time at all; write a duration such as 30m, 1h or 1h30m`);
+    const usage = usageWithPaths(target.usage, (path) => resolvePath(baseDir, path));
+    if (usage) problems.push(...usageProblems(usage, `targets[${index}]`));
+    const growth = target.growth ? readGrowthPolicy(target.growth, usage !== undefined, `targets[${index}]`) : undefined;
+    problems.push(...(growth?.problems ?? []));
+    const drivers = target.drivers ? readModificationCooldowns(target.drivers, `targets[${index}]`) : undefined;
+    problems.push(...(drivers?.problems ?? []));
     return {
       name: target.name,
       source,
@@ -175,6 +193,9 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       ...(recordKey !== undefined ? { recordKey } : {}),
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
       ...(stalledAfterSeconds ? { stalledAfterSeconds } : {}),
+      ...(usage ? { usage } : {}),
+      ...(growth?.policy ? { growth: growth.policy } : {}),
+      ...(drivers ? { modificationCooldowns: drivers.cooldowns } : {}),
     };
   });
   problems.push(...crossTargetProblems(targets));

@@ -6,7 +6,7 @@ import type { ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
 import { isAlias, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
 import type {
-  DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation,
+  DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation, ToolAnnotation,
 } from './desired-state.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
 // ajv's code generated ahead of time from schemas/statefulset.schema.json: no schema compile at start.
@@ -237,6 +237,7 @@ function readStatefulSet(
     }
   }
   if (failed) return undefined;
+  const toolAnnotations = toolAnnotationsOf(metadata, nodeLocation);
   return {
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : defaultNamespace,
     name: metadata.name as string,
@@ -244,7 +245,18 @@ function readStatefulSet(
     podManagementPolicy: (spec.podManagementPolicy as PodManagementPolicy | undefined) ?? 'OrderedReady',
     templates,
     location: start,
+    ...(toolAnnotations.length > 0 ? { toolAnnotations } : {}),
   };
+}
+
+/** The prefix of the annotations that are the tool's (its status, and the growth policy a set sets for itself). */
+export const toolAnnotationPrefix = 'sts-volume-gitops.io/';
+
+/** The set's `sts-volume-gitops.io/` annotations with where each value is written. */
+function toolAnnotationsOf(metadata: JsonObject, nodeLocation: (path: readonly (string | number)[]) => SourceLocation): ToolAnnotation[] {
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  return Object.entries(annotations).filter(([name]) => name.startsWith(toolAnnotationPrefix))
+    .map(([name, value]) => ({ name, value, location: nodeLocation(['metadata', 'annotations', name]) }));
 }
 
 function describeName(value: JsonObject): string {

@@ -1,6 +1,9 @@
 // What one pass is given: the target's settings and the ports it reads and writes through. Its own module so that
 // the pass and the record resumption it calls both depend on it, not on each other.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
+import type { ClusterSnapshot } from '../domain/live-state.ts';
+import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
+import type { StatefulSetPlan } from './plan-types.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
 import type { NamespaceScope } from './allowed-namespaces.ts';
 import type { LeaseClock, LeaseTiming } from './lazy-lease.ts';
@@ -51,7 +54,29 @@ export interface PassContext {
   onEvent?: (line: string) => void;
   now?: () => Date;
   apiConcurrency?: number;
+  /**
+   * Reads the volumes' usage and decides growth and write-back from the plan (functions/usage/size-proposals.ts):
+   * the read starts as soon as the namespaces are known (beside the cluster's), the decisions once the plan is made;
+   * read-only, and never failing the pass (a failed read is a report line).
+   */
+  proposeSizes?: SizeProposalStep;
 }
+
+/** What the size proposals are decided from: the pass's final plans and the snapshot they were made over. */
+export interface PlannedPass {
+  plans: readonly StatefulSetPlan[];
+  snapshot: ClusterSnapshot;
+}
+
+/** The usage read and the sizes proposed from it and from the live sizes (each absent when there is nothing to say). */
+export interface SizeProposals {
+  usage?: UsageReport;
+  growth?: GrowthDecision[];
+  writeBack?: WriteBackDecision[];
+}
+
+/** Starts reading the namespaces' usage at `at`; the function it returns decides from the plan once it is made. */
+export type SizeProposalStep = (namespaces: readonly string[], at: Date) => (planned: PlannedPass) => Promise<SizeProposals>;
 
 /** The pass's clock: the one it was given (tests), else the real time. Sealing and checking records read the same one. */
 export function passNow(ctx: Pick<PassContext, 'now'>): Date {

@@ -5,6 +5,7 @@ import type { LivePod, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
 import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../domain/server-capabilities.ts';
 import { committedBytes, totalCost, type CostTotal } from '../domain/volume-cost.ts';
+import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import type { BlockCode } from './plan-types.ts';
@@ -151,6 +152,12 @@ export interface PassReport {
   noManifests?: NoManifests;
   /** A busy pass's: who holds the target's Lease, since and until when. */
   heldBy?: LeaseHold;
+  /** The volumes' usage, when the target configures `usage` (domain/volume-usage.ts): read, or why not. */
+  usage?: UsageReport;
+  /** Per template, growth proposed or why none, when the target configures `growth` and usage was read. */
+  growth?: GrowthDecision[];
+  /** Templates whose live size is larger than Git for good, and the size Git should say. */
+  writeBack?: WriteBackDecision[];
 }
 
 export interface NoManifests {

@@ -27,7 +27,8 @@ import {
 import { noManifestsAt } from './no-manifests.ts';
 import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
-import { passNow, type PassContext } from './pass-context.ts';
+import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from './pass-context.ts';
+import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
 import { count } from '../domain/spelling.ts';
 
@@ -81,6 +82,10 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   let incomplete = false;
   let completed = false;
   let refused: readonly RefusedRecord[] | undefined;
+  let proposals: Promise<SizeProposals> | undefined;
+  // Usage is read beside the cluster (it needs only the namespaces), and decided from once the plan is made; it
+  // writes nothing and decides nothing the apply does.
+  const proposeSizes = ctx.proposeSizes?.(desiredNamespaces(desired).filter((ns) => isNamespaceAllowed(ns, namespaceScopeOf(ctx.target))), passNow(ctx));
   try {
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     // Plan mode writes nothing, so it has no use for the records (and never LISTs them).
@@ -95,6 +100,10 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
     if (snapshot.server) base.server = serverReport(snapshot.server);
     say(`plan at ${head.commitSha.slice(0, 7)}: ${count(plans.length, 'StatefulSet')}, ${count(desired.errors.length, 'manifest error')}`);
+    proposals = proposeSizes?.({ plans, snapshot }).catch((error: unknown) => {
+      base.notes.push(`size proposals not made: ${error instanceof Error ? error.message : String(error)}`);
+      return {};
+    });
     // StatefulSets are independent of each other: a few are applied at once (bounded, to stay polite to the server);
     // the reports keep the plan's order.
     reports.push(...await mapWithConcurrency<StatefulSetPlan, StatefulSetReport>(plans, ctx.mode === 'apply' ? ctx.apiConcurrency ?? 4 : 1, async (plan) => {
@@ -126,7 +135,9 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   const cost = costSummary(reports);
-  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedRecordsField(refused ?? []) };
+  const sizes = await proposals ?? {};
+  if (sizes.usage?.failure) say(`usage not read from ${sizes.usage.source}: ${sizes.usage.failure.message}; growth skipped this pass`);
+  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedRecordsField(refused ?? []), ...sizes };
 }
 
 async function applyStatefulSet(

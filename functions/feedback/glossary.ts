@@ -70,6 +70,18 @@ export const glossary: readonly GlossaryEntry[] = [
     word: 'recovery pull request',
     means: 'opened after a failure: a size (KEP-1790) or the class the volumes have (KEP-3751) that can succeed, for a person to merge',
   },
+  {
+    word: 'usage',
+    means: 'how full a volume is, as its kubelet reports it through Prometheus: used bytes and inodes over the file system\'s size (not the claim\'s), and the last day\'s pace',
+  },
+  {
+    word: 'growth',
+    means: 'a larger template size proposed from usage: what the fullest replica needs, in whole Gi, within `growth.max` and the guardrails',
+  },
+  {
+    word: 'write back',
+    means: 'Git set to the live size of a template or PVC grown outside Git (by hand, by an autoscaler), since volumes never shrink',
+  },
 ];
 
 /** How a StatefulSet's outcome (the `outcome` of `--json`) reads to people. */

@@ -26,6 +26,7 @@ export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mod
     },
     readSecret: (id) => secrets.readGitHubPrivateKey(id),
     readRecordKey: async (id) => recordKeyFromSecret(id, await secrets.readString(id)),
+    readSecretText: (id) => secrets.readString(id),
     eksKubeConfig: (cluster) => eksKubeConfigOf(cluster, `sts-volume-gitops-${context.awsRequestId}`, { validForMs: context.getRemainingTimeInMillis() }),
   };
 }
@@ -63,6 +64,10 @@ function logRun(run: TargetRun): void {
         state: verdict.state, ...(verdict.description !== undefined ? { description: verdict.description } : {}), fix: foreignVerdictWhy,
       });
     }
+  }
+  const usage = run.report?.usage;
+  if (usage?.outcome === 'failed') {
+    logger.warn(passLogMessages.usageReadFailed, { target: run.target, source: usage.source, kind: usage.failure?.kind, status: usage.failure?.status, detail: usage.failure?.message });
   }
   logger.debug('pass report', { target: run.target, run: json });
 }

@@ -8,4 +8,6 @@ export const passLogMessages = {
   needsAction: 'needs action',
   /** One line per status or check run under the tool's check name that the tool did not write. */
   foreignVerdict: 'foreign verdict',
+  /** A pass that could not read its volumes' usage: growth is skipped for it, nothing else. */
+  usageReadFailed: 'usage read failed',
 } as const;
