@@ -18,7 +18,7 @@ import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderCheckReport } from './render-check.ts';
 import { renderPassReport } from './render-report.ts';
-import { isClassRecoveryKey } from '../recovery/class-recovery.ts';
+import { isClassRecoveryKey } from '../proposals/recovery/class-recovery.ts';
 import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';

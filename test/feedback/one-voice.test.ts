@@ -15,7 +15,7 @@ import { glossary } from '../../functions/feedback/glossary.ts';
 import { planAnnotations, planCheck } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
-import { sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
+import { sizeRecoveryBody } from '../../functions/proposals/recovery/recovery-texts.ts';
 import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, quota, runningPod } from '../engine/builders.ts';
 
 const options: PlanOptions = {

@@ -2,13 +2,13 @@
 // the claim may be set back to the class its volume has, so the recovery pull request proposes that class in Git,
 // with the same lifecycle as a failed expansion's (manage-recovery-pull-requests.ts): in the manifest, or in the values
 // file a class mapping reads it from (only that value's bytes change). The choice is pure.
-import { readDesiredState, replaceClassValue } from '../domain/manifests.ts';
-import { findClassValue, mapsClass, replaceSizeValue } from '../domain/size-sources.ts';
-import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
-import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import { readDesiredState, replaceClassValue } from '../../domain/manifests.ts';
+import { findClassValue, mapsClass, replaceSizeValue } from '../../domain/size-sources.ts';
+import type { GitHistoryPort, ReviewHost } from '../../engine/ports.ts';
+import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../../engine/run-pass.ts';
 import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { classRecoveryBody } from './recovery-texts.ts';
-import { change } from '../domain/spelling.ts';
+import { change } from '../../domain/spelling.ts';
 
 /** A class recovery's key: its template's key with this suffix (a template name, a DNS label, holds no dot). */
 export const classKeySuffix = '.volume-attributes-class';

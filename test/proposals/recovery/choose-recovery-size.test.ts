@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseQuantity } from '../../functions/domain/quantity.ts';
-import { chooseRecoverySize, statedMaximum, type RecoveryInput } from '../../functions/recovery/choose-recovery-size.ts';
+import { parseQuantity } from '../../../functions/domain/quantity.ts';
+import { chooseRecoverySize, statedMaximum, type RecoveryInput } from '../../../functions/proposals/recovery/choose-recovery-size.ts';
 
 const q = parseQuantity;
 const failedAt = (capacity: string) => ({ name: `data-${capacity}`, capacity: q(capacity), terminal: true });

@@ -1,20 +1,20 @@
 // Recovery pull requests for terminal expansion failures (KEP-1790): one deterministic branch per template with one
 // commit that changes only the storage value's bytes (in the manifest, or in the values file a size source maps); updated only when the proposal changes; never over a person's
 // push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
-import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
-import { readDesiredState, replaceStorageValue } from '../domain/manifests.ts';
-import { parseQuantity, sameSize, type Quantity } from '../domain/quantity.ts';
-import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
-import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
-import { escapeMarkdown } from '../feedback/escape-markdown.ts';
+import { gitHubRateLimitOf } from '../../adapters/github/octokit.ts';
+import { readDesiredState, replaceStorageValue } from '../../domain/manifests.ts';
+import { parseQuantity, sameSize, type Quantity } from '../../domain/quantity.ts';
+import type { GitHistoryPort, ReviewHost } from '../../engine/ports.ts';
+import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../../engine/run-pass.ts';
+import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import { chooseRecoverySize } from './choose-recovery-size.ts';
-import { findSizeValue, mapsClass, replaceSizeValue } from '../domain/size-sources.ts';
+import { findSizeValue, mapsClass, replaceSizeValue } from '../../domain/size-sources.ts';
 import {
   classKeySuffix, classRecoveryKey, classResolution, hasClassFailure, isClassRecoveryKey, proposeClassRecovery,
 } from './class-recovery.ts';
 import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { sizeRecoveryBody } from './recovery-texts.ts';
-import { change } from '../domain/spelling.ts';
+import { change } from '../../domain/spelling.ts';
 
 export { recoveryBranch, type RecoveryAction, type RecoveryOutcome } from './recovery-pull-request.ts';
 

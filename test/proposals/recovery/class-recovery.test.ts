@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
-import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import type { PvcReport } from '../../functions/engine/pass-report.ts';
-import { chooseRecoveryClass } from '../../functions/recovery/class-recovery.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
-import { statefulSetManifest } from '../support/statefulset-manifest.ts';
-import { applyPass, passUntil, writeFiles } from '../support/passes.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
+import { parseConfig, type Config } from '../../../functions/domain/config.ts';
+import type { PvcReport } from '../../../functions/engine/pass-report.ts';
+import { chooseRecoveryClass } from '../../../functions/proposals/recovery/class-recovery.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
+import { applyPass, passUntil, writeFiles } from '../../support/passes.ts';
 
 function refused(name: string, current: string | undefined): PvcReport {
   return {

@@ -3,10 +3,10 @@
 // earlier resolved failure, and advice that holds for the real external-resizer's slow retries.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseQuantity as q } from '../../functions/domain/quantity.ts';
-import { classRecoveryBody, sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
-import { recordedPvc, recordedWarnings } from '../support/csi-recordings.ts';
-import { eventsOf, recordedTemplate } from '../support/recorded-reports.ts';
+import { parseQuantity as q } from '../../../functions/domain/quantity.ts';
+import { classRecoveryBody, sizeRecoveryBody } from '../../../functions/proposals/recovery/recovery-texts.ts';
+import { recordedPvc, recordedWarnings } from '../../support/csi-recordings.ts';
+import { eventsOf, recordedTemplate } from '../../support/recorded-reports.ts';
 
 const resizeFailed = recordedWarnings('b', 'b-infeasible');
 const modifyFailed = recordedWarnings('c', 'c-vac');

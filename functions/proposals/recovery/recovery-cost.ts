@@ -1,12 +1,12 @@
 // What a size recovery changes, for its pull request's body: the request goes down from the size that failed, while
 // the volumes, which never got it, grow from their capacity (KEP-1790), and what that adds a month at the target's
 // prices (domain/volume-cost.ts, the same count as the plan's). Pure.
-import type { PriceConfig } from '../domain/config.ts';
-import { formatBytesLike, parseQuantity, type Quantity } from '../domain/quantity.ts';
-import { costOfGrowth, growthOfReplicas, type VolumeSizes } from '../domain/volume-cost.ts';
-import { monthly, showSize, unitPrice } from '../domain/spelling.ts';
-import type { TemplateReport } from '../engine/pass-report.ts';
-import { escapeMarkdown } from '../feedback/escape-markdown.ts';
+import type { PriceConfig } from '../../domain/config.ts';
+import { formatBytesLike, parseQuantity, type Quantity } from '../../domain/quantity.ts';
+import { costOfGrowth, growthOfReplicas, type VolumeSizes } from '../../domain/volume-cost.ts';
+import { monthly, showSize, unitPrice } from '../../domain/spelling.ts';
+import type { TemplateReport } from '../../engine/pass-report.ts';
+import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
 
 /** A `## What it changes` section: direction and, with prices configured, the monthly cost. Empty when sizes cannot be read. */
 export function recoveryChangeSection(input: {

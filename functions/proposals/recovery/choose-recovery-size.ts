@@ -2,7 +2,7 @@
 // above its capacity, and a PVC that already reached the failed size cannot go back below it. Pure.
 import {
   compareQuantities, formatBytesLike, largestStepBelowOrEqual, nextStepAbove, parseQuantity, type Quantity,
-} from '../domain/quantity.ts';
+} from '../../domain/quantity.ts';
 
 export interface RecoveryPvc {
   name: string;

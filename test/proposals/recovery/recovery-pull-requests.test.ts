@@ -5,14 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
-import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
-import { mustResourceType } from '../../sandbox/kube/store.ts';
-import { statefulSetManifest } from '../support/statefulset-manifest.ts';
-import { applyPass, writeFiles } from '../support/passes.ts';
+import type { TargetRun } from '../../../functions/app/run-targets.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
+import { parseConfig, type Config } from '../../../functions/domain/config.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { mustResourceType } from '../../../sandbox/kube/store.ts';
+import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
+import { applyPass, writeFiles } from '../../support/passes.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 

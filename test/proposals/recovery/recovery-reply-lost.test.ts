@@ -2,8 +2,8 @@
 // attempt carries on from what exists (a create told "already exists" takes the existing branch or pull request).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GitHubReviewHost } from '../../functions/adapters/github/review-host.ts';
-import { useExampleGitHub } from '../support/example-github.ts';
+import { GitHubReviewHost } from '../../../functions/adapters/github/review-host.ts';
+import { useExampleGitHub } from '../../support/example-github.ts';
 
 
 describe('GitHubReviewHost when a create\'s reply is lost', () => {

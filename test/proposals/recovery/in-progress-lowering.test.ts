@@ -5,12 +5,12 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
-import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
-import { mustResourceType } from '../../sandbox/kube/store.ts';
+import { runTargets, type TargetRun } from '../../../functions/app/run-targets.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
+import { parseConfig, type Config } from '../../../functions/domain/config.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { mustResourceType } from '../../../sandbox/kube/store.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 

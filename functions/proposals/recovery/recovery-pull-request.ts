@@ -1,8 +1,8 @@
 // A recovery pull request's lifecycle, whatever it proposes (a size after a failed expansion, a class after a refused
 // modification): one deterministic branch per template, one commit that changes one value's bytes, the proposal
 // marked in the body so that it is updated only when it changes and never re-proposed after a person declined it.
-import type { ReviewHost } from '../engine/ports.ts';
-import { escapeMarkdown } from '../feedback/escape-markdown.ts';
+import type { ReviewHost } from '../../engine/ports.ts';
+import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 
 export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed';

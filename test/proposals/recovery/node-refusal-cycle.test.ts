@@ -6,13 +6,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import { toLivePvc } from '../../functions/adapters/kube/map-objects.ts';
-import type { JsonObject } from '../../functions/domain/live-state.ts';
-import { parseQuantity } from '../../functions/domain/quantity.ts';
-import { describePvc } from '../../functions/engine/pvc-progress.ts';
-import { startKubeSandbox } from '../../sandbox/kube/index.ts';
-import { mustResourceType } from '../../sandbox/kube/store.ts';
-import { statefulSetManifest } from '../support/statefulset-manifest.ts';
+import { toLivePvc } from '../../../functions/adapters/kube/map-objects.ts';
+import type { JsonObject } from '../../../functions/domain/live-state.ts';
+import { parseQuantity } from '../../../functions/domain/quantity.ts';
+import { describePvc } from '../../../functions/engine/pvc-progress.ts';
+import { startKubeSandbox } from '../../../sandbox/kube/index.ts';
+import { mustResourceType } from '../../../sandbox/kube/store.ts';
+import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 

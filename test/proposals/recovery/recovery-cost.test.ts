@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { renderPassReport } from '../../functions/cli/render-report.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
-import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
-import { statefulSetManifest } from '../support/statefulset-manifest.ts';
-import { applyPass, commentBodies, passUntil, writeFiles } from '../support/passes.ts';
+import type { TargetRun } from '../../../functions/app/run-targets.ts';
+import { renderPassReport } from '../../../functions/cli/render-report.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
+import { parseConfig, type Config } from '../../../functions/domain/config.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
+import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
+import { applyPass, commentBodies, passUntil, writeFiles } from '../../support/passes.ts';
 
 function manifest(storage: string): string {
   return statefulSetManifest({ name: 'wh', namespace: 'analytics', storage, storageClass: 'capped', replicas: 2 });

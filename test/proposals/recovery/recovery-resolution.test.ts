@@ -3,12 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { PassReport, StatefulSetReport, TemplateReport } from '../../functions/engine/run-pass.ts';
-import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
-import { GitHubReviewHost } from '../../functions/adapters/github/review-host.ts';
-import { GitHubSource } from '../../functions/adapters/github/github-source.ts';
-import { manageRecoveryPullRequests, resolution } from '../../functions/recovery/manage-recovery-pull-requests.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { PassReport, StatefulSetReport, TemplateReport } from '../../../functions/engine/run-pass.ts';
+import { createGitHubClient } from '../../../functions/adapters/github/octokit.ts';
+import { GitHubReviewHost } from '../../../functions/adapters/github/review-host.ts';
+import { GitHubSource } from '../../../functions/adapters/github/github-source.ts';
+import { manageRecoveryPullRequests, resolution } from '../../../functions/proposals/recovery/manage-recovery-pull-requests.ts';
+import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 
 function reviewPorts(gh: GitHubSandbox): { host: GitHubReviewHost; repository: GitHubSource } {
   const client = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
@@ -56,7 +56,7 @@ describe('resolution of a recovery pull request', () => {
 
 describe('recovery pull requests when the invocation runs short of time', () => {
   it('leaves every proposal and the closing round for the next pass, without a GitHub call', async () => {
-    const gh = await startGitHubSandbox({ seedDir: fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url)) });
+    const gh = await startGitHubSandbox({ seedDir: fileURLToPath(new URL('../../../examples/gitops-repo', import.meta.url)) });
     try {
       const failed = template('100Gi');
       failed.pvcs = [{ name: 'data-wh1-0', ordinal: 0, state: 'failed', request: '100Gi', capacity: '10Gi', message: 'exceeds maximum allowed 53687091200', terminal: true, since: undefined }];

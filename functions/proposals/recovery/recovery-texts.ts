@@ -1,11 +1,11 @@
 // The bodies of recovery pull requests: what failed, in the driver's own words (the failed claims' conditions, then the
 // Events of the attempt that failed), why the proposal, and what else a person can do that holds for the real CSI
 // external-resizer (v1.12 and later; v2.0.0 recorded in ../shared/conformance/csi-v1.34.9/). Pure.
-import type { PriceConfig } from '../domain/config.ts';
+import type { PriceConfig } from '../../domain/config.ts';
 import { recoveryChangeSection } from './recovery-cost.ts';
-import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts';
-import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
-import { failureQuotes, failureSince } from '../feedback/failure-quotes.ts';
+import type { StatefulSetReport, TemplateReport } from '../../engine/pass-report.ts';
+import { codeBlock, escapeMarkdown } from '../../feedback/escape-markdown.ts';
+import { failureQuotes, failureSince } from '../../feedback/failure-quotes.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 
 /**
