@@ -4,7 +4,8 @@ import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/records/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
-import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
+import { observeGitHubRequests } from '../adapters/github/octokit.ts';
+import { isRateLimited } from '../engine/ports.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
 import { selectTargets } from './select-targets.ts';
@@ -92,9 +93,8 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     try {
       return await work();
     } catch (error) {
-      const limit = gitHubRateLimitOf(error);
-      if (limit !== undefined) {
-        defer(step, limit);
+      if (isRateLimited(error)) {
+        defer(step, error.message);
         return undefined;
       }
       // Any other GitHub failure fails the target loudly, but keeps the finished cluster report and lets the next

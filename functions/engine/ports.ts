@@ -29,6 +29,30 @@ export class ClusterError extends Error {
   }
 }
 
+/**
+ * A failure of the Git host behind GitSourcePort, GitHistoryPort and ReviewHost that callers must tell apart, as
+ * Renovate's platform layer says `PLATFORM_RATE_LIMIT_EXCEEDED`: a rate limit not waited out stops a whole GitHub step
+ * until the next pass (one item's failure costs only that item). Adapters turn their host's own errors into it.
+ */
+export class GitHostError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, when the host answered. */
+    readonly status: number | undefined,
+    /** The host refused for its rate limit (primary or secondary): the step waits for the next pass. */
+    readonly rateLimited: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'GitHostError';
+  }
+}
+
+/** Whether `error` is the Git host refusing for its rate limit. */
+export function isRateLimited(error: unknown): error is GitHostError {
+  return error instanceof GitHostError && error.rateLimited;
+}
+
 export interface InvolvedObject {
   apiVersion: string;
   kind: string;

@@ -1,10 +1,10 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
 // set a status (a check run with App auth) on it and upsert a progress comment on the pull request that merged it.
 import { readDesiredState } from '../domain/manifests.ts';
-import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { readSizeSources } from '../domain/size-sources.ts';
+import { forEachItem } from './for-each-item.ts';
 import { renderProgressComment } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
 
@@ -33,23 +33,14 @@ export async function reportProgress(input: {
   recoveryNotes?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
   hasTime?: () => boolean; deferred?: string[];
 }): Promise<ProgressReport[]> {
-  const results: ProgressReport[] = [];
-  for (const sts of input.report.statefulSets) {
-    if (!reportable.has(sts.outcome) || sts.templates.length === 0) continue;
-    if (sts.templates.every((t) => t.finished && !t.justFinished)) continue;
-    if (input.hasTime && !input.hasTime()) {
-      input.deferred?.push(`progress of ${sts.namespace}/${sts.name}`);
-      continue;
-    }
-    // One StatefulSet whose status or comment cannot be written must not cost the others theirs.
-    try {
-      results.push(await reportStatefulSet(input, sts));
-    } catch (error) {
-      if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
-      input.failures.push({ item: `progress of ${sts.namespace}/${sts.name}`, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return results;
+  const moving = input.report.statefulSets.filter((sts) => reportable.has(sts.outcome) && sts.templates.length > 0
+    && !sts.templates.every((t) => t.finished && !t.justFinished));
+  // One StatefulSet whose status or comment cannot be written must not cost the others theirs.
+  return forEachItem(moving, {
+    hasTime: input.hasTime,
+    onDeferred: (sts) => input.deferred?.push(`progress of ${sts.namespace}/${sts.name}`),
+    onFailed: (sts, error) => { input.failures.push({ item: `progress of ${sts.namespace}/${sts.name}`, error }); return undefined; },
+  }, (sts) => reportStatefulSet(input, sts));
 }
 
 async function reportStatefulSet(

@@ -2,6 +2,7 @@
 // branches made through the git data API. Raw API shapes become the port's plain types here.
 import type { CommitCheck, CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
 import { CheckRuns, CheckRunsRefused } from './check-runs.ts';
+import { convertHostErrors } from './host-errors.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
@@ -26,6 +27,7 @@ export class GitHubReviewHost implements ReviewHost {
   private checkRuns: CheckRuns | undefined;
 
   constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number } = {}) {
+    convertHostErrors(octokit);
     this.comments = new MarkedComments(octokit, repo, this.writes);
     if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes);
   }

@@ -1,12 +1,12 @@
 // Recovery pull requests for terminal expansion failures (KEP-1790): one deterministic branch per template with one
 // commit that changes only the storage value's bytes (in the manifest, or in the values file a size source maps); updated only when the proposal changes; never over a person's
 // push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
-import { gitHubRateLimitOf } from '../../adapters/github/octokit.ts';
 import { readDesiredState, replaceStorageValue } from '../../domain/manifests.ts';
 import { parseQuantity, sameSize, type Quantity } from '../../domain/quantity.ts';
 import type { GitHistoryPort, ReviewHost } from '../../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../../engine/run-pass.ts';
 import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
+import { forEachItem } from '../../feedback/for-each-item.ts';
 import { chooseRecoverySize } from './choose-recovery-size.ts';
 import { findSizeValue, mapsClass, replaceSizeValue } from '../../domain/size-sources.ts';
 import {
@@ -53,22 +53,16 @@ export async function manageRecoveryPullRequests(input: {
       if (hasClassFailure(template)) failing.set(classRecoveryKey(sts, template.templateName), { sts, template });
     }
   }
-  for (const [key, { sts, template }] of failing) {
-    if (!timeLeft()) {
-      result.deferred.push(`recovery of ${key}`);
-      continue;
-    }
-    // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
-    // as failed; the other templates' recoveries and the rest of the pass go on.
-    const propose = isClassRecoveryKey(key) ? proposeClassRecovery : proposeRecovery;
-    const outcome = await propose({ host, repository, key, sts, template, input })
-      .catch((error: unknown): RecoveryOutcome => {
-        if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
-        return { key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${messageOf(error)}` };
-      });
-    result.outcomes.push(outcome);
+  // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
+  // as failed; the other templates' recoveries and the rest of the pass go on.
+  result.outcomes.push(...await forEachItem(failing, {
+    hasTime: input.hasTime,
+    onDeferred: ([key]) => result.deferred.push(`recovery of ${key}`),
+    onFailed: ([key], error): RecoveryOutcome => ({ key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${error}` }),
+  }, ([key, { sts, template }]) => (isClassRecoveryKey(key) ? proposeClassRecovery : proposeRecovery)({ host, repository, key, sts, template, input })));
+  for (const outcome of result.outcomes) {
     // A class recovery is linked from its template's progress too, unless a size recovery already is.
-    const linkKey = isClassRecoveryKey(key) ? key.slice(0, -classKeySuffix.length) : key;
+    const linkKey = isClassRecoveryKey(outcome.key) ? outcome.key.slice(0, -classKeySuffix.length) : outcome.key;
     if (outcome.pullRequestUrl && !result.links.has(linkKey)) result.links.set(linkKey, outcome.pullRequestUrl);
   }
   if (timeLeft()) await closeResolved({ host, input, failing, result });
@@ -159,24 +153,19 @@ async function closeResolved(args: {
 }): Promise<void> {
   const { host, input, failing, result } = args;
   const prefix = `sts-volume-gitops/recover/${input.target.name}/`;
-  for (const pr of await host.openPullRequestsFromPrefix(prefix)) {
+  const resolved = (await host.openPullRequestsFromPrefix(prefix)).flatMap((pr) => {
     const parsed = parseMarker(pr.body);
-    if (!parsed || failing.has(parsed.key)) continue;
-    const reason = resolution(input.report, parsed);
-    if (reason === undefined) continue;
-    // One pull request that cannot be closed (locked, a 403) is reported; the others are still closed.
-    try {
-      await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
-      result.outcomes.push({ key: parsed.key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason });
-    } catch (error) {
-      if (gitHubRateLimitOf(error) !== undefined) throw error;
-      result.outcomes.push({ key: parsed.key, action: 'failed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason: `could not close it (${reason}): ${messageOf(error)}` });
-    }
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+    const reason = !parsed || failing.has(parsed.key) ? undefined : resolution(input.report, parsed);
+    return parsed && reason !== undefined ? [{ pr, key: parsed.key, reason }] : [];
+  });
+  // One pull request that cannot be closed (locked, a 403) is reported; the others are still closed.
+  result.outcomes.push(...await forEachItem(resolved, {
+    onDeferred: () => undefined,
+    onFailed: ({ pr, key, reason }, error): RecoveryOutcome => ({ key, action: 'failed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason: `could not close it (${reason}): ${error}` }),
+  }, async ({ pr, key, reason }): Promise<RecoveryOutcome> => {
+    await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
+    return { key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason };
+  }));
 }
 
 /**
