@@ -14,6 +14,7 @@ import type { MergeGroupRef } from './target-messages.ts';
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
 const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
+import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { manageRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 
 export interface TargetRun {
@@ -138,10 +139,12 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         }));
         for (const item of recovery?.deferred ?? []) defer(item, 'the invocation is running out of time');
         for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
-        for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: recovery of ${failed.key} failed: ${failed.reason ?? ''}`);
+        for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
       }
-      const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')
-        .map((o) => [o.key, o.reason ?? o.action]));
+      const recoveryNotes = new Map<string, Partial<Record<ProposalKindName, string>>>();
+      for (const o of (recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')) {
+        recoveryNotes.set(o.key, { ...recoveryNotes.get(o.key), [o.kind]: o.reason ?? o.action });
+      }
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
         host: github.host, repository: github.repository, branch: github.branch, links: github.links,
         target: opened.target, cluster: opened.cluster, ...(report ? { report } : {}),

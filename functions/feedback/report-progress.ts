@@ -4,8 +4,9 @@ import { readDesiredState } from '../domain/manifests.ts';
 import type { GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { readSizeSources } from '../domain/size-sources.ts';
+import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { forEachItem } from './for-each-item.ts';
-import { renderProgressComment } from './render-progress.ts';
+import { renderProgressComment, type RecoveryNotes } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
 
 export interface ProgressReport {
@@ -30,7 +31,7 @@ const introducedBy = new Map<string, string>();
 
 export async function reportProgress(input: {
   host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
-  recoveryNotes?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
+  recoveryNotes?: RecoveryNotes; failures: FeedbackFailure[];
   hasTime?: () => boolean; deferred?: string[];
 }): Promise<ProgressReport[]> {
   const moving = input.report.statefulSets.filter((sts) => reportable.has(sts.outcome) && sts.templates.length > 0
@@ -44,7 +45,7 @@ export async function reportProgress(input: {
 }
 
 async function reportStatefulSet(
-  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: ReadonlyMap<string, string> },
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: RecoveryNotes },
   sts: StatefulSetReport,
 ): Promise<ProgressReport> {
   const { host, repository, target, branch, report } = input;
@@ -57,7 +58,8 @@ async function reportStatefulSet(
   });
   const comment = pullRequest === undefined ? undefined
     : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
-  const recovery = sts.templates.map((t) => input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${t.templateName}`)).find((l) => l !== undefined);
+  const recovery = sts.templates.map((t) => input.recoveryLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: t.templateName })))
+    .find((l) => l !== undefined);
   const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
   // A check run (App auth) carries the progress table itself; its lines may have moved since that commit, so no annotations.
   const status = await host.ensureCheck(commitSha, {

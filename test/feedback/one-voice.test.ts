@@ -77,7 +77,7 @@ function gitHubTexts(): string[] {
   const progress = [failure, sets[0]!].map((sts) => renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee' }));
   const template = failure.templates[0]!;
   const recovery = sizeRecoveryBody({
-    sts: failure, template, failed: '100Gi', proposalMarker: '',
+    sts: failure, template, failed: '100Gi',
     decision: { kind: 'propose', size: '50Gi', bytes: 50n * 2n ** 30n, rule: 'driver-maximum', explanation: 'the driver states a maximum of 50Gi' },
     prices: options.prices,
   });

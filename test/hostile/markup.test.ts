@@ -73,7 +73,7 @@ function plan(sts: StatefulSetReport, errors: LocatedError[] = [], target = 'dem
 function progress(sts: StatefulSetReport, target = 'demo'): Rendered {
   return renderProgressComment({
     target, sts, commitSha: 'c'.repeat(40),
-    recoveryNotes: new Map([[`${sts.namespace}/${sts.name}/${sts.templates[0]?.templateName ?? ''}`, 'data-pg-0 already reached 20Gi']]),
+    recoveryNotes: new Map([[`${sts.namespace}/${sts.name}/${sts.templates[0]?.templateName ?? ''}`, { 'size-recovery': 'data-pg-0 already reached 20Gi' }]]),
   });
 }
 

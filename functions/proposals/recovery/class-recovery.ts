@@ -6,20 +6,10 @@ import { readDesiredState, replaceClassValue } from '../../domain/manifests.ts';
 import { findClassValue, mapsClass, replaceSizeValue } from '../../domain/size-sources.ts';
 import type { GitHistoryPort, ReviewHost } from '../../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../../engine/run-pass.ts';
-import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
+import { templateKey, type ProposalIdentity } from '../lifecycle/identity.ts';
+import { oneLineDiff, publishRecovery, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { classRecoveryBody } from './recovery-texts.ts';
 import { change } from '../../domain/spelling.ts';
-
-/** A class recovery's key: its template's key with this suffix (a template name, a DNS label, holds no dot). */
-export const classKeySuffix = '.volume-attributes-class';
-
-export function classRecoveryKey(sts: { namespace: string; name: string }, templateName: string): string {
-  return `${sts.namespace}/${sts.name}/${templateName}${classKeySuffix}`;
-}
-
-export function isClassRecoveryKey(key: string): boolean {
-  return key.endsWith(classKeySuffix);
-}
 
 export function hasClassFailure(template: TemplateReport): boolean {
   return template.action !== 'blocked' && template.pvcs.some((p) => p.state === 'failed' && p.terminal && p.failedOn === 'class');
@@ -57,26 +47,26 @@ export function classResolution(template: TemplateReport, failed: string): strin
 }
 
 export async function proposeClassRecovery(args: {
-  host: ReviewHost; repository: GitHistoryPort; key: string; sts: StatefulSetReport; template: TemplateReport;
+  host: ReviewHost; repository: GitHistoryPort; identity: ProposalIdentity; sts: StatefulSetReport; template: TemplateReport;
   input: { branch: string; target: PassTarget; report: PassReport };
 }): Promise<RecoveryOutcome> {
-  const { host, repository, key, sts, template, input } = args;
+  const { host, repository, identity, sts, template, input } = args;
+  const key = templateKey(identity);
   const path = (template.classLocation ?? template.storageLocation).path;
   const headSha = input.report.commitSha;
   const text = await repository.fileAt(headSha, path);
   const desired = text === undefined ? undefined : classIn(text, path, sts, template.templateName, input.target);
   if (text === undefined || !desired) {
-    return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer names a volumeAttributesClassName for ${key} at ${headSha.slice(0, 7)}` };
+    return { key, kind: identity.kind, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer names a volumeAttributesClassName for ${key} at ${headSha.slice(0, 7)}` };
   }
   const failed = desired.className;
   const decision = chooseRecoveryClass(failed, template.pvcs);
-  if (decision.kind !== 'propose') return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: decision.reason };
-  const proposalMarker = marker(key, failed, decision.className);
+  if (decision.kind !== 'propose') return { key, kind: identity.kind, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: decision.reason };
   const updated = desired.replace(text, decision.className);
   const title = `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${change(failed, decision.className, 'github')} (modification infeasible)`;
   const published = await publishRecovery({
-    host, branch: recoveryBranch(input.target.name, sts.namespace, sts.name, `${template.templateName}.class`), base: input.branch, headSha, key, path,
-    proposed: decision.className, proposalMarker, title, body: classRecoveryBody({ sts, template, failed, decision, proposalMarker }),
+    host, target: input.target.name, identity, values: { from: failed, to: decision.className }, base: input.branch, headSha, path,
+    proposed: decision.className, title, body: classRecoveryBody({ sts, template, failed, decision }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
     message: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: VolumeAttributesClass ${change(failed, decision.className, 'github')}\n\n`
       + `The driver refused to modify the volumes to ${failed} (Infeasible); ${decision.className} is the class they have (KEP-3751).`,

@@ -9,14 +9,16 @@ import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import { forEachItem } from '../../feedback/for-each-item.ts';
 import { chooseRecoverySize } from './choose-recovery-size.ts';
 import { findSizeValue, mapsClass, replaceSizeValue } from '../../domain/size-sources.ts';
+import { classResolution, hasClassFailure, proposeClassRecovery } from './class-recovery.ts';
 import {
-  classKeySuffix, classRecoveryKey, classResolution, hasClassFailure, isClassRecoveryKey, proposeClassRecovery,
-} from './class-recovery.ts';
-import { marker, oneLineDiff, publishRecovery, recoveryBranch, type RecoveryOutcome } from './recovery-pull-request.ts';
+  closedByToolLabel, describeProposal, proposalBranch, proposalBranchRoot, proposalNoun, templateKey, type ProposalIdentity,
+} from '../lifecycle/identity.ts';
+import { readMarker, type ProposalMark } from '../lifecycle/marker.ts';
+import { oneLineDiff, publishRecovery, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { sizeRecoveryBody } from './recovery-texts.ts';
 import { change } from '../../domain/spelling.ts';
 
-export { recoveryBranch, type RecoveryAction, type RecoveryOutcome } from './recovery-pull-request.ts';
+export type { RecoveryAction, RecoveryOutcome } from './recovery-pull-request.ts';
 
 export interface RecoveryResult {
   /** `namespace/statefulset/template` -> recovery PR URL, for statuses and progress comments. */
@@ -25,11 +27,6 @@ export interface RecoveryResult {
   writes: string[];
   /** Recoveries left for the next pass because the invocation ran short of time. */
   deferred: string[];
-}
-
-function parseMarker(body: string): { key: string; failed: string; proposed: string } | undefined {
-  const match = /<!-- sts-volume-gitops:recovery key=(\S+) failed=(\S+) proposed=(\S+) -->/.exec(body);
-  return match ? { key: match[1] ?? '', failed: match[2] ?? '', proposed: match[3] ?? '' } : undefined;
 }
 
 /** A terminal expansion failure (a refused class modification has its own recovery: class-recovery.ts). */
@@ -46,24 +43,26 @@ export async function manageRecoveryPullRequests(input: {
   const writesBefore = host.writes.length;
   const result: RecoveryResult = { links: new Map(), outcomes: [], writes: [], deferred: [] };
   const timeLeft = (): boolean => input.hasTime?.() ?? true;
-  const failing = new Map<string, { sts: StatefulSetReport; template: TemplateReport }>();
+  const failing: Array<{ identity: ProposalIdentity; sts: StatefulSetReport; template: TemplateReport }> = [];
   for (const sts of input.report.statefulSets) {
     for (const template of sts.templates) {
-      if (hasTerminalFailure(template)) failing.set(`${sts.namespace}/${sts.name}/${template.templateName}`, { sts, template });
-      if (hasClassFailure(template)) failing.set(classRecoveryKey(sts, template.templateName), { sts, template });
+      const ref = { namespace: sts.namespace, statefulSet: sts.name, template: template.templateName };
+      if (hasTerminalFailure(template)) failing.push({ identity: { kind: 'size-recovery', ...ref }, sts, template });
+      if (hasClassFailure(template)) failing.push({ identity: { kind: 'class-recovery', ...ref }, sts, template });
     }
   }
   // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported
   // as failed; the other templates' recoveries and the rest of the pass go on.
   result.outcomes.push(...await forEachItem(failing, {
     hasTime: input.hasTime,
-    onDeferred: ([key]) => result.deferred.push(`recovery of ${key}`),
-    onFailed: ([key], error): RecoveryOutcome => ({ key, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${error}` }),
-  }, ([key, { sts, template }]) => (isClassRecoveryKey(key) ? proposeClassRecovery : proposeRecovery)({ host, repository, key, sts, template, input })));
+    onDeferred: ({ identity }) => result.deferred.push(describeProposal(identity.kind, templateKey(identity))),
+    onFailed: ({ identity }, error): RecoveryOutcome => ({
+      key: templateKey(identity), kind: identity.kind, action: 'failed', decision: undefined, pullRequestUrl: undefined, reason: `no recovery pull request could be proposed: ${error}`,
+    }),
+  }, (item) => (item.identity.kind === 'class-recovery' ? proposeClassRecovery : proposeRecovery)({ host, repository, ...item, input })));
   for (const outcome of result.outcomes) {
     // A class recovery is linked from its template's progress too, unless a size recovery already is.
-    const linkKey = isClassRecoveryKey(outcome.key) ? outcome.key.slice(0, -classKeySuffix.length) : outcome.key;
-    if (outcome.pullRequestUrl && !result.links.has(linkKey)) result.links.set(linkKey, outcome.pullRequestUrl);
+    if (outcome.pullRequestUrl && !result.links.has(outcome.key)) result.links.set(outcome.key, outcome.pullRequestUrl);
   }
   if (timeLeft()) await closeResolved({ host, input, failing, result });
   else result.deferred.push('closing recovery pull requests that are no longer needed');
@@ -72,15 +71,16 @@ export async function manageRecoveryPullRequests(input: {
 }
 
 async function proposeRecovery(args: {
-  host: ReviewHost; repository: GitHistoryPort; key: string; sts: StatefulSetReport; template: TemplateReport;
+  host: ReviewHost; repository: GitHistoryPort; identity: ProposalIdentity; sts: StatefulSetReport; template: TemplateReport;
   input: { branch: string; target: PassTarget; report: PassReport };
 }): Promise<RecoveryOutcome> {
-  const { host, repository, key, sts, template, input } = args;
+  const { host, repository, identity, sts, template, input } = args;
+  const key = templateKey(identity);
   const path = template.storageLocation.path;
   const headSha = input.report.commitSha;
   const text = await repository.fileAt(headSha, path);
   const desired = text === undefined ? undefined : sizeIn(text, path, sts, template.templateName, input.target);
-  if (text === undefined || !desired) return { key, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer defines ${key} at ${headSha.slice(0, 7)}` };
+  if (text === undefined || !desired) return { key, kind: identity.kind, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer defines ${key} at ${headSha.slice(0, 7)}` };
 
   const previous = await previousGitSize(repository, input.branch, path, sts, template.templateName, input.target);
   const messages = [...template.pvcs.flatMap((p) => (p.message ? [p.message] : [])), ...template.failureEvents.map((e) => e.message)];
@@ -91,16 +91,14 @@ async function proposeRecovery(args: {
     previousGitSize: previous,
   });
   if (decision.kind !== 'propose') {
-    return { key, action: 'impossible', decision, pullRequestUrl: undefined, reason: decision.kind === 'impossible' ? decision.reason : 'no terminal failure' };
+    return { key, kind: identity.kind, action: 'impossible', decision, pullRequestUrl: undefined, reason: decision.kind === 'impossible' ? decision.reason : 'no terminal failure' };
   }
 
-  const branch = recoveryBranch(input.target.name, sts.namespace, sts.name, template.templateName);
-  const proposalMarker = marker(key, desired.storageText, decision.size);
   const updated = desired.replace(text, decision.size);
   const published = await publishRecovery({
-    host, branch, base: input.branch, headSha, key, path, proposed: decision.size, proposalMarker,
+    host, target: input.target.name, identity, values: { from: desired.storageText, to: decision.size }, base: input.branch, headSha, path, proposed: decision.size,
     title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(desired.storageText, decision.size, 'github')} (expansion failed)`,
-    body: sizeRecoveryBody({ sts, template, failed: desired.storageText, decision, proposalMarker, prices: input.target.prices }),
+    body: sizeRecoveryBody({ sts, template, failed: desired.storageText, decision, prices: input.target.prices }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
     message: commitMessage(sts, template, desired.storageText, decision.size),
   });
@@ -149,22 +147,27 @@ async function previousGitSize(
 
 async function closeResolved(args: {
   host: ReviewHost; input: { target: PassTarget; report: PassReport };
-  failing: ReadonlyMap<string, { sts: StatefulSetReport; template: TemplateReport }>; result: RecoveryResult;
+  failing: ReadonlyArray<{ identity: ProposalIdentity }>; result: RecoveryResult;
 }): Promise<void> {
-  const { host, input, failing, result } = args;
-  const prefix = `sts-volume-gitops/recover/${input.target.name}/`;
-  const resolved = (await host.openPullRequestsFromPrefix(prefix)).flatMap((pr) => {
-    const parsed = parseMarker(pr.body);
-    const reason = !parsed || failing.has(parsed.key) ? undefined : resolution(input.report, parsed);
-    return parsed && reason !== undefined ? [{ pr, key: parsed.key, reason }] : [];
+  const { host, input, result } = args;
+  const wanted = new Set(args.failing.map(({ identity }) => proposalBranch(input.target.name, identity)));
+  const resolved = (await host.openPullRequestsFromPrefix(proposalBranchRoot)).flatMap((pr) => {
+    const mark = readMarker(pr.body);
+    // Ours only on the branch its own mark gives for this target (targets may share a repository).
+    if (!mark || pr.headRef !== proposalBranch(input.target.name, mark.identity) || wanted.has(pr.headRef)) return [];
+    const reason = resolution(input.report, mark);
+    return reason === undefined ? [] : [{ pr, mark, reason }];
   });
   // One pull request that cannot be closed (locked, a 403) is reported; the others are still closed.
   result.outcomes.push(...await forEachItem(resolved, {
     onDeferred: () => undefined,
-    onFailed: ({ pr, key, reason }, error): RecoveryOutcome => ({ key, action: 'failed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason: `could not close it (${reason}): ${error}` }),
-  }, async ({ pr, key, reason }): Promise<RecoveryOutcome> => {
-    await host.closePullRequest(pr.number, `Closing: ${escapeMarkdown(reason)}, so this recovery is no longer needed.`, pr.headRef);
-    return { key, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason };
+    onFailed: ({ pr, mark, reason }, error): RecoveryOutcome => ({
+      key: templateKey(mark.identity), kind: mark.identity.kind, action: 'failed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason: `could not close it (${reason}): ${error}`,
+    }),
+  }, async ({ pr, mark, reason }): Promise<RecoveryOutcome> => {
+    const kind = proposalNoun(mark.identity.kind);
+    await host.closePullRequest(pr.number, { comment: `Closing: ${escapeMarkdown(reason)}, so this ${kind} is no longer needed.`, branch: pr.headRef, label: closedByToolLabel, kind });
+    return { key: templateKey(mark.identity), kind: mark.identity.kind, action: 'closed', decision: undefined, pullRequestUrl: pr.htmlUrl, reason };
   }));
 }
 
@@ -173,20 +176,20 @@ async function closeResolved(args: {
  * size, or a complete pass over manifests that all read cleanly no longer has the StatefulSet. A StatefulSet the pass
  * did not evaluate (not started for lack of time, a manifest error somewhere, a pass cut short) keeps its PR open.
  */
-export function resolution(report: PassReport, proposal: { key: string; failed: string }): string | undefined {
-  const forClass = isClassRecoveryKey(proposal.key);
-  const [namespace, name, templateName] = (forClass ? proposal.key.slice(0, -classKeySuffix.length) : proposal.key).split('/');
-  const sts = report.statefulSets.find((s) => s.namespace === namespace && s.name === name);
-  const template = sts?.templates.find((t) => t.templateName === templateName);
-  if (template && forClass) return classResolution(template, proposal.failed);
+export function resolution(report: PassReport, proposal: ProposalMark): string | undefined {
+  const { identity } = proposal;
+  const failed = proposal.values.from ?? '';
+  const sts = report.statefulSets.find((s) => s.namespace === identity.namespace && s.name === identity.statefulSet);
+  const template = sts?.templates.find((t) => t.templateName === identity.template);
+  if (template && identity.kind === 'class-recovery') return classResolution(template, failed);
   if (template) {
-    if (!sameSize(template.desiredSize, proposal.failed)) return `the template changed in Git (now ${template.desiredSize}, was ${proposal.failed})`;
+    if (!sameSize(template.desiredSize, failed)) return `the template changed in Git (now ${template.desiredSize}, was ${failed})`;
     if (template.finished) return `the expansion to ${template.desiredSize} completed`;
     return undefined; // still in flight without a terminal failure (e.g. retrying): keep the proposal open
   }
   const everythingRead = report.outcome === 'ok' && report.manifestErrors.length === 0;
   // A set the pass found in Git but did not look into (out of time, absent from the cluster) says nothing of its templates.
   const evaluated = sts === undefined || (sts.outcome !== 'not-started' && sts.outcome !== 'missing-in-cluster');
-  if (everythingRead && evaluated) return `${proposal.key} is no longer in Git`;
+  if (everythingRead && evaluated) return `${templateKey(identity)} is no longer in Git`;
   return undefined;
 }

@@ -3,12 +3,18 @@
 // marked in the body so that it is updated only when it changes and never re-proposed after a person declined it.
 import type { ReviewHost } from '../../engine/ports.ts';
 import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
+import {
+  isClosedByTool, proposalBranch, proposalLabels, proposalNoun, templateKey, type ProposalIdentity, type ProposalKindName,
+} from '../lifecycle/identity.ts';
+import { readMarker, sameValues, writeMarker, type ProposalValues } from '../lifecycle/marker.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 
 export type RecoveryAction = 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed';
 
 export interface RecoveryOutcome {
+  /** The template's `namespace/statefulset/template`. */
   key: string;
+  kind: ProposalKindName;
   action: RecoveryAction;
   decision: RecoveryDecision | undefined;
   pullRequestUrl: string | undefined;
@@ -19,12 +25,10 @@ export interface RecoveryOutcome {
   reason?: string;
 }
 
-export function recoveryBranch(target: string, namespace: string, statefulSet: string, template: string): string {
-  return `sts-volume-gitops/recover/${target}/${namespace}/${statefulSet}/${template}`;
-}
-
-export function marker(key: string, failed: string, proposed: string): string {
-  return `<!-- sts-volume-gitops:recovery key=${key} failed=${failed} proposed=${proposed} -->`;
+/** The proposal a pull request's body marks, when it is `identity`'s with `values`. */
+function proposes(body: string, identity: ProposalIdentity, values: ProposalValues): boolean {
+  const mark = readMarker(body);
+  return mark !== undefined && templateKey(mark.identity) === templateKey(identity) && mark.identity.kind === identity.kind && sameValues(mark.values, values);
 }
 
 /** The one-line change of a recovery, as a unified diff fragment. */
@@ -37,28 +41,31 @@ export function oneLineDiff(path: string, line: number, before: string, after: s
  * over a person's push, rewritten only when the proposal changes.
  */
 export async function publishRecovery(args: {
-  host: ReviewHost; branch: string; base: string; headSha: string; key: string; path: string; proposed: string; proposalMarker: string;
+  host: ReviewHost; target: string; identity: ProposalIdentity; values: ProposalValues; base: string; headSha: string; path: string; proposed: string;
   title: string; body: string; diff: string; updated: string; message: string;
 }): Promise<Omit<RecoveryOutcome, 'decision'>> {
-  const { host, branch, key, title, body, diff } = args;
+  const { host, identity, title, diff } = args;
+  const key = templateKey(identity);
+  const kind = proposalNoun(identity.kind);
+  const branch = proposalBranch(args.target, identity);
+  const body = `${writeMarker({ identity, values: args.values })}\n${args.body}`;
   const existing = await host.pullRequestsFrom(branch);
-  if (existing.some((p) => p.state === 'closed' && !p.merged && !p.closedByTool && p.body.includes(args.proposalMarker))) {
-    return { key, action: 'declined-before', pullRequestUrl: undefined, reason: `a recovery to ${args.proposed} was closed without merging; it is not proposed again` };
+  if (existing.some((p) => p.state === 'closed' && !p.merged && !isClosedByTool(p) && proposes(p.body, identity, args.values))) {
+    return { key, kind: identity.kind, action: 'declined-before', pullRequestUrl: undefined, reason: `a recovery to ${args.proposed} was closed without merging; it is not proposed again` };
   }
   const open = existing.find((p) => p.state === 'open');
   if (open) {
     if (await host.branchHeadIsOurs(branch) !== true) {
       await host.ensureComment(open.number, `recovery-human:${key}`,
         `sts-volume-gitops would now propose **${escapeMarkdown(args.proposed)}**, but someone else pushed to \`${escapeMarkdown(branch)}\`, so the branch is left alone. Merge, edit or close this pull request as you see fit.`);
-      return { key, action: 'left-alone', pullRequestUrl: open.htmlUrl, title, body, diff };
+      return { key, kind: identity.kind, action: 'left-alone', pullRequestUrl: open.htmlUrl, title, body, diff };
     }
-    if (open.body.includes(args.proposalMarker)) return { key, action: 'unchanged', pullRequestUrl: open.htmlUrl, title, body, diff };
+    if (proposes(open.body, identity, args.values)) return { key, kind: identity.kind, action: 'unchanged', pullRequestUrl: open.htmlUrl, title, body, diff };
     await host.commitFile(branch, args.headSha, args.path, args.updated, args.message);
-    await host.updatePullRequest(open.number, title, body);
-    return { key, action: 'updated', pullRequestUrl: open.htmlUrl, title, body, diff };
+    await host.updatePullRequest(open.number, { title, body, kind });
+    return { key, kind: identity.kind, action: 'updated', pullRequestUrl: open.htmlUrl, title, body, diff };
   }
   await host.commitFile(branch, args.headSha, args.path, args.updated, args.message);
-  const created = await host.createPullRequest(branch, args.base, title, body);
-  return { key, action: 'opened', pullRequestUrl: created.htmlUrl, title, body, diff };
+  const created = await host.createPullRequest({ branch, base: args.base, title, body, labels: proposalLabels(identity.kind), kind });
+  return { key, kind: identity.kind, action: 'opened', pullRequestUrl: created.htmlUrl, title, body, diff };
 }
-

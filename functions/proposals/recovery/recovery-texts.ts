@@ -28,7 +28,7 @@ const nodeLowering = 'Lowering a size refused on the node recovers a driver that
   + 'expanded the volume on its controller first keeps that size, and only a node expansion that succeeds finishes it.';
 
 export function sizeRecoveryBody(args: {
-  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>; proposalMarker: string;
+  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>;
   prices?: PriceConfig | undefined;
 }): string {
   const { sts, template, failed, decision } = args;
@@ -38,7 +38,6 @@ export function sizeRecoveryBody(args: {
   const onNode = failedPvcs.some((p) => p.condition?.type === 'NodeResizeError');
   const retried = onNode ? nodeRetry : slowRetry('expansion');
   return [
-    args.proposalMarker,
     `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to ${escapeMarkdown(failed)} failed for good`,
     '',
     `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}:`,
@@ -66,13 +65,12 @@ export function sizeRecoveryBody(args: {
 }
 
 export function classRecoveryBody(args: {
-  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: { className: string; explanation: string }; proposalMarker: string;
+  sts: StatefulSetReport; template: TemplateReport; failed: string; decision: { className: string; explanation: string };
 }): string {
   const { sts, template, failed, decision } = args;
   const refused = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn === 'class');
   const since = failureSince(template, 'class');
   return [
-    args.proposalMarker,
     `## The modification of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to VolumeAttributesClass ${escapeMarkdown(failed)} is infeasible`,
     '',
     `${refused.length} of ${template.replicas} volumes cannot be given the attributes of ${escapeMarkdown(failed)} (\`modifyVolumeStatus: Infeasible\`${since ? `, since ${since}` : ''}):`,

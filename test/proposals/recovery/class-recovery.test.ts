@@ -76,7 +76,7 @@ describe('a recovery pull request for an infeasible class', () => {
     const run = await passUntil(() => applyPass(config, env), kube, (r) => (r.recovery?.outcomes.length ?? 0) > 0);
     const outcome = run.recovery?.outcomes[0];
     assert.equal(outcome?.action, 'opened', outcome?.reason);
-    assert.equal(outcome?.key, 'db/pg/data.volume-attributes-class');
+    assert.deepEqual([outcome?.key, outcome?.kind], ['db/pg/data', 'class-recovery']);
     const pr = github.state.pulls.find((p) => p.state === 'open' && p.head === 'sts-volume-gitops/recover/demo/db/pg/data.class');
     assert.equal(pr?.title, 'Recover db/pg data: VolumeAttributesClass platinum → silver (modification infeasible)');
     assert.match(pr?.body ?? '', /modifyVolumeStatus: Infeasible/);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GitHubReviewHost } from '../../../functions/adapters/github/review-host.ts';
+import { proposalLabels } from '../../../functions/proposals/lifecycle/identity.ts';
 import { useExampleGitHub } from '../../support/example-github.ts';
 
 
@@ -23,9 +24,9 @@ describe('GitHubReviewHost when a create\'s reply is lost', () => {
     assert.equal(await suite.gh.state.git.resolve(`refs/heads/${branch}`), sha);
 
     suite.gh.faults.failNext('POST', 'pulls.create', 1, 'drop-reply');
-    await assert.rejects(host.createPullRequest(branch, 'main', 'Recover pg', 'body'));
+    await assert.rejects(host.createPullRequest({ branch, base: 'main', title: 'Recover pg', body: 'body', labels: proposalLabels('size-recovery'), kind: 'recovery' }));
     // A second create (a racing holder, or a pass that did not see it yet) is told it exists and takes that one.
-    const created = await host.createPullRequest(branch, 'main', 'Recover pg', 'body');
+    const created = await host.createPullRequest({ branch, base: 'main', title: 'Recover pg', body: 'body', labels: proposalLabels('size-recovery'), kind: 'recovery' });
     const open = suite.gh.state.pulls.filter((p) => p.head === branch && p.state === 'open');
     assert.deepEqual(open.map((p) => p.number), [created.number]);
     assert.deepEqual(open[0]?.labels, ['sts-volume-gitops', 'volume-recovery']);

@@ -8,6 +8,7 @@ import { createGitHubClient } from '../../../functions/adapters/github/octokit.t
 import { GitHubReviewHost } from '../../../functions/adapters/github/review-host.ts';
 import { GitHubSource } from '../../../functions/adapters/github/github-source.ts';
 import { manageRecoveryPullRequests, resolution } from '../../../functions/proposals/recovery/manage-recovery-pull-requests.ts';
+import type { ProposalMark } from '../../../functions/proposals/lifecycle/marker.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 
 function reviewPorts(gh: GitHubSandbox): { host: GitHubReviewHost; repository: GitHubSource } {
@@ -16,7 +17,8 @@ function reviewPorts(gh: GitHubSandbox): { host: GitHubReviewHost; repository: G
   return { host: new GitHubReviewHost(client, repo), repository: new GitHubSource(client, repo, 'main', ['k8s/**/*.yaml']) };
 }
 
-const proposal = { key: 'analytics/wh1/data', failed: '100Gi' };
+const ref = { namespace: 'analytics', statefulSet: 'wh1', template: 'data' };
+const proposal: ProposalMark = { identity: { kind: 'size-recovery', ...ref }, values: { from: '100Gi', to: '50Gi' } };
 
 function template(desiredSize: string, finished = false): TemplateReport {
   return {
@@ -76,7 +78,7 @@ describe('recovery pull requests when the invocation runs short of time', () => 
 });
 
 describe('resolution of a class recovery pull request (KEP-3751)', () => {
-  const classProposal = { key: 'analytics/wh1/data.volume-attributes-class', failed: 'extreme' };
+  const classProposal: ProposalMark = { identity: { kind: 'class-recovery', ...ref }, values: { from: 'extreme', to: 'gold' } };
   const withClass = (desiredClass: string, finished = false): TemplateReport => ({ ...template('100Gi', finished), desiredClass });
   it('is kept open while Git still asks for the refused class and the replicas are not there', () => {
     assert.equal(resolution(report([sts('failed', [withClass('extreme')])]), classProposal), undefined);
@@ -86,6 +88,6 @@ describe('resolution of a class recovery pull request (KEP-3751)', () => {
     assert.equal(resolution(report([sts('converged', [withClass('extreme', true)])]), classProposal), 'the modification to extreme completed');
   });
   it('is closed when the template is no longer in Git after a complete clean pass', () => {
-    assert.equal(resolution(report([]), classProposal), 'analytics/wh1/data.volume-attributes-class is no longer in Git');
+    assert.equal(resolution(report([]), classProposal), 'analytics/wh1/data is no longer in Git');
   });
 });
