@@ -2,12 +2,11 @@
 // the claim may be set back to the class its volume has, so the recovery pull request proposes that class in Git,
 // with the same lifecycle as a failed expansion's (manage-recovery-pull-requests.ts): in the manifest, or in the values
 // file a class mapping reads it from (only that value's bytes change). The choice is pure.
-import { readDesiredState, replaceClassValue } from '../../domain/manifests.ts';
-import { findClassValue, mapsClass, replaceSizeValue } from '../../domain/size-sources.ts';
 import type { GitHistoryPort, ReviewHost } from '../../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../../engine/run-pass.ts';
 import { templateKey, type ProposalIdentity } from '../lifecycle/identity.ts';
-import { oneLineDiff, publishRecovery, type RecoveryOutcome } from './recovery-pull-request.ts';
+import { editableValueIn, oneLineDiff } from '../edits/editable-value.ts';
+import { publishRecovery, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { classRecoveryBody } from './recovery-texts.ts';
 import { change } from '../../domain/spelling.ts';
 
@@ -55,11 +54,11 @@ export async function proposeClassRecovery(args: {
   const path = (template.classLocation ?? template.storageLocation).path;
   const headSha = input.report.commitSha;
   const text = await repository.fileAt(headSha, path);
-  const desired = text === undefined ? undefined : classIn(text, path, sts, template.templateName, input.target);
+  const desired = text === undefined ? undefined : editableValueIn(text, path, identity, 'volumeAttributesClassName', input.target);
   if (text === undefined || !desired) {
     return { key, kind: identity.kind, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer names a volumeAttributesClassName for ${key} at ${headSha.slice(0, 7)}` };
   }
-  const failed = desired.className;
+  const failed = desired.value;
   const decision = chooseRecoveryClass(failed, template.pvcs);
   if (decision.kind !== 'propose') return { key, kind: identity.kind, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: decision.reason };
   const updated = desired.replace(text, decision.className);
@@ -72,24 +71,4 @@ export async function proposeClassRecovery(args: {
       + `The driver refused to modify the volumes to ${failed} (Infeasible); ${decision.className} is the class they have (KEP-3751).`,
   });
   return { ...published, decision: undefined };
-}
-
-/** A template's class as written in one file, and how to rewrite only its bytes. */
-interface EditableClass {
-  className: string;
-  line: number;
-  replace(text: string, className: string): string;
-}
-
-/** The class in `text`: the mapped value when a class mapping names the template, else the manifest's. */
-function classIn(text: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget): EditableClass | undefined {
-  const mapping = (target.sizeSources ?? []).find((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.template === name && mapsClass(s));
-  if (mapping) {
-    const value = mapping.file === path ? findClassValue(text, mapping) : undefined;
-    return value && { className: value.className, line: value.location.line, replace: (t, className) => replaceSizeValue(t, value, className) };
-  }
-  const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
-  const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name)?.templates.find((t) => t.name === name);
-  if (found?.volumeAttributesClassName === undefined || !found.classLocation) return undefined;
-  return { className: found.volumeAttributesClassName, line: found.classLocation.line, replace: (t, className) => replaceClassValue(t, found, className) };
 }

@@ -1,20 +1,19 @@
 // Recovery pull requests for terminal expansion failures (KEP-1790): one deterministic branch per template with one
 // commit that changes only the storage value's bytes (in the manifest, or in the values file a size source maps); updated only when the proposal changes; never over a person's
 // push; never re-proposed after being closed unmerged; closed with a reason when the failure resolves another way.
-import { readDesiredState, replaceStorageValue } from '../../domain/manifests.ts';
 import { parseQuantity, sameSize, type Quantity } from '../../domain/quantity.ts';
 import type { GitHistoryPort, ReviewHost } from '../../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport, TemplateReport } from '../../engine/run-pass.ts';
 import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import { forEachItem } from '../../feedback/for-each-item.ts';
 import { chooseRecoverySize } from './choose-recovery-size.ts';
-import { findSizeValue, mapsClass, replaceSizeValue } from '../../domain/size-sources.ts';
+import { editableValueIn, oneLineDiff } from '../edits/editable-value.ts';
 import { classResolution, hasClassFailure, proposeClassRecovery } from './class-recovery.ts';
 import {
-  closedByToolLabel, describeProposal, proposalBranch, proposalBranchRoot, proposalNoun, templateKey, type ProposalIdentity,
+  closedByToolLabel, describeProposal, proposalBranch, proposalBranchRoot, proposalNoun, templateKey, type ProposalIdentity, type TemplateRef,
 } from '../lifecycle/identity.ts';
 import { readMarker, type ProposalMark } from '../lifecycle/marker.ts';
-import { oneLineDiff, publishRecovery, type RecoveryOutcome } from './recovery-pull-request.ts';
+import { publishRecovery, type RecoveryOutcome } from './recovery-pull-request.ts';
 import { sizeRecoveryBody } from './recovery-texts.ts';
 import { change } from '../../domain/spelling.ts';
 
@@ -79,13 +78,13 @@ async function proposeRecovery(args: {
   const path = template.storageLocation.path;
   const headSha = input.report.commitSha;
   const text = await repository.fileAt(headSha, path);
-  const desired = text === undefined ? undefined : sizeIn(text, path, sts, template.templateName, input.target);
+  const desired = text === undefined ? undefined : editableValueIn(text, path, identity, 'storage', input.target);
   if (text === undefined || !desired) return { key, kind: identity.kind, action: 'impossible', decision: undefined, pullRequestUrl: undefined, reason: `${path} no longer defines ${key} at ${headSha.slice(0, 7)}` };
 
-  const previous = await previousGitSize(repository, input.branch, path, sts, template.templateName, input.target);
+  const previous = await previousGitSize(repository, input.branch, path, identity, input.target);
   const messages = [...template.pvcs.flatMap((p) => (p.message ? [p.message] : [])), ...template.failureEvents.map((e) => e.message)];
   const decision = chooseRecoverySize({
-    failedSize: desired.storage,
+    failedSize: parseQuantity(desired.value),
     pvcs: template.pvcs.map((p) => ({ name: p.name, capacity: p.capacity ? parseQuantity(p.capacity) : undefined, terminal: p.terminal && p.failedOn !== 'class' })),
     driverMessages: messages,
     previousGitSize: previous,
@@ -96,11 +95,11 @@ async function proposeRecovery(args: {
 
   const updated = desired.replace(text, decision.size);
   const published = await publishRecovery({
-    host, target: input.target.name, identity, values: { from: desired.storageText, to: decision.size }, base: input.branch, headSha, path, proposed: decision.size,
-    title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(desired.storageText, decision.size, 'github')} (expansion failed)`,
-    body: sizeRecoveryBody({ sts, template, failed: desired.storageText, decision, prices: input.target.prices }),
+    host, target: input.target.name, identity, values: { from: desired.value, to: decision.size }, base: input.branch, headSha, path, proposed: decision.size,
+    title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(desired.value, decision.size, 'github')} (expansion failed)`,
+    body: sizeRecoveryBody({ sts, template, failed: desired.value, decision, prices: input.target.prices }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
-    message: commitMessage(sts, template, desired.storageText, decision.size),
+    message: commitMessage(sts, template, desired.value, decision.size),
   });
   return { ...published, decision };
 }
@@ -109,34 +108,15 @@ function commitMessage(sts: StatefulSetReport, template: TemplateReport, failed:
   return `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(failed, size, 'github')}\n\nThe expansion to ${failed} failed terminally; ${size} is a size Kubernetes accepts (KEP-1790).`;
 }
 
-/** A template's size as written in one file, and how to rewrite only its bytes. */
-interface EditableSize {
-  storage: Quantity;
-  storageText: string;
-  line: number;
-  replace(text: string, size: string): string;
-}
-
-/** The size in `text`: the mapped value when a size source sizes the template, else the manifest's storage request. */
-function sizeIn(text: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget): EditableSize | undefined {
-  const mapping = (target.sizeSources ?? []).find((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.template === name && !mapsClass(s));
-  if (mapping) {
-    const value = mapping.file === path ? findSizeValue(text, mapping) : undefined;
-    return value && { storage: value.storage, storageText: value.storage.text, line: value.location.line, replace: (t, size) => replaceSizeValue(t, value, size) };
-  }
-  const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
-  const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name)?.templates.find((t) => t.name === name);
-  return found && { storage: found.storage, storageText: found.storageText, line: found.storageLocation.line, replace: (t, size) => replaceStorageValue(t, found, size) };
-}
-
 /** The template's size before the commit that introduced the current one. */
 async function previousGitSize(
-  repository: GitHistoryPort, branch: string, path: string, sts: StatefulSetReport, name: string, target: PassTarget,
+  repository: GitHistoryPort, branch: string, path: string, ref: TemplateRef, target: PassTarget,
 ): Promise<Quantity | undefined> {
-  const sizeAt = async (ref: string | undefined): Promise<Quantity | undefined> => {
-    if (!ref) return undefined;
-    const text = await repository.fileAt(ref, path);
-    return text === undefined ? undefined : sizeIn(text, path, sts, name, target)?.storage;
+  const sizeAt = async (commit: string | undefined): Promise<Quantity | undefined> => {
+    if (!commit) return undefined;
+    const text = await repository.fileAt(commit, path);
+    const value = text === undefined ? undefined : editableValueIn(text, path, ref, 'storage', target);
+    return value && parseQuantity(value.value);
   };
   for (const commit of await repository.commitsTouching(branch, path, 10)) {
     const [now, before] = [await sizeAt(commit.sha), await sizeAt(commit.parent)];

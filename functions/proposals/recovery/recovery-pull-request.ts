@@ -31,11 +31,6 @@ function proposes(body: string, identity: ProposalIdentity, values: ProposalValu
   return mark !== undefined && templateKey(mark.identity) === templateKey(identity) && mark.identity.kind === identity.kind && sameValues(mark.values, values);
 }
 
-/** The one-line change of a recovery, as a unified diff fragment. */
-export function oneLineDiff(path: string, line: number, before: string, after: string): string {
-  return `--- a/${path}\n+++ b/${path}\n@@ line ${line} @@\n-${before.split('\n')[line - 1] ?? ''}\n+${after.split('\n')[line - 1] ?? ''}`;
-}
-
 /**
  * A recovery pull request's lifecycle, whatever it proposes: never re-proposed after being closed unmerged, never
  * over a person's push, rewritten only when the proposal changes.
