@@ -15,6 +15,9 @@ import { glossary } from '../../functions/feedback/glossary.ts';
 import { planAnnotations, planCheck } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
+import { composeBody } from '../../functions/proposals/body/compose-body.ts';
+import { footerSection } from '../../functions/proposals/body/footer.ts';
+import { sizeRecovery } from '../../functions/proposals/recovery/recovery-kinds.ts';
 import { sizeRecoveryBody } from '../../functions/proposals/recovery/recovery-texts.ts';
 import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, quota, runningPod } from '../engine/builders.ts';
 
@@ -76,10 +79,14 @@ function gitHubTexts(): string[] {
   const failure = failed();
   const progress = [failure, sets[0]!].map((sts) => renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee' }));
   const template = failure.templates[0]!;
-  const recovery = sizeRecoveryBody({
+  // The body as the lifecycle frames it, the change table and the footer included (the marker is a comment, not words).
+  const recovery = composeBody(sizeRecoveryBody({
     sts: failure, template, failed: '100Gi',
     decision: { kind: 'propose', size: '50Gi', bytes: 50n * 2n ** 30n, rule: 'driver-maximum', explanation: 'the driver states a maximum of 50Gi' },
     prices: options.prices,
+  }), {
+    marker: '', footer: footerSection(sizeRecovery.reproposedWhen),
+    edit: { path: 'k8s/db/pg.yaml', line: 20, field: 'storage', from: '100Gi', to: '50Gi', before: '', after: '' },
   });
   return [
     plan.markdown, plan.description, plan.headline, growing.markdown, growing.description, check.title,

@@ -19,6 +19,19 @@ export interface EditableValue {
   replace(fileText: string, newValue: string): string;
 }
 
+/** The one value a proposal changes, where it lives, with the file's text before and after. */
+export interface ProposedEdit {
+  path: string;
+  line: number;
+  field: EditableField;
+  from: string;
+  to: string;
+  /** The file at the commit the branch starts from. */
+  before: string;
+  /** The same with only the value's bytes replaced. */
+  after: string;
+}
+
 /** What locates a value: the target's default namespace (for manifests without one) and its size sources. */
 export interface EditableSources {
   defaultNamespace: string;

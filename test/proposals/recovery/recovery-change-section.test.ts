@@ -14,16 +14,16 @@ describe('what a size recovery changes', () => {
   const template = { replicas: 3, storageClassName: 'capped', pvcs: [pvc(0, '20Gi'), pvc(1, '30Gi'), pvc(2, undefined, { state: 'missing', request: undefined, terminal: false })] };
 
   it('grows each volume from its own capacity and prices the sum', () => {
-    const [heading, , text] = recoveryChangeSection({ template, failed: '100Gi', proposed: '50Gi', prices: { currency: 'EUR', perGiBMonth: { capped: 0.1 } } });
-    assert.equal(heading, '## What it changes');
-    assert.equal(text, 'The request goes down from 100Gi to 50Gi; the volumes, at 20Gi–30Gi \\(their capacity: 100Gi was never provisioned\\), grow to 50Gi. '
+    const section = recoveryChangeSection({ template, failed: '100Gi', proposed: '50Gi', prices: { currency: 'EUR', perGiBMonth: { capped: 0.1 } } });
+    assert.equal(section?.heading, 'What it changes');
+    assert.equal(section?.lines.join('\n'), 'The request goes down from 100Gi to 50Gi; the volumes, at 20Gi–30Gi \\(their capacity: 100Gi was never provisioned\\), grow to 50Gi. '
       + 'That adds \\+5.00 EUR a month \\(50Gi more on capped at 0.1 EUR per GiB-month\\).');
   });
 
   it('names a class without a price, and says only the direction without prices', () => {
-    assert.match(recoveryChangeSection({ template, failed: '100Gi', proposed: '50Gi', prices: { currency: 'USD', perGiBMonth: {} } })[2] ?? '',
+    assert.match(recoveryChangeSection({ template, failed: '100Gi', proposed: '50Gi', prices: { currency: 'USD', perGiBMonth: {} } })?.lines[0] ?? '',
       /StorageClass capped has no price in prices\.perGiBMonth: what 50Gi more costs is not known\.$/);
-    assert.match(recoveryChangeSection({ template, failed: '100Gi', proposed: '50Gi', prices: undefined })[2] ?? '', /grow to 50Gi\.$/);
-    assert.deepEqual(recoveryChangeSection({ template: { ...template, pvcs: [] }, failed: '100Gi', proposed: '50Gi', prices: undefined }), []);
+    assert.match(recoveryChangeSection({ template, failed: '100Gi', proposed: '50Gi', prices: undefined })?.lines[0] ?? '', /grow to 50Gi\.$/);
+    assert.equal(recoveryChangeSection({ template: { ...template, pvcs: [] }, failed: '100Gi', proposed: '50Gi', prices: undefined }), undefined);
   });
 });

@@ -7,7 +7,8 @@ import type { PassReport, StatefulSetReport, TemplateReport } from '../../../fun
 import { createGitHubClient } from '../../../functions/adapters/github/octokit.ts';
 import { GitHubReviewHost } from '../../../functions/adapters/github/review-host.ts';
 import { GitHubSource } from '../../../functions/adapters/github/github-source.ts';
-import { manageRecoveryPullRequests, resolution } from '../../../functions/proposals/recovery/manage-recovery-pull-requests.ts';
+import { manageRecoveryPullRequests } from '../../../functions/proposals/recovery/manage-recovery-pull-requests.ts';
+import { classRecovery, sizeRecovery } from '../../../functions/proposals/recovery/recovery-kinds.ts';
 import type { ProposalMark } from '../../../functions/proposals/lifecycle/marker.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 
@@ -52,7 +53,7 @@ describe('resolution of a recovery pull request', () => {
     ['closes it when the evaluated StatefulSet no longer has the template', report([sts('converged', [])]), 'analytics/wh1/data is no longer in Git'],
   ];
   for (const [name, input, expected] of cases) {
-    it(name, () => assert.equal(resolution(input, proposal), expected));
+    it(name, () => assert.equal(sizeRecovery.resolution(input, proposal), expected));
   }
 });
 
@@ -81,13 +82,13 @@ describe('resolution of a class recovery pull request (KEP-3751)', () => {
   const classProposal: ProposalMark = { identity: { kind: 'class-recovery', ...ref }, values: { from: 'extreme', to: 'gold' } };
   const withClass = (desiredClass: string, finished = false): TemplateReport => ({ ...template('100Gi', finished), desiredClass });
   it('is kept open while Git still asks for the refused class and the replicas are not there', () => {
-    assert.equal(resolution(report([sts('failed', [withClass('extreme')])]), classProposal), undefined);
+    assert.equal(classRecovery.resolution(report([sts('failed', [withClass('extreme')])]), classProposal), undefined);
   });
   it('is closed once Git names another class, or the modification completed, never on the size rules', () => {
-    assert.equal(resolution(report([sts('in-progress', [withClass('gold')])]), classProposal), 'the class changed in Git (now gold, was extreme)');
-    assert.equal(resolution(report([sts('converged', [withClass('extreme', true)])]), classProposal), 'the modification to extreme completed');
+    assert.equal(classRecovery.resolution(report([sts('in-progress', [withClass('gold')])]), classProposal), 'the class changed in Git (now gold, was extreme)');
+    assert.equal(classRecovery.resolution(report([sts('converged', [withClass('extreme', true)])]), classProposal), 'the modification to extreme completed');
   });
   it('is closed when the template is no longer in Git after a complete clean pass', () => {
-    assert.equal(resolution(report([]), classProposal), 'analytics/wh1/data is no longer in Git');
+    assert.equal(classRecovery.resolution(report([]), classProposal), 'analytics/wh1/data is no longer in Git');
   });
 });

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuantity as q } from '../../../functions/domain/quantity.ts';
+import { composeBody } from '../../../functions/proposals/body/compose-body.ts';
 import { classRecoveryBody, sizeRecoveryBody } from '../../../functions/proposals/recovery/recovery-texts.ts';
 import { recordedPvc, recordedWarnings } from '../../support/csi-recordings.ts';
 import { eventsOf, recordedTemplate } from '../../support/recorded-reports.ts';
@@ -18,7 +19,7 @@ function quoted(body: string): string {
 
 describe('the recovery pull request of a failed expansion', () => {
   const { template, sts } = recordedTemplate({ recorded: recordedPvc('b/b-infeasible', '1626'), size: '100Gi', events: eventsOf(resizeFailed, 0, 1) });
-  const body = sizeRecoveryBody({ sts, template, failed: '100Gi', decision });
+  const body = composeBody(sizeRecoveryBody({ sts, template, failed: '100Gi', decision }));
 
   it('quotes the ControllerResizeError condition first, then the attempt\'s VolumeResizeFailed Events, since the attempt began', () => {
     assert.deepEqual(quoted(body).split('\n'), [
@@ -32,7 +33,7 @@ describe('the recovery pull request of a failed expansion', () => {
 
   it('still quotes the driver once the Events have expired: the condition carries its words', () => {
     const expired = recordedTemplate({ recorded: recordedPvc('b/b-infeasible', '1626'), size: '100Gi' });
-    const text = sizeRecoveryBody({ ...expired, failed: '100Gi', decision });
+    const text = composeBody(sizeRecoveryBody({ ...expired, failed: '100Gi', decision }));
     assert.match(quoted(text), /^data-web-0: ControllerResizeError: failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 107374182400 exceeds maximum allowed 53687091200$/m);
   });
 
@@ -50,7 +51,7 @@ describe('the recovery pull request of a size the node refused', () => {
     conditions: [...pending.conditions, { type: 'NodeResizeError', status: 'True', reason: undefined, lastTransitionTime: '2026-11-25T20:50:10Z', message: 'failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 107374182400 exceeds maximum allowed 32212254720' }],
   };
   const { template, sts } = recordedTemplate({ recorded: refused, size: '100Gi' });
-  const body = sizeRecoveryBody({ sts, template, failed: '100Gi', decision: { ...decision, size: '30Gi' } });
+  const body = composeBody(sizeRecoveryBody({ sts, template, failed: '100Gi', decision: { ...decision, size: '30Gi' } }));
 
   it('quotes the node\'s condition, since its first refusal', () => {
     assert.match(quoted(body), /^data-web-0: NodeResizeError: failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 107374182400 exceeds maximum allowed 32212254720$/m);
@@ -68,7 +69,7 @@ describe('the recovery pull request of a refused class', () => {
   // The claims failed at 100Gi before (b), were lowered and grew; now the class `broken` is refused (c).
   const events = [...eventsOf(resizeFailed, 0, 1), ...eventsOf(modifyFailed, 0, 1)];
   const { template, sts } = recordedTemplate({ recorded: recordedPvc('c/c-vac', '1855'), size: '1Gi', className: 'broken', events });
-  const body = classRecoveryBody({ sts, template, failed: 'broken', decision: { className: 'fast', explanation: 'they are still in fast' } });
+  const body = composeBody(classRecoveryBody({ sts, template, failed: 'broken', decision: { className: 'fast', explanation: 'they are still in fast' } }));
 
   it('quotes the ModifyVolumeError condition (the driver\'s reason) and the VolumeModifyFailed Events, never the resolved expansion failure', () => {
     assert.deepEqual(quoted(body).split('\n'), [
@@ -83,7 +84,7 @@ describe('the recovery pull request of a refused class', () => {
 
   it('quotes the driver\'s reason with no Event left', () => {
     const expired = recordedTemplate({ recorded: recordedPvc('c/c-vac', '1855'), size: '1Gi', className: 'broken' });
-    const text = classRecoveryBody({ ...expired, failed: 'broken', decision: { className: 'fast', explanation: 'x' } });
+    const text = composeBody(classRecoveryBody({ ...expired, failed: 'broken', decision: { className: 'fast', explanation: 'x' } }));
     assert.match(quoted(text), /invalid parameters: \[notAMutableParameter\]/);
   });
 
