@@ -43,7 +43,10 @@ describe('resolution of a recovery pull request', () => {
   const cases: Array<[string, PassReport, string | undefined]> = [
     ['keeps it while the failure stands', report([sts('failed', [template('100Gi')])]), undefined],
     ['closes it when the expansion completed', report([sts('converged', [template('100Gi', true)])]), 'the expansion to 100Gi completed'],
-    ['closes it when Git holds another size', report([sts('in-progress', [template('60Gi')])]), 'the template changed in Git (now 60Gi, was 100Gi)'],
+    // One recovery pull request per template (issue 35 item 3): should the new size fail too, the same one is updated.
+    ['keeps it while another size Git now holds is being applied', report([sts('in-progress', [template('60Gi')])]), undefined],
+    ['closes it when Git holds another size and the volumes reached it', report([sts('converged', [template('60Gi', true)])]), 'the template changed in Git (now 60Gi, was 100Gi)'],
+    ['closes it when Git holds another size that is blocked', report([sts('blocked', [{ ...template('60Gi'), action: 'blocked' }])]), 'the template changed in Git (now 60Gi, was 100Gi)'],
     ['keeps it when Git holds the same size spelled otherwise', report([sts('failed', [template('102400Mi')])]), undefined],
     ['keeps it when the StatefulSet was not started (the invocation ran short)', report([sts('not-started', [])], { outcome: 'incomplete' }), undefined],
     ['keeps it when the StatefulSet is in Git but missing from the cluster', report([sts('missing-in-cluster', [])]), undefined],
@@ -84,8 +87,12 @@ describe('resolution of a class recovery pull request (KEP-3751)', () => {
   it('is kept open while Git still asks for the refused class and the replicas are not there', () => {
     assert.equal(classRecovery.resolution(report([sts('failed', [withClass('extreme')])]), classProposal), undefined);
   });
-  it('is closed once Git names another class, or the modification completed, never on the size rules', () => {
-    assert.equal(classRecovery.resolution(report([sts('in-progress', [withClass('gold')])]), classProposal), 'the class changed in Git (now gold, was extreme)');
+  it('is kept while another class Git now names is being applied (updated in place should it be refused too)', () => {
+    assert.equal(classRecovery.resolution(report([sts('in-progress', [withClass('gold')])]), classProposal), undefined);
+  });
+  it('is closed once Git names another class that is reached or blocked, or the modification completed, never on the size rules', () => {
+    assert.equal(classRecovery.resolution(report([sts('converged', [withClass('gold', true)])]), classProposal), 'the class changed in Git (now gold, was extreme)');
+    assert.equal(classRecovery.resolution(report([sts('blocked', [{ ...withClass('gold'), action: 'blocked' }])]), classProposal), 'the class changed in Git (now gold, was extreme)');
     assert.equal(classRecovery.resolution(report([sts('converged', [withClass('extreme', true)])]), classProposal), 'the modification to extreme completed');
   });
   it('is closed when the template is no longer in Git after a complete clean pass', () => {
