@@ -15,7 +15,7 @@ import type { MergeGroupRef } from './target-messages.ts';
 const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
 import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
-import { manageRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
+import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 
 export interface TargetRun {
   target: string;
@@ -130,6 +130,15 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
+    if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && targetConfig.pullRequests.recovery) {
+      // A plan writes nothing, but says which recovery pull requests are open: after a failure, what a person looks
+      // for next. Not reading them costs the plan nothing else.
+      const host = opened.github.host;
+      recovery = await openRecoveryPullRequests(host, opened.target.name).catch((error: unknown) => {
+        options.onEvent?.(targetConfig.name, `recovery pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+    }
     if (opened.github && report?.outcome !== 'busy' && options.mode !== 'plan') {
       const github = opened.github;
       if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report) {

@@ -73,7 +73,7 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
       process.stdout.write(`${JSON.stringify(runs.map(targetRunJson), null, 2)}\n`);
     } else {
       for (const run of runs) {
-        if (run.report) process.stdout.write(`${renderPassReport(run.report)}\n`);
+        if (run.report) process.stdout.write(`${renderPassReport(run.report, run.recovery?.outcomes)}\n`);
         if (run.error !== undefined) process.stdout.write(`target ${run.target}: error: ${run.error}\n`);
       }
     }

@@ -70,10 +70,15 @@ export function proposalNoun(kind: ProposalKindName): string {
   return kindIdentities[kind].noun;
 }
 
+/** What of the template a kind's proposals are about, when not its size: `class`. */
+export function proposalAspect(kind: ProposalKindName): string | undefined {
+  return kindIdentities[kind].aspect;
+}
+
 /** `recovery of db/pg/data`, `recovery of db/pg/data (class)`: a proposal in deferred steps and log lines. */
 export function describeProposal(kind: ProposalKindName, key: string): string {
-  const { noun, aspect } = kindIdentities[kind];
-  return `${noun} of ${key}${aspect === undefined ? '' : ` (${aspect})`}`;
+  const aspect = proposalAspect(kind);
+  return `${proposalNoun(kind)} of ${key}${aspect === undefined ? '' : ` (${aspect})`}`;
 }
 
 /** Put on the pull requests this tool closes itself, so a closure of ours is never read as a person declining it. */

@@ -6,6 +6,7 @@
 import type { ReviewHost } from '../../engine/ports.ts';
 import { manageProposals, type ProposalCandidate, type ProposalsResult } from '../lifecycle/manage-proposals.ts';
 import { templateKey } from '../lifecycle/identity.ts';
+import { openProposalOutcomes } from '../lifecycle/pull-requests.ts';
 import type { ProposalAction, ProposalOutcome } from '../proposal.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 import { hasClassFailure, proposeClassRecovery } from './class-recovery.ts';
@@ -54,3 +55,11 @@ export async function manageRecoveryPullRequests(input: RecoveryContext & {
   return { ...result, outcomes: result.outcomes.map((o) => ({ ...o, decision: o.kind === 'size-recovery' ? decisions.get(o.key) : undefined })) };
 }
 
+
+/** The target's open recovery pull requests, for a pass that writes nothing (`plan`): one listing, no write. */
+export async function openRecoveryPullRequests(host: ReviewHost, target: string): Promise<RecoveryResult> {
+  const outcomes = (await openProposalOutcomes(host, target, recoveryKinds.map((k) => k.name))).map((o): RecoveryOutcome => ({ ...o, decision: undefined }));
+  const links = new Map<string, string>();
+  for (const o of outcomes) if (o.pullRequestUrl && !links.has(o.key)) links.set(o.key, o.pullRequestUrl);
+  return { links, outcomes, writes: [], deferred: [] };
+}
