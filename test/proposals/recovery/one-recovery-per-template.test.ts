@@ -1,34 +1,25 @@
 // Issue 35 item 3: two failures in a row give one recovery pull request per template, updated in place (same number),
 // never closed and opened again; the progress comments link it while it is open. Both sandboxes, the real clients.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { load } from 'js-yaml';
 import type { TargetRun } from '../../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
-import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
-import { applyPass, commentBodies, writeFiles } from '../../support/passes.ts';
+import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { startCappedWarehouse, type CappedWarehouse } from '../../support/capped-warehouse.ts';
+import { applyPass, commentBodies } from '../../support/passes.ts';
 
 const branch = 'sts-volume-gitops/recover/demo/analytics/wh/data';
 
-function manifest(storage: string): string {
-  return statefulSetManifest({ name: 'wh', namespace: 'analytics', storage, storageClass: 'capped', replicas: 2, storageComment: 'sized by the platform team' });
-}
-
 describe('one recovery pull request per template, over two failures in a row', () => {
+  let world: CappedWarehouse;
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = sandboxRecordKeyEnv();
   /** Every pass's recovery outcomes for the template, in order. */
   const actions: string[] = [];
   const pass = async (): Promise<TargetRun> => {
-    const run = await applyPass(config, env);
+    const run = await applyPass(config, world.env);
     actions.push(...(run.recovery?.outcomes ?? []).filter((o) => o.key === 'analytics/wh/data').map((o) => o.action));
     kube.tick(2);
     return run;
@@ -37,32 +28,18 @@ describe('one recovery pull request per template, over two failures in a row', (
 
   /** A person's pull request changing the size, merged as on github.com. */
   async function mergeSize(storage: string): Promise<number> {
-    await github.commitFiles({ branch: `grow-${storage}`, message: `Grow wh to ${storage}`, files: { 'k8s/wh.yaml': manifest(storage) } });
+    await github.commitFiles({ branch: `grow-${storage}`, message: `Grow wh to ${storage}`, files: { 'k8s/wh.yaml': world.manifest(storage) } });
     const number = await github.openPullRequest({ head: `grow-${storage}`, title: `Grow wh to ${storage}` });
     await github.mergePullRequest(number);
     return number;
   }
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-one-recovery-'));
-    await writeFiles(join(dir, 'repo'), { 'k8s/wh.yaml': manifest('20Gi') });
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
-      seed: {
-        namespaces: ['analytics'],
-        // The driver refuses anything above 50Gi for good (ControllerResizeInfeasible).
-        storageClasses: [{ name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '50Gi' } }],
-        statefulSets: [load(manifest('20Gi'))],
-      },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'ONE_RECOVERY_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [analytics]'), 'c.yaml', dir);
-    env.ONE_RECOVERY_TOKEN = github.token;
+    world = await startCappedWarehouse({ replicas: 2, tokenEnv: 'ONE_RECOVERY_TOKEN', storageComment: 'sized by the platform team' });
+    ({ kube, github } = world);
+    config = parseConfig(world.configText, 'c.yaml', world.dir);
   });
-  after(async () => {
-    await kube.close();
-    await github.close();
-  });
+  after(() => world.close());
 
   let first: number;
   let grownTo100: number;

@@ -1,54 +1,29 @@
 // A recovery pull request's own check and plan comment (KEP-1790): the request goes down from the size that failed,
 // but the volumes grow from their capacity, and that growth is what the bill pays. Both sandboxes, the real clients.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { load } from 'js-yaml';
 import type { TargetRun } from '../../../functions/app/run-targets.ts';
 import { renderPassReport } from '../../../functions/cli/render-report.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
 import { parseConfig, type Config } from '../../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
-import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
-import { applyPass, commentBodies, passUntil, writeFiles } from '../../support/passes.ts';
-
-function manifest(storage: string): string {
-  return statefulSetManifest({ name: 'wh', namespace: 'analytics', storage, storageClass: 'capped', replicas: 2 });
-}
+import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { startCappedWarehouse, type CappedWarehouse } from '../../support/capped-warehouse.ts';
+import { applyPass, commentBodies, passUntil } from '../../support/passes.ts';
 
 describe('the cost of a recovery pull request', () => {
+  let world: CappedWarehouse;
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = sandboxRecordKeyEnv();
-  const pass = (): Promise<TargetRun> => applyPass(config, env);
+  const pass = (): Promise<TargetRun> => applyPass(config, world.env);
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-recovery-cost-'));
-    await writeFiles(join(dir, 'repo'), { 'k8s/wh.yaml': manifest('20Gi') });
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
-      seed: {
-        namespaces: ['analytics'],
-        // The driver refuses anything above 50Gi for good (ControllerResizeInfeasible).
-        storageClasses: [{ name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '50Gi' } }],
-        statefulSets: [load(manifest('20Gi'))],
-      },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    const text = sandboxConfig(kube.kubeconfigPath, github.url, 'COST_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [analytics]')
-      + '    prices: { currency: USD, perGiBMonth: { capped: 0.125 } }\n';
-    config = parseConfig(text, 'c.yaml', dir);
-    env.COST_TOKEN = github.token;
-    await github.commitFiles({ branch: 'main', message: 'Grow the warehouse', files: { 'k8s/wh.yaml': manifest('100Gi') } });
+    world = await startCappedWarehouse({ replicas: 2, tokenEnv: 'COST_TOKEN', extraConfig: '    prices: { currency: USD, perGiBMonth: { capped: 0.125 } }\n' });
+    ({ kube, github } = world);
+    config = parseConfig(world.configText, 'c.yaml', world.dir);
+    await github.commitFiles({ branch: 'main', message: 'Grow the warehouse', files: { 'k8s/wh.yaml': world.manifest('100Gi') } });
   });
-  after(async () => {
-    await kube.close();
-    await github.close();
-  });
+  after(() => world.close());
 
   it('says the volumes grow 20Gi -> 50Gi while the request goes down from 100Gi, and prices the 30Gi each adds', async () => {
     const opened = await passUntil(pass, kube, (run) => run.recovery?.outcomes.some((o) => o.action === 'opened') === true);

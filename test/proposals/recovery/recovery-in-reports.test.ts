@@ -2,36 +2,25 @@
 // out (its number, URL and proposal), in text and in --json; a plan only reads it. The CLI over both sandboxes.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { load } from 'js-yaml';
 import type { TargetRunJson } from '../../../functions/app/report-json.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
 import { parseConfig } from '../../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
-import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
-import { applyPass, passUntil, writeFiles } from '../../support/passes.ts';
+import { startCappedWarehouse, type CappedWarehouse } from '../../support/capped-warehouse.ts';
+import { applyPass, passUntil } from '../../support/passes.ts';
 
 const run = promisify(execFile);
 
-function manifest(storage: string): string {
-  return statefulSetManifest({ name: 'wh', namespace: 'analytics', storage, storageClass: 'capped', replicas: 1 });
-}
-
 describe('the recovery pull request in plan and reconcile', () => {
-  let kube: KubeSandbox;
-  let github: GitHubSandbox;
+  let world: CappedWarehouse;
   let configPath: string;
-  const env: Record<string, string> = sandboxRecordKeyEnv();
   let pull: { number: number };
 
   async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', ...args, '--config', configPath], { env: { ...process.env, ...env } });
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', ...args, '--config', configPath], { env: { ...process.env, ...world.env } });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const e = error as { code: number; stdout: string; stderr: string };
@@ -40,42 +29,28 @@ describe('the recovery pull request in plan and reconcile', () => {
   }
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-recovery-reports-'));
-    await writeFiles(join(dir, 'repo'), { 'k8s/wh.yaml': manifest('20Gi') });
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
-      seed: {
-        namespaces: ['analytics'],
-        storageClasses: [{ name: 'capped', allowVolumeExpansion: true, driver: { maxVolumeSize: '50Gi' } }],
-        statefulSets: [load(manifest('20Gi'))],
-      },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    const text = sandboxConfig(kube.kubeconfigPath, github.url, 'REPORTS_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [analytics]');
-    configPath = join(dir, 'config.yaml');
-    await writeFile(configPath, text);
-    env.REPORTS_TOKEN = github.token;
-    await github.commitFiles({ branch: 'main', message: 'Grow the warehouse', files: { 'k8s/wh.yaml': manifest('100Gi') } });
-    const config = parseConfig(text, configPath, dir);
-    await passUntil(() => applyPass(config, env), kube, (r) => r.recovery?.outcomes.some((o) => o.action === 'opened') === true);
+    world = await startCappedWarehouse({ replicas: 1, tokenEnv: 'REPORTS_TOKEN' });
+    const { kube, github } = world;
+    configPath = join(world.dir, 'config.yaml');
+    await writeFile(configPath, world.configText);
+    await github.commitFiles({ branch: 'main', message: 'Grow the warehouse', files: { 'k8s/wh.yaml': world.manifest('100Gi') } });
+    const config = parseConfig(world.configText, configPath, world.dir);
+    await passUntil(() => applyPass(config, world.env), kube, (r) => r.recovery?.outcomes.some((o) => o.action === 'opened') === true);
     const opened = github.state.pulls.find((p) => p.state === 'open' && p.head === 'sts-volume-gitops/recover/demo/analytics/wh/data');
     assert.ok(opened);
     pull = { number: opened.number };
   });
-  after(async () => {
-    await kube.close();
-    await github.close();
-  });
+  after(() => world.close());
 
   const line = (): RegExp => new RegExp(`\\n {8}recovery pull request #${pull.number} proposes 100Gi -> 50Gi: (\\S+/pull/${pull.number})\\n`);
 
   it('plan says which pull request proposes what, under the failed template, and writes nothing to GitHub', async () => {
-    github.requestLog.reset();
+    world.github.requestLog.reset();
     const text = await cli(['plan']);
     assert.equal(text.code, 1, text.stderr);
     assert.match(text.stdout, /\n {2}x analytics\/wh .*\n {6}data: /);
     assert.match(text.stdout, line());
-    assert.deepEqual(github.requestLog.writes(), []);
+    assert.deepEqual(world.github.requestLog.writes(), []);
     const [json] = JSON.parse((await cli(['plan', '--json'])).stdout) as TargetRunJson[];
     assert.deepEqual(json?.recovery?.outcomes.map((o) => [o.key, o.kind, o.action, o.pullRequest, o.change]),
       [['analytics/wh/data', 'size-recovery', 'open', pull.number, { from: '100Gi', to: '50Gi' }]]);
