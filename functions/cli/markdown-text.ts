@@ -1,7 +1,7 @@
 // GitHub-flavoured Markdown, as the tool writes it for comments, check runs and pull requests, turned into the text a
 // reviewer reads on GitHub, for a terminal (the demo shows what GitHub shows): escapes and entities undone, emphasis,
 // links and HTML comments (never shown) dropped, tables aligned, code blocks kept verbatim. Only the Markdown the
-// renderers in functions/feedback/ and functions/recovery/ write is handled. Pure.
+// renderers in functions/feedback/ and functions/proposals/recovery/ write is handled. Pure.
 
 const entities: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&#8203;': '', '&quot;': '"', '&#39;': '\'' };
 

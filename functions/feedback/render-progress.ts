@@ -1,7 +1,7 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
-import { classKeySuffix } from '../recovery/class-recovery.ts';
 import { stalledWords } from '../engine/node-expansion.ts';
+import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
@@ -96,9 +96,12 @@ function failedOnClassOnly(template: TemplateReport): boolean {
   return failed.length > 0 && failed.every((p) => p.failedOn === 'class');
 }
 
+/** Why no recovery pull request was opened, per template key and kind of recovery. */
+export type RecoveryNotes = ReadonlyMap<string, Partial<Record<ProposalKindName, string>>>;
+
 export function renderProgressComment(input: {
   target: string; sts: StatefulSetReport; commitSha: string; recoveryLinks?: ReadonlyMap<string, string>;
-  recoveryNotes?: ReadonlyMap<string, string>;
+  recoveryNotes?: RecoveryNotes;
 }): ProgressSummary {
   const { target, sts, commitSha } = input;
   const state = progressState(sts);
@@ -131,20 +134,20 @@ export function renderProgressComment(input: {
       lines.push(`The driver said${since ? ` (since ${since})` : ''}:`);
       lines.push(codeBlock(quotes.join('\n')));
     }
-    const key = `${sts.namespace}/${sts.name}/${template.templateName}`;
+    const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
     const onClass = failedOnClassOnly(template);
     const recovery = input.recoveryLinks?.get(key);
     if (recovery) {
       lines.push('', onClass ? `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${recovery}`
         : `A recovery pull request proposes a size that can succeed: ${recovery}`);
     }
-    const note = input.recoveryNotes?.get(key);
+    const note = input.recoveryNotes?.get(key)?.['size-recovery'];
     if (note) {
       lines.push('', `No recovery pull request: ${escapeMarkdown(note)}.`, '', 'Ways out: raise the storage provider\'s maximum volume size or quota (the external-resizer '
         + 'retries the same size once its `--retry-interval-max` has passed, 5 minutes by default, or at once when it is restarted), or scale the '
         + 'StatefulSet down so that only replicas at one size remain.');
     }
-    const classNote = input.recoveryNotes?.get(`${key}${classKeySuffix}`);
+    const classNote = input.recoveryNotes?.get(key)?.['class-recovery'];
     if (classNote) {
       lines.push('', `No recovery pull request for the class: ${escapeMarkdown(classNote)}.`, '', 'Ways out: have the driver accept the class (the '
         + 'external-resizer retries it once its `--retry-interval-max` has passed, or at once when it is restarted), or name in Git the class the '

@@ -6,12 +6,12 @@ import { SourceTooLargeError } from '../domain/source-limits.ts';
 import { readTargetDesired } from '../engine/desired-input.ts';
 import { noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
 import { namespaceScopeOf } from '../engine/pass-context.ts';
-import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { ClusterPort, ForeignVerdict, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import { planWithDryRuns, reportFromPlan, type PassTarget, type StatefulSetReport } from '../engine/run-pass.ts';
 import type { LocatedError } from '../domain/desired-state.ts';
 import { forkVerdict, type ForkCheck } from './fork-verdict.ts';
 import { foreignVerdictSection } from './foreign-verdict-words.ts';
+import { forEachItem } from './for-each-item.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
 
@@ -57,23 +57,13 @@ export async function validatePullRequests(input: {
   only?: number;
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
-  const checks: PullRequestCheck[] = [];
   const open = await host.openPullRequests(branch);
-  for (const pr of input.only === undefined ? open : open.filter((p) => p.number === input.only)) {
-    if (input.hasTime && !input.hasTime()) {
-      input.deferred?.push(`check of pull request #${pr.number}`);
-      continue;
-    }
-    // One pull request whose check cannot be written (a 403, a file it cannot read) must not cost the others theirs.
-    try {
-      const check = await validatePullRequest(input, pr);
-      if (check) checks.push(check);
-    } catch (error) {
-      if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
-      input.failures.push({ item: `pull request #${pr.number}`, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return checks;
+  // One pull request whose check cannot be written (a 403, a file it cannot read) must not cost the others theirs.
+  return forEachItem(input.only === undefined ? open : open.filter((p) => p.number === input.only), {
+    hasTime: input.hasTime,
+    onDeferred: (pr) => input.deferred?.push(`check of pull request #${pr.number}`),
+    onFailed: (pr, error) => { input.failures.push({ item: `pull request #${pr.number}`, error }); return undefined; },
+  }, (pr) => validatePullRequest(input, pr));
 }
 
 async function validatePullRequest(

@@ -49,7 +49,7 @@ function logRun(run: TargetRun): void {
     target: run.target, outcome: verdict.outcome, reportOutcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
     ...(run.report?.heldBy ? { heldBy: run.report.heldBy } : {}),
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
-    recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
+    recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, kind: o.kind, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
     ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
   });
   for (const problem of verdict.problems.filter((p) => p.kind !== 'target')) {

@@ -31,7 +31,7 @@ describe('GitHub texts the adapter writes', () => {
     assert.doesNotMatch(message.replace(/\u200b/g, ''), raw, 'no raw character but the zero-width spaces that break references');
     assert.doesNotMatch(message, gitHubReference);
     assert.equal(message.replace(/\u200b/g, ''), `Recover ${printable(hostile)}\n\n${printable(hostile)}`);
-    const created = await host.createPullRequest(branch, 'main', `Recover ${hostile}`, `body\n${hostile}`);
+    const created = await host.createPullRequest({ branch, base: 'main', title: `Recover ${hostile}`, body: `body\n${hostile}`, labels: ['sts-volume-gitops'], kind: 'size-recovery' });
     const stored = suite.gh.state.pulls.find((p) => p.number === created.number);
     assert.doesNotMatch((stored?.title ?? '').replace(/\u200b/g, ''), raw);
     assert.doesNotMatch(stored?.title ?? '', gitHubReference);

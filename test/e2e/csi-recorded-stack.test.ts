@@ -213,7 +213,7 @@ describe('the recorded CSI stack, through the whole tool (issue 29)', () => {
 
   it('a class change to broken is found Infeasible and a recovery pull request proposes fast, quoting the driver, not the resolved expansion failure', async () => {
     const change = await merged('web-broken', 'Try the broken class', { 'k8s/web.yaml': web('50Gi', 'broken') });
-    const run = await passUntil('the class recovery', (r) => r.recovery?.outcomes.some((o) => o.key === 'db/web/data.volume-attributes-class' && o.action === 'opened') === true);
+    const run = await passUntil('the class recovery', (r) => r.recovery?.outcomes.some((o) => o.key === 'db/web/data' && o.kind === 'class-recovery' && o.action === 'opened') === true);
     const sts = setOf(run, 'web');
     assert.equal(sts?.outcome, 'failed');
     for (const pvc of sts?.templates[0]?.pvcs ?? []) {

@@ -1,4 +1,4 @@
-// The escaping every renderer in functions/feedback/ and functions/recovery/ quotes outside text with, proven against
+// The escaping every renderer in functions/feedback/ and functions/proposals/ quotes outside text with, proven against
 // GitHub's renderer (issue 34 item 3): hostile strings (fast-check), in each place the renderers put them, rendered by
 // cmark-gfm, come out as exactly that place holding the text as written (printable: a control character shown as
 // `\x1b`, a line feed as a space), with nothing begun (no block, line break, link, autolink, HTML, emphasis, code,

@@ -70,7 +70,7 @@ describe('a refused class after an expansion that failed and was lowered', () =>
   });
 
   it('shows why no class recovery was proposed, with ways out for a class', () => {
-    const noted = renderProgressComment({ target: 'prod', sts, commitSha: 'd'.repeat(40), recoveryNotes: new Map([['csi-probe/web/data.volume-attributes-class', 'the refused volumes are in fast, slow']]) });
+    const noted = renderProgressComment({ target: 'prod', sts, commitSha: 'd'.repeat(40), recoveryNotes: new Map([['csi-probe/web/data', { 'class-recovery': 'the refused volumes are in fast, slow' }]]) });
     assert.match(noted.markdown, /No recovery pull request for the class: the refused volumes are in fast, slow\.\n\nWays out: have the driver accept the class/);
   });
 });

@@ -1,11 +1,13 @@
 // Each field of the tool's reports a hostile string can reach (names, paths, classes, messages from the API server and
-// the driver, notes), and every text the renderers of functions/feedback/ and functions/recovery/ make of it: the plan
+// the driver, notes), and every text the renderers of functions/feedback/ and functions/proposals/ make of it: the plan
 // comment (also a check run's summary), the progress comment, and the bodies of both kinds of recovery pull request.
 import type { LocatedError } from '../../functions/domain/desired-state.ts';
 import type { StatefulSetReport, TemplateReport } from '../../functions/engine/run-pass.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
-import { classRecoveryBody, sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
+import { classRecoveryBody, sizeRecoveryBody } from '../../functions/proposals/recovery/recovery-texts.ts';
+import { composeBody, type BodyFrame } from '../../functions/proposals/body/compose-body.ts';
+import { footerSection } from '../../functions/proposals/body/footer.ts';
 
 export const links = { htmlBase: 'https://github.com', owner: 'acme', repo: 'gitops' };
 export const repoLink = 'https://github.com/acme/gitops/blob/';
@@ -38,7 +40,7 @@ export function plan(sts: StatefulSetReport, errors: LocatedError[] = [], target
 export function progress(sts: StatefulSetReport, target = 'demo'): Rendered {
   return renderProgressComment({
     target, sts, commitSha: 'c'.repeat(40),
-    recoveryNotes: new Map([[`${sts.namespace}/${sts.name}/${sts.templates[0]?.templateName ?? ''}`, 'data-pg-0 already reached 20Gi']]),
+    recoveryNotes: new Map([[`${sts.namespace}/${sts.name}/${sts.templates[0]?.templateName ?? ''}`, { 'size-recovery': 'data-pg-0 already reached 20Gi' }]]),
   });
 }
 
@@ -47,7 +49,12 @@ function both(sts: StatefulSetReport): Rendered[] {
 }
 
 /** The marker a recovery pull request's body starts with (the tool's own HTML comment). */
-export const recoveryMarker = '<!-- sts-volume-gitops:recovery key=db/pg/data -->';
+export const recoveryMarker = '<!-- sts-volume-gitops:proposal kind=size-recovery key=db/pg/data from=20Gi to=15Gi -->';
+
+/** The frame the lifecycle puts around a body: the marker, the change table (the file path is quoted there too) and the footer. */
+function frame(path: string, field: 'storage' | 'volumeAttributesClassName', from: string, to: string): BodyFrame {
+  return { marker: recoveryMarker, edit: { path, line: 3, field, from, to, before: '', after: '' }, footer: footerSection('when the failure changes') };
+}
 
 /**
  * The recovery pull requests' bodies, for a size (20Gi failed, 15Gi proposed: sizes Git holds are quantities) and for a
@@ -59,8 +66,8 @@ export function recoveries(sts: StatefulSetReport, quoted: { className?: string;
   const [failedClass, proposedClass] = [quoted.className ?? 'gold', quoted.className ?? 'silver'];
   const classTemplate = { ...tpl, pvcs: tpl.pvcs.map((p) => ({ ...p, failedOn: 'class' as const, volumeAttributesClass: { requested: failedClass, current: proposedClass, modifyStatus: 'Infeasible' } })) };
   return [
-    { markdown: sizeRecoveryBody({ sts, template: tpl, failed: '20Gi', decision: { kind: 'propose', size: '15Gi', bytes: 15n << 30n, rule: 'driver-maximum', explanation }, proposalMarker: recoveryMarker }), description: '' },
-    { markdown: classRecoveryBody({ sts, template: classTemplate, failed: failedClass, decision: { className: proposedClass, explanation }, proposalMarker: recoveryMarker }), description: '' },
+    { markdown: composeBody(sizeRecoveryBody({ sts, template: tpl, failed: '20Gi', decision: { kind: 'propose', size: '15Gi', bytes: 15n << 30n, rule: 'driver-maximum', explanation } }), frame(tpl.storageLocation?.path ?? 'k8s/pg.yaml', 'storage', '20Gi', '15Gi')), description: '' },
+    { markdown: composeBody(classRecoveryBody({ sts, template: classTemplate, failed: failedClass, decision: { className: proposedClass, explanation } }), frame(tpl.storageLocation?.path ?? 'k8s/pg.yaml', 'volumeAttributesClassName', failedClass, proposedClass)), description: '' },
   ];
 }
 

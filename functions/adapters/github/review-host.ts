@@ -1,8 +1,11 @@
-// The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
+// The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and proposals'
 // branches made through the git data API. Raw API shapes become the port's plain types here. What it writes is made
 // printable here too, the last guard: a title or a commit message also has GitHub's references broken (they are linked).
-import type { CommitCheck, CommitStatus, ForeignVerdict, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
+import type {
+  CommitCheck, CommitStatus, ForeignVerdict, NewProposalPullRequest, OpenPullRequest, ProposalPullRequest, ReviewHost, WriteOutcome,
+} from '../../engine/ports.ts';
 import { CheckRuns, CheckRunsRefused } from './check-runs.ts';
+import { convertHostErrors } from './host-errors.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
@@ -14,9 +17,6 @@ export type { RepoRef } from './octokit.ts';
 
 /** Who this tool's commits are by: how a branch head of ours is told from a person's push. */
 export const botAuthor = { name: 'sts-volume-gitops', email: 'sts-volume-gitops@users.noreply.github.com' };
-/** Put on the pull requests this tool closes itself, so a closure of ours is never read as a person declining it. */
-export const closedByToolLabel = 'closed-by-sts-volume-gitops';
-const recoveryLabels = ['sts-volume-gitops', 'volume-recovery'];
 
 type ListedPull = {
   number: number; state: string; merged_at: string | null; title: string; body: string | null; html_url: string;
@@ -33,6 +33,7 @@ export class GitHubReviewHost implements ReviewHost {
 
   /** `checkRunsAppId`: the App the client authenticates as, whose verdicts are check runs while it may write them. */
   constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number } = {}) {
+    convertHostErrors(octokit);
     this.comments = new MarkedComments(octokit, repo, this.writes);
     if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes);
     this.authors = new VerdictAuthors(octokit, repo, options.checkRunsAppId);
@@ -102,17 +103,17 @@ export class GitHubReviewHost implements ReviewHost {
     return this.comments.ensure(pullNumber, key, printableLines(body));
   }
 
-  async pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]> {
+  async pullRequestsFrom(branch: string): Promise<ProposalPullRequest[]> {
     const pulls = await listAll((page) => this.octokit.rest.pulls.list({ ...this.repo, state: 'all', head: `${this.repo.owner}:${branch}`, ...page }));
     // `head: owner:branch` already leaves out forks (they have other owners).
-    return pulls.map(toRecoveryPullRequest);
+    return pulls.map(toProposalPullRequest);
   }
 
-  async openPullRequestsFromPrefix(prefix: string): Promise<RecoveryPullRequest[]> {
+  async openPullRequestsFromPrefix(prefix: string): Promise<ProposalPullRequest[]> {
     const pulls = await listAll((page) => this.octokit.rest.pulls.list({ ...this.repo, state: 'open', ...page }));
     // Only branches of this repository: a fork's pull request may carry the same branch name and our marker, and
     // closing it would delete our own branch of that name.
-    return pulls.filter((p) => p.head.ref.startsWith(prefix) && this.isOurs(p)).map(toRecoveryPullRequest);
+    return pulls.filter((p) => p.head.ref.startsWith(prefix) && this.isOurs(p)).map(toProposalPullRequest);
   }
 
   async branchHeadIsOurs(branch: string): Promise<boolean | undefined> {
@@ -143,7 +144,8 @@ export class GitHubReviewHost implements ReviewHost {
     return commit.data.sha;
   }
 
-  async createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest> {
+  async createPullRequest(pull: NewProposalPullRequest): Promise<ProposalPullRequest> {
+    const { branch, base, title, body } = pull;
     let created: { number: number; html_url: string };
     try {
       created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title: referenceFreeText(title), body: printableLines(body) })).data;
@@ -153,24 +155,24 @@ export class GitHubReviewHost implements ReviewHost {
       if (!open) throw error;
       created = { number: open.number, html_url: open.htmlUrl };
     }
-    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.number, labels: recoveryLabels });
-    this.writes.push(`recovery PR #${created.number} opened`);
-    return { number: created.number, state: 'open', merged: false, title, body, htmlUrl: created.html_url, headRef: branch, closedByTool: false };
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.number, labels: [...pull.labels] });
+    this.writes.push(`${pull.kind} PR #${created.number} opened`);
+    return { number: created.number, state: 'open', merged: false, title, body, htmlUrl: created.html_url, headRef: branch, labels: [...pull.labels] };
   }
 
-  async updatePullRequest(pullNumber: number, title: string, body: string): Promise<void> {
-    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title: referenceFreeText(title), body: printableLines(body) });
-    this.writes.push(`recovery PR #${pullNumber} updated`);
+  async updatePullRequest(pullNumber: number, edit: { title: string; body: string; kind: string }): Promise<void> {
+    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title: referenceFreeText(edit.title), body: printableLines(edit.body) });
+    this.writes.push(`${edit.kind} PR #${pullNumber} updated`);
   }
 
-  async closePullRequest(pullNumber: number, comment: string, branch: string): Promise<void> {
-    await this.comments.createOnce(pullNumber, printableLines(comment));
-    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: pullNumber, labels: [closedByToolLabel] });
+  async closePullRequest(pullNumber: number, closing: { comment: string; branch: string; label: string; kind: string }): Promise<void> {
+    await this.comments.createOnce(pullNumber, printableLines(closing.comment));
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: pullNumber, labels: [closing.label] });
     await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, state: 'closed' });
-    await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${branch}` }).catch((error: unknown) => {
+    await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${closing.branch}` }).catch((error: unknown) => {
       if ((error as { status?: number }).status !== 422) throw error;
     });
-    this.writes.push(`recovery PR #${pullNumber} closed`);
+    this.writes.push(`${closing.kind} PR #${pullNumber} closed`);
   }
 
   private async branchHead(branch: string): Promise<string | undefined> {
@@ -187,10 +189,10 @@ export class GitHubReviewHost implements ReviewHost {
   }
 }
 
-function toRecoveryPullRequest(p: ListedPull): RecoveryPullRequest {
+function toProposalPullRequest(p: ListedPull): ProposalPullRequest {
   return {
     number: p.number, state: p.state === 'open' ? 'open' : 'closed', merged: p.merged_at !== null, title: p.title, body: p.body ?? '',
-    htmlUrl: p.html_url, headRef: p.head.ref, closedByTool: p.labels.some((l) => l.name === closedByToolLabel),
+    htmlUrl: p.html_url, headRef: p.head.ref, labels: p.labels.flatMap((l) => (l.name === undefined ? [] : [l.name])),
   };
 }
 
