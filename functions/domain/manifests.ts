@@ -8,6 +8,7 @@ import { isAlias, isScalar, LineCounter, parseAllDocuments, visit, type Document
 import type {
   DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation, ToolAnnotation,
 } from './desired-state.ts';
+import { byteCount } from './byte-count.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
 // ajv's code generated ahead of time from schemas/statefulset.schema.json: no schema compile at start.
 import { validate as validateStatefulSet } from './statefulset-validator.js';
@@ -29,7 +30,7 @@ export const defaultManifestLimits: ManifestLimits = { maxFileBytes: 1024 * 1024
  * file over the limit says so in the same words whether its bytes were never fetched or were read from elsewhere.
  */
 export function fileTooLarge(path: string, bytes: number, limit: number): LocatedError {
-  return { path, line: 1, column: 1, message: `file is ${bytes} bytes, over the limit of ${limit}; it was not read` };
+  return { path, line: 1, column: 1, message: `file is ${byteCount(bytes)}, over the limit of ${byteCount(limit)}; it was not read` };
 }
 
 export interface ReadOptions {
