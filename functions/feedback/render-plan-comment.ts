@@ -10,6 +10,7 @@ import { willChange } from './change-words.ts';
 import { codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { sizeChangeWords } from './size-change-words.ts';
 import { printable } from '../domain/printable.ts';
+import { replicaUsageWords, usageUnreadWords, type ChangeUsage } from '../usage/change-usage.ts';
 
 export interface RepoLinks {
   htmlBase: string;
@@ -93,6 +94,8 @@ export function renderPlanComment(input: {
   noManifests?: NoManifests;
   /** Why the head was not read at all (more than a pass reads: domain/source-limits.ts): a failure. */
   unread?: string;
+  /** Each resized template's replicas now and at the new size, or why usage could not be read (never the verdict). */
+  usage?: ChangeUsage;
 }): PlanSummary {
   const { target, headSha, links, statefulSets, errors } = input;
   const nothingRead = readsNothing(input.noManifests);
@@ -148,6 +151,7 @@ export function renderPlanComment(input: {
     const unpriced = cost.unpricedClasses.length > 0 ? `; not counted: no price for StorageClass ${cost.unpricedClasses.join(', ')}` : '';
     lines.push(`**Storage cost:** ${escapeMarkdown(`${monthly(cost.monthlyIncrease, cost.currency)} (${perSet || 'nothing resizes'})${unpriced}`)}`, '');
   }
+  lines.push(...usageLines(input.usage));
   for (const { sts, template } of blocked) {
     const where = changeLocation(template);
     lines.push(`- ❌ **${escapeMarkdown(`${sts.namespace}/${sts.name}`)}** ${codeSpan(template.templateName)} at [${escapeMarkdown(`${where.path}:${where.line}`)}](${fileLink(links, headSha, where.path, where.line)}):`);
@@ -162,6 +166,20 @@ export function renderPlanComment(input: {
   lines.push('');
   lines.push(`<sub>Checked against the live cluster${input.server ? ` (${escapeMarkdown(input.server)})` : ''} with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>`);
   return { state, description: fitDescription(description), headline: printable(description), markdown: fitComment(lines) };
+}
+
+/** The usage section: per resized template, each replica now and at the new size; or the one line saying it was not read. */
+function usageLines(usage: ChangeUsage | undefined): string[] {
+  if (!usage) return [];
+  if (usage.outcome === 'unread') return [`- ⚠️ ${escapeMarkdown(usageUnreadWords(usage))}`, ''];
+  const lines = ['**Volume usage** (the kubelet\'s, now → at the new size):'];
+  for (const template of usage.templates) {
+    lines.push(`- ${escapeMarkdown(`${template.namespace}/${template.statefulSet}`)} ${codeSpan(template.template)}:`);
+    for (const replica of template.replicas) lines.push(`  - ${escapeMarkdown(replicaUsageWords(replica, template.to, '→'))}`);
+    for (const claim of template.unread) lines.push(`  - ${escapeMarkdown(`${claim}: no usage series (a kubelet reports only the volumes of running pods)`)}`);
+  }
+  lines.push('');
+  return lines;
 }
 
 /** Keeps a comment under GitHub's limit by dropping detail lines from the end and saying so. */
