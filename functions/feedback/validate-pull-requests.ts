@@ -98,7 +98,7 @@ export async function changeUsageReader(source: UsageSource | undefined, plans: 
 }
 
 async function preparePullRequest(
-  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate'; now?: () => Date },
   pr: { number: number; headSha: string; fromFork: boolean; htmlUrl: string },
 ): Promise<PreparedCheck | undefined> {
   const { host, target } = input;
@@ -182,7 +182,7 @@ export interface PlannedHead {
 
 /** The plan of the StatefulSets and mapped values in `touched` at `headSha`, against the live cluster (dry runs only). */
 export async function planHead(
-  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort }, headSha: string, touched: ReadonlySet<string>,
+  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; now?: () => Date }, headSha: string, touched: ReadonlySet<string>,
 ): Promise<PlannedHead> {
   const { repository, target, cluster } = input;
   let head;
@@ -194,7 +194,7 @@ export async function planHead(
     return { headSha, statefulSets: [], errors: [], unread: error.message };
   }
   const desired = readTargetDesired(head.files, target, head.tooLarge);
-  const { plans, snapshot } = await planWithDryRuns({ cluster, target }, {
+  const { plans, snapshot } = await planWithDryRuns({ cluster, target, ...(input.now ? { now: input.now } : {}) }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
     sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),
     classValues: (desired.classValues ?? []).filter((v) => touched.has(v.source.file)),
