@@ -4,7 +4,6 @@
 // check, and the verdicts are those of a run without usage.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +15,7 @@ import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/ind
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { commentBodies, noWaiting, statusesOf, writeFiles } from '../support/passes.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
+import { closedPort } from '../support/closed-port.ts';
 
 const clock = Date.parse('2026-11-28T08:00:00Z');
 const context = 'sts-volume-gitops/validate (demo)';
@@ -25,13 +25,6 @@ const manifests = {
   'k8s/redis.yaml': statefulSetManifest({ name: 'redis', namespace: 'cache', storage: '5Gi', replicas: 2 }),
 };
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('usage before merge', () => {
   let dir: string;
