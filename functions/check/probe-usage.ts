@@ -69,7 +69,7 @@ async function diagnose(endpoint: PrometheusEndpoint, namespaces: readonly strin
   const samplesOf = (answer: typeof sample) => (answer?.ok ? answer.samples : []);
   const diagnosis = diagnoseMissingSeries({
     sampleSeries: samplesOf(sample),
-    namespaces: samplesOf(withSeries).flatMap((s) => (s.labels.namespace !== undefined ? [s.labels.namespace] : [])),
+    namespaceLabels: samplesOf(withSeries).map((s) => s.labels),
     metricNames: samplesOf(names).flatMap((s) => (s.labels.__name__ !== undefined ? [s.labels.__name__] : [])),
   }, namespaces);
   return error('usage.series', namespaces.join(', '), `no series for any claim of the target's StatefulSets: ${diagnosis.message}`, diagnosis.fix);

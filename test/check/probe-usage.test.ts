@@ -73,7 +73,31 @@ describe('check: usage', () => {
       const [, series] = await probeUsage(configFor(kube.prometheus.url), desiredIn('db'), { env: {} });
       assert.equal(series?.level, 'error');
       assert.equal(series?.message, 'no series for any claim of the target\'s StatefulSets: the kubelet_volume_stats_used_bytes series carry no persistentvolumeclaim label, but pvc (did you mean it? a scrape relabelled it)');
-      assert.match(series?.fix ?? '', /keep them in the scrape's relabelling/);
+      assert.equal(series?.fix, 'the tool reads the kubelet\'s own labels, namespace and persistentvolumeclaim: put persistentvolumeclaim back in the scrape\'s metric_relabel_configs (- {source_labels: [pvc], target_label: persistentvolumeclaim}), or remove the rule that renamed it');
+    } finally {
+      kube.prometheus.setRelabelling({});
+    }
+  });
+
+  it('finds the namespace under exported_namespace when the scrape kept its own: did you mean it, and honor the labels', async () => {
+    kube.prometheus.setRelabelling({ scrapeNamespace: 'kube-system', namespace: 'exported_namespace' });
+    try {
+      const [, series] = await probeUsage(configFor(kube.prometheus.url), desiredIn('db'), { env: {} });
+      assert.equal(series?.level, 'error');
+      assert.equal(series?.message, 'no series for any claim of the target\'s StatefulSets: the kubelet_volume_stats_used_bytes series\' namespace label holds the scrape\'s own (kube-system), and db is under exported_namespace (did you mean it? a scrape that does not honor labels renames the kubelet\'s namespace label)');
+      assert.equal(series?.fix, 'honor the kubelet\'s labels in its scrape: honor_labels: true (kube-prometheus-stack: the kubelet ServiceMonitor\'s honorLabels: true), so namespace is the volume\'s');
+    } finally {
+      kube.prometheus.setRelabelling({});
+    }
+  });
+
+  it('finds the kubelet\'s names under a prefix: did you mean it, and how to strip it', async () => {
+    kube.prometheus.setRelabelling({ metricPrefix: 'eks_' });
+    try {
+      const [, series] = await probeUsage(configFor(kube.prometheus.url), desiredIn('db'), { env: {} });
+      assert.equal(series?.level, 'error');
+      assert.equal(series?.message, 'no series for any claim of the target\'s StatefulSets: Prometheus has no kubelet_volume_stats_used_bytes series, but has eks_kubelet_volume_stats_used_bytes (did you mean it? the names carry the prefix eks_)');
+      assert.equal(series?.fix, 'the tool reads the kubelet\'s own names: strip the prefix in the scrape\'s metric_relabel_configs (- {source_labels: [__name__], regex: "eks_(kubelet_volume_stats_.+)", target_label: __name__}), or remove the rule that added it');
     } finally {
       kube.prometheus.setRelabelling({});
     }
@@ -110,8 +134,11 @@ describe('check: usage', () => {
     assert.match(unreachable?.fix ?? '', /check usage\.prometheus\.url/);
   });
 
-  it('names a renamed family it finds in place of the kubelet\'s', () => {
-    const diagnosis = diagnoseMissingSeries({ sampleSeries: [], namespaces: [], metricNames: ['kubelet_volume_stats_used_byte'] }, ['db']);
+  it('names a renamed family it finds in place of the kubelet\'s, never another of its families', () => {
+    const diagnosis = diagnoseMissingSeries({ sampleSeries: [], namespaceLabels: [], metricNames: ['kubelet_volume_stats_used_byte'] }, ['db']);
     assert.equal(diagnosis.message, 'Prometheus has no kubelet_volume_stats_used_bytes series, but has kubelet_volume_stats_used_byte (did you mean it?)');
+    const otherFamily = diagnoseMissingSeries({ sampleSeries: [], namespaceLabels: [], metricNames: ['kubelet_volume_stats_capacity_bytes', 'kubelet_volume_stats_inodes'] }, ['db']);
+    assert.equal(otherFamily.message, 'Prometheus has no kubelet_volume_stats_used_bytes series (only kubelet_volume_stats_capacity_bytes, kubelet_volume_stats_inodes): a scrape drops it');
+    assert.match(otherFamily.fix, /metric_relabel_configs/);
   });
 });
