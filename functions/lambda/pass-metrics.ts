@@ -25,6 +25,10 @@ export interface PassMetrics {
     Recreations: number;
     RecoveryPullRequestsOpened: number;
     RecoveryPullRequestsClosed: number;
+    GrowthPullRequestsOpened: number;
+    GrowthPullRequestsClosed: number;
+    /** Templates that need growth and get none: at `growth.max` or a guardrail (the report's `! growth` line says which). */
+    GrowthAtLimit: number;
     GitHubApiCalls: number;
     KubernetesApiCalls: number;
     /** GitHub steps left for the next pass (time or a rate limit). */
@@ -54,6 +58,7 @@ export function passMetrics(run: TargetRun): PassMetrics {
   const templates = statefulSets.flatMap((s) => s.templates.map((t) => ({ sts: s, template: t })));
   const applying = run.report?.mode === 'apply';
   const recoveryActions = (run.recovery?.outcomes ?? []).map((o) => o.action);
+  const growthActions = (run.growth?.outcomes ?? []).map((o) => o.action);
   const verdict = passVerdict(run);
   const byReason = new Map<string, { name: ReasonCountName; reason: string; value: number }>();
   for (const problem of verdict.problems.filter((p) => p.kind === 'statefulset')) {
@@ -77,10 +82,13 @@ export function passMetrics(run: TargetRun): PassMetrics {
       Recreations: statefulSets.filter((s) => s.templateUpdate === 'recreated').length,
       RecoveryPullRequestsOpened: recoveryActions.filter((a) => a === 'opened').length,
       RecoveryPullRequestsClosed: recoveryActions.filter((a) => a === 'closed').length,
+      GrowthPullRequestsOpened: growthActions.filter((a) => a === 'opened').length,
+      GrowthPullRequestsClosed: growthActions.filter((a) => a === 'closed').length,
+      GrowthAtLimit: (run.report?.growth ?? []).filter((g) => g.action === 'none' && (g.code === 'at-max' || g.code === 'at-guardrail')).length,
       GitHubApiCalls: run.apiCalls.github,
       KubernetesApiCalls: run.apiCalls.kubernetes,
       DeferredSteps: run.deferred.length,
-      GitHubItemsFailed: (run.feedback?.failures.length ?? 0) + recoveryActions.filter((a) => a === 'failed').length,
+      GitHubItemsFailed: (run.feedback?.failures.length ?? 0) + [...recoveryActions, ...growthActions].filter((a) => a === 'failed').length,
       RefusedRecreationRecords: run.report ? refusedRecordCount(run.report) : 0,
       StatefulSetsFailed: statefulSetsWith(verdict, 'failed'),
       StatefulSetsBlocked: statefulSetsWith(verdict, 'blocked'),
