@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
+import { targetRunJson } from '../../../functions/app/report-json.ts';
 import type { TargetRun } from '../../../functions/app/run-targets.ts';
 import { renderPassReport } from '../../../functions/cli/render-report.ts';
 import { sandboxConfig, sandboxGrowth, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
@@ -114,6 +115,11 @@ describe('growth pull requests', () => {
     assert.match(renderPassReport(report), /\n {2}! growth db\/full data \(k8s\/full\.yaml:\d+\): no growth: .*already at 10Gi/);
     assert.equal(passMetrics(run).counts.GrowthAtLimit, 1);
     assert.equal(passMetrics(run).counts.GrowthPullRequestsOpened, 2);
+    // The CLI and --json say what became of each, the waiting one with why.
+    const text = renderPassReport(report, run.growth?.outcomes);
+    assert.match(text, /\n {8}growth pull request #\d+ proposes 10Gi -> 14Gi: http\S+\/pull\/\d+ \(opened\)\n/);
+    assert.match(text, /\n {8}no growth pull request: 2 growth pull requests are open at once for this target, its limit; this one waits for one to close\n/);
+    assert.deepEqual(targetRunJson(run).growth?.outcomes.find((o) => o.key === 'db/mq/data')?.change, { from: '10Gi', to: '14Gi' });
   });
 
   it('leaves them as they are on the next pass: never duplicated', async () => {
