@@ -4,11 +4,10 @@
 // it, saying so), what it costs a month and what happens on merge. Pure.
 import type { PriceConfig } from '../../domain/config.ts';
 import { parseQuantity } from '../../domain/quantity.ts';
-import { change, count } from '../../domain/spelling.ts';
+import { change, count, gib } from '../../domain/spelling.ts';
 import type { GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateUsage } from '../../domain/volume-usage.ts';
 import type { TemplateReport } from '../../engine/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
-import { gib } from '../../usage/growth-decision.ts';
 import type { ProposalBody } from '../body/compose-body.ts';
 import { costSection } from '../body/cost.ts';
 import { evidenceSection } from '../body/evidence.ts';
