@@ -13,6 +13,7 @@ import { probeCluster } from './probe-cluster.ts';
 import { judgeClusterSetupFailure } from './reach-failure.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
+import { secretBeforeDeploy } from './stack-secrets.ts';
 import { count } from '../domain/spelling.ts';
 
 export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey'>;
@@ -37,6 +38,8 @@ async function checkRecordKey(config: TargetConfig, options: CheckOptions): Prom
     await readRecordKey(config.name, config.recordKey, options.env ?? process.env, options);
     return ok('config.record-key', 'recordKey', 'readable, long enough to sign recreation records');
   } catch (cause) {
+    const beforeDeploy = config.recordKey.secret === undefined ? undefined : secretBeforeDeploy('record-key', 'config.record-key', 'recordKey', config.recordKey.secret, cause);
+    if (beforeDeploy) return beforeDeploy;
     const setup = awsSetupFailureOf(cause);
     return error('config.record-key', 'recordKey', messageOf(cause), setup
       ? awsSetupFix(setup, `secretsmanager:GetSecretValue on ${config.recordKey.secret ?? 'the secret recordKey names'}`)
@@ -55,8 +58,10 @@ async function checkSource(config: TargetConfig, options: CheckOptions): Promise
   try {
     auth = await gitHubAuth(config.name, github, options.env ?? process.env, options);
   } catch (cause) {
-    const setup = awsSetupFailureOf(cause);
     const secret = github.app && 'secret' in github.app.privateKey ? github.app.privateKey.secret : undefined;
+    const beforeDeploy = secret === undefined ? undefined : secretBeforeDeploy('app-key', 'github.credential', `${repo.owner}/${repo.repo}`, secret, cause);
+    if (beforeDeploy) return { results: [beforeDeploy], desired: undefined };
+    const setup = awsSetupFailureOf(cause);
     return {
       results: [error('github.credential', `${repo.owner}/${repo.repo}`, messageOf(cause),
         setup ? awsSetupFix(setup, `secretsmanager:GetSecretValue on ${secret ?? 'the App key\'s secret'}`)
