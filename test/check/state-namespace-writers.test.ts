@@ -20,6 +20,14 @@ describe('who may write in the state namespace', () => {
       + '(bind, escalate, impersonate, a pod or a token of a ServiceAccount that may)');
   });
 
+  it('counts every binding `rbac` makes for a subject of its own (issue 37 item 5) as the tool\'s', () => {
+    const [result, ...rest] = judgeStateNamespaceWriters(deployed({
+      roleBindings: [roleBinding('sts-volume-gitops-user-alice', { kind: 'Role', name: 'sts-volume-gitops' }, [user('alice')])],
+    }));
+    assert.deepEqual(rest, []);
+    assert.match(result?.message ?? '', /^only the tool \(Group sts-volume-gitops, RoleBinding sts-volume-gitops; User alice, RoleBinding sts-volume-gitops-user-alice\) may write/);
+  });
+
   it('warns about a RoleBinding of a Role that lets a team write ConfigMaps, naming the subject, the binding, the role and the fix', () => {
     const results = judgeStateNamespaceWriters(deployed({
       roles: [role('team-config', [rule(['get', 'create', 'update'], ['configmaps'])])],
