@@ -78,7 +78,7 @@ describe('check: what is missing before anything runs', () => {
       if (object.kind === 'ClusterRole' || object.kind === 'ClusterRoleBinding' || object.kind === 'RoleBinding' || object.kind === 'Role') {
         object.metadata = { ...object.metadata, name: `${object.metadata.name}-restricted` };
       }
-      if (object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding') (object.roleRef as { name: string }).name = object.metadata.name;
+      if (object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding') (object.roleRef as { name: string }).name += '-restricted';
       if (object.kind === 'Role' && object.metadata.namespace === 'db') {
         for (const rule of object.rules as Array<{ resources: string[]; verbs: string[] }>) {
           if (rule.resources.includes('persistentvolumeclaims')) rule.verbs = rule.verbs.filter((v) => v !== 'patch');
