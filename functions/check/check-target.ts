@@ -14,9 +14,14 @@ import { judgeClusterSetupFailure } from './reach-failure.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
 import { secretBeforeDeploy } from './stack-secrets.ts';
+import { eksAccessCheck, judgeEksAuthenticationMode } from './eks-authentication-mode.ts';
+import type { EksCluster } from '../domain/cluster-key.ts';
 import { count } from '../domain/spelling.ts';
 
-export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey'>;
+export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey'> & {
+  /** An EKS cluster's authentication mode (DescribeCluster), asked with the credentials that reach it. */
+  eksAuthenticationMode?: (cluster: EksCluster) => Promise<string | undefined>;
+};
 
 export async function checkTarget(config: TargetConfig, options: CheckOptions = {}): Promise<TargetCheck> {
   const results: CheckResult[] = [ok('config', 'configuration', `valid; ${count(config.sizeSources.length, 'size source')}, namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
@@ -85,7 +90,19 @@ async function checkCluster(config: TargetConfig, options: CheckOptions, desired
   } catch (cause) {
     return [judgeClusterSetupFailure(config, cause)];
   }
-  return probeCluster(config, kubeConfig, desired);
+  return [...await checkEksAuthenticationMode(config, options), ...await probeCluster(config, kubeConfig, desired)];
+}
+
+/** On EKS, whether the cluster honours access entries: asked once the same credentials have reached it (DescribeCluster). */
+async function checkEksAuthenticationMode(config: TargetConfig, options: CheckOptions): Promise<CheckResult[]> {
+  if (!('eks' in config.cluster) || !options.eksAuthenticationMode) return [];
+  const cluster = config.cluster.eks;
+  try {
+    return [judgeEksAuthenticationMode(cluster, await options.eksAuthenticationMode(cluster))];
+  } catch (cause) {
+    return [warning(eksAccessCheck, `EKS ${cluster.name}`, `cannot read the cluster's authentication mode: ${messageOf(cause)}`,
+      `access entries need API or API_AND_CONFIG_MAP: \`aws eks describe-cluster --name ${cluster.name} --query cluster.accessConfig\``)];
+  }
 }
 
 function messageOf(cause: unknown): string {

@@ -10,7 +10,7 @@ import { countResults, renderCheckReport, type CheckReport } from './render-chec
 import { printCliError, usageErrorOf } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
-import { eksFromThisMachine } from './eks-access.ts';
+import { eksAuthenticationModeFromThisMachine, eksFromThisMachine } from './eks-access.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
@@ -31,13 +31,14 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     const readSecretText = options.readSecretText ?? aws?.readString;
     // EKS targets are reached with this machine's AWS credentials: what they may do is what check reports.
     const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine('sts-volume-gitops-check');
+    const eksAuthenticationMode = options.eksAuthenticationMode ?? eksAuthenticationModeFromThisMachine('sts-volume-gitops-check');
     const checks: TargetCheck[] = [];
     for (const target of targets) {
       // Loaded on use, like the AWS reader: the demo runs check without loading the Secrets Manager client.
       const readRecordKey = readSecretText
         ? async (id: string) => (await import('../lambda/record-key-secret.ts')).recordKeyFromSecret(id, await readSecretText(id))
         : undefined;
-      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), eksKubeConfig }).catch((cause: unknown) => ({
+      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), eksKubeConfig, eksAuthenticationMode }).catch((cause: unknown) => ({
         target: target.name, results: [error('check', target.name, `the check itself failed: ${cause instanceof Error ? cause.message : String(cause)}`)],
       })));
     }

@@ -21,6 +21,11 @@ export function eksFromThisMachine(sessionName: string): (cluster: EksCluster) =
   };
 }
 
+/** An EKS cluster's authentication mode, asked with this machine's AWS credentials (and the target's roleArn). */
+export function eksAuthenticationModeFromThisMachine(sessionName: string): (cluster: EksCluster) => Promise<string | undefined> {
+  return async (cluster) => (await import('../adapters/kube/eks-cluster.ts')).eksAuthenticationModeOf(cluster, sessionName);
+}
+
 /**
  * `reconcile` against EKS targets is refused (exit 2), before anything is read or written: a pass that writes there
  * belongs to the deployed function. It runs as the IAM role the RBAC manifest grants (an operator's credentials are

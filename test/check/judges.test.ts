@@ -8,6 +8,7 @@ import {
   fineGrainedTokenWarning, judgeInstallationPermissions, judgeRepositoryRole, judgeTokenScopes, neededGitHubPermissions,
 } from '../../functions/check/github-permissions.ts';
 import { judgeServerVersion } from '../../functions/check/server-version.ts';
+import { judgeEksAuthenticationMode } from '../../functions/check/eks-authentication-mode.ts';
 import { judgeStorageClasses } from '../../functions/check/storage-classes.ts';
 import { judgeNamespaces } from '../../functions/check/namespaces.ts';
 import { capabilitiesOf, parseServerVersion } from '../../functions/domain/server-capabilities.ts';
@@ -147,5 +148,17 @@ describe('check: namespaces', () => {
     const results = judgeNamespaces(desired, { allow: ['*'], state: 'sts-volume-gitops' });
     assert.deepEqual(results.map((r) => [r.level, r.subject]), [['error', 'sts-volume-gitops']]);
     assert.match(results[0]?.message ?? '', /^sts-volume-gitops\/planted \(planted\.yaml:1\): namespace sts-volume-gitops is this target's state namespace .*"\*" means every namespace but this one/);
+  });
+});
+
+describe('check: an EKS cluster\'s authentication mode (issue 37 item 6)', () => {
+  const cluster = { name: 'prod-eu', region: 'eu-west-1' };
+  it('is ok in API and API_AND_CONFIG_MAP, an error in CONFIG_MAP, a warning when EKS does not say', () => {
+    assert.deepEqual(['API', 'API_AND_CONFIG_MAP', 'CONFIG_MAP', undefined].map((mode) => judgeEksAuthenticationMode(cluster, mode).level), ['ok', 'ok', 'error', 'warning']);
+  });
+  it('names the access entry a cluster in another account needs, which the stack does not create', () => {
+    const result = judgeEksAuthenticationMode({ ...cluster, roleArn: 'arn:aws:iam::210987654321:role/access' }, 'CONFIG_MAP');
+    assert.match(result.message, /the access entry of arn:aws:iam::210987654321:role\/access \(made in the cluster's account\) maps nothing/);
+    assert.match(result.fix ?? '', /--access-config authenticationMode=API_AND_CONFIG_MAP/);
   });
 });

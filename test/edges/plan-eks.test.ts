@@ -54,6 +54,20 @@ describe('plan and check from a laptop against an EKS cluster', () => {
     assert.match(refused.stdout, /fix: EKS did not accept this IAM identity \(`aws sts get-caller-identity` shows which\): give it an access entry on prod-eu in group sts-volume-gitops/);
   });
 
+  it('says whether the cluster honours access entries (issue 37 item 6): API or API_AND_CONFIG_MAP, not CONFIG_MAP', async () => {
+    const honoured = await sandboxes.cli(['check', '--config', config], aws);
+    assert.match(honoured.stdout, /ok +cluster\.eks-access +EKS prod-eu: authentication mode API_AND_CONFIG_MAP: access entries are honoured \(the access entry the stack creates for the function's role among them\)/);
+    eks.setAuthenticationMode('CONFIG_MAP');
+    try {
+      const ignored = await sandboxes.cli(['check', '--config', config], aws);
+      assert.equal(ignored.code, 1, ignored.stdout);
+      assert.match(ignored.stdout, /error +cluster\.eks-access +EKS prod-eu: authentication mode CONFIG_MAP: access entries are ignored, so the access entry the stack creates for the function's role maps nothing/);
+      assert.match(ignored.stdout, /fix: `aws eks update-cluster-config --name prod-eu --region eu-west-1 --access-config authenticationMode=API_AND_CONFIG_MAP`/);
+    } finally {
+      eks.setAuthenticationMode('API_AND_CONFIG_MAP');
+    }
+  });
+
   it('says the AWS credentials are missing when there are none, for plan and check', async () => {
     const none = { ...aws, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' };
     const planned = await sandboxes.cli(['plan', '--config', config], none);
