@@ -27,13 +27,15 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     const config = await loadConfig(values.config, env);
     const targets = selectTargets(config, values.target);
     const aws = options.readSecret && options.readSecretText ? undefined : await awsSecrets();
-    const readSecret = options.readSecret ?? aws?.readGitHubPrivateKey;
-    const readSecretText = options.readSecretText ?? aws?.readString;
     // EKS targets are reached with this machine's AWS credentials: what they may do is what check reports.
     const eksKubeConfig = options.eksKubeConfig ?? eksFromThisMachine('sts-volume-gitops-check');
     const eksAuthenticationMode = options.eksAuthenticationMode ?? eksAuthenticationModeFromThisMachine('sts-volume-gitops-check');
     const checks: TargetCheck[] = [];
     for (const target of targets) {
+      // The stack's secrets are in its region, which is the region of its EKS clusters (infra/eks-access.ts).
+      const region = 'eks' in target.cluster ? target.cluster.eks.region : undefined;
+      const readSecret = options.readSecret ?? (aws ? (id: string) => aws.readGitHubPrivateKey(id, region) : undefined);
+      const readSecretText = options.readSecretText ?? (aws ? (id: string) => aws.readString(id, region) : undefined);
       // Loaded on use, like the AWS reader: the demo runs check without loading the Secrets Manager client.
       const readRecordKey = readSecretText
         ? async (id: string) => (await import('../lambda/record-key-secret.ts')).recordKeyFromSecret(id, await readSecretText(id))
@@ -42,7 +44,8 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
         target: target.name, results: [error('check', target.name, `the check itself failed: ${cause instanceof Error ? cause.message : String(cause)}`)],
       })));
     }
-    const webhook = await probeWebhook({ env, ...(readSecretText ? { readSecret: readSecretText } : {}), ...(values['webhook-secret-env'] !== undefined ? { localSecretVariable: values['webhook-secret-env'] } : {}) });
+    const readWebhookSecret = options.readSecretText ?? (aws ? (id: string) => aws.readString(id, undefined) : undefined);
+    const webhook = await probeWebhook({ env, ...(readWebhookSecret ? { readSecret: readWebhookSecret } : {}), ...(values['webhook-secret-env'] !== undefined ? { localSecretVariable: values['webhook-secret-env'] } : {}) });
     report = { targets: checks, webhook };
   } catch (cause) {
     const usageError = usageErrorOf(cause);
@@ -55,9 +58,25 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
   return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
 }
 
-/** Secrets Manager for App keys and the webhook secret named in the config or environment (AWS credentials needed). */
-async function awsSecrets(): Promise<{ readString: (id: string) => Promise<string>; readGitHubPrivateKey: (id: string) => Promise<string> }> {
+type ReadInRegion = (id: string, targetRegion: string | undefined) => Promise<string>;
+
+/**
+ * Secrets Manager for App keys, record keys and the webhook secret named in the config or environment (AWS credentials
+ * needed), asked in the region of the secret: the one its ARN names, else the target's cluster's (where the stack
+ * deploys and creates its secrets), else this machine's (AWS_REGION, the profile).
+ */
+async function awsSecrets(): Promise<{ readString: ReadInRegion; readGitHubPrivateKey: ReadInRegion }> {
   const { SecretReader } = await import('../adapters/github/secrets.ts');
-  const reader = new SecretReader();
-  return { readString: (id) => reader.readString(id), readGitHubPrivateKey: (id) => reader.readGitHubPrivateKey(id) };
+  const readers = new Map<string, InstanceType<typeof SecretReader>>();
+  const readerFor = (id: string, targetRegion: string | undefined): InstanceType<typeof SecretReader> => {
+    const region = /^arn:[^:]+:secretsmanager:([^:]+):/.exec(id)?.[1] ?? targetRegion;
+    const key = region ?? '';
+    const reader = readers.get(key) ?? new SecretReader(region !== undefined ? { clientConfig: { region } } : {});
+    readers.set(key, reader);
+    return reader;
+  };
+  return {
+    readString: (id, region) => readerFor(id, region).readString(id),
+    readGitHubPrivateKey: (id, region) => readerFor(id, region).readGitHubPrivateKey(id),
+  };
 }
