@@ -98,7 +98,9 @@ export function renderCommandHelp(spec: CommandSpec): string {
     `${flag.description}${flag.multiple ? '; repeatable' : ''}${flag.required ? '; required' : ''}`,
   ]);
   flags.push(['-h, --help', 'show this help']);
-  lines.push('Flags:', ...columns(flags), '', exitCodesLine);
+  lines.push('Flags:', ...columns(flags), '');
+  for (const note of spec.notes ?? []) lines.push(...wrap(note, 100), '');
+  lines.push(exitCodesLine);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,6 +1,7 @@
 // Every command of the `sts-volume-gitops` CLI, its flags and what they do: the one table that both parses the command
 // line (node:util parseArgs) and prints the help, so a flag cannot be accepted without being documented.
 import { configEnvironmentVariable } from '../domain/config.ts';
+import { markerLegendLine } from './plan-markers.ts';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -19,6 +20,8 @@ export interface CommandSpec {
   summary: string;
   /** What the command does, in a few sentences, for its own help. */
   description: string;
+  /** Lines printed after the flags in the command's help (a legend). */
+  notes?: readonly string[];
   /** One positional argument the command may take (a subcommand), with the values it may have when they are fixed. */
   positional?: { name: string; values?: readonly string[]; description: string };
   flags: Readonly<Record<string, FlagSpec>>;
@@ -33,13 +36,18 @@ export const commandTable = {
     name: 'plan',
     summary: 'show what a pass would do (read-only, like terraform plan)',
     description: 'Reads Git and the cluster, plans every volumeClaimTemplates change and checks it with server-side dry runs. Writes nothing.',
-    flags: { config, target, json },
+    flags: {
+      config, target, json,
+      'detailed-exitcode': { type: 'boolean', description: 'exit codes as terraform plan -detailed-exitcode: 0 no changes, 1 error (blocked, failed, stalled, bad usage or configuration), 2 changes present' },
+    },
+    notes: [markerLegendLine()],
   },
   reconcile: {
     name: 'reconcile',
     summary: 'run one pass: resize what Git asks for',
     description: 'One pass, as the scheduled function runs it: plan, then update templates and patch PVCs, then report. Progress lines go to stderr.',
     flags: { config, target, json },
+    notes: [markerLegendLine()],
   },
   check: {
     name: 'check',

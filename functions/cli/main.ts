@@ -5,7 +5,7 @@ import { selectTargets } from '../app/select-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
 import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
-import { renderPassReport } from './render-report.ts';
+import { hasPlannedChanges, renderPassReport } from './render-report.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
 import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
@@ -53,8 +53,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): Promise<number> {
+  // terraform's -detailed-exitcode: 1 for any error, bad usage or configuration included; 2 means changes.
+  const detailed = command === 'plan' && args.includes('--detailed-exitcode');
+  const errorCode = (code: number): number => (detailed && code === 2 ? 1 : code);
   const line = readCommandLine(commandTable[command], args);
-  if (typeof line === 'number') return line;
+  if (typeof line === 'number') return errorCode(line);
   const { values } = line;
   try {
     const config = await loadConfig(values.config);
@@ -77,11 +80,13 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
         if (run.error !== undefined) process.stdout.write(`target ${run.target}: error: ${run.error}\n`);
       }
     }
-    return exitCodeOf(runs.map(passVerdict));
+    const code = exitCodeOf(runs.map(passVerdict));
+    if (!detailed || code !== 0) return code;
+    return runs.some((run) => run.report !== undefined && hasPlannedChanges(run.report)) ? 2 : 0;
   } catch (error) {
     const code = reportUsageError(error, values.json === true);
     if (code === undefined) throw error;
-    return code;
+    return errorCode(code);
   }
 }
 

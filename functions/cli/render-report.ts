@@ -6,6 +6,7 @@ import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
+import { outcomeMarkers } from './plan-markers.ts';
 
 export function renderPassReport(report: PassReport): string {
   const lines: string[] = [];
@@ -43,8 +44,13 @@ function isPlannedChange(sts: StatefulSetReport, mode: PassReport['mode']): bool
   return mode === 'plan' && sts.outcome === 'in-progress' && sts.templates.some((t) => t.action === 'resize');
 }
 
+/** Whether a plan has a change to apply (`~ ... will resize`): `plan --detailed-exitcode` exits 2 then. */
+export function hasPlannedChanges(report: PassReport): boolean {
+  return report.statefulSets.some((sts) => isPlannedChange(sts, report.mode));
+}
+
 function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined, mode: PassReport['mode']): string[] {
-  const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', stalled: '!', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
+  const symbol = outcomeMarkers[sts.outcome];
   const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
   const costWords = setCost ? `, ${monthly(setCost.monthlyIncrease, setCost.currency)}` : '';
   const replicas = sts.replicas === undefined ? '? replicas' : count(sts.replicas, 'replica');
