@@ -65,7 +65,7 @@ export const workloadPermissions: readonly PermissionRule[] = [
     apiGroup: '', resource: 'events', verbs: ['list', 'create', 'patch'],
     why: {
       list: 'to say why a PVC\'s expansion failed (the attempt\'s Events), and to find the Warning Event a blocked or failed change already has',
-      create: 'to write Events on the StatefulSet', patch: 'to count a blocked or failed change again on its Warning Event (count, lastTimestamp) rather than write a new one',
+      create: 'to write Events on the StatefulSet', patch: 'to count a blocked or failed change again on its Warning Event (its count and last time seen) rather than write a new one',
     },
   },
 ];
