@@ -10,14 +10,19 @@ import { countResults, renderCheckReport, type CheckReport } from './render-chec
 import { printCliError, usageErrorOf } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
+import { terminalStyle } from './terminal-style.ts';
 import { eksAuthenticationModeFromThisMachine, eksFromThisMachine } from './eks-access.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
   readSecretText?: (id: string) => Promise<string>;
+  /** Where the text goes, for its style (a terminal: short lines, colour): stdout unless `out` is given. */
+  stdout?: { isTTY?: boolean; columns?: number };
 }
 
-export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out?: (text: string) => void): Promise<number> {
+  const stdout = options.stdout ?? (out ? {} : process.stdout);
+  out ??= (t) => process.stdout.write(t);
   const line = readCommandLine(commandTable.check, args, out);
   if (typeof line === 'number') return line;
   const { values } = line;
@@ -54,7 +59,8 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     printCliError(usageError, values.json === true, out, { targets: [], webhook: [], counts: { error: usageError.problems?.length ?? 1, warning: 0, ok: 0 } });
     return 2;
   }
-  out(values.json ? `${JSON.stringify({ ...report, counts: countResults(report) }, null, 2)}\n` : renderCheckReport(report));
+  out(values.json ? `${JSON.stringify({ ...report, counts: countResults(report) }, null, 2)}\n`
+    : renderCheckReport(report, { style: terminalStyle(stdout, env, { verbose: values.verbose === true }), quiet: values.quiet === true }));
   return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
 }
 

@@ -6,6 +6,7 @@ import { targetRunJson } from '../app/report-json.ts';
 import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
 import { hasPlannedChanges, renderPassReport } from './render-report.ts';
+import { terminalStyle } from './terminal-style.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
 import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
@@ -70,13 +71,16 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
       ...(command === 'plan' ? { eksKubeConfig: eksFromThisMachine('sts-volume-gitops-plan') } : {}),
       ...(values.target !== undefined ? { targetName: values.target } : {}),
       holderIdentity: `cli-${hostname()}-${process.pid}`,
-      onEvent: values.json ? undefined : (target, line) => process.stderr.write(`[${target}] ${line}\n`),
+      // --quiet: what went wrong only, so no progress lines either.
+      onEvent: values.json || values.quiet ? undefined : (target, line) => process.stderr.write(`[${target}] ${line}\n`),
     });
     if (values.json) {
       process.stdout.write(`${JSON.stringify(runs.map(targetRunJson), null, 2)}\n`);
     } else {
+      const options = { style: terminalStyle(process.stdout, process.env, { verbose: values.verbose === true }), quiet: values.quiet === true };
       for (const run of runs) {
-        if (run.report) process.stdout.write(`${renderPassReport(run.report)}\n`);
+        const text = run.report ? renderPassReport(run.report, options) : '';
+        if (text !== '') process.stdout.write(`${text}\n`);
         if (run.error !== undefined) process.stdout.write(`target ${run.target}: error: ${run.error}\n`);
       }
     }

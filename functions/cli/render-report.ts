@@ -7,8 +7,51 @@ import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
 import { outcomeMarkers } from './plan-markers.ts';
+import { fitLine, paint, plainStyle, type TerminalStyle, type Tone } from './terminal-style.ts';
+import { statefulSetSeverity } from '../engine/pass-verdict.ts';
 
-export function renderPassReport(report: PassReport): string {
+export interface PassRenderOptions {
+  style?: TerminalStyle;
+  /** Only what went wrong: manifest errors and the sets blocked, failed or stalled; nothing when there is none. */
+  quiet?: boolean;
+}
+
+/** Sets --quiet shows: those whose outcome asks something of a person (the verdict's severities). */
+function needsPerson(sts: StatefulSetReport): boolean {
+  return statefulSetSeverity[sts.outcome] !== undefined;
+}
+
+export function renderPassReport(report: PassReport, options: PassRenderOptions = {}): string {
+  const style = options.style ?? plainStyle;
+  if (options.quiet) return renderProblemsOnly(report, style);
+  return fitReport(renderWhole(report), style);
+}
+
+/** The report's problems alone, under its header: an empty string when there is none. */
+function renderProblemsOnly(report: PassReport, style: TerminalStyle): string {
+  const sets = report.statefulSets.filter(needsPerson);
+  const problems = [
+    ...report.manifestErrors.map((error) => `  ! ${error.path}:${error.line}:${error.column}: ${error.message}`),
+    ...(report.noManifests ? [`  ! ${report.noManifests.message}`] : []),
+    ...sets.flatMap((sts) => renderStatefulSet(sts, report.cost, report.mode)),
+  ];
+  if (problems.length === 0) return '';
+  return fitReport([`${report.mode === 'plan' ? 'Plan' : 'Reconcile'} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`, ...problems].join('\n'), style);
+}
+
+/** Each line fitted to the style (cut and wrapped on a terminal), its marker coloured. */
+function fitReport(text: string, style: TerminalStyle): string {
+  return text.split('\n').flatMap((line) => {
+    const marker = /^ {2}([~=x!…?-]) /.exec(line)?.[1];
+    const [first = '', ...rest] = fitLine(line, style);
+    if (marker === undefined) return [first, ...rest];
+    return [`  ${paint(style, markerTone[marker] ?? 'info', marker)}${first.slice(3)}`, ...rest];
+  }).join('\n');
+}
+
+const markerTone: Readonly<Record<string, Tone>> = { '~': 'change', '=': 'ok', 'x': 'error', '!': 'error', '…': 'info', '?': 'warning', '-': 'info' };
+
+function renderWhole(report: PassReport): string {
   const lines: string[] = [];
   const verb = report.mode === 'plan' ? 'Plan' : 'Reconcile';
   lines.push(`${verb} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`);
@@ -53,8 +96,9 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
   const symbol = outcomeMarkers[sts.outcome];
   const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
   const costWords = setCost ? `, ${monthly(setCost.monthlyIncrease, setCost.currency)}` : '';
-  const replicas = sts.replicas === undefined ? '? replicas' : count(sts.replicas, 'replica');
-  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${replicas}): ${outcomeText(sts, mode)}${sts.templateUpdate ? ` (template ${templateUpdateWords[sts.templateUpdate]})` : ''}${costWords}`];
+  // A set the pass could not read (not in the cluster, a namespace it may not read) has no replicas to count.
+  const replicas = sts.replicas === undefined ? '' : `, ${count(sts.replicas, 'replica')}`;
+  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}${replicas}): ${outcomeText(sts, mode)}${sts.templateUpdate ? ` (template ${templateUpdateWords[sts.templateUpdate]})` : ''}${costWords}`];
   for (const template of sts.templates) {
     const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
     const size = template.volumesFrom !== undefined ? sizeChangeWords(template, 'terminal')
@@ -63,8 +107,9 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
       : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
     const classChange = template.volumeAttributesClass ? `, class ${change(template.volumeAttributesClass.from ?? '(none)', template.volumeAttributesClass.to ?? '(none)', 'terminal')}`
       : template.desiredClass !== undefined ? `, class ${template.desiredClass}` : '';
-    lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}] ${doneCount(template)}  (${where})`);
-    if (template.cost) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
+    lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}]${sts.replicas === undefined ? '' : ` ${doneCount(template)}`}  (${where})`);
+    // A blocked change that would add nothing (a shrink) has no cost to tell.
+    if (template.cost && !(template.action === 'blocked' && addsNothing(template.cost))) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
     for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
     for (const pvc of template.pvcs) {
@@ -77,6 +122,10 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
   }
   for (const note of sts.notes) lines.push(`      note: ${note}`);
   return lines;
+}
+
+function addsNothing(cost: NonNullable<TemplateReport['cost']>): boolean {
+  return cost.monthlyIncrease === 0 || /^0(\D|$)/.test(cost.growth);
 }
 
 function costOfTemplate(cost: NonNullable<TemplateReport['cost']>): string {

@@ -106,7 +106,7 @@ describe('check: what is missing before anything runs', () => {
     assert.match(checked.text, /ok +cluster\.lease-namespace +default: exists/);
     assert.match(checked.text, /ok +github\.permissions +pull_requests: write: the token's scopes repo cover it/);
     assert.match(checked.text, /ok +source\.parse .*3 StatefulSets with 4 volumeClaimTemplates from manifests, 1 size from values files/);
-    assert.match(checked.text, /0 errors, \d+ warnings?, \d+ ok\n$/);
+    assert.match(checked.text, /0 errors, \d+ warnings?, \d+ ok(, \d+ info)?\n$/);
     // Access reviews and dry runs store nothing; nothing else is written.
     assert.deepEqual(kube.requestLog.writes().filter((w) => w.resource !== 'selfsubjectaccessreviews'), []);
     assert.ok(kube.requestLog.entries.some((e) => e.resource === 'leases' && e.dryRun), 'the Lease namespace is probed by a dry run');
@@ -281,7 +281,7 @@ describe('check: what is missing before anything runs', () => {
     assert.equal(unset.code, 1);
     // --json counts what a script would otherwise count itself: every result, targets and webhook together.
     const levels = [...results(unset), ...unset.report.webhook].map((r) => r.level);
-    assert.deepEqual(unset.counts, { error: 1, warning: levels.filter((l) => l === 'warning').length, ok: levels.filter((l) => l === 'ok').length });
+    assert.deepEqual(unset.counts, { error: 1, warning: levels.filter((l) => l === 'warning').length, ok: levels.filter((l) => l === 'ok').length, info: levels.filter((l) => l === 'info').length });
     assert.equal(levels.filter((l) => l === 'error').length, 1);
     const set = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET'], { HOOK_SECRET: 'a-long-enough-webhook-secret' });
     assert.deepEqual(set.report.webhook.map((r) => r.level), ['ok']);
