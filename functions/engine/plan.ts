@@ -4,7 +4,7 @@ import type { DesiredStatefulSet, DesiredTemplate } from '../domain/desired-stat
 import type {
   ClusterSnapshot, LivePvc, LiveStatefulSet, LiveStorageClass, NamespaceSnapshot,
 } from '../domain/live-state.ts';
-import { compareQuantities, formatBytesLike } from '../domain/quantity.ts';
+import { compareQuantities, formatBytesLike, implausibleSize } from '../domain/quantity.ts';
 import { describeDifference, diffTemplates } from './template-diff.ts';
 import { lowerRequestNote } from '../domain/server-capabilities.ts';
 import {
@@ -141,6 +141,14 @@ function planTemplate(
   }
   if (!templateNeedsUpdate && pvcsToPatch.length === 0) {
     plan.action = plan.reasons.length > 0 ? 'blocked' : 'unchanged';
+    return plan;
+  }
+
+  // A size without its unit (`storage: 20`: 20 bytes) is said as that, not measured against capacities and limits.
+  const implausible = implausibleSize(desired.storage);
+  if (implausible !== undefined) {
+    plan.reasons.push({ code: 'implausible-size', message: implausible });
+    plan.action = 'blocked';
     return plan;
   }
 

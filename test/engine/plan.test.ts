@@ -51,6 +51,19 @@ describe('planTarget', () => {
     assert.match(plan.reasons[0]?.message ?? '', /data-pg-0 \(10Gi\), data-pg-1 \(10Gi\)/);
   });
 
+  it('says a size without its unit as bytes, with the size probably meant, not as a shrink below capacity (issue 37 item 12)', () => {
+    const plan = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '20' })] })], pgWorld(), allowAll));
+    assert.equal(plan.action, 'blocked');
+    assert.deepEqual(plan.reasons.map((r) => [r.code, r.message]), [['implausible-size', '20 is 20 bytes; did you mean 20Gi?']]);
+    assert.deepEqual(plan.pvcsToPatch.length, 3, 'the PVCs it would have patched, none of them patched while blocked');
+  });
+
+  it('shows capacities in binary units when the size in Git has no unit to follow (issue 37 item 12)', () => {
+    const plan = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '2000000' })] })], pgWorld(), allowAll));
+    assert.equal(plan.reasons[0]?.code, 'below-capacity');
+    assert.match(plan.reasons[0]?.message ?? '', /^2000000 is not above the current capacity of data-pg-0 \(10Gi\), data-pg-1 \(10Gi\)/);
+  });
+
   it('allows lowering a failed request to a size still above capacity (KEP-1790 recovery)', () => {
     const world = pgWorld({ 0: { request: '100Gi', capacity: '10Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' } }, { size: '100Gi' });
     const plan = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '20Gi' })] })], world, allowAll));
