@@ -7,6 +7,7 @@ import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
 import { hasPlannedChanges, renderPassReport } from './render-report.ts';
 import { terminalStyle } from './terminal-style.ts';
+import { closestName } from '../domain/similar-names.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
 import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
@@ -26,7 +27,18 @@ const commands: Readonly<Record<CommandName, (args: string[]) => Promise<number>
 };
 
 function unknownCommand(name: string): string {
-  return `unknown command ${JSON.stringify(name)}: the commands are ${Object.keys(commandTable).join(', ')}`;
+  const meant = closestName(name, Object.keys(commandTable));
+  const commands = Object.keys(commandTable).join(', ');
+  return meant === undefined ? `unknown command ${JSON.stringify(name)}: the commands are ${commands}`
+    : `unknown command ${JSON.stringify(name)}: did you mean ${meant}? The commands are ${commands}`;
+}
+
+/** A flag given before its command (`--verbose plan`): said as one, with where it goes, not as an unknown command. */
+function flagBeforeCommand(flag: string): string {
+  const name = flag.replace(/^-+/, '').split('=')[0] ?? flag;
+  const takers = Object.values(commandTable).filter((spec) => Object.hasOwn(spec.flags, name)).map((spec) => spec.name);
+  return takers.length === 0 ? unknownCommand(flag)
+    : `${flag} is a flag, not a command: it goes after the command (${takers.map((t) => `${programName} ${t} ${flag}`).join(', or ')})`;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -37,6 +49,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === '-h' || command === '--help') return helpCommand(rest);
   if (command === '--version') return versionCommand(rest);
+  // Flags before the command (`sts-volume-gitops --verbose plan`): the command is found and they go after it.
+  const commandAt = command.startsWith('-') ? argv.findIndex(isCommandName) : -1;
+  if (commandAt > 0) return main([argv[commandAt] ?? '', ...argv.slice(0, commandAt), ...argv.slice(commandAt + 1)]);
+  if (command.startsWith('-') && !isCommandName(command)) {
+    printCliError({ kind: 'usage', message: flagBeforeCommand(command), hint: `Run '${programName} --help' for what each command does.` }, rest.includes('--json'));
+    return 2;
+  }
   if (!isCommandName(command)) {
     printCliError({ kind: 'usage', message: unknownCommand(command), hint: `Run '${programName} --help' for what each does.` }, rest.includes('--json'));
     return 2;

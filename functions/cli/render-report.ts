@@ -104,7 +104,7 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
     const size = template.volumesFrom !== undefined ? sizeChangeWords(template, 'terminal')
       : template.from === undefined || template.from === template.desiredSize ? template.desiredSize : change(template.from, template.desiredSize, 'terminal');
     const klass = template.storageClassName === undefined ? 'no class'
-      : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
+      : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : template.reasonCodes?.includes('storage-class-missing') ? ' (not in the cluster)' : ''}`;
     const classChange = template.volumeAttributesClass ? `, class ${change(template.volumeAttributesClass.from ?? '(none)', template.volumeAttributesClass.to ?? '(none)', 'terminal')}`
       : template.desiredClass !== undefined ? `, class ${template.desiredClass}` : '';
     lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}]${sts.replicas === undefined ? '' : ` ${doneCount(template)}`}  (${where})`);

@@ -5,6 +5,7 @@ import type {
   ClusterSnapshot, LivePvc, LiveStatefulSet, LiveStorageClass, NamespaceSnapshot,
 } from '../domain/live-state.ts';
 import { compareQuantities, formatBytesLike, implausibleSize } from '../domain/quantity.ts';
+import { closestName } from '../domain/similar-names.ts';
 import { describeDifference, diffTemplates } from './template-diff.ts';
 import { lowerRequestNote } from '../domain/server-capabilities.ts';
 import {
@@ -157,7 +158,8 @@ function planTemplate(
   if (className === undefined) {
     plan.reasons.push({ code: 'storage-class-missing', message: 'the volumeClaimTemplate names no StorageClass and the cluster has no default class' });
   } else if (!storageClass) {
-    plan.reasons.push({ code: 'storage-class-missing', message: `StorageClass ${className} does not exist in the cluster` });
+    const meant = closestName(className, storageClasses.map((c) => c.name));
+    plan.reasons.push({ code: 'storage-class-missing', message: `StorageClass ${className} does not exist in the cluster${meant === undefined ? '' : `; did you mean ${meant}?`}` });
   } else if (!storageClass.allowVolumeExpansion && sizePatches.length > 0) {
     plan.reasons.push({
       code: 'storage-class-not-expandable',

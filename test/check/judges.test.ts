@@ -114,6 +114,12 @@ describe('check: StorageClasses', () => {
     assert.match(results[2]?.message ?? '', /used by db\/pg data/);
   });
 
+  it('says the class probably meant for a typo (issue 37 item 13)', () => {
+    const [typo] = judgeStorageClasses([{ className: 'standrd', usedBy: 'db/pg data' }], classes);
+    assert.match(typo?.message ?? '', /^StorageClass standrd does not exist \(used by db\/pg data\); its volumes cannot be resized; did you mean standard\?$/);
+    assert.equal(typo?.fix, 'change the templates to standard (or create StorageClass standrd)');
+  });
+
   it('is an error when a template names no class and the cluster has no default', () => {
     const results = judgeStorageClasses([{ className: undefined, usedBy: 'db/pg data' }], classes.filter((c) => !c.isDefault));
     assert.match(results[0]?.message ?? '', /no default StorageClass/);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planTarget, type TemplatePlan } from '../../functions/engine/plan.ts';
+import { reportFromPlan } from '../../functions/engine/pass-report.ts';
+import { renderPassReport } from '../../functions/cli/render-report.ts';
+import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { desiredSet, desiredTemplate, livePvc, pgWorld, quota, snapshot, liveSet, runningPod } from './builders.ts';
 
 const allowAll = { allowedNamespaces: ['*'] };
@@ -104,6 +107,18 @@ describe('planTarget', () => {
     world.storageClasses.splice(0, world.storageClasses.length);
     const plan = onlyTemplate(planTarget([desiredSet()], world, allowAll));
     assert.deepEqual(plan.reasons.map((r) => r.code), ['storage-class-missing']);
+  });
+
+  it('names the StorageClass probably meant for one that does not exist, and says so in the plan, not "(expandable)" (issue 37 item 13)', () => {
+    const typo = desiredSet({ templates: [desiredTemplate({ storageClassName: 'standrd' })] });
+    const world = pgWorld();
+    const plan = onlyTemplate(planTarget([typo], world, allowAll));
+    assert.ok(plan.reasons.some((r) => r.code === 'storage-class-missing' && r.message === 'StorageClass standrd does not exist in the cluster; did you mean standard?'), JSON.stringify(plan.reasons));
+    const report = reportFromPlan(planTarget([typo], world, allowAll)[0] ?? assert.fail('no plan'), 'c'.repeat(40));
+    assert.match(renderPassReport({ target: 't', mode: 'plan', commitSha: 'c'.repeat(40), manifestErrors: [], notes: [], outcome: 'ok', statefulSets: [report] }), /\[standrd \(not in the cluster\)\]/);
+    const comment = renderPlanComment({ target: 't', headSha: 'c'.repeat(40), links: { htmlBase: 'https://github.com', owner: 'a', repo: 'b' }, statefulSets: [report], errors: [] });
+    assert.match(comment.markdown, /\| standrd \(not in the cluster\) \|/);
+    assert.doesNotMatch(comment.markdown, /standrd \(expandable\)/);
   });
 
   it('blocks namespaces outside the allowlist without reading them', () => {
