@@ -29,7 +29,9 @@ export async function checkTarget(config: TargetConfig, options: CheckOptions = 
   results.push(...allowAllWarnings([config]).map((w) => warning('config.allow-all', 'namespaces.allow', w.message, w.fix)));
   const source = await checkSource(config, options);
   results.push(...source.results);
-  results.push(...await checkCluster(config, options, source.desired));
+  // The source's first result that is not ok says why its manifests were not read, when they were not.
+  const unread = source.desired ? undefined : source.results.find((r) => r.level !== 'ok')?.id;
+  results.push(...await checkCluster(config, options, source.desired, unread));
   return { target: config.name, results };
 }
 
@@ -83,14 +85,14 @@ async function checkSource(config: TargetConfig, options: CheckOptions): Promise
   return { results: [...credential, ...read.results], desired: read.desired };
 }
 
-async function checkCluster(config: TargetConfig, options: CheckOptions, desired: SourceProbe['desired']): Promise<CheckResult[]> {
+async function checkCluster(config: TargetConfig, options: CheckOptions, desired: SourceProbe['desired'], unread: string | undefined): Promise<CheckResult[]> {
   let kubeConfig: KubeConfig;
   try {
     kubeConfig = await kubeConfigFor(config, options);
   } catch (cause) {
     return [judgeClusterSetupFailure(config, cause)];
   }
-  return [...await checkEksAuthenticationMode(config, options), ...await probeCluster(config, kubeConfig, desired)];
+  return [...await checkEksAuthenticationMode(config, options), ...await probeCluster(config, kubeConfig, desired, unread)];
 }
 
 /** On EKS, whether the cluster honours access entries: asked once the same credentials have reached it (DescribeCluster). */

@@ -8,6 +8,7 @@
 import { rbacRoleName } from '../app/rbac-manifest.ts';
 import type { BindingSubject, NamespaceGrants } from '../domain/rbac-grants.ts';
 import { ok, warning, type CheckResult } from './check-result.ts';
+import { count } from '../domain/spelling.ts';
 import { configMaps, leases, stateWritePaths, writeVerbs, type WritePath } from './state-write-paths.ts';
 import { boundSubject, describeSubject, sameSubject, whoCan, type Allowed, type Grantee } from './who-can.ts';
 
@@ -87,10 +88,10 @@ export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult
   const grantees = whoCan(grants, [configMaps, leases], writeVerbs);
   const isTool = (subject: BindingSubject): boolean => (tool ?? []).some((t) => sameSubject(t.subject, subject));
   const results: CheckResult[] = [];
-  if (!tool) {
-    results.push(warning(stateWritersCheck, `RoleBinding ${rbacRoleName}`, `not in namespace ${namespace}: the tool's identity is not bound there, so every identity that may write there is listed below as another`,
-      'apply the manifest `sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)'));
-  }
+  // Said once the others are known, so that it says how many follow (none, maybe).
+  const unbound = (others: number): CheckResult => warning(stateWritersCheck, `RoleBinding ${rbacRoleName}`,
+    `not in namespace ${namespace}: the tool's identity is not bound there, so ${others === 0 ? 'it may not write there either' : `every identity that may write there is said after this as another (${count(others, 'line')})`}`,
+    'apply the manifest `sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)');
   for (const { subject, binding } of (tool ?? []).filter((t) => t.subject.kind === 'Group' && everyoneGroups.test(t.subject.name))) {
     results.push(warning(stateWritersCheck, describeSubject(subject), `RoleBinding ${binding} in ${namespace} binds the tool's role to ${describeSubject(subject)}: every identity in it may write the recreation records and the Lease`,
       `bind the tool's own identity (\`sts-volume-gitops rbac --config FILE --group NAME\`, \`--user\` or \`--service-account\`, applied: it adds bindings of its own), then delete the bindings of ${describeSubject(subject)} (RoleBinding ${binding} here; \`kubectl get clusterrolebindings,rolebindings -A -l app.kubernetes.io/name=sts-volume-gitops -o wide\` lists them all with their subjects)`));
@@ -107,6 +108,7 @@ export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult
       + `the state namespace; ${harmOf(path.allowed)}`,
       pathFix(path, namespace)));
   }
+  if (!tool) results.unshift(unbound(results.length));
   if (results.length === 0) {
     const controlPlane = [...new Set(grantees.filter((g) => isControlPlane(g.subject)).map((g) => describeSubject(g.subject)))];
     results.push(ok(stateWritersCheck, namespace, `only the tool (${(tool ?? []).map((t) => `${describeSubject(t.subject)}, RoleBinding ${t.binding}`).join('; ')}) may write ConfigMaps or Leases here`

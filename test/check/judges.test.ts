@@ -100,6 +100,17 @@ describe('check: GitHub permissions', () => {
   });
 });
 
+describe('check: an identity granted nothing (issue 37 item 14)', () => {
+  it('is one error with one fix and the list of what it grants, not an error per resource and namespace', () => {
+    const questions = accessQuestions({ name: 'prod', namespaces: { default: 'platform', state: 'sts-volume-gitops', allow: ['db', 'cache'] } });
+    const results = judgeAccess(questions, questions.map(() => ({ allowed: false })));
+    assert.equal(results.length, 1);
+    assert.equal(results[0]?.level, 'error');
+    assert.match(results[0]?.message ?? '', new RegExp(`^this identity has none of the ${questions.length} permissions the tool needs: list storageclasses, list volumeattributesclasses at the cluster scope; get/list/create/update/patch/delete statefulsets, .* in namespaces cache, db; `));
+    assert.match(results[0]?.fix ?? '', /^apply the manifest the config needs/);
+  });
+});
+
 describe('check: StorageClasses', () => {
   const classes = [
     { name: 'standard', allowVolumeExpansion: true, isDefault: true },
