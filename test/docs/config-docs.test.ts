@@ -1,10 +1,11 @@
-// README's Configuration shows every way the schema allows to name the GitHub source and its credentials (issue 37
+// README's Configuration shows the default growth factor the code has, and every way the schema allows to name the GitHub source and its credentials (issue 37
 // item 4: `privateKey: { file | env }` and `source.github.apiUrl` were in the schema but in no README), read off
 // schemas/config.schema.json, so a field added there is not left undocumented.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { knownFields } from '../../functions/domain/schema-fields.ts';
+import { defaultMaxGrowthFactor } from '../../functions/engine/guardrails.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -26,4 +27,12 @@ it('README\'s Configuration names every field of source.github, its App and the 
   ];
   const missing = places.flatMap(([place, shown]) => knownFields(place).filter((field) => !shown(field).test(section)).map((field) => `${place}/${field}`));
   assert.deepEqual(missing, [], `README.md's Configuration section must show ${missing.join(', ')} (as \`field:\` in an example)`);
+});
+
+it('README says the default growth factor the code has, and why it is below 10 (issue 37 item 18)', () => {
+  const section = configurationSection();
+  assert.ok(section.includes(`(default ${defaultMaxGrowthFactor})`), 'the guardrails example says the default');
+  assert.ok(section.includes(`Only \`maxGrowthFactor\` has a default, ${defaultMaxGrowthFactor}:`), 'the list says the default');
+  assert.ok(defaultMaxGrowthFactor < 10, 'an extra zero (exactly 10x) must not pass by default');
+  assert.match(section.replace(/\s+/g, ' '), /the classic typo is an extra zero \(`5Gi` -> `50Gi`\), exactly 10x/);
 });
