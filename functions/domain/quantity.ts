@@ -157,6 +157,7 @@ export const plausibleSizeBytes = 1n << 20n;
  */
 export function implausibleSize(size: Quantity): string | undefined {
   if (size.bytes >= plausibleSizeBytes) return undefined;
+  if (size.bytes === 0n) return `${size.text} is zero bytes: a volume needs a size, with its unit (such as 20Gi)`;
   const number = /^[+]?(\d+(?:\.\d*)?|\.\d+)/.exec(size.text)?.[1] ?? size.text;
   const bytes = size.bytes === 1n ? '1 byte' : `${size.bytes.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')} bytes`;
   return `${size.text} is ${bytes}; did you mean ${number}Gi?`;

@@ -59,6 +59,8 @@ describe('planTarget', () => {
     assert.equal(plan.action, 'blocked');
     assert.deepEqual(plan.reasons.map((r) => [r.code, r.message]), [['implausible-size', '20 is 20 bytes; did you mean 20Gi?']]);
     assert.deepEqual(plan.pvcsToPatch.length, 3, 'the PVCs it would have patched, none of them patched while blocked');
+    const zero = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '0' })] })], pgWorld(), allowAll));
+    assert.deepEqual(zero.reasons.map((r) => r.message), ['0 is zero bytes: a volume needs a size, with its unit (such as 20Gi)']);
   });
 
   it('shows capacities in binary units when the size in Git has no unit to follow (issue 37 item 12)', () => {
