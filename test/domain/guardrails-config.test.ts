@@ -37,7 +37,7 @@ ${prometheusSource}
     namespaces: { allow: [db] }
 `);
     const target = parseConfig(text, 'README.md', '/etc/sts').targets[0];
-    assert.deepEqual(target?.guardrails, { maxSize: '4Ti', maxGrowthFactor: 10, maxMonthlyIncrease: 500 });
+    assert.deepEqual(target?.guardrails, { maxSize: '4Ti', maxGrowthFactor: 4, maxMonthlyIncrease: 500 });
     assert.deepEqual(target?.prices, { currency: 'USD', perGiBMonth: { gp3: 0.08, io2: 0.125 } });
   });
 
