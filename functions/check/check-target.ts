@@ -13,12 +13,13 @@ import { probeCluster } from './probe-cluster.ts';
 import { judgeClusterSetupFailure } from './reach-failure.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
+import { probeUsage } from './probe-usage.ts';
 import { secretBeforeDeploy } from './stack-secrets.ts';
 import { eksAccessCheck, judgeEksAuthenticationMode } from './eks-authentication-mode.ts';
 import type { EksCluster } from '../domain/cluster-key.ts';
 import { count } from '../domain/spelling.ts';
 
-export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey'> & {
+export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey' | 'readSecretText'> & {
   /** An EKS cluster's authentication mode (DescribeCluster), asked with the credentials that reach it. */
   eksAuthenticationMode?: (cluster: EksCluster) => Promise<string | undefined>;
 };
@@ -32,6 +33,7 @@ export async function checkTarget(config: TargetConfig, options: CheckOptions = 
   // The source's first result that is not ok says why its manifests were not read, when they were not.
   const unread = source.desired ? undefined : source.results.find((r) => r.level !== 'ok')?.id;
   results.push(...await checkCluster(config, options, source.desired, unread));
+  results.push(...await probeUsage(config, source.desired, options));
   return { target: config.name, results };
 }
 

@@ -3,7 +3,7 @@
 import type { TargetConfig } from '../domain/config.ts';
 import { matchPaths, noPathMatches, whereYamlFilesAre } from '../domain/path-matches.ts';
 import { readTargetDesired, type TargetDesired } from '../engine/desired-input.ts';
-import { noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
+import { filesMatched, noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
 import type { GitSourcePort } from '../engine/ports.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { judgeNamespaces } from './namespaces.ts';
@@ -25,7 +25,7 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   }
   const results: CheckResult[] = [ok('source.read', where, `read at ${head.commitSha.slice(0, 12)}: ${plural(head.files.size, 'file')}`)];
   const globs = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
-  const matches = matchPaths(head.files.keys(), globs);
+  const matches = matchPaths(filesMatched(head), globs);
   const noneMatch = noPathMatches(matches);
   // The passes' own rule (engine/no-manifests.ts): reading nothing blocks every pass (plan and reconcile exit 1); a
   // target with size sources still reads those, goes on and exits 0, so check warns there, as the plan's report does.
@@ -41,7 +41,7 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
         : warning('source.paths', glob, `${what}, only the size sources: passes apply their sizes and go on (plan exits 0)`, `${fix} (a target read only through sizeSources can point paths at its values files)`));
     } else results.push(warning('source.paths', glob, 'matches no YAML file', `fix the glob or remove it from paths (${hint()})`));
   }
-  const desired = readTargetDesired(head.files, { globs, defaultNamespace: config.namespaces.default, sizeSources: config.sizeSources });
+  const desired = readTargetDesired(head.files, { globs, defaultNamespace: config.namespaces.default, sizeSources: config.sizeSources }, head.tooLarge);
   for (const problem of desired.errors) {
     results.push(error('source.parse', `${problem.path}:${problem.line}`, problem.message, 'fix the file (or the mapping in sizeSources); a pass reports the same error and acts on nothing else in that place'));
   }

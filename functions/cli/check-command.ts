@@ -1,7 +1,7 @@
 // `sts-volume-gitops check`: what is missing before anything runs, per target
 // (functions/check/), without writing anything. Exit codes as `plan`: 0 nothing wrong (warnings allowed), 1 a check
 // found an error, 2 bad usage or configuration. With --json, the report and its counts (or the error) on stdout.
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
 import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
@@ -10,8 +10,9 @@ import { countResults, renderCheckReport, type CheckReport } from './render-chec
 import { printCliError, usageErrorOf } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
+import { eksAuthenticationModeFromThisMachine, eksFromThisMachine, ownAccountOfThisMachine } from './eks-access.ts';
+import { jsonText, stdoutStream, writeOut, type Write } from './terminal.ts';
 import { terminalStyle } from './terminal-style.ts';
-import { eksAuthenticationModeFromThisMachine, eksFromThisMachine } from './eks-access.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
@@ -20,16 +21,16 @@ export interface CheckCommandOptions extends CheckOptions {
   stdout?: { isTTY?: boolean; columns?: number };
 }
 
-export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out?: (text: string) => void): Promise<number> {
-  const stdout = options.stdout ?? (out ? {} : process.stdout);
-  out ??= (t) => process.stdout.write(t);
+export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out?: Write): Promise<number> {
+  const stdout = options.stdout ?? (out ? {} : stdoutStream());
+  out ??= writeOut;
   const line = readCommandLine(commandTable.check, args, out);
   if (typeof line === 'number') return line;
   const { values } = line;
   const env = options.env ?? process.env;
   let report: CheckReport;
   try {
-    const config = await loadConfig(values.config, env);
+    const config = await loadResolvedConfig(values.config, env, ownAccountOfThisMachine);
     const targets = selectTargets(config, values.target);
     const aws = options.readSecret && options.readSecretText ? undefined : await awsSecrets();
     // EKS targets are reached with this machine's AWS credentials: what they may do is what check reports.
@@ -45,7 +46,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
       const readRecordKey = readSecretText
         ? async (id: string) => (await import('../lambda/record-key-secret.ts')).recordKeyFromSecret(id, await readSecretText(id))
         : undefined;
-      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), eksKubeConfig, eksAuthenticationMode }).catch((cause: unknown) => ({
+      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), ...(readSecretText ? { readSecretText } : {}), eksKubeConfig, eksAuthenticationMode }).catch((cause: unknown) => ({
         target: target.name, results: [error('check', target.name, `the check itself failed: ${cause instanceof Error ? cause.message : String(cause)}`)],
       })));
     }
@@ -59,7 +60,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     printCliError(usageError, values.json === true, out, { targets: [], webhook: [], counts: { error: usageError.problems?.length ?? 1, warning: 0, ok: 0 } });
     return 2;
   }
-  out(values.json ? `${JSON.stringify({ ...report, counts: countResults(report) }, null, 2)}\n`
+  out(values.json ? jsonText({ ...report, counts: countResults(report) })
     : renderCheckReport(report, { style: terminalStyle(stdout, env, { verbose: values.verbose === true }), quiet: values.quiet === true }));
   return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
 }

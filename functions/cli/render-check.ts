@@ -1,6 +1,8 @@
 // What `check` prints: per target, one line per result with its fix below, then the webhook's and a count (pure). On a
 // terminal (terminal-style.ts) messages are cut to their first clause and wrapped, fixes wrapped whole, and the levels
-// coloured; --quiet keeps the errors alone.
+// coloured; --quiet keeps the errors alone. Each line is made printable before it is fitted and coloured: what a result
+// quotes from Git, the cluster or GitHub stays on its line.
+import { printable } from '../domain/printable.ts';
 import type { CheckLevel, CheckResult, TargetCheck } from '../check/check-result.ts';
 import { count } from '../domain/spelling.ts';
 import { fitLine, paint, plainStyle, type TerminalStyle } from './terminal-style.ts';
@@ -30,16 +32,16 @@ export function renderCheckReport(report: CheckReport, options: CheckRenderOptio
   const section = (title: string, all: readonly CheckResult[]): void => {
     const results = options.quiet ? all.filter((r) => r.level === 'error') : all;
     if (options.quiet && results.length === 0) return;
-    lines.push(title);
+    lines.push(printable(title));
     for (const result of results) {
-      const line = `  ${marks[result.level]} ${result.id.padEnd(idWidth)} ${result.subject}: ${result.message}`;
+      const line = printable(`  ${marks[result.level]} ${result.id.padEnd(idWidth)} ${result.subject}: ${result.message}`);
       // What is well takes a line; what is wrong, up to two.
       const fitted = fitLine(line, style, { messageStart: messageColumn, lines: result.level === 'ok' || result.level === 'info' ? 1 : 2 });
       if (fitted.join(' ').replace(/\s+/g, ' ') !== line.replace(/\s+/g, ' ')) cut = true;
       const [first = '', ...rest] = fitted;
       lines.push(`  ${paint(style, result.level, marks[result.level])}${first.slice(2 + marks[result.level].length)}`, ...rest);
       // A fix is what to do: wrapped, never cut.
-      if (result.fix !== undefined) lines.push(...fitLine(`${' '.repeat(messageColumn)}fix: ${result.fix}`, style, { messageStart: messageColumn + 5, cut: false }));
+      if (result.fix !== undefined) lines.push(...fitLine(printable(`${' '.repeat(messageColumn)}fix: ${result.fix}`), style, { messageStart: messageColumn + 5, cut: false }));
     }
     lines.push('');
   };

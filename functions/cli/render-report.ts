@@ -1,11 +1,17 @@
 // Human-readable pass reports for the terminal, in the spirit of `terraform plan`: what would change, what is
-// blocked and why, with file:line so the reader can jump to the value.
+// blocked and why, with file:line so the reader can jump to the value. Each line is made printable as a whole: a name,
+// a path or a message from Git or the cluster cannot break it, start another, or act on the terminal.
+import { printable } from '../domain/printable.ts';
 import { change, count, monthly, showSize, unitPrice } from '../domain/spelling.ts';
 import type { CostSummary, PassReport, StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
+import { templateKey } from '../proposals/lifecycle/identity.ts';
+import { outcomeLine } from '../proposals/outcome-line.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
+import { renderUsage } from './render-usage.ts';
 import { outcomeMarkers } from './plan-markers.ts';
 import { fitLine, paint, plainStyle, type TerminalStyle, type Tone } from './terminal-style.ts';
 import { statefulSetSeverity } from '../engine/pass-verdict.ts';
@@ -14,6 +20,8 @@ export interface PassRenderOptions {
   style?: TerminalStyle;
   /** Only what went wrong: manifest errors and the sets blocked, failed or stalled; nothing when there is none. */
   quiet?: boolean;
+  /** What became of the pass's proposals (its recovery pull requests), shown under their templates. */
+  proposals?: readonly ProposalOutcome[];
 }
 
 /** Sets --quiet shows: those whose outcome asks something of a person (the verdict's severities). */
@@ -21,27 +29,26 @@ function needsPerson(sts: StatefulSetReport): boolean {
   return statefulSetSeverity[sts.outcome] !== undefined;
 }
 
+/** The report, each line printable, fitted to the style (cut and wrapped on a terminal), its marker coloured. */
 export function renderPassReport(report: PassReport, options: PassRenderOptions = {}): string {
-  const style = options.style ?? plainStyle;
-  if (options.quiet) return renderProblemsOnly(report, style);
-  return fitReport(renderWhole(report), style);
+  const proposals = options.proposals ?? [];
+  const lines = options.quiet ? problemLines(report, proposals) : reportLines(report, proposals);
+  return fitReport(lines.map(printable), options.style ?? plainStyle);
 }
 
-/** The report's problems alone, under its header: an empty string when there is none. */
-function renderProblemsOnly(report: PassReport, style: TerminalStyle): string {
-  const sets = report.statefulSets.filter(needsPerson);
+/** The report's problems alone, under its header: no line when there is none. */
+function problemLines(report: PassReport, proposals: readonly ProposalOutcome[]): string[] {
   const problems = [
     ...report.manifestErrors.map((error) => `  ! ${error.path}:${error.line}:${error.column}: ${error.message}`),
     ...(report.noManifests ? [`  ! ${report.noManifests.message}`] : []),
-    ...sets.flatMap((sts) => renderStatefulSet(sts, report.cost, report.mode)),
+    ...report.statefulSets.filter(needsPerson).flatMap((sts) => renderStatefulSet(sts, report.cost, report.mode, proposals)),
   ];
-  if (problems.length === 0) return '';
-  return fitReport([`${report.mode === 'plan' ? 'Plan' : 'Reconcile'} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`, ...problems].join('\n'), style);
+  if (problems.length === 0) return [];
+  return [`${report.mode === 'plan' ? 'Plan' : 'Reconcile'} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`, ...problems];
 }
 
-/** Each line fitted to the style (cut and wrapped on a terminal), its marker coloured. */
-function fitReport(text: string, style: TerminalStyle): string {
-  return text.split('\n').flatMap((line) => {
+function fitReport(lines: readonly string[], style: TerminalStyle): string {
+  return lines.flatMap((line) => {
     const marker = /^ {2}([~=x!…?-]) /.exec(line)?.[1];
     const [first = '', ...rest] = fitLine(line, style);
     if (marker === undefined) return [first, ...rest];
@@ -51,13 +58,15 @@ function fitReport(text: string, style: TerminalStyle): string {
 
 const markerTone: Readonly<Record<string, Tone>> = { '~': 'change', '=': 'ok', 'x': 'error', '!': 'error', '…': 'info', '?': 'warning', '-': 'info' };
 
-function renderWhole(report: PassReport): string {
+function reportLines(report: PassReport, proposals: readonly ProposalOutcome[]): string[] {
   const lines: string[] = [];
   const verb = report.mode === 'plan' ? 'Plan' : 'Reconcile';
   lines.push(`${verb} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`);
   if (report.outcome === 'busy') {
+    // Who holds the target, since and until when; then the sets whose changes wait for it.
     lines.push(`  busy: ${report.notes.join('; ')}`);
-    return lines.join('\n');
+    for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode, proposals));
+    return lines;
   }
   if (report.server) {
     lines.push(`  server ${report.server.version}`);
@@ -68,14 +77,18 @@ function renderWhole(report: PassReport): string {
   }
   if (report.noManifests) lines.push(`  ! ${report.noManifests.message}`);
   else if (report.statefulSets.length === 0) lines.push('  no StatefulSets in the target paths');
-  for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode));
+  for (const sts of report.statefulSets) lines.push(...renderStatefulSet(sts, report.cost, report.mode, proposals));
+  // A proposal whose template the report does not show (closed because it left Git): said after the sets.
+  const shown = new Set(report.statefulSets.flatMap((s) => s.templates.map((t) => templateKey({ namespace: s.namespace, statefulSet: s.name, template: t.templateName }))));
+  for (const outcome of proposals.filter((o) => !shown.has(o.key))) lines.push(`  ${outcome.key}: ${outcomeLine(outcome, 'terminal')}`);
   for (const note of report.notes) lines.push(`  note: ${note}`);
+  lines.push(...renderUsage(report));
   lines.push(summaryLine(report));
   if (report.cost) {
     const unpriced = report.cost.unpricedClasses.length > 0 ? ` (not counted: no price for StorageClass ${report.cost.unpricedClasses.join(', ')})` : '';
     lines.push(`  storage cost of the resizes: ${monthly(report.cost.monthlyIncrease, report.cost.currency)}${unpriced}`);
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /** A planned change says what it will do (a read-only pass has done nothing yet); anything else, its outcome's word. */
@@ -92,7 +105,7 @@ export function hasPlannedChanges(report: PassReport): boolean {
   return report.statefulSets.some((sts) => isPlannedChange(sts, report.mode));
 }
 
-function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined, mode: PassReport['mode']): string[] {
+function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined, mode: PassReport['mode'], proposals: readonly ProposalOutcome[]): string[] {
   const symbol = outcomeMarkers[sts.outcome];
   const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
   const costWords = setCost ? `, ${monthly(setCost.monthlyIncrease, setCost.currency)}` : '';
@@ -112,6 +125,8 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
     if (template.cost && !(template.action === 'blocked' && addsNothing(template.cost))) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
     for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
+    const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
+    for (const outcome of proposals.filter((o) => o.key === key)) lines.push(`        ${outcomeLine(outcome, 'terminal')}`);
     for (const pvc of template.pvcs) {
       if (pvc.state === 'done' && template.finished) continue;
       const vac = pvc.volumeAttributesClass;

@@ -30,6 +30,12 @@ export function terminalStyle(stream: { isTTY?: boolean; columns?: number }, env
 export type Tone = 'error' | 'warning' | 'ok' | 'info' | 'change';
 const tones: Readonly<Record<Tone, Parameters<typeof styleText>[0]>> = { error: 'red', warning: 'yellow', ok: 'green', info: 'cyan', change: 'yellow' };
 
+/**
+ * The escape sequences paint() writes (styleText's foreground colours and their reset): the only ones terminal.ts lets
+ * through. A capture group, so that splitting a text on it keeps them.
+ */
+export const colourCodes = new RegExp(`(${String.fromCharCode(0x1b)}\\[(?:3[1236]|39)m)`, 'u');
+
 /** `text` in the tone's colour when the style has colour. */
 export function paint(style: TerminalStyle, tone: Tone, text: string): string {
   return style.colour ? styleText(tones[tone], text, { validateStream: false }) : text;

@@ -13,6 +13,7 @@ import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
 import { call, listPageSize, listPages, listWire, mergePatch, readVersionInfo, wireJson } from './api-calls.ts';
 import { KubeLeases } from './kube-leases.ts';
+import { printable } from '../../domain/printable.ts';
 import {
   recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
   toLiveStorageClass, toLiveVolumeAttributesClass, toPvcEvent, toRecreationRecord,
@@ -214,7 +215,7 @@ export class KubeCluster implements ClusterPort {
       body: {
         metadata: { generateName: `${object.name}.`, namespace: object.namespace },
         involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name: object.name, namespace: object.namespace, uid: object.uid },
-        type, reason, message: message.slice(0, 1024),
+        type, reason, message: eventMessage(message),
         source: { component: eventSource },
         reportingComponent: eventSource, reportingInstance: eventSource,
         firstTimestamp: timestamp, lastTimestamp: timestamp, count: 1,
@@ -227,7 +228,7 @@ export class KubeCluster implements ClusterPort {
     const events = await call(() => this.core.listNamespacedEvent({
       namespace: object.namespace, fieldSelector: `involvedObject.uid=${object.uid},reason=${reason},type=${type}`,
     }));
-    const stored = message.slice(0, 1024);
+    const stored = eventMessage(message);
     const same = events.items.filter((e) => e.message === stored && e.source?.component === eventSource && e.involvedObject.kind === object.kind && e.involvedObject.name === object.name);
     const latest = same.sort((a, b) => timeOf(b.lastTimestamp) - timeOf(a.lastTimestamp))[0];
     if (!latest?.metadata?.name) return undefined;
@@ -263,6 +264,11 @@ export class KubeCluster implements ClusterPort {
 
 /** Who the tool's Events say recorded them (`source.component`, as `kubectl get events` shows it). */
 const eventSource = 'sts-volume-gitops';
+
+/** An Event's message as stored: kubectl describe and get events print it as it is, so what it quotes from outside is written printable. */
+function eventMessage(message: string): string {
+  return printable(message).slice(0, 1024);
+}
 
 function timeOf(time: Date | string | undefined): number {
   return time === undefined ? 0 : new Date(time).getTime();
