@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { ConfigError, configEnvironmentVariable, parseConfig } from '../functions/domain/config.ts';
+import { clusterRegionProblems } from './eks-access.ts';
 
 const deprecatedConfigVariable = 'STS_VOLUME_GITOPS_CONFIG_FILE';
 const defaultStackConfigFile = 'config.yaml';
@@ -31,13 +32,17 @@ export function stackConfigFile(env: Readonly<Record<string, string | undefined>
   return { file, warnings };
 }
 
-/** The chosen file, or what is wrong with it (missing, or not a valid configuration: said as the CLI says it). */
+/**
+ * The chosen file, or what is wrong with it (missing, or not a valid configuration: said as the CLI says it; a cluster
+ * in another region than the stack's, $CDK_DEFAULT_REGION, which cdk sets from AWS_REGION or the profile).
+ */
 export function readableStackConfigFile(env: Readonly<Record<string, string | undefined>>, cwd: string): StackConfigFile {
   const chosen = stackConfigFile(env, cwd);
   if ('problem' in chosen) return chosen;
   try {
-    parseConfig(readFileSync(chosen.file, 'utf8'), chosen.file, dirname(chosen.file));
-    return chosen;
+    const config = parseConfig(readFileSync(chosen.file, 'utf8'), chosen.file, dirname(chosen.file));
+    const regions = clusterRegionProblems(config, env.CDK_DEFAULT_REGION || undefined);
+    return regions.length > 0 ? { problem: regions.join('\n') } : chosen;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return { problem: `configuration error in ${chosen.file}:\n${error.problems.map((p) => `  - ${p}`).join('\n')}` };

@@ -33,6 +33,7 @@ import { EmittedMetrics } from './metrics.ts';
 import { targetQueues, type TargetQueues } from './queue.ts';
 import { dispatchSchedule } from './schedule.ts';
 import { retainedSecret } from './secrets.ts';
+import { runbookOutputs } from './outputs.ts';
 import { shippedFunction } from './shipped-function.ts';
 import { webhookEndpoint } from './webhook-endpoint.ts';
 
@@ -207,6 +208,7 @@ export class StsVolumeGitopsStack extends Stack {
       queues: this.queues, alarms,
     });
     new CfnOutput(this, 'DashboardUrl', { value: this.dashboardUrl, description: 'The CloudWatch dashboard of passes, resizes, API calls, webhook deliveries and the queues' });
+    runbookOutputs(this, { dispatcher: this.dispatcher, worker: this.function, webhook: this.webhook, queue: this.queue, failedMessages: this.failedMessages, deadLetters: this.deadLetters });
   }
 
   /** sqs:SendMessage on the target queue and nothing else (SendMessageBatch is authorised as SendMessage). */

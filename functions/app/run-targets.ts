@@ -21,6 +21,7 @@ import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/
 import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 import { manageGrowthPullRequests } from '../proposals/growth/manage-growth-pull-requests.ts';
 import type { ProposalsResult } from '../proposals/lifecycle/manage-proposals.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 
 export interface TargetRun {
   target: string;
@@ -37,6 +38,11 @@ export interface TargetRun {
   durationMs: number;
   /** Requests sent by the clients during this run, retries included; `pvcPatches` are stored storage patches. */
   apiCalls: ApiCalls;
+}
+
+/** Every proposal outcome of the run, whichever kind's step gave it (the CLI's lines and the Lambda's metrics read them). */
+export function proposalOutcomes(run: Pick<TargetRun, 'recovery' | 'growth'>): ProposalOutcome[] {
+  return [...(run.recovery?.outcomes ?? []), ...(run.growth?.outcomes ?? [])];
 }
 
 export interface ApiCalls {

@@ -1,7 +1,8 @@
 // What `sts-volume-gitops check` finds, as data: one result per thing looked at, each ok, a warning or an error, with
 // what to do about it. Probes produce these; the CLI renders them (text or --json) and turns them into an exit code.
 
-export type CheckLevel = 'ok' | 'warning' | 'error';
+/** `info`: worth knowing, nothing to do here (what another identity can tell, say); like ok, it never fails check. */
+export type CheckLevel = 'ok' | 'info' | 'warning' | 'error';
 
 export interface CheckResult {
   /** Which check, stable for scripts: `config`, `source.paths`, `github.permissions`, `cluster.access`, ... */
@@ -21,6 +22,10 @@ export interface TargetCheck {
 
 export function ok(id: string, subject: string, message: string): CheckResult {
   return { id, level: 'ok', subject, message };
+}
+
+export function info(id: string, subject: string, message: string, fix?: string): CheckResult {
+  return { id, level: 'info', subject, message, ...(fix !== undefined ? { fix } : {}) };
 }
 
 export function warning(id: string, subject: string, message: string, fix?: string): CheckResult {

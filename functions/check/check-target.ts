@@ -14,9 +14,15 @@ import { judgeClusterSetupFailure } from './reach-failure.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
 import { probeUsage } from './probe-usage.ts';
+import { secretBeforeDeploy } from './stack-secrets.ts';
+import { eksAccessCheck, judgeEksAuthenticationMode } from './eks-authentication-mode.ts';
+import type { EksCluster } from '../domain/cluster-key.ts';
 import { count } from '../domain/spelling.ts';
 
-export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey' | 'readSecretText'>;
+export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey' | 'readSecretText'> & {
+  /** An EKS cluster's authentication mode (DescribeCluster), asked with the credentials that reach it. */
+  eksAuthenticationMode?: (cluster: EksCluster) => Promise<string | undefined>;
+};
 
 export async function checkTarget(config: TargetConfig, options: CheckOptions = {}): Promise<TargetCheck> {
   const results: CheckResult[] = [ok('config', 'configuration', `valid; ${count(config.sizeSources.length, 'size source')}, namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
@@ -24,7 +30,9 @@ export async function checkTarget(config: TargetConfig, options: CheckOptions = 
   results.push(...allowAllWarnings([config]).map((w) => warning('config.allow-all', 'namespaces.allow', w.message, w.fix)));
   const source = await checkSource(config, options);
   results.push(...source.results);
-  results.push(...await checkCluster(config, options, source.desired));
+  // The source's first result that is not ok says why its manifests were not read, when they were not.
+  const unread = source.desired ? undefined : source.results.find((r) => r.level !== 'ok')?.id;
+  results.push(...await checkCluster(config, options, source.desired, unread));
   results.push(...await probeUsage(config, source.desired, options));
   return { target: config.name, results };
 }
@@ -39,6 +47,8 @@ async function checkRecordKey(config: TargetConfig, options: CheckOptions): Prom
     await readRecordKey(config.name, config.recordKey, options.env ?? process.env, options);
     return ok('config.record-key', 'recordKey', 'readable, long enough to sign recreation records');
   } catch (cause) {
+    const beforeDeploy = config.recordKey.secret === undefined ? undefined : secretBeforeDeploy('record-key', 'config.record-key', 'recordKey', config.recordKey.secret, cause);
+    if (beforeDeploy) return beforeDeploy;
     const setup = awsSetupFailureOf(cause);
     return error('config.record-key', 'recordKey', messageOf(cause), setup
       ? awsSetupFix(setup, `secretsmanager:GetSecretValue on ${config.recordKey.secret ?? 'the secret recordKey names'}`)
@@ -57,8 +67,10 @@ async function checkSource(config: TargetConfig, options: CheckOptions): Promise
   try {
     auth = await gitHubAuth(config.name, github, options.env ?? process.env, options);
   } catch (cause) {
-    const setup = awsSetupFailureOf(cause);
     const secret = github.app && 'secret' in github.app.privateKey ? github.app.privateKey.secret : undefined;
+    const beforeDeploy = secret === undefined ? undefined : secretBeforeDeploy('app-key', 'github.credential', `${repo.owner}/${repo.repo}`, secret, cause);
+    if (beforeDeploy) return { results: [beforeDeploy], desired: undefined };
+    const setup = awsSetupFailureOf(cause);
     return {
       results: [error('github.credential', `${repo.owner}/${repo.repo}`, messageOf(cause),
         setup ? awsSetupFix(setup, `secretsmanager:GetSecretValue on ${secret ?? 'the App key\'s secret'}`)
@@ -75,14 +87,26 @@ async function checkSource(config: TargetConfig, options: CheckOptions): Promise
   return { results: [...credential, ...read.results], desired: read.desired };
 }
 
-async function checkCluster(config: TargetConfig, options: CheckOptions, desired: SourceProbe['desired']): Promise<CheckResult[]> {
+async function checkCluster(config: TargetConfig, options: CheckOptions, desired: SourceProbe['desired'], unread: string | undefined): Promise<CheckResult[]> {
   let kubeConfig: KubeConfig;
   try {
     kubeConfig = await kubeConfigFor(config, options);
   } catch (cause) {
     return [judgeClusterSetupFailure(config, cause)];
   }
-  return probeCluster(config, kubeConfig, desired);
+  return [...await checkEksAuthenticationMode(config, options), ...await probeCluster(config, kubeConfig, desired, unread)];
+}
+
+/** On EKS, whether the cluster honours access entries: asked once the same credentials have reached it (DescribeCluster). */
+async function checkEksAuthenticationMode(config: TargetConfig, options: CheckOptions): Promise<CheckResult[]> {
+  if (!('eks' in config.cluster) || !options.eksAuthenticationMode) return [];
+  const cluster = config.cluster.eks;
+  try {
+    return [judgeEksAuthenticationMode(cluster, await options.eksAuthenticationMode(cluster))];
+  } catch (cause) {
+    return [warning(eksAccessCheck, `EKS ${cluster.name}`, `cannot read the cluster's authentication mode: ${messageOf(cause)}`,
+      `access entries need API or API_AND_CONFIG_MAP: \`aws eks describe-cluster --name ${cluster.name} --query cluster.accessConfig\``)];
+  }
 }
 
 function messageOf(cause: unknown): string {

@@ -91,9 +91,28 @@ export function describeScope(question: AccessQuestion): string {
   return `${object} ${scope}`;
 }
 
+/** `list storageclasses, ... at the cluster scope; get, list ... statefulsets, ... in namespaces analytics, cache, db; ...`: scopes that refuse the same, together. */
+function describeRefusals(groups: ReadonlyArray<{ question: AccessQuestion; verbs: string[] }>): string {
+  const byScope = new Map<string, string[]>();
+  for (const { question, verbs } of groups) {
+    const scope = question.namespace !== undefined ? question.namespace : question.everyNamespace ? 'every namespace' : 'the cluster scope';
+    const resource = `${verbs.join('/')} ${question.resource}${question.name !== undefined ? ` "${question.name}"` : ''}`;
+    byScope.set(scope, [...(byScope.get(scope) ?? []), resource]);
+  }
+  const byGrants = new Map<string, string[]>();
+  for (const [scope, resources] of byScope) byGrants.set(resources.join(', '), [...(byGrants.get(resources.join(', ')) ?? []), scope]);
+  return [...byGrants].map(([resources, scopes]) => {
+    const namespaces = scopes.filter((s) => s !== 'the cluster scope' && s !== 'every namespace');
+    const where = [...scopes.filter((s) => !namespaces.includes(s)).map((s) => (s === 'every namespace' ? 'in every namespace' : 'at the cluster scope')),
+      ...(namespaces.length > 0 ? [`in namespace${namespaces.length > 1 ? 's' : ''} ${namespaces.join(', ')}`] : [])];
+    return `${resources} ${where.join(' and ')}`;
+  }).join('; ');
+}
+
 /**
  * The refused verbs, one error per resource and scope (as a Role rule is written) naming the grant to make; one ok
- * line when all are granted. An identity granted none of them is told to apply the generated manifest first.
+ * line when all are granted. An identity granted none of them gets one error: apply the generated manifest, with
+ * the list of what that grants.
  */
 export function judgeAccess(questions: readonly AccessQuestion[], answers: readonly AccessAnswer[]): CheckResult[] {
   const refused = new Map<string, { question: AccessQuestion; verbs: string[]; reasons: Set<string>; why: Set<string> }>();
@@ -110,8 +129,9 @@ export function judgeAccess(questions: readonly AccessQuestion[], answers: reado
   const results: CheckResult[] = [];
   const refusedCount = [...refused.values()].reduce((sum, g) => sum + g.verbs.length, 0);
   if (refusedCount > 0 && refusedCount === questions.length) {
-    results.push(error('cluster.access', 'permissions', 'this identity has none of the permissions the tool needs',
-      'apply the manifest the config needs (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`), bound to this identity (--group, --user or --service-account)'));
+    // One fix for all of them: said once, with the list of what it grants, not once per resource and namespace.
+    return [error('cluster.access', 'permissions', `this identity has none of the ${questions.length} permissions the tool needs: ${describeRefusals([...refused.values()])}`,
+      'apply the manifest the config needs (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`), bound to this identity (--group, --user or --service-account)')];
   }
   for (const [scope, group] of refused) {
     const binding = group.question.everyNamespace ? ' with a ClusterRole bound cluster-wide (namespaces.allow has "*")' : '';

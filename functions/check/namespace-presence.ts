@@ -40,7 +40,8 @@ export async function probeNamespaces(config: TargetConfig, probe: KubeAccessPro
       const lease = await probe.namespaceOfLease(namespace, leaseNameOf(config)).catch(unknown);
       if (lease !== 'exists' && lease !== 'missing') {
         const read = await probe.namespace(namespace).catch(unknown);
-        return { namespace, named, presence: typeof read === 'string' ? read : lease };
+        // A refused read says why better than the refused Lease create (whose words ask for a grant to create it).
+        return { namespace, named, presence: typeof read === 'string' || read.refused ? read : lease };
       }
       return { namespace, named, presence: lease, leaseCanBeCreated: lease === 'exists' };
     }
@@ -81,6 +82,7 @@ export function judgeNamespacePresence(
   const results: CheckResult[] = [];
   const present: string[] = [];
   const inferred: string[] = [];
+  const untold: NamespaceFinding[] = [];
   const probablyMissing = probablyMissingNamespaces(probe, questions, answers);
   for (const finding of probe.findings) {
     const { namespace, presence } = finding;
@@ -96,10 +98,11 @@ export function judgeNamespacePresence(
     } else if (probablyMissing.has(namespace)) {
       results.push(missingResult(config, finding, undefined, true));
     } else {
-      results.push(warning(idOf(finding), namespace, `could not tell whether namespace ${namespace} exists: ${presence.unknown}`,
-        'apply the RBAC manifest (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`) and run check again, or run it once with a kubeconfig that may read Namespaces'));
+      untold.push(finding);
     }
   }
+  // Those it could not tell, said once, not once each: one fix does for all.
+  if (untold.length > 0) results.push(untoldResult(untold));
   if (present.length + inferred.length > 0) {
     const all = [...present, ...inferred].sort();
     const which = present.length === 0 ? '' : `${inferred.join(', ')}: `;
@@ -107,6 +110,22 @@ export function judgeNamespacePresence(
   }
   return results;
 }
+
+/**
+ * Namespaces this identity could neither read nor infer: a GET of a Namespace is refused to the tool's own identity
+ * (the RBAC manifest grants none, since no pass needs one), and with no grant there yet nothing says they exist.
+ */
+function untoldResult(findings: readonly NamespaceFinding[]): CheckResult {
+  const names = findings.map((f) => f.namespace);
+  const shown = findings.map((f) => (f.named.includes('state') && findings.length > 1 ? `${f.namespace} (the state namespace)` : f.namespace));
+  // The workload namespaces' id when there are any, else the state namespace's.
+  const id = findings.some((f) => idOf(f) === 'cluster.namespaces') ? 'cluster.namespaces' : 'cluster.lease-namespace';
+  const reasons = [...new Set(findings.map((f) => (typeof f.presence === 'object' ? (f.presence.refused ? refusedRead : f.presence.unknown) : '')))];
+  return warning(id, names.join(', '), `could not tell whether ${names.length === 1 ? `namespace ${names[0] ?? ''} exists` : `namespaces ${shown.join(', ')} exist`}: ${reasons.join('; ')}`,
+    'apply the RBAC manifest (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`) and run check again (a grant in a namespace tells it exists), or run check once with a kubeconfig that may read Namespaces');
+}
+
+const refusedRead = 'this identity may not read Namespaces (nor need it: the RBAC manifest grants no read of them) and holds no grant there yet';
 
 function idOf(finding: NamespaceFinding): string {
   return finding.named.includes('state') ? 'cluster.lease-namespace' : 'cluster.namespaces';

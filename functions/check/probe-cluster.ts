@@ -5,6 +5,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeAccessProbe } from '../adapters/kube/access-probe.ts';
 import { KubeCluster } from '../adapters/kube/kube-cluster.ts';
+import { ClusterError } from '../engine/ports.ts';
 import type { TargetConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { parseServerVersion } from '../domain/server-capabilities.ts';
@@ -22,7 +23,8 @@ import { judgeStorageClasses, type ClassUsage } from './storage-classes.ts';
 
 const reviewConcurrency = 8;
 
-export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig, desired: TargetDesired | undefined): Promise<CheckResult[]> {
+/** `unread`: when `desired` is undefined, the id of the result above that says why the source was not read. */
+export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig, desired: TargetDesired | undefined, unread?: string): Promise<CheckResult[]> {
   const server = kubeConfig.getCurrentCluster()?.server ?? 'the cluster';
   const probe = new KubeAccessProbe(kubeConfig);
   const results: CheckResult[] = [];
@@ -34,7 +36,7 @@ export async function probeCluster(config: TargetConfig, kubeConfig: KubeConfig,
   }
   results.push(...await namespaceAndAccessResults(config, probe));
   results.push(...await probeStateNamespaceWriters(config.namespaces.state, probe));
-  results.push(...await templateResults(new KubeCluster(kubeConfig), desired, config.namespaces));
+  results.push(...await templateResults(new KubeCluster(kubeConfig), desired, config.namespaces, unread));
   return results;
 }
 
@@ -60,13 +62,16 @@ async function namespaceAndAccessResults(config: TargetConfig, probe: KubeAccess
 }
 
 /** The StatefulSets and templates the size sources name (they must exist), and the classes every template uses. */
-async function templateResults(cluster: KubeCluster, desired: TargetDesired | undefined, scope: NamespaceScope): Promise<CheckResult[]> {
-  if (!desired) return [warning('cluster.storageclass', 'templates', 'not checked: the source could not be read (see source.read)')];
+async function templateResults(cluster: KubeCluster, desired: TargetDesired | undefined, scope: NamespaceScope, unread: string | undefined): Promise<CheckResult[]> {
+  // Pointed at a line check prints: the result that stopped the source being read.
+  if (!desired) return [warning('cluster.storageclass', 'templates', `not checked: the manifests were not read${unread !== undefined ? ` (${unread} above says why)` : ''}`)];
   let storageClasses;
   try {
     ({ storageClasses } = await cluster.readSnapshot([]));
   } catch (cause) {
-    return [error('cluster.storageclass', 'StorageClasses', `cannot list StorageClasses: ${messageOf(cause)}`, 'grant the permissions cluster.access names')];
+    // A refusal is cluster.access's to say (it asks list on StorageClasses, and names the grant): not a second error.
+    if (cause instanceof ClusterError && cause.status === 403) return [warning('cluster.storageclass', 'StorageClasses', 'not checked: this identity may not list StorageClasses (cluster.access above says what to grant)')];
+    return [error('cluster.storageclass', 'StorageClasses', `cannot list StorageClasses: ${messageOf(cause)}`, 'check the cluster\'s reach and run check again')];
   }
   // A StatefulSet sized from a values file is the live object (its templates, their classes): read where those live.
   const mappedNamespaces = [...new Set(mappedValuesOf(desired).map((v) => v.namespace))].filter((n) => isNamespaceAllowed(n, scope));

@@ -3,7 +3,7 @@
 import type { TargetConfig } from '../domain/config.ts';
 import { matchPaths, noPathMatches, whereYamlFilesAre } from '../domain/path-matches.ts';
 import { readTargetDesired, type TargetDesired } from '../engine/desired-input.ts';
-import { filesMatched } from '../engine/no-manifests.ts';
+import { filesMatched, noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
 import type { GitSourcePort } from '../engine/ports.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { judgeNamespaces } from './namespaces.ts';
@@ -27,14 +27,18 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   const globs = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
   const matches = matchPaths(filesMatched(head), globs);
   const noneMatch = noPathMatches(matches);
+  // The passes' own rule (engine/no-manifests.ts): reading nothing blocks every pass (plan and reconcile exit 1); a
+  // target with size sources still reads those, goes on and exits 0, so check warns there, as the plan's report does.
+  const blocks = readsNothing(noManifestsAt(head, { globs, sizeSources: config.sizeSources })) !== undefined;
   for (const { glob, files } of matches) {
     const hint = (): string => whereYamlFilesAre(head.paths, [glob]);
     if (files > 0) results.push(ok('source.paths', glob, `matches ${plural(files, 'YAML file')}`));
     else if (noneMatch) {
-      const reads = config.sizeSources.length === 0 ? 'the target has nothing to resize' : 'only the size sources are read';
-      const sizeSourcesOnly = config.sizeSources.length === 0 ? '' : ' (a target read only through sizeSources can point paths at its values files)';
-      results.push(error('source.paths', glob, `matches no YAML file${globs.length > 1 ? ', nor does any other glob of paths' : ''}: no manifest is read, ${reads}`,
-        `fix paths (now ${JSON.stringify(globs)}, globs relative to the repository root) or the branch: ${hint()}${sizeSourcesOnly}`));
+      const what = `matches no YAML file${globs.length > 1 ? ', nor does any other glob of paths' : ''}: no manifest is read`;
+      const fix = `fix paths (now ${JSON.stringify(globs)}, globs relative to the repository root) or the branch: ${hint()}`;
+      results.push(blocks
+        ? error('source.paths', glob, `${what}, so every pass is blocked until it does (plan and reconcile exit 1)`, fix)
+        : warning('source.paths', glob, `${what}, only the size sources: passes apply their sizes and go on (plan exits 0)`, `${fix} (a target read only through sizeSources can point paths at its values files)`));
     } else results.push(warning('source.paths', glob, 'matches no YAML file', `fix the glob or remove it from paths (${hint()})`));
   }
   const desired = readTargetDesired(head.files, { globs, defaultNamespace: config.namespaces.default, sizeSources: config.sizeSources }, head.tooLarge);

@@ -1,13 +1,14 @@
 // Who besides the tool may write ConfigMaps or Leases in a target's state namespace (pure). The recreation records
 // there are instructions to create StatefulSets: a forged one is refused, but whoever may write ConfigMaps there can
 // delete a genuine one while its StatefulSet is absent, and whoever may write the Lease can stop passes or run beside
-// them. The tool is whoever the RoleBinding `sts-volume-gitops rbac` generates there binds; the control plane (the
+// them. The tool is whoever the RoleBindings `sts-volume-gitops rbac` generates there bind; the control plane (the
 // group system:masters, system: users, kube-system's ServiceAccounts) is named but not warned about; everyone else
 // with a write verb is a warning naming the subject, the binding and the role, and so is everyone else who can give
 // itself that write (bind, escalate, impersonate, a pod or a token of a ServiceAccount that writes: state-write-paths.ts).
 import { rbacRoleName } from '../app/rbac-manifest.ts';
 import type { BindingSubject, NamespaceGrants } from '../domain/rbac-grants.ts';
 import { ok, warning, type CheckResult } from './check-result.ts';
+import { count } from '../domain/spelling.ts';
 import { configMaps, leases, stateWritePaths, writeVerbs, type WritePath } from './state-write-paths.ts';
 import { boundSubject, describeSubject, sameSubject, whoCan, type Allowed, type Grantee } from './who-can.ts';
 
@@ -25,10 +26,15 @@ function isControlPlane(subject: BindingSubject): boolean {
   return subject.name.startsWith('system:') && subject.name !== 'system:anonymous';
 }
 
-/** The subjects of the RoleBinding `sts-volume-gitops rbac` makes in the state namespace; undefined when it is not there. */
-function toolSubjects(grants: NamespaceGrants): BindingSubject[] | undefined {
-  const binding = grants.roleBindings.find((b) => b.namespace === grants.namespace && b.name === rbacRoleName && b.roleRef.kind === 'Role' && b.roleRef.name === rbacRoleName);
-  return binding?.subjects.map((s) => boundSubject(s, binding));
+/**
+ * The subjects of the RoleBindings `sts-volume-gitops rbac` makes in the state namespace (one per subject: named
+ * `sts-volume-gitops`, or after the subject, of Role `sts-volume-gitops`), each with its binding; undefined when none is there.
+ */
+function toolSubjects(grants: NamespaceGrants): Array<{ subject: BindingSubject; binding: string }> | undefined {
+  const bindings = grants.roleBindings.filter((b) => b.namespace === grants.namespace && (b.name === rbacRoleName || b.name.startsWith(`${rbacRoleName}-`))
+    && b.roleRef.kind === 'Role' && b.roleRef.name === rbacRoleName);
+  if (bindings.length === 0) return undefined;
+  return bindings.flatMap((binding) => binding.subjects.map((s) => ({ subject: boundSubject(s, binding), binding: binding.name })));
 }
 
 /** `create, update, delete ConfigMaps; update Leases "sts-volume-gitops-prod"`. */
@@ -80,15 +86,15 @@ export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult
   const namespace = grants.namespace;
   const tool = toolSubjects(grants);
   const grantees = whoCan(grants, [configMaps, leases], writeVerbs);
-  const isTool = (subject: BindingSubject): boolean => (tool ?? []).some((t) => sameSubject(t, subject));
+  const isTool = (subject: BindingSubject): boolean => (tool ?? []).some((t) => sameSubject(t.subject, subject));
   const results: CheckResult[] = [];
-  if (!tool) {
-    results.push(warning(stateWritersCheck, `RoleBinding ${rbacRoleName}`, `not in namespace ${namespace}: the tool's identity is not bound there, so every identity that may write there is listed below as another`,
-      'apply the manifest `sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)'));
-  }
-  for (const subject of (tool ?? []).filter((s) => s.kind === 'Group' && everyoneGroups.test(s.name))) {
-    results.push(warning(stateWritersCheck, describeSubject(subject), `RoleBinding ${rbacRoleName} in ${namespace} binds the tool's role to ${describeSubject(subject)}: every identity in it may write the recreation records and the Lease`,
-      'regenerate the manifest for the tool\'s own identity only (`sts-volume-gitops rbac --group NAME`, `--user` or `--service-account`) and apply it'));
+  // Said once the others are known, so that it says how many follow (none, maybe).
+  const unbound = (others: number): CheckResult => warning(stateWritersCheck, `RoleBinding ${rbacRoleName}`,
+    `not in namespace ${namespace}: the tool's identity is not bound there, so ${others === 0 ? 'it may not write there either' : `every identity that may write there is said after this as another (${count(others, 'line')})`}`,
+    'apply the manifest `sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)');
+  for (const { subject, binding } of (tool ?? []).filter((t) => t.subject.kind === 'Group' && everyoneGroups.test(t.subject.name))) {
+    results.push(warning(stateWritersCheck, describeSubject(subject), `RoleBinding ${binding} in ${namespace} binds the tool's role to ${describeSubject(subject)}: every identity in it may write the recreation records and the Lease`,
+      `bind the tool's own identity (\`sts-volume-gitops rbac --config FILE --group NAME\`, \`--user\` or \`--service-account\`, applied: it adds bindings of its own), then delete the bindings of ${describeSubject(subject)} (RoleBinding ${binding} here; \`kubectl get clusterrolebindings,rolebindings -A -l app.kubernetes.io/name=sts-volume-gitops -o wide\` lists them all with their subjects)`));
   }
   const skipped = (subject: BindingSubject): boolean => isTool(subject) || isControlPlane(subject);
   for (const grantee of grantees.filter((g) => !skipped(g.subject))) {
@@ -102,9 +108,10 @@ export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult
       + `the state namespace; ${harmOf(path.allowed)}`,
       pathFix(path, namespace)));
   }
+  if (!tool) results.unshift(unbound(results.length));
   if (results.length === 0) {
     const controlPlane = [...new Set(grantees.filter((g) => isControlPlane(g.subject)).map((g) => describeSubject(g.subject)))];
-    results.push(ok(stateWritersCheck, namespace, `only the tool (${(tool ?? []).map(describeSubject).join(', ')}, RoleBinding ${rbacRoleName}) may write ConfigMaps or Leases here`
+    results.push(ok(stateWritersCheck, namespace, `only the tool (${(tool ?? []).map((t) => `${describeSubject(t.subject)}, RoleBinding ${t.binding}`).join('; ')}) may write ConfigMaps or Leases here`
       + (controlPlane.length > 0 ? `, besides the control plane (${controlPlane.join(', ')})` : '')
       + ', and nobody else can give itself that write (bind, escalate, impersonate, a pod or a token of a ServiceAccount that may)'));
   }

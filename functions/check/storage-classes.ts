@@ -2,6 +2,7 @@
 // whose class cannot expand, and the plan blocks it; check says so before the first pull request does.
 import type { LiveStorageClass } from '../domain/live-state.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
+import { closestName } from '../domain/similar-names.ts';
 
 export interface ClassUsage {
   /** undefined: the template names no class (the cluster's default applies). */
@@ -27,8 +28,10 @@ export function judgeStorageClasses(usages: readonly ClassUsage[], classes: read
     const storageClass = classes.find((c) => c.name === name);
     const used = `used by ${users.slice(0, 3).join(', ')}${users.length > 3 ? ` and ${users.length - 3} more` : ''}`;
     if (!storageClass) {
-      results.push(error('cluster.storageclass', name, `StorageClass ${name} does not exist (${used}); its volumes cannot be resized`,
-        `create StorageClass ${name} (kubectl get storageclass lists those there are) or change the templates to a class that exists`));
+      const meant = closestName(name, classes.map((c) => c.name));
+      results.push(error('cluster.storageclass', name, `StorageClass ${name} does not exist (${used}); its volumes cannot be resized${meant === undefined ? '' : `; did you mean ${meant}?`}`,
+        meant === undefined ? `create StorageClass ${name} (kubectl get storageclass lists those there are) or change the templates to a class that exists`
+          : `change the templates to ${meant} (or create StorageClass ${name})`));
     } else if (!storageClass.allowVolumeExpansion) {
       results.push(error('cluster.storageclass', name, `StorageClass ${name} does not allow volume expansion (${used}); resizes will be blocked`,
         `if its provisioner can expand volumes, set allowVolumeExpansion: true on StorageClass ${name} (kubectl patch storageclass ${name} -p '{"allowVolumeExpansion":true}')`));

@@ -3,6 +3,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { commandTable, type CommandSpec, type FlagSpec } from './command-table.ts';
 import { printCliError } from './usage-errors.ts';
+import { closestName } from '../domain/similar-names.ts';
 import { writeOut, type Write } from './terminal.ts';
 
 export const programName = 'sts-volume-gitops';
@@ -31,7 +32,7 @@ export function parseCommandLine<S extends CommandSpec>(spec: S, args: readonly 
     parsed = parseArgs({ args, options, strict: true, allowPositionals: spec.positional !== undefined });
   } catch (error) {
     if (lenientValues(spec, args).help === true) return { kind: 'help' };
-    return { kind: 'usage-error', message: firstSentence(error), json: wantsJson(spec, args) };
+    return { kind: 'usage-error', message: `${firstSentence(error)}${flagMeant(spec, error)}`, json: wantsJson(spec, args) };
   }
   const { help, ...values } = parsed.values;
   if (help === true) return { kind: 'help' };
@@ -55,6 +56,14 @@ export function wantsJson(spec: CommandSpec, args: readonly string[]): boolean {
 
 function lenientValues(spec: CommandSpec, args: readonly string[]): Record<string, unknown> {
   return parseArgs({ args, options: parserOptions(spec), strict: false, allowPositionals: true }).values;
+}
+
+/** `; did you mean --config?` for an option parseArgs does not know that is a typo of one the command has. */
+function flagMeant(spec: CommandSpec, error: unknown): string {
+  if ((error as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+  const given = /'(--?[^'\s]+)'/.exec(error instanceof Error ? error.message : '')?.[1]?.replace(/^-+/, '').split('=')[0];
+  const meant = given === undefined ? undefined : closestName(given, [...Object.keys(spec.flags), 'help']);
+  return meant === undefined ? '' : `; did you mean --${meant}?`;
 }
 
 /** parseArgs's first sentence names the problem; the rest explains `--`, which the help does better. */
@@ -99,7 +108,9 @@ export function renderCommandHelp(spec: CommandSpec): string {
     `${flag.description}${flag.multiple ? '; repeatable' : ''}${flag.required ? '; required' : ''}`,
   ]);
   flags.push(['-h, --help', 'show this help']);
-  lines.push('Flags:', ...columns(flags), '', exitCodesLine);
+  lines.push('Flags:', ...columns(flags), '');
+  for (const note of spec.notes ?? []) lines.push(...wrap(note, 100), '');
+  lines.push(exitCodesLine);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,6 +1,7 @@
 // Every command of the `sts-volume-gitops` CLI, its flags and what they do: the one table that both parses the command
 // line (node:util parseArgs) and prints the help, so a flag cannot be accepted without being documented.
 import { configEnvironmentVariable } from '../domain/config.ts';
+import { markerLegendLine } from './plan-markers.ts';
 
 export interface FlagSpec {
   type: 'string' | 'boolean';
@@ -19,6 +20,8 @@ export interface CommandSpec {
   summary: string;
   /** What the command does, in a few sentences, for its own help. */
   description: string;
+  /** Lines printed after the flags in the command's help (a legend). */
+  notes?: readonly string[];
   /** One positional argument the command may take (a subcommand), with the values it may have when they are fixed. */
   positional?: { name: string; values?: readonly string[]; description: string };
   flags: Readonly<Record<string, FlagSpec>>;
@@ -27,26 +30,33 @@ export interface CommandSpec {
 const config = { type: 'string', value: 'FILE', description: `the configuration file (default: $${configEnvironmentVariable})` } as const;
 const target = { type: 'string', value: 'NAME', description: 'only this target (default: every target in the configuration)' } as const;
 const json = { type: 'boolean', description: 'print the result as JSON on stdout, errors included' } as const;
+const verbose = { type: 'boolean', description: 'every line whole (on a terminal, long messages are cut to their first clause and wrapped)' } as const;
+const quiet = { type: 'boolean', description: 'print only what went wrong: errors, blocked and failed (nothing when all is well; the exit code says it)' } as const;
 
 export const commandTable = {
   plan: {
     name: 'plan',
     summary: 'show what a pass would do (read-only, like terraform plan)',
     description: 'Reads Git and the cluster, plans every volumeClaimTemplates change and checks it with server-side dry runs. Writes nothing.',
-    flags: { config, target, json },
+    flags: {
+      config, target, json, verbose, quiet,
+      'detailed-exitcode': { type: 'boolean', description: 'exit codes as terraform plan -detailed-exitcode: 0 no changes, 1 error (blocked, failed, stalled, bad usage or configuration), 2 changes present' },
+    },
+    notes: [markerLegendLine()],
   },
   reconcile: {
     name: 'reconcile',
     summary: 'run one pass: resize what Git asks for',
     description: 'One pass, as the scheduled function runs it: plan, then update templates and patch PVCs, then report. Progress lines go to stderr.',
-    flags: { config, target, json },
+    flags: { config, target, json, verbose, quiet },
+    notes: [markerLegendLine()],
   },
   check: {
     name: 'check',
     summary: 'what is missing before a first pass (read-only)',
     description: 'Checks the configuration, the GitHub credential and its permissions, the paths, the cluster\'s permissions, the state namespace and the StorageClasses, each with its fix. Writes nothing. Exit code 1 when a check found an error (warnings allowed).',
     flags: {
-      config, target, json,
+      config, target, json, verbose, quiet,
       'webhook-secret-env': { type: 'string', value: 'VAR', description: 'check the local webhook secret in this environment variable (the deployed one is named by $STS_VOLUME_GITOPS_WEBHOOK_SECRET)' },
     },
   },

@@ -15,7 +15,7 @@ import { mustResourceType } from '../../sandbox/kube/store.ts';
 import { parseConfig, type Config, type TargetConfig } from '../domain/config.ts';
 import { checkTarget } from '../check/check-target.ts';
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
-import { runTargets, type TargetRun } from '../app/run-targets.ts';
+import { proposalOutcomes, runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderCheckReport } from './render-check.ts';
 import { parseTemplateKey } from '../proposals/lifecycle/identity.ts';
 import { renderPassReport } from './render-report.ts';
@@ -92,12 +92,12 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
 
     heading(print, '1. What Git asks for, against what runs (read-only plan)');
     const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env });
-    if (plan?.report) print(renderPassReport(plan.report, plan.recovery?.outcomes));
+    if (plan?.report) print(renderPassReport(plan.report, { proposals: proposalOutcomes(plan) }));
 
     heading(print, '2. Reconcile passes until the cluster converges');
     let run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged' || s.outcome === 'failed' || s.outcome === 'blocked') === true
       && (r.recovery?.outcomes.some((o) => o.action === 'opened' || o.action === 'unchanged') ?? false));
-    if (run.report) print(renderPassReport(run.report, run.recovery?.outcomes));
+    if (run.report) print(renderPassReport(run.report, { proposals: proposalOutcomes(run) }));
 
     heading(print, '3. The resize the driver cannot satisfy, and its recovery pull request');
     const recovery = run.recovery?.outcomes.find((o) => o.pullRequestUrl !== undefined);
@@ -155,7 +155,7 @@ async function infeasibleClassStory(demo: Demo): Promise<void> {
   await github.commitFiles({ branch: 'main', message: 'pg data volumes: extreme performance class', files: { 'k8s/db/pg.yaml': current.replace('volumeAttributesClassName: gold', 'volumeAttributesClassName: extreme') } });
   print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (io2 at 100,000 IOPS: the driver cannot change a volume\'s type)');
   const run = await passUntil(demo, (r) => r.recovery?.outcomes.some((o) => o.kind === 'class-recovery' && o.pullRequestUrl !== undefined) === true);
-  if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }, run.recovery?.outcomes.filter((o) => parseTemplateKey(o.key)?.statefulSet === 'pg')));
+  if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }, { proposals: proposalOutcomes(run).filter((o) => parseTemplateKey(o.key)?.statefulSet === 'pg') }));
   const recovery = run.recovery?.outcomes.find((o) => o.kind === 'class-recovery');
   const pr = github.state.pulls.find((p) => p.state === 'open' && p.number === recovery?.pullRequest);
   if (!recovery || !pr) return print('(no recovery pull request was opened)');

@@ -21,6 +21,11 @@ export function eksFromThisMachine(sessionName: string): (cluster: EksCluster) =
   };
 }
 
+/** An EKS cluster's authentication mode, asked with this machine's AWS credentials (and the target's roleArn). */
+export function eksAuthenticationModeFromThisMachine(sessionName: string): (cluster: EksCluster) => Promise<string | undefined> {
+  return async (cluster) => (await import('../adapters/kube/eks-cluster.ts')).eksAuthenticationModeOf(cluster, sessionName);
+}
+
 /**
  * The account this machine's AWS credentials belong to, for an EKS target without a roleArn named also with one
  * (app/resolve-clusters.ts); undefined without credentials: the two are then told apart by their names alone.

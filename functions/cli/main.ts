@@ -3,13 +3,16 @@ import { hostname } from 'node:os';
 import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
+import { proposalOutcomes } from '../app/run-targets.ts';
 import { eksFromThisMachine, ownAccountOfThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
-import { renderPassReport } from './render-report.ts';
+import { hasPlannedChanges, renderPassReport } from './render-report.ts';
+import { terminalStyle } from './terminal-style.ts';
+import { closestName } from '../domain/similar-names.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
 import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
-import { failureText, jsonText, progressLine, writeErr, writeOut } from './terminal.ts';
+import { failureText, jsonText, progressLine, stdoutStream, writeErr, writeOut } from './terminal.ts';
 import { printable } from '../domain/printable.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -27,7 +30,18 @@ const commands: Readonly<Record<CommandName, (args: string[]) => Promise<number>
 };
 
 function unknownCommand(name: string): string {
-  return `unknown command ${JSON.stringify(name)}: the commands are ${Object.keys(commandTable).join(', ')}`;
+  const meant = closestName(name, Object.keys(commandTable));
+  const commands = Object.keys(commandTable).join(', ');
+  return meant === undefined ? `unknown command ${JSON.stringify(name)}: the commands are ${commands}`
+    : `unknown command ${JSON.stringify(name)}: did you mean ${meant}? The commands are ${commands}`;
+}
+
+/** A flag given before its command (`--verbose plan`): said as one, with where it goes, not as an unknown command. */
+function flagBeforeCommand(flag: string): string {
+  const name = flag.replace(/^-+/, '').split('=')[0] ?? flag;
+  const takers = Object.values(commandTable).filter((spec) => Object.hasOwn(spec.flags, name)).map((spec) => spec.name);
+  return takers.length === 0 ? unknownCommand(flag)
+    : `${flag} is a flag, not a command: it goes after the command (${takers.map((t) => `${programName} ${t} ${flag}`).join(', or ')})`;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -38,6 +52,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === '-h' || command === '--help') return helpCommand(rest);
   if (command === '--version') return versionCommand(rest);
+  // Flags before the command (`sts-volume-gitops --verbose plan`): the command is found and they go after it.
+  const commandAt = command.startsWith('-') ? argv.findIndex(isCommandName) : -1;
+  if (commandAt > 0) return main([argv[commandAt] ?? '', ...argv.slice(0, commandAt), ...argv.slice(commandAt + 1)]);
+  if (command.startsWith('-') && !isCommandName(command)) {
+    printCliError({ kind: 'usage', message: flagBeforeCommand(command), hint: `Run '${programName} --help' for what each command does.` }, rest.includes('--json'));
+    return 2;
+  }
   if (!isCommandName(command)) {
     printCliError({ kind: 'usage', message: unknownCommand(command), hint: `Run '${programName} --help' for what each does.` }, rest.includes('--json'));
     return 2;
@@ -53,8 +74,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): Promise<number> {
+  // terraform's -detailed-exitcode: 1 for any error, bad usage or configuration included; 2 means changes.
+  const detailed = command === 'plan' && args.includes('--detailed-exitcode');
+  const errorCode = (code: number): number => (detailed && code === 2 ? 1 : code);
   const line = readCommandLine(commandTable[command], args);
-  if (typeof line === 'number') return line;
+  if (typeof line === 'number') return errorCode(line);
   const { values } = line;
   try {
     const config = await loadResolvedConfig(values.config, process.env, ownAccountOfThisMachine);
@@ -67,21 +91,26 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
       ...(command === 'plan' ? { eksKubeConfig: eksFromThisMachine('sts-volume-gitops-plan') } : {}),
       ...(values.target !== undefined ? { targetName: values.target } : {}),
       holderIdentity: `cli-${hostname()}-${process.pid}`,
-      onEvent: values.json ? undefined : (target, line) => writeErr(progressLine(target, line)),
+      // --quiet: what went wrong only, so no progress lines either.
+      onEvent: values.json || values.quiet ? undefined : (target, line) => writeErr(progressLine(target, line)),
     });
     if (values.json) {
       writeOut(jsonText(runs.map(targetRunJson)));
     } else {
+      const options = { style: terminalStyle(stdoutStream(), process.env, { verbose: values.verbose === true }), quiet: values.quiet === true };
       for (const run of runs) {
-        if (run.report) writeOut(`${renderPassReport(run.report, [...(run.recovery?.outcomes ?? []), ...(run.growth?.outcomes ?? [])])}\n`);
+        const text = run.report ? renderPassReport(run.report, { ...options, proposals: proposalOutcomes(run) }) : '';
+        if (text !== '') writeOut(`${text}\n`);
         if (run.error !== undefined) writeOut(`target ${printable(run.target)}: error: ${printable(run.error)}\n`);
       }
     }
-    return exitCodeOf(runs.map(passVerdict));
+    const code = exitCodeOf(runs.map(passVerdict));
+    if (!detailed || code !== 0) return code;
+    return runs.some((run) => run.report !== undefined && hasPlannedChanges(run.report)) ? 2 : 0;
   } catch (error) {
     const code = reportUsageError(error, values.json === true);
     if (code === undefined) throw error;
-    return code;
+    return errorCode(code);
   }
 }
 

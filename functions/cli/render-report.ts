@@ -12,11 +12,51 @@ import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { outcomeLine } from '../proposals/outcome-line.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
 import { renderUsage } from './render-usage.ts';
+import { outcomeMarkers } from './plan-markers.ts';
+import { fitLine, paint, plainStyle, type TerminalStyle, type Tone } from './terminal-style.ts';
+import { statefulSetSeverity } from '../engine/pass-verdict.ts';
 
-/** The report, with what became of the pass's proposals (its recovery pull requests) under their templates. */
-export function renderPassReport(report: PassReport, proposals: readonly ProposalOutcome[] = []): string {
-  return reportLines(report, proposals).map(printable).join('\n');
+export interface PassRenderOptions {
+  style?: TerminalStyle;
+  /** Only what went wrong: manifest errors and the sets blocked, failed or stalled; nothing when there is none. */
+  quiet?: boolean;
+  /** What became of the pass's proposals (its recovery pull requests), shown under their templates. */
+  proposals?: readonly ProposalOutcome[];
 }
+
+/** Sets --quiet shows: those whose outcome asks something of a person (the verdict's severities). */
+function needsPerson(sts: StatefulSetReport): boolean {
+  return statefulSetSeverity[sts.outcome] !== undefined;
+}
+
+/** The report, each line printable, fitted to the style (cut and wrapped on a terminal), its marker coloured. */
+export function renderPassReport(report: PassReport, options: PassRenderOptions = {}): string {
+  const proposals = options.proposals ?? [];
+  const lines = options.quiet ? problemLines(report, proposals) : reportLines(report, proposals);
+  return fitReport(lines.map(printable), options.style ?? plainStyle);
+}
+
+/** The report's problems alone, under its header: no line when there is none. */
+function problemLines(report: PassReport, proposals: readonly ProposalOutcome[]): string[] {
+  const problems = [
+    ...report.manifestErrors.map((error) => `  ! ${error.path}:${error.line}:${error.column}: ${error.message}`),
+    ...(report.noManifests ? [`  ! ${report.noManifests.message}`] : []),
+    ...report.statefulSets.filter(needsPerson).flatMap((sts) => renderStatefulSet(sts, report.cost, report.mode, proposals)),
+  ];
+  if (problems.length === 0) return [];
+  return [`${report.mode === 'plan' ? 'Plan' : 'Reconcile'} for target ${report.target} at commit ${report.commitSha.slice(0, 12)}`, ...problems];
+}
+
+function fitReport(lines: readonly string[], style: TerminalStyle): string {
+  return lines.flatMap((line) => {
+    const marker = /^ {2}([~=x!…?-]) /.exec(line)?.[1];
+    const [first = '', ...rest] = fitLine(line, style);
+    if (marker === undefined) return [first, ...rest];
+    return [`  ${paint(style, markerTone[marker] ?? 'info', marker)}${first.slice(3)}`, ...rest];
+  }).join('\n');
+}
+
+const markerTone: Readonly<Record<string, Tone>> = { '~': 'change', '=': 'ok', 'x': 'error', '!': 'error', '…': 'info', '?': 'warning', '-': 'info' };
 
 function reportLines(report: PassReport, proposals: readonly ProposalOutcome[]): string[] {
   const lines: string[] = [];
@@ -60,22 +100,29 @@ function isPlannedChange(sts: StatefulSetReport, mode: PassReport['mode']): bool
   return mode === 'plan' && sts.outcome === 'in-progress' && sts.templates.some((t) => t.action === 'resize');
 }
 
+/** Whether a plan has a change to apply (`~ ... will resize`): `plan --detailed-exitcode` exits 2 then. */
+export function hasPlannedChanges(report: PassReport): boolean {
+  return report.statefulSets.some((sts) => isPlannedChange(sts, report.mode));
+}
+
 function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined, mode: PassReport['mode'], proposals: readonly ProposalOutcome[]): string[] {
-  const symbol = { converged: '=', 'in-progress': '~', blocked: 'x', failed: 'x', stalled: '!', waiting: '…', 'missing-in-cluster': '?', 'namespace-not-allowed': 'x', 'not-started': '-' }[sts.outcome];
+  const symbol = outcomeMarkers[sts.outcome];
   const setCost = cost?.statefulSets.find((c) => c.namespace === sts.namespace && c.name === sts.name);
   const costWords = setCost ? `, ${monthly(setCost.monthlyIncrease, setCost.currency)}` : '';
-  const replicas = sts.replicas === undefined ? '? replicas' : count(sts.replicas, 'replica');
-  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}, ${replicas}): ${outcomeText(sts, mode)}${sts.templateUpdate ? ` (template ${templateUpdateWords[sts.templateUpdate]})` : ''}${costWords}`];
+  // A set the pass could not read (not in the cluster, a namespace it may not read) has no replicas to count.
+  const replicas = sts.replicas === undefined ? '' : `, ${count(sts.replicas, 'replica')}`;
+  const lines = [`  ${symbol} ${sts.namespace}/${sts.name} (${sts.podManagementPolicy}${replicas}): ${outcomeText(sts, mode)}${sts.templateUpdate ? ` (template ${templateUpdateWords[sts.templateUpdate]})` : ''}${costWords}`];
   for (const template of sts.templates) {
     const where = `${template.storageLocation.path}:${template.storageLocation.line}`;
     const size = template.volumesFrom !== undefined ? sizeChangeWords(template, 'terminal')
       : template.from === undefined || template.from === template.desiredSize ? template.desiredSize : change(template.from, template.desiredSize, 'terminal');
     const klass = template.storageClassName === undefined ? 'no class'
-      : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : ''}`;
+      : `${template.storageClassName}${template.storageClassExpandable === false ? ' (not expandable)' : template.reasonCodes?.includes('storage-class-missing') ? ' (not in the cluster)' : ''}`;
     const classChange = template.volumeAttributesClass ? `, class ${change(template.volumeAttributesClass.from ?? '(none)', template.volumeAttributesClass.to ?? '(none)', 'terminal')}`
       : template.desiredClass !== undefined ? `, class ${template.desiredClass}` : '';
-    lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}] ${doneCount(template)}  (${where})`);
-    if (template.cost) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
+    lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}]${sts.replicas === undefined ? '' : ` ${doneCount(template)}`}  (${where})`);
+    // A blocked change that would add nothing (a shrink) has no cost to tell.
+    if (template.cost && !(template.action === 'blocked' && addsNothing(template.cost))) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
     for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
     const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
@@ -90,6 +137,10 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
   }
   for (const note of sts.notes) lines.push(`      note: ${note}`);
   return lines;
+}
+
+function addsNothing(cost: NonNullable<TemplateReport['cost']>): boolean {
+  return cost.monthlyIncrease === 0 || /^0(\D|$)/.test(cost.growth);
 }
 
 function costOfTemplate(cost: NonNullable<TemplateReport['cost']>): string {

@@ -1,19 +1,32 @@
 // Everything the CLI writes to a terminal goes through here (lint refuses process.stdout and process.stderr anywhere
 // else in functions/): every control or format character but the line feeds of its own layout is written escaped, so a
 // text from Git, the cluster or GitHub that a renderer quoted without printable() still cannot move the cursor, set the
-// clipboard or reverse a line. The tool writes no colour or other escape sequence of its own. JSON is written with
-// JSON's escapes only (printableJson), which this guard then finds nothing to change in.
+// clipboard or reverse a line. The only escape sequences the tool writes of its own are the foreground colours of
+// terminal-style.ts's paint() (on a terminal, never with NO_COLOR), which cannot move the cursor or act on the terminal:
+// those alone pass this guard. JSON is written with JSON's escapes only (printableJson), which this guard then finds
+// nothing to change in.
 import { printable, printableJson, printableLines } from '../domain/printable.ts';
+import { colourCodes } from './terminal-style.ts';
 
 export type Write = (text: string) => void;
 
 export const writeOut: Write = (text) => {
-  process.stdout.write(printableLines(text));
+  process.stdout.write(printableOutput(text));
 };
 
 export const writeErr: Write = (text) => {
-  process.stderr.write(printableLines(text));
+  process.stderr.write(printableOutput(text));
 };
+
+/** `text` with every control or format character escaped but its line feeds and paint()'s colours. */
+export function printableOutput(text: string): string {
+  return text.split(colourCodes).map((part, index) => (index % 2 === 1 ? part : printableLines(part))).join('');
+}
+
+/** Standard output as terminal-style.ts reads it: whether it is a terminal, and how wide. */
+export function stdoutStream(): { isTTY?: boolean; columns?: number } {
+  return { isTTY: process.stdout.isTTY, columns: process.stdout.columns };
+}
 
 /** `--json` output: indented, every string exact in JSON's escapes, one line feed after it. */
 export function jsonText(value: unknown): string {

@@ -10,7 +10,7 @@ import type { ClusterConfig, ClusterFacts } from './cluster-key.ts';
 import { crossTargetProblems, stateNamespaceWhy } from './cross-target-rules.ts';
 import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
-import { parseQuantity, QuantityError } from './quantity.ts';
+import { implausibleSize, parseQuantity, QuantityError } from './quantity.ts';
 import {
   readGrowthPolicy, readModificationCooldowns, usageProblems, usageWithPaths, type DriversConfigText, type GrowthConfigText, type GrowthPolicy, type UsageConfig,
 } from './usage-config.ts';
@@ -139,14 +139,42 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
     throw new ConfigError(sourceName, [`not valid YAML or JSON${where}: ${error instanceof jsYaml.YAMLException ? error.reason : 'unreadable'}`]);
   }
-  if (!validate(value)) {
-    // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
-    throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => nameTargets(describe(e, value), value)));
-  }
+  // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
+  const schemaProblems = validate(value) ? [] : (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => describe(e, value));
+  const targetList = (value as { targets?: unknown } | null)?.targets;
+  if (schemaProblems.length > 0 && !Array.isArray(targetList)) throw new ConfigError(sourceName, schemaProblems.map((p) => nameTargets(p, value)));
+  // Every mistake at once: the checks beyond the schema run too, on what can be read of each target, so fixing the
+  // schema's problems does not reveal another round. One a schema problem already says (the same field) is left out.
+  const read = readTargets(value, baseDir, schemaProblems.length > 0);
+  const fieldOf = (problem: string): string => problem.split(' ')[0] ?? problem;
+  const saidBySchema = (problem: string): boolean => schemaProblems.some((s) => fieldOf(s).startsWith(fieldOf(problem)));
+  const problems = [...schemaProblems, ...read.problems.filter((p) => !saidBySchema(p))];
+  if (problems.length > 0) throw new ConfigError(sourceName, problems.map((p) => nameTargets(p, value)));
+  return { targets: read.targets };
+}
+
+/**
+ * The targets as the program uses them, and the problems the schema cannot see. With `schemaFailed`, a target whose
+ * shape is too wrong to read is skipped (its schema problems say why), the others are judged as usual.
+ */
+function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { targets: TargetConfig[]; problems: string[] } {
   const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds' | 'growth' | 'modificationCooldowns'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; growth?: GrowthConfigText; drivers?: DriversConfigText; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
-  const targets = raw.targets.map((target, index): TargetConfig => {
+  const targets = raw.targets.flatMap((target, index): TargetConfig[] => {
+    if (!schemaFailed) return [readTarget(target, index)];
+    const before = problems.length;
+    try {
+      return [readTarget(target, index)];
+    } catch {
+      problems.length = before;
+      return [];
+    }
+  });
+  problems.push(...crossTargetProblems(targets));
+  return { targets, problems };
+
+  function readTarget(target: (typeof raw.targets)[number], index: number): TargetConfig {
     if (seen.has(target.name)) problems.push(`targets[${index}].name ${JSON.stringify(target.name)} is used by another target; names must be unique`);
     seen.add(target.name);
     const source = 'local' in target.source
@@ -197,10 +225,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       ...(growth?.policy ? { growth: growth.policy } : {}),
       ...(drivers ? { modificationCooldowns: drivers.cooldowns } : {}),
     };
-  });
-  problems.push(...crossTargetProblems(targets));
-  if (problems.length > 0) throw new ConfigError(sourceName, problems.map((p) => nameTargets(p, value)));
-  return { targets };
+  }
 }
 
 /** A state namespace listed as a workload namespace. `*` never covers it (engine/allowed-namespaces.ts). */
@@ -231,7 +256,9 @@ function guardrailProblems(target: GuardrailsConfig, sources: readonly SizeSourc
   const check = (guardrails: GuardrailsConfig | undefined, at: string): void => {
     if (guardrails?.maxSize !== undefined) {
       try {
-        parseQuantity(guardrails.maxSize);
+        // A limit below 1Mi is a unit left out (`maxSize: 50`, 50 bytes), which would block every change.
+        const implausible = implausibleSize(parseQuantity(guardrails.maxSize));
+        if (implausible !== undefined) problems.push(`${at}.maxSize ${implausible} (no volume is that small: a size below 1Mi is refused)`);
       } catch (error) {
         if (!(error instanceof QuantityError)) throw error;
         problems.push(`${at}.maxSize ${shown(guardrails.maxSize)} is not a size: ${error.message}; write a quantity such as 2Ti`);

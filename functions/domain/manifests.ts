@@ -128,10 +128,13 @@ export function loadYamlDocuments(path: string, text: string, limits: ManifestLi
   const loaded: LoadedDocument[] = [];
   for (const document of documents) {
     const start = at(document.range[0]);
-    if (document.errors.length > 0) {
-      for (const error of document.errors) {
-        errors.push({ ...at(error.pos[0]), message: `YAML syntax error: ${error.message.split('\n')[0] ?? error.message}` });
-      }
+    const [firstError] = document.errors;
+    if (firstError) {
+      // One fault makes the parser report several errors (an unclosed `[` also reads as a nested mapping and a
+      // multi-line key): the first is where the fault is, the rest follow from it. Its own "at line L, column C:"
+      // (before the code frame) is dropped: the location is said as path:line:column.
+      const message = (firstError.message.split('\n')[0] ?? firstError.message).replace(/ at line \d+, column \d+:?$/, '');
+      errors.push({ ...at(firstError.pos[0]), message: `YAML syntax error: ${message}` });
       continue;
     }
     if (document.contents === null) continue; // a comment-only or empty document

@@ -136,13 +136,31 @@ export function unitBytes(like: Quantity): bigint {
   return exponent > 0 ? 10n ** BigInt(exponent) : 1n;
 }
 
-/** Bytes in `like`'s unit when that is exact (20Gi, 20G, 2e10), otherwise the canonical form of the bytes. */
+/**
+ * Bytes in `like`'s unit when that is exact (20Gi, 20G, 2e10), otherwise the canonical form of the bytes; in binary
+ * units (10Gi, not 10737418240) when `like` has no unit of its own to follow (a plain number of bytes).
+ */
 export function formatBytesLike(bytes: bigint, like: Quantity): string {
   const unit = unitBytes(like);
   if (unit > 1n && bytes % unit === 0n) {
     return like.format === 'DecimalExponent' ? `${bytes / unit}${like.suffix.toLowerCase()}` : `${bytes / unit}${like.suffix}`;
   }
-  return formatCanonical(bytes, 0, like.format === 'BinarySI' ? 'BinarySI' : 'DecimalSI');
+  return formatCanonical(bytes, 0, like.format === 'BinarySI' || unit === 1n ? 'BinarySI' : 'DecimalSI');
+}
+
+/** The smallest size taken for a volume: below it, a size is a unit left out (`storage: 20`, 20 bytes), not a volume. */
+export const plausibleSizeBytes = 1n << 20n;
+
+/**
+ * Why a size is no plausible volume size (`20 is 20 bytes; did you mean 20Gi?`), or undefined when it is one (1Mi or
+ * more). Kubernetes reads a number without a unit as bytes, so a missing `Gi` makes a 20-byte request.
+ */
+export function implausibleSize(size: Quantity): string | undefined {
+  if (size.bytes >= plausibleSizeBytes) return undefined;
+  if (size.bytes === 0n) return `${size.text} is zero bytes: a volume needs a size, with its unit (such as 20Gi)`;
+  const number = /^[+]?(\d+(?:\.\d*)?|\.\d+)/.exec(size.text)?.[1] ?? size.text;
+  const bytes = size.bytes === 1n ? '1 byte' : `${size.bytes.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')} bytes`;
+  return `${size.text} is ${bytes}; did you mean ${number}Gi?`;
 }
 
 /** The smallest whole amount of `like`'s unit strictly above `bytes` (10Gi capacity -> 11Gi). */

@@ -8,12 +8,12 @@ type Kind = 'read' | 'write' | 'lease';
 
 const methods: Record<keyof ClusterPort, Kind> = {
   readSnapshot: 'read', listVolumeAttributesClasses: 'read', listRecreationRecords: 'read', listLegacyRecreationRecords: 'read',
-  listPvcWarningEvents: 'read', getStatefulSet: 'read', readLease: 'read',
+  listPvcWarningEvents: 'read', getStatefulSet: 'read', readLease: 'read', findEvent: 'read',
   // A server-side dry run stores nothing.
   dryRunPvcStorage: 'read',
   patchPvcStorage: 'write', replaceStatefulSet: 'write', deleteStatefulSetOrphan: 'write', createStatefulSet: 'write',
   saveRecreationRecord: 'write', deleteRecreationRecord: 'write', annotateStatefulSet: 'write', annotatePvc: 'write',
-  recordEvent: 'write', rewriteOutstandingRecords: 'write', markLeaseFree: 'write',
+  recordEvent: 'write', countEventAgain: 'write', rewriteOutstandingRecords: 'write', markLeaseFree: 'write',
   // The hold itself: optimistic on its own resourceVersion.
   writeLease: 'lease', releaseLease: 'lease',
 };

@@ -1,6 +1,7 @@
 // Size guardrails (issue 22): an expansion cannot be undone, so a typo (`10Ti` for `10Gi`) is paid for every month.
-// Per template change: a largest size, a largest growth factor over the live size (default 10: a 10x jump passes,
-// `7Ei` from `10Gi` does not) and a largest monthly cost increase; set on the target, overridden per size source.
+// Per template change: a largest size, a largest growth factor over the live size (default 5: `50Gi` from `10Gi`
+// passes, `50Gi` from `5Gi`, an extra zero, does not) and a largest monthly cost increase; set on the target,
+// overridden per size source.
 // Pure: the reasons a change is blocked, each naming the value, the limit and where to raise it. A reason is always
 // shown under its StatefulSet, template and file:line (the comment's bullet, the annotation on the line, the CLI's
 // template line), so it names none of them again.
@@ -13,7 +14,12 @@ import type { VolumeCost } from '../domain/volume-cost.ts';
 
 export type GuardrailCode = 'size-limit' | 'growth-limit' | 'growth-unknown' | 'cost-limit' | 'cost-unknown';
 
-export const defaultMaxGrowthFactor = 10;
+/**
+ * The growth allowed in one change unless set. Below 10, so that the classic typo, an extra zero (`5Gi` -> `50Gi`,
+ * exactly 10x), is caught; 5 rather than 9 so that a digit slipped or doubled (`10Gi` -> `90Gi`, `20Gi` -> `200Gi`)
+ * is too, while the growths people ask for (double, triple, `20Gi` -> `100Gi`) pass. More is set on purpose.
+ */
+export const defaultMaxGrowthFactor = 5;
 
 /** One template's change. Its StatefulSet, template and file:line are not here: a reason is shown under them. */
 export interface GuardedChange {

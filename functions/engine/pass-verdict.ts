@@ -92,8 +92,8 @@ function leftOutRecordsProblem(leftOut: number, listed: readonly RefusedRecord[]
   };
 }
 
-/** One problem per reason a set is failed or blocked (a set blocked by two rules counts under each). */
-function statefulSetProblems(sts: StatefulSetReport): Problem[] {
+/** One problem per reason a set is failed or blocked (a set blocked by two rules counts under each); also the Warning Events of engine/problem-events.ts. */
+export function statefulSetProblems(sts: StatefulSetReport): Problem[] {
   const severity = statefulSetSeverity[sts.outcome];
   if (severity === undefined) return [];
   const subject = `${sts.namespace}/${sts.name}`;

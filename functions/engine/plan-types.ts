@@ -19,6 +19,7 @@ export type BlockCode =
   | 'storage-class-missing'
   | 'storage-class-not-expandable'
   | 'below-capacity'
+  | 'implausible-size'
   | 'quota-exceeded'
   | 'dry-run-rejected'
   | ClassBlockCode

@@ -4,7 +4,8 @@ import type { DesiredStatefulSet, DesiredTemplate } from '../domain/desired-stat
 import type {
   ClusterSnapshot, LivePvc, LiveStatefulSet, LiveStorageClass, NamespaceSnapshot,
 } from '../domain/live-state.ts';
-import { compareQuantities, formatBytesLike } from '../domain/quantity.ts';
+import { compareQuantities, formatBytesLike, implausibleSize } from '../domain/quantity.ts';
+import { closestName } from '../domain/similar-names.ts';
 import { describeDifference, diffTemplates } from './template-diff.ts';
 import { lowerRequestNote } from '../domain/server-capabilities.ts';
 import {
@@ -144,12 +145,21 @@ function planTemplate(
     return plan;
   }
 
+  // A size without its unit (`storage: 20`: 20 bytes) is said as that, not measured against capacities and limits.
+  const implausible = implausibleSize(desired.storage);
+  if (implausible !== undefined) {
+    plan.reasons.push({ code: 'implausible-size', message: implausible });
+    plan.action = 'blocked';
+    return plan;
+  }
+
   // PVCs patched for their class alone keep their size: the size rules below are not theirs.
   const sizePatches = pvcs.filter((p) => pvcsToPatch.includes(p.name) && needsSize(p));
   if (className === undefined) {
     plan.reasons.push({ code: 'storage-class-missing', message: 'the volumeClaimTemplate names no StorageClass and the cluster has no default class' });
   } else if (!storageClass) {
-    plan.reasons.push({ code: 'storage-class-missing', message: `StorageClass ${className} does not exist in the cluster` });
+    const meant = closestName(className, storageClasses.map((c) => c.name));
+    plan.reasons.push({ code: 'storage-class-missing', message: `StorageClass ${className} does not exist in the cluster${meant === undefined ? '' : `; did you mean ${meant}?`}` });
   } else if (!storageClass.allowVolumeExpansion && sizePatches.length > 0) {
     plan.reasons.push({
       code: 'storage-class-not-expandable',

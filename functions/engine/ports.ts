@@ -29,6 +29,14 @@ export class ClusterError extends Error {
   }
 }
 
+/** An Event the tool recorded, as much as counting a repeat on it needs. */
+export interface RecordedEvent {
+  name: string;
+  count: number;
+  /** When it was last seen (RFC 3339); undefined when the Event carries none. */
+  lastTimestamp: string | undefined;
+}
+
 /**
  * A failure of the Git host behind GitSourcePort, GitHistoryPort and ReviewHost that callers must tell apart, as
  * Renovate's platform layer says `PLATFORM_RATE_LIMIT_EXCEEDED`: a rate limit not waited out stops a whole GitHub step
@@ -134,6 +142,13 @@ export interface ClusterPort {
   /** The same on a PVC (where the status of a set an operator writes is kept); returns its new resourceVersion. */
   annotatePvc(namespace: string, name: string, key: string, value: string | null): Promise<string>;
   recordEvent(involved: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void>;
+  /**
+   * The tool's latest Event of this type, reason and message on the object (client-go's event key), to count a repeat
+   * on it rather than record a new one; undefined when there is none (never recorded, or expired: Events live an hour).
+   */
+  findEvent(involved: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<RecordedEvent | undefined>;
+  /** Counts a repeat on an Event findEvent returned: its count and lastTimestamp, as client-go's recorder patches them. */
+  countEventAgain(namespace: string, event: RecordedEvent, at: Date): Promise<void>;
   readLease(namespace: string, name: string): Promise<LeaseState | undefined>;
   /**
    * Takes or renews the lease with `marks` on it (a mark left undefined is removed); throws ClusterError 409 when

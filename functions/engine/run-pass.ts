@@ -1,6 +1,7 @@
 // One reconcile pass for one target: read all state (Git head, cluster), plan, then — only if there is something to
 // write — take the target's Lease and apply: resume or start template updates, patch PVCs (reconcile-volumes.ts),
-// and record the KEP's feedback as an annotation and Events on the StatefulSet.
+// and record the KEP's feedback as an annotation and Events on the StatefulSet (Warnings for what is blocked or
+// failed: problem-events.ts).
 import type { ClusterSnapshot, LivePod, LiveStatefulSet } from '../domain/live-state.ts';
 import { sameSize } from '../domain/quantity.ts';
 import type { StatefulSetPlan } from './plan.ts';
@@ -31,6 +32,7 @@ import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from 
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
 import { count } from '../domain/spelling.ts';
+import { recordProblemEvents } from './problem-events.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
 export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
@@ -117,7 +119,7 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
       }
       return ctx.mode === 'plan'
         ? reportFromPlan(plan, head.commitSha, { policy: nodeWaitPolicy(ctx.target, passNow(ctx)), pods: snapshot.namespaces.get(plan.namespace)?.pods ?? [] })
-        : applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, recordingCluster, resumed.revisions.get(`${plan.namespace}/${plan.name}`));
+        : warnOfProblems(ctx, plan, await applyStatefulSet(ctx, plan, head.commitSha, snapshot, lease, recordingCluster, resumed.revisions.get(`${plan.namespace}/${plan.name}`)), lease);
     }));
     completed = true;
   } finally {
@@ -279,6 +281,11 @@ function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: 
 const growingStates = new Set<PvcState>([
   'patched', 'retrying', 'waiting-for-window', 'resizing-controller', 'waiting-for-node', 'resizing-node', 'stalled-on-node', 'modifying', 'class-pending', 'failed',
 ]);
+
+/** A blocked or failed set's Warning Events (problem-events.ts), on the live object the plan read. */
+function warnOfProblems(ctx: PassContext, plan: StatefulSetPlan, report: StatefulSetReport, lease: LazyLease): Promise<StatefulSetReport> {
+  return plan.live ? recordProblemEvents(ctx, involved(plan.live), report, lease) : Promise.resolve(report);
+}
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {
   return { apiVersion: 'apps/v1', kind: 'StatefulSet', namespace: live.namespace, name: live.name, uid: live.uid };

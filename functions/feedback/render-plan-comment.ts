@@ -141,7 +141,7 @@ export function renderPlanComment(input: {
     lines.push('| --- | --- | --- | --- | --- | --- | --- |');
     for (const { sts, template } of rows) {
       const klass = template.storageClassName === undefined ? '—'
-        : `${escapeMarkdown(template.storageClassName)} (${template.storageClassExpandable === false ? 'not expandable' : 'expandable'})`;
+        : `${escapeMarkdown(template.storageClassName)} (${classState(template)})`;
       lines.push(`| ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} | ${escapeMarkdown(template.templateName)} | ${sts.replicas ?? '—'} | `
         + `${fromToCell(template)} | ${klass} | ${quotaCell(template)} | ${verdict(template)} |`);
     }
@@ -222,4 +222,10 @@ export function fitComment(lines: readonly string[]): string {
   }
   kept.push('', `_…${lines.length - kept.length + 1} more lines were left out to stay within GitHub's comment size limit; \`sts-volume-gitops plan\` prints them all._`);
   return kept.join('\n');
+}
+
+/** What the table says of a template's StorageClass: not there at all (the plan blocked it so), not expandable, or expandable. */
+function classState(template: Pick<TemplateReport, 'storageClassExpandable' | 'reasonCodes'>): string {
+  if (template.reasonCodes?.includes('storage-class-missing')) return 'not in the cluster';
+  return template.storageClassExpandable === false ? 'not expandable' : 'expandable';
 }

@@ -1,11 +1,10 @@
 // What one target's run counts for in CloudWatch: plain numbers derived from the run, published by the handler as EMF.
 // The outcome and the failed and blocked counts are the pass's verdict (engine/pass-verdict.ts), as the CLI's exit code.
-import type { TargetRun } from '../app/run-targets.ts';
+import { proposalOutcomes, type TargetRun } from '../app/run-targets.ts';
 import { refusedRecordCount } from '../engine/pass-report.ts';
 import { passVerdict, statefulSetsWith, type Severity, type VerdictOutcome } from '../engine/pass-verdict.ts';
 import type { ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { pullRequestCounts } from '../proposals/lifecycle/outcome-counts.ts';
-import type { ProposalOutcome } from '../proposals/proposal.ts';
 
 export type PassOutcome = VerdictOutcome;
 
@@ -61,11 +60,6 @@ export interface PassMetrics {
   byReason: Array<{ name: ReasonCountName; reason: string; value: number }>;
   /** The pull requests opened and closed per proposal kind; only kinds and counts present. */
   byKind: Array<{ name: KindCountName; kind: ProposalKindName; value: number }>;
-}
-
-/** Every proposal outcome of the run, whichever step's (recovery now; a step added for another kind adds its outcomes here). */
-function proposalOutcomes(run: TargetRun): ProposalOutcome[] {
-  return [...(run.recovery?.outcomes ?? []), ...(run.growth?.outcomes ?? [])];
 }
 
 export function passMetrics(run: TargetRun): PassMetrics {

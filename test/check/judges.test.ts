@@ -8,6 +8,7 @@ import {
   fineGrainedTokenWarning, judgeInstallationPermissions, judgeRepositoryRole, judgeTokenScopes, neededGitHubPermissions,
 } from '../../functions/check/github-permissions.ts';
 import { judgeServerVersion } from '../../functions/check/server-version.ts';
+import { judgeEksAuthenticationMode } from '../../functions/check/eks-authentication-mode.ts';
 import { judgeStorageClasses } from '../../functions/check/storage-classes.ts';
 import { judgeNamespaces } from '../../functions/check/namespaces.ts';
 import { capabilitiesOf, parseServerVersion } from '../../functions/domain/server-capabilities.ts';
@@ -99,6 +100,17 @@ describe('check: GitHub permissions', () => {
   });
 });
 
+describe('check: an identity granted nothing (issue 37 item 14)', () => {
+  it('is one error with one fix and the list of what it grants, not an error per resource and namespace', () => {
+    const questions = accessQuestions({ name: 'prod', namespaces: { default: 'platform', state: 'sts-volume-gitops', allow: ['db', 'cache'] } });
+    const results = judgeAccess(questions, questions.map(() => ({ allowed: false })));
+    assert.equal(results.length, 1);
+    assert.equal(results[0]?.level, 'error');
+    assert.match(results[0]?.message ?? '', new RegExp(`^this identity has none of the ${questions.length} permissions the tool needs: list storageclasses, list volumeattributesclasses at the cluster scope; get/list/create/update/patch/delete statefulsets, .* in namespaces cache, db; `));
+    assert.match(results[0]?.fix ?? '', /^apply the manifest the config needs/);
+  });
+});
+
 describe('check: StorageClasses', () => {
   const classes = [
     { name: 'standard', allowVolumeExpansion: true, isDefault: true },
@@ -111,6 +123,12 @@ describe('check: StorageClasses', () => {
     ], classes);
     assert.deepEqual(results.map((r) => [r.subject, r.level]), [['fixed', 'error'], ['gold', 'error'], ['standard', 'ok']]);
     assert.match(results[2]?.message ?? '', /used by db\/pg data/);
+  });
+
+  it('says the class probably meant for a typo (issue 37 item 13)', () => {
+    const [typo] = judgeStorageClasses([{ className: 'standrd', usedBy: 'db/pg data' }], classes);
+    assert.match(typo?.message ?? '', /^StorageClass standrd does not exist \(used by db\/pg data\); its volumes cannot be resized; did you mean standard\?$/);
+    assert.equal(typo?.fix, 'change the templates to standard (or create StorageClass standrd)');
   });
 
   it('is an error when a template names no class and the cluster has no default', () => {
@@ -147,5 +165,17 @@ describe('check: namespaces', () => {
     const results = judgeNamespaces(desired, { allow: ['*'], state: 'sts-volume-gitops' });
     assert.deepEqual(results.map((r) => [r.level, r.subject]), [['error', 'sts-volume-gitops']]);
     assert.match(results[0]?.message ?? '', /^sts-volume-gitops\/planted \(planted\.yaml:1\): namespace sts-volume-gitops is this target's state namespace .*"\*" means every namespace but this one/);
+  });
+});
+
+describe('check: an EKS cluster\'s authentication mode (issue 37 item 6)', () => {
+  const cluster = { name: 'prod-eu', region: 'eu-west-1' };
+  it('is ok in API and API_AND_CONFIG_MAP, an error in CONFIG_MAP, a warning when EKS does not say', () => {
+    assert.deepEqual(['API', 'API_AND_CONFIG_MAP', 'CONFIG_MAP', undefined].map((mode) => judgeEksAuthenticationMode(cluster, mode).level), ['ok', 'ok', 'error', 'warning']);
+  });
+  it('names the access entry a cluster in another account needs, which the stack does not create', () => {
+    const result = judgeEksAuthenticationMode({ ...cluster, roleArn: 'arn:aws:iam::210987654321:role/access' }, 'CONFIG_MAP');
+    assert.match(result.message, /the access entry of arn:aws:iam::210987654321:role\/access \(made in the cluster's account\) maps nothing/);
+    assert.match(result.fix ?? '', /--access-config authenticationMode=API_AND_CONFIG_MAP/);
   });
 });

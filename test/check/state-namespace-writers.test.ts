@@ -20,6 +20,14 @@ describe('who may write in the state namespace', () => {
       + '(bind, escalate, impersonate, a pod or a token of a ServiceAccount that may)');
   });
 
+  it('counts every binding `rbac` makes for a subject of its own (issue 37 item 5) as the tool\'s', () => {
+    const [result, ...rest] = judgeStateNamespaceWriters(deployed({
+      roleBindings: [roleBinding('sts-volume-gitops-user-alice', { kind: 'Role', name: 'sts-volume-gitops' }, [user('alice')])],
+    }));
+    assert.deepEqual(rest, []);
+    assert.match(result?.message ?? '', /^only the tool \(Group sts-volume-gitops, RoleBinding sts-volume-gitops; User alice, RoleBinding sts-volume-gitops-user-alice\) may write/);
+  });
+
   it('warns about a RoleBinding of a Role that lets a team write ConfigMaps, naming the subject, the binding, the role and the fix', () => {
     const results = judgeStateNamespaceWriters(deployed({
       roles: [role('team-config', [rule(['get', 'create', 'update'], ['configmaps'])])],
@@ -82,6 +90,11 @@ describe('who may write in the state namespace', () => {
     missing.roleBindings = [];
     assert.deepEqual(levels(missing), [['warning', 'RoleBinding sts-volume-gitops']]);
     assert.match(judgeStateNamespaceWriters(missing)[0]?.fix ?? '', /apply the manifest `sts-volume-gitops rbac --config FILE` generates/);
+    // It says what follows it, never "listed below" with nothing below (issue 37 item 14).
+    assert.match(judgeStateNamespaceWriters(missing)[0]?.message ?? '', /the tool's identity is not bound there, so it may not write there either$/);
+    const others = deployed({ roles: [role('team', [rule(['create'], ['configmaps'])])], roleBindings: [roleBinding('team', { kind: 'Role', name: 'team' }, [group('app-team')])] });
+    others.roleBindings = others.roleBindings.filter((b) => b.name !== 'sts-volume-gitops');
+    assert.match(judgeStateNamespaceWriters(others)[0]?.message ?? '', /is said after this as another \(1 line\)$/);
     // The same ServiceAccount bound elsewhere is still the tool; another of the same name in another namespace is not.
     const sa = deployed({ clusterRoles: [clusterRole('cm-writer', [rule(['update'], ['configmaps'])])], clusterRoleBindings: [clusterRoleBinding('cm', 'cm-writer', [serviceAccount('tool', 'ops'), serviceAccount('tool', 'apps')])] });
     sa.roleBindings[0] = roleBinding('sts-volume-gitops', { kind: 'Role', name: 'sts-volume-gitops' }, [serviceAccount('tool', 'ops')]);

@@ -3,6 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { failureText, jsonText, progressLine, writeErr, writeOut } from '../../functions/cli/terminal.ts';
+import { paint } from '../../functions/cli/terminal-style.ts';
+import { renderCheckReport } from '../../functions/cli/render-check.ts';
+import { error } from '../../functions/check/check-result.ts';
 
 function captured(stream: NodeJS.WriteStream, act: () => void): string {
   const original = stream.write.bind(stream);
@@ -25,6 +28,18 @@ describe('the terminal writer', () => {
     const shown = 'x db/pg blocked\\x1b[1A\\x1b[2K\\r= db/pg converged\\x9b31m\\u202e\n  next line\\x1b]52;c;aGk=\\x07\n';
     assert.equal(captured(process.stdout, () => writeOut(hostile)), shown);
     assert.equal(captured(process.stderr, () => writeErr(hostile)), shown);
+  });
+
+  it('lets through the colours paint() writes on a terminal, and no other escape sequence', () => {
+    const style = { colour: true, width: 100, short: true };
+    const text = `${paint(style, 'error', 'x')} ${paint(style, 'ok', '=')} ${paint(style, 'warning', '?')} ${paint(style, 'info', '…')}`;
+    assert.equal(captured(process.stdout, () => writeOut(`${text} \x1b[7mreversed\x1b[27m \x1b[31;1mbold\n`)),
+      `${text} \\x1b[7mreversed\\x1b[27m \\x1b[31;1mbold\n`);
+    // A check result quoting a hostile name: its own colour stays, the name's sequences are escaped before colouring.
+    const report = renderCheckReport({ targets: [{ target: 'prod', results: [error('cluster.reach', 'pg\x1b[2J', 'refused\x1b]52;c;aGk=\x07')] }], webhook: [] }, { style });
+    const written = captured(process.stdout, () => writeOut(report));
+    assert.ok(written.includes(`  ${paint(style, 'error', 'error  ')} cluster.reach`), written);
+    assert.match(written, /pg\\x1b\[2J: refused\\x1b\]52;c;aGk=\\x07/);
   });
 
   it('writes JSON exact, in JSON escapes the guard leaves alone', () => {

@@ -6,6 +6,7 @@ import { exitCodesLine, renderCommandHelp, renderOverview, renderSynopses } from
 import { commandTable } from '../../functions/cli/command-table.ts';
 import { statefulSetSeverity } from '../../functions/engine/pass-verdict.ts';
 import { outcomeWords } from '../../functions/feedback/glossary.ts';
+import { markerLegendLine } from '../../functions/cli/plan-markers.ts';
 
 it('README lists every command with every flag, as the command table has them', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -22,4 +23,11 @@ it('the help says the exit codes as README does, naming every outcome that exits
     if (severity !== undefined) assert.ok(exitCodesLine.includes(word), `a set ${outcome} exits 1: the help must say "${word}"`);
   }
   for (const help of [renderOverview('0.0.0'), ...Object.values(commandTable).map((spec) => renderCommandHelp(spec))]) assert.ok(help.includes(exitCodesLine));
+});
+
+it('README gives the legend of the plan\'s markers as plan --help does (issue 37 item 10)', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /<!--[^\n]*\(markerLegendLine\)[^\n]*-->\n([\s\S]*?)\n<!-- end/.exec(readme)?.[1];
+  assert.equal(block?.replace(/\s+/g, ' '), markerLegendLine(), `README.md must hold, between <!-- ... (markerLegendLine) ... --> and <!-- end ... -->:\n${markerLegendLine()}`);
+  assert.ok(renderCommandHelp(commandTable.plan).replace(/\s+/g, ' ').includes(markerLegendLine()));
 });

@@ -37,7 +37,7 @@ ${prometheusSource}
     namespaces: { allow: [db] }
 `);
     const target = parseConfig(text, 'README.md', '/etc/sts').targets[0];
-    assert.deepEqual(target?.guardrails, { maxSize: '4Ti', maxGrowthFactor: 10, maxMonthlyIncrease: 500 });
+    assert.deepEqual(target?.guardrails, { maxSize: '4Ti', maxGrowthFactor: 4, maxMonthlyIncrease: 500 });
     assert.deepEqual(target?.prices, { currency: 'USD', perGiBMonth: { gp3: 0.08, io2: 0.125 } });
   });
 
@@ -47,7 +47,10 @@ ${prometheusSource}
 ${prometheusSource}
         guardrails: { maxSize: lots }
 `));
-    assert.deepEqual(problems, ['target "prod": guardrails.maxGrowthFactor must be >= 1']);
+    // Every mistake in one round (issue 37 item 12): the schema's, and those of the checks after it.
+    assert.equal(problems.length, 4, problems.join('\n'));
+    assert.equal(problems[0], 'target "prod": guardrails.maxGrowthFactor must be >= 1');
+    assert.match(problems[1] ?? '', /^target "prod": guardrails\.maxSize "10 terabytes" is not a size/);
     const parsedProblems = problemsOf(config(`    guardrails: { maxSize: 10 terabytes, maxMonthlyIncrease: 100 }
     sizeSources:
 ${prometheusSource}
@@ -57,6 +60,29 @@ ${prometheusSource}
     assert.match(parsedProblems[0] ?? '', /^target "prod": guardrails\.maxSize "10 terabytes" is not a size: invalid quantity/);
     assert.equal(parsedProblems[1], 'target "prod": guardrails.maxMonthlyIncrease needs prices (the price per GiB-month of each StorageClass) to count a change\'s cost');
     assert.match(parsedProblems[2] ?? '', /^target "prod": sizeSources\[0\]\.guardrails\.maxSize "lots" is not a size/);
+  });
+
+  it('refuses a maxSize below 1Mi as a unit left out, saying the size probably meant (issue 37 item 12)', () => {
+    assert.deepEqual(problemsOf(config('    guardrails: { maxSize: 50 }\n')),
+      ['target "prod": guardrails.maxSize 50 is 50 bytes; did you mean 50Gi? (no volume is that small: a size below 1Mi is refused)']);
+    assert.deepEqual(parseConfig(config('    guardrails: { maxSize: 1Mi }\n'), 'test.yaml', '/etc/sts').targets[0]?.guardrails, { maxSize: '1Mi' });
+  });
+
+  it('says every mistake at once: the schema\'s beside the checks after it, in this target and the next (issue 37 item 12)', () => {
+    const text = `${config('    guardrails: { maxSize: 50, maxGrowthFactr: 3 }\n')}  - name: other
+    source:
+      local: { directory: ./repo, paths: ["k8s/**/*.yaml"] }
+    cluster:
+      kubeconfig: { path: ./kubeconfig, contxt: x }
+    namespaces: { allow: [sts-volume-gitops] }
+`;
+    assert.deepEqual(problemsOf(text), [
+      'target "prod": guardrails has an unknown field "maxGrowthFactr"; did you mean "maxGrowthFactor"?',
+      'target "other": cluster.kubeconfig has an unknown field "contxt"; did you mean "context"?',
+      'target "prod": guardrails.maxSize 50 is 50 bytes; did you mean 50Gi? (no volume is that small: a size below 1Mi is refused)',
+      ...problemsOf(text).slice(3),
+    ]);
+    assert.match(problemsOf(text)[3] ?? '', /^target "other": namespaces\.state "sts-volume-gitops" is also in namespaces\.allow/);
   });
 
   it('refuses two mappings of one set that disagree on its owner, and an unknown currency form', () => {

@@ -131,6 +131,14 @@ describe('readDesiredState reports errors with file, line and JSON path, and nev
     assert.match(state.errors[0]?.message ?? '', /YAML syntax error/);
   });
 
+  it('says one YAML fault once, where it is, though the parser reports what follows from it too (issue 37 item 11)', () => {
+    const unclosed = 'apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: bad\nspec:\n  replicas: 1\n   bad: [\n';
+    const state = read({ 'k8s/unclosed.yaml': unclosed });
+    assert.deepEqual(state.errors.map((e) => `${e.path}:${e.line}:${e.column}: ${e.message}`), [
+      'k8s/unclosed.yaml:6:13: YAML syntax error: Nested mappings are not allowed in compact mappings',
+    ]);
+  });
+
   it('names file, line and JSON path of a schema violation', () => {
     const bad = parallelSet.replace('podManagementPolicy: Parallel', 'podManagementPolicy: Sometimes');
     const state = read({ 'k8s/redis.yaml': bad });

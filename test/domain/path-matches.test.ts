@@ -19,11 +19,13 @@ describe('paths that match no file', () => {
   });
 
   it('lists the YAML files under a directory that exists but that the glob does not reach', () => {
-    assert.equal(whereYamlFilesAre(files, ['k8s/*.yaml']), 'k8s/ holds k8s/analytics/clickhouse.yaml, k8s/cache/redis.yaml, k8s/db/pg.yaml');
+    // ... and the glob that reaches them (issue 37 item 14: README promised it, it never came).
+    assert.equal(whereYamlFilesAre(files, ['k8s/*.yaml']), 'k8s/ holds k8s/analytics/clickhouse.yaml, k8s/cache/redis.yaml, k8s/db/pg.yaml; did you mean k8s/**/*.yaml?');
   });
 
   it('else names where the YAML files are, or that there is none', () => {
-    assert.equal(whereYamlFilesAre(files, ['deploy/**/*.yaml']), 'the YAML files are in apps/, ci.yml, k8s/');
+    assert.equal(whereYamlFilesAre(files, ['deploy/**/*.yaml']), 'the YAML files are in apps/, ci.yml, k8s/; did you mean k8s/**/*.yaml?', 'the directory with the most');
+    assert.equal(whereYamlFilesAre(files, ['*.yaml']), 'the YAML files are in apps/, ci.yml, k8s/; did you mean k8s/**/*.yaml?');
     assert.equal(whereYamlFilesAre(['README.md'], ['k8s/**/*.yaml']), 'the source has no YAML file at all');
   });
 });

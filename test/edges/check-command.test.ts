@@ -79,7 +79,7 @@ describe('check: what is missing before anything runs', () => {
       if (object.kind === 'ClusterRole' || object.kind === 'ClusterRoleBinding' || object.kind === 'RoleBinding' || object.kind === 'Role') {
         object.metadata = { ...object.metadata, name: `${object.metadata.name}-restricted` };
       }
-      if (object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding') (object.roleRef as { name: string }).name = object.metadata.name;
+      if (object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding') (object.roleRef as { name: string }).name += '-restricted';
       if (object.kind === 'Role' && object.metadata.namespace === 'db') {
         for (const rule of object.rules as Array<{ resources: string[]; verbs: string[] }>) {
           if (rule.resources.includes('persistentvolumeclaims')) rule.verbs = rule.verbs.filter((v) => v !== 'patch');
@@ -107,7 +107,7 @@ describe('check: what is missing before anything runs', () => {
     assert.match(checked.text, /ok +cluster\.lease-namespace +default: exists/);
     assert.match(checked.text, /ok +github\.permissions +pull_requests: write: the token's scopes repo cover it/);
     assert.match(checked.text, /ok +source\.parse .*3 StatefulSets with 4 volumeClaimTemplates from manifests, 1 size from values files/);
-    assert.match(checked.text, /0 errors, \d+ warnings?, \d+ ok\n$/);
+    assert.match(checked.text, /0 errors, \d+ warnings?, \d+ ok(, \d+ info)?\n$/);
     // Access reviews and dry runs store nothing; nothing else is written.
     assert.deepEqual(kube.requestLog.writes().filter((w) => w.resource !== 'selfsubjectaccessreviews'), []);
     assert.ok(kube.requestLog.entries.some((e) => e.resource === 'leases' && e.dryRun), 'the Lease namespace is probed by a dry run');
@@ -225,15 +225,24 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(results(checked, 'source.paths').map((r) => [r.subject, r.level]), [['k8s/**/*.yaml', 'ok'], ['manifests/**/*.yaml', 'warning']]);
   });
 
-  it('calls paths that match no file at all an error, with the paths and where the YAML files are, even beside size sources', async () => {
+  it('judges paths that match no file at all as the passes do, saying why, with the paths and the glob probably meant (issue 37 item 14)', async () => {
+    // Beside size sources, passes still read and apply those and plan exits 0: a warning, as plan's own report says it.
     const typo = await check(['--config', await configFile('paths-typo', { edit: (t) => t.replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8/**/*.yaml", "manifests/*.yaml"]') })]);
-    assert.equal(typo.code, 1);
+    assert.equal(typo.code, 0, typo.text);
     const paths = results(typo, 'source.paths');
-    assert.deepEqual(paths.map((r) => [r.subject, r.level]), [['k8/**/*.yaml', 'error'], ['manifests/*.yaml', 'error']]);
-    assert.equal(paths[0]?.message, 'matches no YAML file, nor does any other glob of paths: no manifest is read, only the size sources are read');
+    assert.deepEqual(paths.map((r) => [r.subject, r.level]), [['k8/**/*.yaml', 'warning'], ['manifests/*.yaml', 'warning']]);
+    assert.equal(paths[0]?.message, 'matches no YAML file, nor does any other glob of paths: no manifest is read, only the size sources: passes apply their sizes and go on (plan exits 0)');
     assert.equal(paths[0]?.fix, 'fix paths (now ["k8/**/*.yaml","manifests/*.yaml"], globs relative to the repository root) or the branch: '
       + 'k8/ has no YAML file; did you mean k8s/**/*.yaml? (a target read only through sizeSources can point paths at its values files)');
-    assert.match(paths[1]?.fix ?? '', /or the branch: the YAML files are in apps\/, k8s\/ \(a target/);
+    assert.match(paths[1]?.fix ?? '', /or the branch: the YAML files are in apps\/, k8s\/; did you mean k8s\/\*\*\/\*\.yaml\? \(a target/);
+    // Without size sources every pass reads nothing and is blocked (plan exits 1): an error, saying so.
+    const alone = await configFile('paths-alone', { edit: (t) => t.replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8s/*.yaml"]').replace(/ {4}sizeSources:\n(?: {6}- .*\n)+/, '') });
+    const blocked = await check(['--config', alone]);
+    assert.equal(blocked.code, 1);
+    assert.deepEqual(results(blocked, 'source.paths').map((r) => [r.level, r.message]), [['error', 'matches no YAML file: no manifest is read, so every pass is blocked until it does (plan and reconcile exit 1)']]);
+    assert.match(results(blocked, 'source.paths')[0]?.fix ?? '', /k8s\/ holds k8s\/analytics\/clickhouse\.yaml, .*; did you mean k8s\/\*\*\/\*\.yaml\?$/);
+    const plan = await run(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'plan', '--config', alone], { env: { ...process.env, ...env } }).then(() => 0, (failure: { code: number }) => failure.code);
+    assert.equal(plan, 1, 'plan says the same with its exit code');
   });
 
   it('finds a namespace the manifests use that namespaces.allow forgot', async () => {
@@ -282,7 +291,7 @@ describe('check: what is missing before anything runs', () => {
     assert.equal(unset.code, 1);
     // --json counts what a script would otherwise count itself: every result, targets and webhook together.
     const levels = [...results(unset), ...unset.report.webhook].map((r) => r.level);
-    assert.deepEqual(unset.counts, { error: 1, warning: levels.filter((l) => l === 'warning').length, ok: levels.filter((l) => l === 'ok').length });
+    assert.deepEqual(unset.counts, { error: 1, warning: levels.filter((l) => l === 'warning').length, ok: levels.filter((l) => l === 'ok').length, info: levels.filter((l) => l === 'info').length });
     assert.equal(levels.filter((l) => l === 'error').length, 1);
     const set = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET'], { HOOK_SECRET: 'a-long-enough-webhook-secret' });
     assert.deepEqual(set.report.webhook.map((r) => r.level), ['ok']);

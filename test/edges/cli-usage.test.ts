@@ -115,6 +115,20 @@ describe('the command line, as a child process', () => {
     assert.deepEqual([plan.code, plan.stdout], [2, '']);
   });
 
+  it('says the command or flag probably meant, and takes a flag given before its command (issue 37 item 13)', async () => {
+    const [command, flag, early, alone] = await Promise.all([
+      spawnCli(['plna'], { tmp }), spawnCli(['check', '--confg', 'x.yaml'], { tmp }), spawnCli(['--verbose', 'plan', '--help'], { tmp }), spawnCli(['--verbose'], { tmp }),
+    ]);
+    assert.equal(command.code, 2);
+    assert.match(command.stderr, /^unknown command "plna": did you mean plan\? The commands are plan, reconcile/);
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /^Unknown option '--confg'; did you mean --config\?\nRun 'sts-volume-gitops check --help'/);
+    assert.deepEqual([early.code, early.stderr], [0, ''], 'the flag goes after the command it precedes');
+    assert.match(early.stdout, /^Usage:\n {2}sts-volume-gitops plan/);
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /^--verbose is a flag, not a command: it goes after the command \(sts-volume-gitops plan --verbose, or sts-volume-gitops reconcile --verbose, or sts-volume-gitops check --verbose\)/);
+  });
+
   it('the bin runs the CLI on this Node', async () => {
     const answer = await spawnCli(['--version'], { tmp, entry: 'bin' });
     assert.equal(answer.stdout, `sts-volume-gitops ${packageJson.version} (Node.js ${process.versions.node})\n`);

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeEks, type FakeEks } from '../support/fake-eks.ts';
 import { startCheckSandboxes, type CheckSandboxes } from '../support/check-sandboxes.ts';
+import { startLocalSqs } from '../lambda/local-sqs.ts';
 
 const credentials = { accessKeyId: 'AKIAOPERATORLAPTOP01', secretAccessKey: 'operator-laptop-secret-access-key-0123456' };
 
@@ -52,6 +53,34 @@ describe('plan and check from a laptop against an EKS cluster', () => {
     assert.equal(refused.code, 1);
     assert.match(refused.stdout, /error +cluster\.reach +https:\/\/127\.0\.0\.1:\d+: the API server refused the credentials \(401 Unauthorized\)/);
     assert.match(refused.stdout, /fix: EKS did not accept this IAM identity \(`aws sts get-caller-identity` shows which\): give it an access entry on prod-eu in group sts-volume-gitops/);
+  });
+
+  it('says whether the cluster honours access entries (issue 37 item 6): API or API_AND_CONFIG_MAP, not CONFIG_MAP', async () => {
+    const honoured = await sandboxes.cli(['check', '--config', config], aws);
+    assert.match(honoured.stdout, /ok +cluster\.eks-access +EKS prod-eu: authentication mode API_AND_CONFIG_MAP: access entries are honoured \(the access entry the stack creates for the function's role among them\)/);
+    eks.setAuthenticationMode('CONFIG_MAP');
+    try {
+      const ignored = await sandboxes.cli(['check', '--config', config], aws);
+      assert.equal(ignored.code, 1, ignored.stdout);
+      assert.match(ignored.stdout, /error +cluster\.eks-access +EKS prod-eu: authentication mode CONFIG_MAP: access entries are ignored, so the access entry the stack creates for the function's role maps nothing/);
+      assert.match(ignored.stdout, /fix: `aws eks update-cluster-config --name prod-eu --region eu-west-1 --access-config authenticationMode=API_AND_CONFIG_MAP`/);
+    } finally {
+      eks.setAuthenticationMode('API_AND_CONFIG_MAP');
+    }
+  });
+
+  it('reads the stack\'s secrets in the cluster\'s region when this machine sets none (issue 37 item 7)', async () => {
+    const secrets = await startLocalSqs({ secrets: { 'sts-volume-gitops/record-key': JSON.stringify({ recordKey: 'r'.repeat(40) }) } });
+    try {
+      const withSecret = await sandboxes.configFile('eks-secret', { edit: (t) => t.replace(/kubeconfig: \{ path: .* \}/, 'eks: { name: prod-eu, region: eu-west-1 }').replace(/recordKey: \{ env: \w+ \}/, 'recordKey: { secret: sts-volume-gitops/record-key }') });
+      assert.equal(process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION, undefined, 'this machine sets no region');
+      const checked = await sandboxes.cli(['check', '--config', withSecret], { ...aws, AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.endpoint });
+      assert.doesNotMatch(checked.stdout, /no AWS region is set/);
+      assert.match(checked.stdout, /ok +config\.record-key +recordKey: readable/);
+      assert.deepEqual(secrets.signedRegions, ['eu-west-1']);
+    } finally {
+      await secrets.close();
+    }
   });
 
   it('says the AWS credentials are missing when there are none, for plan and check', async () => {

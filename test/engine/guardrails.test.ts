@@ -26,25 +26,28 @@ describe('size guardrails', () => {
     const plan = planOf('7Ei');
     assert.equal(plan.action, 'blocked');
     assert.deepEqual(plan.reasons.map((r) => r.code), ['growth-limit']);
-    assert.equal(plan.reasons[0]?.message, '7Ei is 751,619,276.8x the current size 10Gi, more than the 10x allowed in one change '
+    assert.equal(plan.reasons[0]?.message, '7Ei is 751,619,276.8x the current size 10Gi, more than the 5x allowed in one change '
       + '(guardrails.maxGrowthFactor, the default); an expansion cannot be undone, so check the value first; if it is meant, '
       + 'raise guardrails.maxGrowthFactor in the target\'s configuration');
   });
 
-  it('allows a 10x jump and blocks what is beyond it', () => {
-    assert.equal(planOf('100Gi').action, 'resize');
-    assert.deepEqual(planOf('101Gi').reasons.map((r) => r.code), ['growth-limit']);
+  it('allows a 5x jump by default and blocks what is beyond it, the extra-zero typo among them (issue 37 item 18)', () => {
+    assert.equal(planOf('50Gi').action, 'resize');
+    assert.deepEqual(planOf('51Gi').reasons.map((r) => r.code), ['growth-limit']);
+    // 10Gi -> 100Gi: an extra zero, exactly 10x, which a default of 10 let through.
+    assert.match(planOf('100Gi').reasons[0]?.message ?? '', /^100Gi is 10x the current size 10Gi, more than the 5x allowed in one change \(guardrails\.maxGrowthFactor, the default\)/);
+    assert.equal(planOf('100Gi', { guardrails: { maxGrowthFactor: 10 } }).action, 'resize', 'a 10x growth meant is set on purpose');
     assert.equal(planOf('25Gi', { guardrails: { maxGrowthFactor: 2.5 } }).action, 'resize');
     assert.match(planOf('26Gi', { guardrails: { maxGrowthFactor: 2.5 } }).reasons[0]?.message ?? '', /2\.6x the current size 10Gi, more than the 2\.5x .*set on the target/);
   });
 
   it('blocks a size above the target\'s maxSize; a size source may raise it for its own template', () => {
-    const blocked = planOf('90Gi', { guardrails: { maxSize: '50Gi' } });
+    const blocked = planOf('45Gi', { guardrails: { maxSize: '30Gi' } });
     assert.deepEqual(blocked.reasons.map((r) => r.code), ['size-limit']);
-    assert.match(blocked.reasons[0]?.message ?? '', /^90Gi is above the largest size allowed, 50Gi \(guardrails\.maxSize, set on the target\)/);
-    const mapped = planOf('90Gi', { guardrails: { maxSize: '50Gi' } }, pgWorld(), [source()]);
+    assert.match(blocked.reasons[0]?.message ?? '', /^45Gi is above the largest size allowed, 30Gi \(guardrails\.maxSize, set on the target\)/);
+    const mapped = planOf('45Gi', { guardrails: { maxSize: '30Gi' } }, pgWorld(), [source()]);
     assert.match(mapped.reasons[0]?.message ?? '', /raise guardrails\.maxSize on the target, or on the template's size source for this template alone$/);
-    assert.equal(planOf('90Gi', { guardrails: { maxSize: '50Gi' } }, pgWorld(), [source({ guardrails: { maxSize: '100Gi' } })]).action, 'resize');
+    assert.equal(planOf('45Gi', { guardrails: { maxSize: '30Gi' } }, pgWorld(), [source({ guardrails: { maxSize: '100Gi' } })]).action, 'resize');
     const recovering = pgWorld({ 0: { request: '100Gi', capacity: '10Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' } }, { size: '100Gi' });
     assert.equal(planOf('60Gi', { guardrails: { maxSize: '50Gi' } }, recovering).action, 'resize', 'lowering a failed request is never held back');
     const lowered = planOf('40Gi', {}, pgWorld(), [source({ guardrails: { maxSize: '30Gi' } })]);
@@ -54,7 +57,7 @@ describe('size guardrails', () => {
   it('measures growth from the largest of the live template and its PVCs (an operator\'s template may lag its grown PVCs)', () => {
     const grown = pgWorld({ 0: { request: '100Gi' }, 1: { request: '100Gi' }, 2: { request: '100Gi' } });
     assert.equal(planOf('150Gi', {}, grown).action, 'resize', '1.5x the PVCs, though 15x the 10Gi template');
-    assert.match(planOf('1001Gi', {}, grown).reasons[0]?.message ?? '', /10\.01x the current size 100Gi, more than the 10x allowed/);
+    assert.match(planOf('501Gi', {}, grown).reasons[0]?.message ?? '', /5\.01x the current size 100Gi, more than the 5x allowed/);
   });
 
   it('fails closed when the current size is unknown: 7Ei is blocked, saying to set maxSize, and maxSize then bounds it', () => {
@@ -71,7 +74,7 @@ describe('size guardrails', () => {
     assert.equal(plan.action, 'blocked');
     assert.deepEqual(plan.reasons.map((r) => r.code), ['growth-unknown']);
     assert.equal(plan.reasons[0]?.message, '7Ei: the template\'s current size is unknown (its live template has no readable '
-      + 'storage request and none of its PVCs exists), so the growth cannot be held against the 10x allowed in one change (guardrails.maxGrowthFactor, '
+      + 'storage request and none of its PVCs exists), so the growth cannot be held against the 5x allowed in one change (guardrails.maxGrowthFactor, '
       + 'the default); set guardrails.maxSize in the target\'s configuration to bound the new size (an expansion cannot be undone), and the change is held against it instead');
     const mapped = planOf('7Ei', { guardrails: { maxGrowthFactor: 3 } }, unknownSize(), [source()]);
     assert.match(mapped.reasons[0]?.message ?? '', /the 3x allowed in one change \(guardrails\.maxGrowthFactor, set on the target\); set guardrails\.maxSize on the target, or on the template's size source for this template alone/);
@@ -87,7 +90,7 @@ describe('size guardrails', () => {
     assert.deepEqual(plan.reasons.map((r) => r.message), [
       '2000Ti is above the largest size allowed, 4Ti (guardrails.maxSize, set on the target); an expansion cannot be undone, '
         + 'so check the value first; if it is meant, raise guardrails.maxSize in the target\'s configuration',
-      'it is 204,800x the current size 10Gi, more than the 10x allowed in one change (guardrails.maxGrowthFactor, the default); '
+      'it is 204,800x the current size 10Gi, more than the 5x allowed in one change (guardrails.maxGrowthFactor, the default); '
         + 'raise guardrails.maxGrowthFactor in the target\'s configuration',
       'it adds +767,996.25 USD a month (6,143,970Gi more on standard at 0.125 USD per GiB-month), more than the +500.00 USD allowed '
         + '(guardrails.maxMonthlyIncrease, set on the target); raise guardrails.maxMonthlyIncrease in the target\'s configuration',
@@ -114,10 +117,10 @@ describe('the cost of a change', () => {
   });
 
   it('blocks a change above maxMonthlyIncrease, and one whose class has no price to check it with', () => {
-    const over = planOf('100Gi', { prices, guardrails: { maxMonthlyIncrease: 20 } });
+    const over = planOf('50Gi', { prices, guardrails: { maxMonthlyIncrease: 10 } });
     assert.deepEqual(over.reasons.map((r) => r.code), ['cost-limit']);
-    assert.match(over.reasons[0]?.message ?? '', /^100Gi adds \+27\.00 USD a month \(270Gi more on standard at 0\.1 USD per GiB-month\), more than the \+20\.00 USD allowed/);
-    assert.equal(planOf('70Gi', { prices, guardrails: { maxMonthlyIncrease: 18 } }).action, 'resize');
+    assert.match(over.reasons[0]?.message ?? '', /^50Gi adds \+12\.00 USD a month \(120Gi more on standard at 0\.1 USD per GiB-month\), more than the \+10\.00 USD allowed/);
+    assert.equal(planOf('40Gi', { prices, guardrails: { maxMonthlyIncrease: 9 } }).action, 'resize');
     const unpriced = planOf('20Gi', { prices: { currency: 'EUR', perGiBMonth: { fast: 0.2 } }, guardrails: { maxMonthlyIncrease: 100 } });
     assert.deepEqual(unpriced.reasons.map((r) => r.code), ['cost-unknown']);
     assert.match(unpriced.reasons[0]?.message ?? '', /StorageClass standard has no price in prices\.perGiBMonth/);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { planTarget, type TemplatePlan } from '../../functions/engine/plan.ts';
+import { reportFromPlan } from '../../functions/engine/pass-report.ts';
+import { renderPassReport } from '../../functions/cli/render-report.ts';
+import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { desiredSet, desiredTemplate, livePvc, pgWorld, quota, snapshot, liveSet, runningPod } from './builders.ts';
 
 const allowAll = { allowedNamespaces: ['*'] };
@@ -51,6 +54,21 @@ describe('planTarget', () => {
     assert.match(plan.reasons[0]?.message ?? '', /data-pg-0 \(10Gi\), data-pg-1 \(10Gi\)/);
   });
 
+  it('says a size without its unit as bytes, with the size probably meant, not as a shrink below capacity (issue 37 item 12)', () => {
+    const plan = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '20' })] })], pgWorld(), allowAll));
+    assert.equal(plan.action, 'blocked');
+    assert.deepEqual(plan.reasons.map((r) => [r.code, r.message]), [['implausible-size', '20 is 20 bytes; did you mean 20Gi?']]);
+    assert.deepEqual(plan.pvcsToPatch.length, 3, 'the PVCs it would have patched, none of them patched while blocked');
+    const zero = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '0' })] })], pgWorld(), allowAll));
+    assert.deepEqual(zero.reasons.map((r) => r.message), ['0 is zero bytes: a volume needs a size, with its unit (such as 20Gi)']);
+  });
+
+  it('shows capacities in binary units when the size in Git has no unit to follow (issue 37 item 12)', () => {
+    const plan = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '2000000' })] })], pgWorld(), allowAll));
+    assert.equal(plan.reasons[0]?.code, 'below-capacity');
+    assert.match(plan.reasons[0]?.message ?? '', /^2000000 is not above the current capacity of data-pg-0 \(10Gi\), data-pg-1 \(10Gi\)/);
+  });
+
   it('allows lowering a failed request to a size still above capacity (KEP-1790 recovery)', () => {
     const world = pgWorld({ 0: { request: '100Gi', capacity: '10Gi', resizeStatus: 'ControllerResizeInfeasible', allocated: '100Gi' } }, { size: '100Gi' });
     const plan = onlyTemplate(planTarget([desiredSet({ templates: [desiredTemplate({ size: '20Gi' })] })], world, allowAll));
@@ -91,6 +109,18 @@ describe('planTarget', () => {
     world.storageClasses.splice(0, world.storageClasses.length);
     const plan = onlyTemplate(planTarget([desiredSet()], world, allowAll));
     assert.deepEqual(plan.reasons.map((r) => r.code), ['storage-class-missing']);
+  });
+
+  it('names the StorageClass probably meant for one that does not exist, and says so in the plan, not "(expandable)" (issue 37 item 13)', () => {
+    const typo = desiredSet({ templates: [desiredTemplate({ storageClassName: 'standrd' })] });
+    const world = pgWorld();
+    const plan = onlyTemplate(planTarget([typo], world, allowAll));
+    assert.ok(plan.reasons.some((r) => r.code === 'storage-class-missing' && r.message === 'StorageClass standrd does not exist in the cluster; did you mean standard?'), JSON.stringify(plan.reasons));
+    const report = reportFromPlan(planTarget([typo], world, allowAll)[0] ?? assert.fail('no plan'), 'c'.repeat(40));
+    assert.match(renderPassReport({ target: 't', mode: 'plan', commitSha: 'c'.repeat(40), manifestErrors: [], notes: [], outcome: 'ok', statefulSets: [report] }), /\[standrd \(not in the cluster\)\]/);
+    const comment = renderPlanComment({ target: 't', headSha: 'c'.repeat(40), links: { htmlBase: 'https://github.com', owner: 'a', repo: 'b' }, statefulSets: [report], errors: [] });
+    assert.match(comment.markdown, /\| standrd \(not in the cluster\) \|/);
+    assert.doesNotMatch(comment.markdown, /standrd \(expandable\)/);
   });
 
   it('blocks namespaces outside the allowlist without reading them', () => {

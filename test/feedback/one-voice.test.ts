@@ -65,10 +65,10 @@ function terminalTexts(): string[] {
   const access = judgeAccess(questions, questions.map((_, index) => ({ allowed: index % 2 === 0 })));
   return [
     renderPassReport(passReport('plan', planned())),
-    renderPassReport(passReport('apply', [...planned(), failed()]), [
+    renderPassReport(passReport('apply', [...planned(), failed()]), { proposals: [
       { key: 'db/pg/data', kind: 'size-recovery', action: 'updated', pullRequest: 12, pullRequestUrl: 'https://github.com/acme/gitops/pull/12', change: { from: '100Gi', to: '50Gi' } },
       { key: 'db/pg/data', kind: 'class-recovery', action: 'impossible', pullRequestUrl: undefined, reason: 'the refused volumes are in fast, slow' },
-    ]),
+    ] }),
     renderCheckReport({ targets: [{ target: 'prod', results: [ok('config', 'configuration', 'valid'), warning('cluster.state-writers', 'x', 'y'), ...access] }], webhook: [] }),
   ];
 }

@@ -110,7 +110,7 @@ describe('kube-prometheus-stack: a StatefulSet the Prometheus Operator controls'
     await pass(declaredConfig);
     assert.equal(statusesOf(github, head, 'sts-volume-gitops/validate (demo)')[0]?.state, 'failure');
     const [comment] = commentBodies(github, pr);
-    assert.match(comment ?? '', /\n {2}- 7Ei is 150,323,855\.36x the current size 50Gi, more than the 10x allowed in one change/);
+    assert.match(comment ?? '', /\n {2}- 7Ei is 150,323,855\.36x the current size 50Gi, more than the 5x allowed in one change/);
     assert.match(comment ?? '', new RegExp(`\\[apps/monitoring/values-prod\\.yaml:11\\]\\(https://github\\.com/acme/platform-gitops/blob/${head}/apps/monitoring/values-prod\\.yaml#L11\\)`));
   });
 

@@ -51,7 +51,7 @@ describe('cdk synth (infra/app.ts) without a usable configuration', () => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
     if (env.STS_VOLUME_GITOPS_CONFIG === undefined) delete childEnv.STS_VOLUME_GITOPS_CONFIG;
     delete childEnv.STS_VOLUME_GITOPS_CONFIG_FILE;
-    for (const name of ['STS_ALARM_EMAIL', 'STS_ALARM_TOPIC_ARN', 'STS_LOG_RETENTION_DAYS']) if (env[name] === undefined) delete childEnv[name];
+    for (const name of ['STS_ALARM_EMAIL', 'STS_ALARM_TOPIC_ARN', 'STS_LOG_RETENTION_DAYS', 'CDK_DEFAULT_REGION']) if (env[name] === undefined) delete childEnv[name];
     return run(process.execPath, ['--import', import.meta.resolve('tsx'), app], { cwd: dir, env: childEnv })
       .then((output) => ({ code: 0, ...output }), (failure: unknown) => failure as { code: number; stdout: string; stderr: string });
   }
@@ -77,5 +77,13 @@ describe('cdk synth (infra/app.ts) without a usable configuration', () => {
     assert.equal(noAlarms.stderr, 'the alarms notify nobody: set STS_ALARM_EMAIL (an address to subscribe) or STS_ALARM_TOPIC_ARN (an existing SNS topic); see infra/README.md\n');
     assert.equal(retention.code, 1);
     assert.equal(retention.stderr, 'STS_LOG_RETENTION_DAYS must be a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, ...), got 10\n');
+  });
+
+  it('says a cluster in another region than the stack\'s as a message with what to do, not a stack trace (issue 37 item 7)', async () => {
+    const config = fileURLToPath(new URL('../../infra/k8s/example-config.yaml', import.meta.url));
+    const elsewhere = await synth({ STS_VOLUME_GITOPS_CONFIG: config, STS_ALARM_EMAIL: 'ops@example.com', CDK_DEFAULT_REGION: 'us-east-1' });
+    assert.equal(elsewhere.code, 1);
+    assert.match(elsewhere.stderr, /^EKS cluster prod-eu is in eu-west-1, but this stack deploys to us-east-1 \(AWS_REGION, or the AWS profile's region\): its access entry is made in the cluster's region\. Deploy with AWS_REGION=eu-west-1; clusters in several regions take one stack per region/);
+    assert.doesNotMatch(elsewhere.stderr, /\n\s+at /);
   });
 });

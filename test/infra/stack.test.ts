@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, describe, it } from 'node:test';
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -17,6 +17,7 @@ import { AwsSolutionsChecks, NIST80053R5Checks, ServerlessChecks, type NagPack }
 import { buildLambdaBundle, lambdaBundle, lambdaEntries } from '../../infra/lambda-bundle.ts';
 import { passCountNames, webhookMetricNames } from '../../infra/metrics.ts';
 import { StsVolumeGitopsStack, type StsVolumeGitopsStackProps } from '../../infra/stack.ts';
+import { runbookOutputNames } from '../../infra/outputs.ts';
 
 const eksConfig = `targets:
   - name: prod-eu
@@ -197,6 +198,18 @@ describe('StsVolumeGitopsStack', () => {
     const worker = actionsOf(roleOf(300));
     assert.ok(worker.includes('eks:DescribeCluster') && worker.includes('secretsmanager:GetSecretValue') && worker.includes('sqs:ReceiveMessage'), worker.join(', '));
     assert.ok(!worker.includes('sqs:SendMessage'), 'the worker queues nothing');
+  });
+
+  it('outputs what the runbook\'s commands take: the dispatcher\'s name, the queues\' URLs, the redrive ARN and each log group (issue 37 item 7)', () => {
+    const outputs = template.findOutputs('*') as Record<string, { Value: unknown }>;
+    for (const name of runbookOutputNames) assert.ok(outputs[name], `output ${name}`);
+    const ref = (value: unknown): string => JSON.stringify(value);
+    assert.equal(ref(outputs.DispatcherFunctionName?.Value), ref({ Ref: stack.getLogicalId(stack.dispatcher.node.defaultChild as CfnElement) }));
+    assert.equal(ref(outputs.TargetsQueueUrl?.Value), ref({ Ref: stack.getLogicalId(stack.queue.node.defaultChild as CfnElement) }));
+    assert.equal(ref(outputs.FailedTargetMessagesUrl?.Value), ref({ Ref: stack.getLogicalId(stack.failedMessages.node.defaultChild as CfnElement) }));
+    assert.equal(ref(outputs.FailedTargetMessagesArn?.Value), ref({ 'Fn::GetAtt': [stack.getLogicalId(stack.failedMessages.node.defaultChild as CfnElement), 'Arn'] }));
+    assert.equal(ref(outputs.FailedInvocationsUrl?.Value), ref({ Ref: stack.getLogicalId(stack.deadLetters.node.defaultChild as CfnElement) }));
+    assert.equal(ref(outputs.WorkerLogGroup?.Value), ref({ Ref: stack.getLogicalId(stack.function.logGroup.node.defaultChild as CfnElement) }));
   });
 
   it('gives each function its own log group, kept 30 days by default', () => {
@@ -464,7 +477,7 @@ describe('StsVolumeGitopsStack options', () => {
     ['a fractional schedule', { everyMinutes: 2.5 }, eksConfig, /everyMinutes must be a whole number/],
     ['a timeout no EKS token outlives', { timeout: Duration.minutes(15) }, eksConfig, /timeout must be at most 14 minutes/],
     ['a config that fails the schema, with the schema\'s message', {}, 'targets:\n  - name: x\n', /invalid configuration .*config\.yaml: target "x": source is required/],
-    ['a cluster in another region', {}, eksConfig.replaceAll('eu-west-1', 'us-east-1'), /EKS cluster prod-eu is in us-east-1, but this stack deploys to eu-west-1/],
+    ['a cluster in another region', {}, eksConfig.replaceAll('eu-west-1', 'us-east-1'), /EKS cluster prod-eu is in us-east-1, but this stack deploys to eu-west-1 .*Deploy with AWS_REGION=us-east-1; clusters in several regions take one stack per region/],
     ['an existing secret the config does not name', { githubSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:other-AbCdEf' }, eksConfig, /the config names secret github\/sts-volume-gitops, but githubSecretArn is/],
     ['a flexible window of zero', { flexibleWindowMinutes: 0 }, eksConfig, /flexibleWindowMinutes must be a whole number from 1 to 1440/],
     ['SigV4 to a URL that is no workspace\'s', {}, eksConfig.replace('    namespaces: { default: analytics, allow: [analytics] }\n', '    namespaces: { default: analytics, allow: [analytics] }\n    usage: { prometheus: { url: "https://prometheus.example.com", auth: { sigv4: { region: eu-west-1 } } } }\n'),

@@ -89,7 +89,7 @@ export interface Harness {
   recordKey: RecordKey | undefined;
   writeManifest(spec: StatefulSetSpec, path?: string): Promise<void>;
   /** One pass; `events` collects what it says as it goes (the timeline the CLI and the demo print). */
-  pass(options?: { mode?: 'apply' | 'plan'; holder?: string; maxWaitMs?: number; recordKey?: RecordKey | undefined; events?: string[] }): Promise<PassReport>;
+  pass(options?: { mode?: 'apply' | 'plan'; holder?: string; maxWaitMs?: number; recordKey?: RecordKey | undefined; events?: string[]; now?: () => Date }): Promise<PassReport>;
   /** Passes with `ticks` controller ticks between them until `done` or `maxPasses`. */
   converge(done: (report: PassReport) => boolean, options?: { maxPasses?: number; ticks?: number }): Promise<PassReport>;
   pvcs(namespace?: string): KubeObject[];
@@ -168,7 +168,7 @@ export async function startHarness(seed: HarnessSeed): Promise<Harness> {
       ...('recordKey' in options ? (options.recordKey ? { recordKey: options.recordKey } : {}) : recordKey ? { recordKey } : {}),
       timing: { maxWaitMs: options.maxWaitMs ?? 0, pollIntervalMs: 1, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
       ...(options.events ? { onEvent: (line: string) => options.events?.push(line) } : {}),
-      ...(seed.now ? { now: seed.now } : {}),
+      ...(options.now ? { now: options.now } : seed.now ? { now: seed.now } : {}),
     }),
     converge: async (done, options = {}) => {
       let report: PassReport | undefined;

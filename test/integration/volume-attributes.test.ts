@@ -79,8 +79,8 @@ describe('a volumeAttributesClassName change from Git', () => {
       const report = await h.pass();
       assert.equal(statefulSetReport(report, 'pg').outcome, 'blocked');
       assert.match(statefulSetReport(report, 'pg').templates[0]?.reasons[0] ?? '', /VolumeAttributesClass bronze does not exist in the cluster \(it has gold, platinum, silver\)/);
-      // Only the report is written (the status annotation, the Lease): no PVC, no template.
-      assert.deepEqual(h.kube.requestLog.writes().map((w) => `${w.verb} ${w.resource}`).filter((w) => !w.endsWith('leases')), ['patch statefulsets']);
+      // Only the report is written (the status annotation, the Warning Event saying it is blocked, the Lease): no PVC, no template.
+      assert.deepEqual(h.kube.requestLog.writes().map((w) => `${w.verb} ${w.resource}`).filter((w) => !w.endsWith('leases')), ['patch statefulsets', 'create events']);
       assert.equal(h.kube.requestLog.entries.filter((e) => e.resource === 'persistentvolumeclaims' && e.verb === 'patch').length, 0, 'not even a dry run');
     } finally {
       await h.close();

@@ -22,6 +22,8 @@ export interface LocalSqs {
   messages: QueuedMessage[];
   /** Requests answered, by X-Amz-Target. */
   requests: string[];
+  /** The region each request was signed for (its credential scope), in order. */
+  signedRegions: string[];
   /** Takes the queued messages out, as the event source would hand them to the worker. */
   drain(): SQSRecord[];
   close(): Promise<void>;
@@ -40,7 +42,9 @@ export async function startLocalSqs(options: { now?: () => number; secrets?: Rec
   const messages: QueuedMessage[] = [];
   let pending: QueuedMessage[] = [];
   const requests: string[] = [];
+  const signedRegions: string[] = [];
   const server: Server = createServer((request, response) => {
+    signedRegions.push(/Credential=[^/]+\/\d{8}\/([^/]+)\//.exec(String(request.headers.authorization ?? ''))?.[1] ?? '');
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -80,7 +84,7 @@ export async function startLocalSqs(options: { now?: () => number; secrets?: Rec
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    endpoint, queueUrl: `${endpoint}/123456789012/${queueName}`, queueArn, messages, requests,
+    endpoint, queueUrl: `${endpoint}/123456789012/${queueName}`, queueArn, messages, requests, signedRegions,
     drain: () => {
       const taken = pending;
       pending = [];

@@ -62,7 +62,7 @@ export async function startCheckSandboxes(): Promise<CheckSandboxes> {
       const objects = rbacObjects(targets, [{ kind: 'Group', name }]).map((object): RbacObject => {
         if (object.kind === 'Namespace') return object;
         const renamed: RbacObject = { ...object, metadata: { ...object.metadata, name: `${object.metadata.name}-${name}` } };
-        if (object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding') renamed.roleRef = { ...(object.roleRef as object), name: renamed.metadata.name };
+        if (object.kind === 'RoleBinding' || object.kind === 'ClusterRoleBinding') renamed.roleRef = { ...(object.roleRef as object), name: `${(object.roleRef as { name: string }).name}-${name}` };
         return renamed;
       });
       for (const object of objects) await applyObjects(kube, [object]).catch(() => undefined);

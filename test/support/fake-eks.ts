@@ -40,6 +40,8 @@ export interface FakeEksOptions {
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Who a valid token authenticates as (what the access entry maps the principal to). */
   user: UserInfo;
+  /** DescribeCluster's accessConfig.authenticationMode (API_AND_CONFIG_MAP unless set; `setAuthenticationMode` changes it). */
+  authenticationMode?: string;
 }
 
 export interface FakeEks {
@@ -51,6 +53,8 @@ export interface FakeEks {
   describes: Array<{ cluster: string; accessKeyId: string | undefined }>;
   /** Bearer tokens the authenticator accepted, and refused. */
   tokens: { accepted: number; refused: number };
+  /** What DescribeCluster answers from now on as the cluster's authentication mode. */
+  setAuthenticationMode(mode: string): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +70,7 @@ export async function startFakeEks(kube: KubeSandbox, options: FakeEksOptions): 
   await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
   const apiEndpoint = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
   const describes: FakeEks['describes'] = [];
+  let authenticationMode = options.authenticationMode ?? 'API_AND_CONFIG_MAP';
   const eks: Server = createServer((request, response) => {
     const match = /^\/clusters\/([^/?]+)$/.exec(request.url ?? '');
     describes.push({ cluster: decodeURIComponent(match?.[1] ?? ''), accessKeyId: signedBy(request) });
@@ -78,6 +83,7 @@ export async function startFakeEks(kube: KubeSandbox, options: FakeEksOptions): 
       cluster: {
         name: options.clusterName, status: 'ACTIVE', version: '1.34', endpoint: apiEndpoint,
         certificateAuthority: { data: Buffer.from(endpointCertificate).toString('base64') },
+        accessConfig: { authenticationMode },
       },
     }));
   });
@@ -91,6 +97,7 @@ export async function startFakeEks(kube: KubeSandbox, options: FakeEksOptions): 
   });
   return {
     eksEndpoint: `http://127.0.0.1:${(eks.address() as AddressInfo).port}`, apiEndpoint, describes, tokens,
+    setAuthenticationMode: (mode) => { authenticationMode = mode; },
     close: async () => {
       eks.closeAllConnections();
       await new Promise<void>((resolve) => eks.close(() => resolve()));

@@ -41,6 +41,19 @@ export function privateKeyFromSecret(secretId: string, text: string): string {
 /** What Secrets Manager answers for a secret with no version yet, as the stack creates the App key's. */
 const noValueYet = /can't find the specified secret value for staging label: AWSCURRENT/;
 
+/**
+ * Whether Secrets Manager said the secret itself does not exist (ResourceNotFoundException), not that it exists with
+ * no value yet (the same exception, naming the staging label): before a deployment, the secrets the stack creates.
+ */
+export function secretDoesNotExist(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; typeof current === 'object' && current !== null && depth < 6; depth++) {
+    const { name, message, cause } = current as { name?: unknown; message?: unknown; cause?: unknown };
+    if (name === 'ResourceNotFoundException') return typeof message !== 'string' || !noValueYet.test(message);
+    current = cause;
+  }
+  return false;
+}
+
 export class SecretReader {
   private readonly provider: SecretsProvider;
   private readonly maxAge: number;

@@ -18,7 +18,8 @@ export interface AccessReviewQuestion {
   name?: string;
 }
 
-export type NamespacePresence = 'exists' | 'missing' | { unknown: string };
+/** `refused`: this identity may not read Namespaces (403), as the tool's own may not: the RBAC manifest does not grant it. */
+export type NamespacePresence = 'exists' | 'missing' | { unknown: string; refused?: true };
 
 export class KubeAccessProbe {
   private readonly version: VersionApi;
@@ -95,6 +96,8 @@ export class KubeAccessProbe {
     } catch (error) {
       if (!(error instanceof ClusterError)) throw error;
       if (error.status === 404) return 'missing';
+      // Not the 403's own words: they ask for a grant of `get` on namespaces, which the tool never needs.
+      if (error.status === 403) return { unknown: 'this identity may not read Namespaces', refused: true };
       return { unknown: error.message };
     }
   }

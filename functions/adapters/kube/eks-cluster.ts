@@ -79,6 +79,24 @@ export async function assumedRoleCredentials(options: {
   };
 }
 
+/** The credentials that call EKS and sign the token: the role's when one is assumed, else the given or the default chain's. */
+async function eksCredentials(options: EksKubeConfigOptions): Promise<AwsCredentialIdentity | AwsCredentialIdentityProvider> {
+  return options.assumeRole
+    ? assumedRoleCredentials({ assumeRole: options.assumeRole, region: options.region, ...(options.credentials ? { credentials: options.credentials } : {}), ...(options.stsClient ? { stsClient: options.stsClient } : {}) })
+    : options.credentials ?? defaultProvider();
+}
+
+/**
+ * The cluster's authentication mode (DescribeCluster's `accessConfig.authenticationMode`: `API`, `API_AND_CONFIG_MAP`
+ * or `CONFIG_MAP`), undefined when EKS does not say. Access entries, such as the one the stack creates for the
+ * function's role, are honoured only in the first two.
+ */
+export async function eksAuthenticationMode(options: Omit<EksKubeConfigOptions, 'now' | 'validForMs'>): Promise<string | undefined> {
+  const client = options.eksClient ?? new EKSClient({ region: options.region, credentials: await eksCredentials(options) });
+  const { cluster } = await client.send(new DescribeClusterCommand({ name: options.clusterName }));
+  return cluster?.accessConfig?.authenticationMode;
+}
+
 const cache = new Map<string, { config: KubeConfig; expires: number }>();
 
 export async function eksKubeConfig(options: EksKubeConfigOptions): Promise<KubeConfig> {
@@ -89,9 +107,7 @@ export async function eksKubeConfig(options: EksKubeConfigOptions): Promise<Kube
   if ((options.validForMs ?? 0) > tokenLifetimeMs) {
     throw new Error(`an EKS token lives ${tokenLifetimeMs / 60_000} minutes, less than the ${Math.ceil((options.validForMs ?? 0) / 60_000)} asked for; keep the function timeout under 14 minutes`);
   }
-  const credentials = options.assumeRole
-    ? await assumedRoleCredentials({ assumeRole: options.assumeRole, region: options.region, ...(options.credentials ? { credentials: options.credentials } : {}), ...(options.stsClient ? { stsClient: options.stsClient } : {}) })
-    : options.credentials ?? defaultProvider();
+  const credentials = await eksCredentials(options);
   const client = options.eksClient ?? new EKSClient({ region: options.region, credentials });
   const { cluster } = await client.send(new DescribeClusterCommand({ name: options.clusterName }));
   if (!cluster?.endpoint || !cluster.certificateAuthority?.data) {
@@ -115,9 +131,18 @@ export async function eksKubeConfig(options: EksKubeConfigOptions): Promise<Kube
  * check differ only in the credentials they start from and the session's name.
  */
 export function eksKubeConfigOf(cluster: EksCluster, sessionName: string, options: Pick<EksKubeConfigOptions, 'validForMs'> = {}): Promise<KubeConfig> {
+  return eksKubeConfig({ ...eksOptionsOf(cluster, sessionName), ...options });
+}
+
+/** The authentication mode of a configured EKS cluster, asked as eksKubeConfigOf asks for its endpoint. */
+export function eksAuthenticationModeOf(cluster: EksCluster, sessionName: string): Promise<string | undefined> {
+  return eksAuthenticationMode(eksOptionsOf(cluster, sessionName));
+}
+
+function eksOptionsOf(cluster: EksCluster, sessionName: string): EksKubeConfigOptions {
   const { roleArn, externalId } = cluster;
-  return eksKubeConfig({
-    clusterName: cluster.name, region: cluster.region, ...options,
+  return {
+    clusterName: cluster.name, region: cluster.region,
     ...(roleArn !== undefined ? { assumeRole: { roleArn, ...(externalId !== undefined ? { externalId } : {}), sessionName: sessionName.slice(0, 64) } } : {}),
-  });
+  };
 }

@@ -7,7 +7,7 @@ import type {
   ClusterSnapshot, JsonObject, LiveStatefulSet, LiveVolumeAttributesClass, NamespaceSnapshot, PvcEvent, RecreationRecord,
 } from '../../domain/live-state.ts';
 import { parseServerVersion, type ServerVersion, type VolumeAttributesClassApi } from '../../domain/server-capabilities.ts';
-import { ClusterError, type ClusterPort, type InvolvedObject, type LeaseMarks, type LeaseState } from '../../engine/ports.ts';
+import { ClusterError, type ClusterPort, type InvolvedObject, type RecordedEvent, type LeaseMarks, type LeaseState } from '../../engine/ports.ts';
 import { claimsToBeRecordOf } from '../../engine/records/names.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
@@ -215,13 +215,28 @@ export class KubeCluster implements ClusterPort {
       body: {
         metadata: { generateName: `${object.name}.`, namespace: object.namespace },
         involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name: object.name, namespace: object.namespace, uid: object.uid },
-        // kubectl describe and get events print a message as it is: what it quotes from outside is written printable.
-        type, reason, message: printable(message).slice(0, 1024),
-        source: { component: 'sts-volume-gitops' },
-        reportingComponent: 'sts-volume-gitops', reportingInstance: 'sts-volume-gitops',
+        type, reason, message: eventMessage(message),
+        source: { component: eventSource },
+        reportingComponent: eventSource, reportingInstance: eventSource,
         firstTimestamp: timestamp, lastTimestamp: timestamp, count: 1,
       },
     }));
+  }
+
+  async findEvent(object: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): Promise<RecordedEvent | undefined> {
+    // The server narrows by object, reason and type (field selectors Events support); source and message are compared here.
+    const events = await call(() => this.core.listNamespacedEvent({
+      namespace: object.namespace, fieldSelector: `involvedObject.uid=${object.uid},reason=${reason},type=${type}`,
+    }));
+    const stored = eventMessage(message);
+    const same = events.items.filter((e) => e.message === stored && e.source?.component === eventSource && e.involvedObject.kind === object.kind && e.involvedObject.name === object.name);
+    const latest = same.sort((a, b) => timeOf(b.lastTimestamp) - timeOf(a.lastTimestamp))[0];
+    if (!latest?.metadata?.name) return undefined;
+    return { name: latest.metadata.name, count: latest.count ?? 1, lastTimestamp: latest.lastTimestamp === undefined ? undefined : new Date(latest.lastTimestamp).toISOString() };
+  }
+
+  async countEventAgain(namespace: string, event: RecordedEvent, at: Date): Promise<void> {
+    await call(() => this.core.patchNamespacedEvent({ namespace, name: event.name, body: { count: event.count + 1, lastTimestamp: at.toISOString().replace(/\.\d{3}Z$/, 'Z') } }, mergePatch));
   }
 
   readLease(namespace: string, name: string): Promise<LeaseState | undefined> {
@@ -245,6 +260,18 @@ export class KubeCluster implements ClusterPort {
   releaseLease(namespace: string, name: string, held: LeaseState, marks?: LeaseMarks): Promise<boolean> {
     return this.leases.release(namespace, name, held, marks);
   }
+}
+
+/** Who the tool's Events say recorded them (`source.component`, as `kubectl get events` shows it). */
+const eventSource = 'sts-volume-gitops';
+
+/** An Event's message as stored: kubectl describe and get events print it as it is, so what it quotes from outside is written printable. */
+function eventMessage(message: string): string {
+  return printable(message).slice(0, 1024);
+}
+
+function timeOf(time: Date | string | undefined): number {
+  return time === undefined ? 0 : new Date(time).getTime();
 }
 
 function storageBody(storage: string, volumeAttributesClassName: string | undefined): JsonObject {

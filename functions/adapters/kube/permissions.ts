@@ -61,7 +61,13 @@ export const workloadPermissions: readonly PermissionRule[] = [
     apiGroup: '', resource: 'configmaps', verbs: ['list'],
     why: { list: 'to find recreation records older versions kept beside their StatefulSets, only while the Lease carries no records mark, and report them (unsigned, never acted on)' },
   },
-  { apiGroup: '', resource: 'events', verbs: ['list', 'create'], why: { list: 'to say why a PVC\'s expansion failed (the attempt\'s Events)', create: 'to write Events on the StatefulSet' } },
+  {
+    apiGroup: '', resource: 'events', verbs: ['list', 'create', 'patch'],
+    why: {
+      list: 'to say why a PVC\'s expansion failed (the attempt\'s Events), and to find the Warning Event a blocked or failed change already has',
+      create: 'to write Events on the StatefulSet', patch: 'to count a blocked or failed change again on its Warning Event (its count and last time seen) rather than write a new one',
+    },
+  },
 ];
 
 /**

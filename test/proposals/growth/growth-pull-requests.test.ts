@@ -117,7 +117,7 @@ describe('growth pull requests', () => {
     assert.equal(passMetrics(run).counts.ProposalPullRequestsOpened, 2);
     assert.deepEqual(passMetrics(run).byKind.filter((k) => k.kind === 'growth'), [{ name: 'ProposalPullRequestsOpened', kind: 'growth', value: 2 }]);
     // The CLI and --json say what became of each, the waiting one with why.
-    const text = renderPassReport(report, run.growth?.outcomes);
+    const text = renderPassReport(report, { proposals: run.growth?.outcomes ?? [] });
     assert.match(text, /\n {8}growth pull request #\d+ proposes 10Gi -> 14Gi: http\S+\/pull\/\d+ \(opened\)\n/);
     assert.match(text, /\n {8}no growth pull request: 2 growth pull requests are open at once for this target, its limit; this one waits for one to close\n/);
     assert.deepEqual(targetRunJson(run).growth?.outcomes.find((o) => o.key === 'db/mq/data')?.change, { from: '10Gi', to: '14Gi' });

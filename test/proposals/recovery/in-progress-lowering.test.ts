@@ -51,7 +51,9 @@ describe('lowering the size while an expansion is in progress (KEP-1790 cases 3-
       seed: { namespaces: ['analytics'], storageClasses: [{ name: 'slow', allowVolumeExpansion: true, driver: { ticksPerPhase: 30 } }], statefulSets: [load(manifest('10Gi'))] },
     });
     github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'T').replace('allow: [db, cache, analytics]', 'allow: [analytics]'), 'c.yaml', dir);
+    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'T').replace('allow: [db, cache, analytics]', 'allow: [analytics]')
+      // The story grows 10Gi to 100Gi, ten times, on purpose: more than the default growth factor (5) allows.
+      .replace('    pullRequests:', '    guardrails: { maxGrowthFactor: 10 }\n    pullRequests:'), 'c.yaml', dir);
     env.T = github.token;
   });
   after(async () => {

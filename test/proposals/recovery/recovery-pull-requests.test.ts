@@ -73,7 +73,9 @@ describe('recovery pull requests', () => {
       },
     });
     github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'RECOVERY_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [analytics]'), 'r.yaml', dir);
+    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'RECOVERY_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [analytics]')
+      // The story grows 10Gi to 100Gi, ten times, on purpose: more than the default growth factor (5) allows.
+      .replace('    pullRequests:', '    guardrails: { maxGrowthFactor: 10 }\n    pullRequests:'), 'r.yaml', dir);
     env.RECOVERY_TOKEN = github.token;
     // Case 1 and 2 of KEP-1790: grow beyond what the drivers can do.
     await github.commitFiles({
