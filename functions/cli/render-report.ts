@@ -6,6 +6,7 @@ import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
+import { waysOutAtMaximum } from '../engine/at-driver-maximum.ts';
 
 export function renderPassReport(report: PassReport): string {
   const lines: string[] = [];
@@ -60,6 +61,10 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
     lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}] ${doneCount(template)}  (${where})`);
     if (template.cost) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
     for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
+    if (template.atDriverMaximum) {
+      lines.push(`        ${template.atDriverMaximum.noSizeCanSucceed}`);
+      for (const way of waysOutAtMaximum(template.desiredSize, template.atDriverMaximum.volumes)) lines.push(`          - ${way}`);
+    }
     for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
     for (const pvc of template.pvcs) {
       if (pvc.state === 'done' && template.finished) continue;

@@ -9,6 +9,7 @@ import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import type { BlockCode } from './plan-types.ts';
 import { datedFromEvents, eventsOfFailedAttempts } from './failure-evidence.ts';
+import { atMaximumReport, type AtMaximumReport } from './at-driver-maximum.ts';
 import { withNodeWaits, type NodeWaitPolicy } from './node-expansion.ts';
 import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
@@ -73,6 +74,8 @@ export interface TemplateReport extends TemplateStatus {
    * (KEP-1790) grows the volumes from their capacity: `from` 100Gi, `volumesFrom` 20Gi. `20Gi–30Gi` when they differ.
    */
   volumesFrom?: string;
+  /** Failed for good at the driver's maximum: no size can succeed (engine/at-driver-maximum.ts). */
+  atDriverMaximum?: AtMaximumReport;
 }
 
 export interface CostReport {
@@ -211,6 +214,8 @@ export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulS
 export function templateReport(
   template: TemplatePlan, status: TemplateStatus, progress: readonly PvcProgress[], events: readonly PvcEvent[],
 ): TemplateReport {
+  const failureEvents = eventsOfFailedAttempts(progress, events);
+  const atMaximum = atMaximumReport(progress, failureEvents, template.to);
   return {
     ...status,
     action: template.action,
@@ -236,11 +241,12 @@ export function templateReport(
       quota: c.quotaName, resource: c.resource, used: formatBytesLike(c.usedBefore, template.to),
       growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
     })),
-    failureEvents: eventsOfFailedAttempts(progress, events),
+    failureEvents,
     ...(template.volumeAttributesClass ? { volumeAttributesClass: template.volumeAttributesClass } : {}),
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
     ...volumesFromOf(template),
+    ...(atMaximum ? { atDriverMaximum: atMaximum } : {}),
     ...(template.cost ? {
       cost: {
         storageClassName: template.cost.storageClassName, growth: formatBytesLike(template.cost.growthBytes, template.to), currency: template.cost.currency,

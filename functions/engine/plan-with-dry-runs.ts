@@ -6,7 +6,7 @@ import { capabilitiesOf } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from './concurrency.ts';
 import { assembleDesired, desiredNamespaces, type DesiredInput } from './desired-input.ts';
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
-import { namespaceScopeOf, type PassContext } from './pass-context.ts';
+import { namespaceScopeOf, passNow, type PassContext } from './pass-context.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import { classToPatch } from './plan-volume-attributes.ts';
@@ -16,7 +16,7 @@ export const minimumRemainingMs = 30_000;
 
 /** Plans, then dry-runs every PVC patch the plan wants (validation, admission and quota on the real server). */
 export async function planWithDryRuns(
-  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs'>, input: DesiredInput,
+  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs' | 'now'>, input: DesiredInput,
   /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
   answered: Map<string, string | undefined> = new Map(),
   /** Answers of earlier passes, reused while the PVC, the quotas and the StorageClasses are unchanged. */
@@ -29,7 +29,9 @@ export async function planWithDryRuns(
   // Sets sized by size sources are built from the live objects just read.
   const desired = assembleDesired(input, snapshot);
   const { guardrails, prices } = ctx.target;
-  const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
+  const options = {
+    allowedNamespaces: scope.allow, stateNamespace: scope.state, now: passNow(ctx), ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}),
+  };
   let first = planTarget(desired, snapshot, options);
   // VolumeAttributesClasses are read only when a template's class changes (one LIST), then the plan is made again.
   const api = snapshot.server ? capabilitiesOf(snapshot.server).volumeAttributesClassApi : 'storage.k8s.io/v1';

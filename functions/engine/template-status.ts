@@ -4,6 +4,7 @@ import type { LiveStatefulSet } from '../domain/live-state.ts';
 import { compareQuantities } from '../domain/quantity.ts';
 import type { TemplatePlan } from './plan-types.ts';
 import { hasReachedSize, type PvcProgress } from './pvc-progress.ts';
+import { rememberMaximum, type RememberedMaximum } from './remembered-maximum.ts';
 
 export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
 
@@ -29,6 +30,8 @@ export interface TemplateStatus {
   change?: TemplateChange;
   /** The first failure, block or stall reason, when there is one. */
   lastError?: string;
+  /** The maximum the template's driver stated, remembered after its claims stop saying it (remembered-maximum.ts). */
+  driverMaximum?: RememberedMaximum;
 }
 
 /** Whether the change alters a size: the live template's, or a volume's not at it (a class change alone does not). */
@@ -65,12 +68,16 @@ export function summariseTemplate(
     readyReplicas,
   };
 
-  if (plan.action !== 'blocked' && readyReplicas === live.replicas) {
+  // A template still to be updated is not finished, though its volumes may already have the size (the claims of an
+  // expansion refused at the driver's maximum, back at the size they have): it finishes on the pass after its update.
+  if (plan.action !== 'blocked' && readyReplicas === live.replicas && !plan.templateNeedsUpdate) {
     status.finishedReconciliationGeneration = live.generation;
   } else if (earlier?.finishedReconciliationGeneration !== undefined) {
     status.finishedReconciliationGeneration = earlier.finishedReconciliationGeneration;
   }
   const stalled = progress.find((p) => p.state === 'stalled-on-node');
+  const driverMaximum = rememberMaximum(earlier?.driverMaximum, plan.driver, plan.pvcs, now);
+  if (driverMaximum) status.driverMaximum = driverMaximum;
   const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? (stalled ? `${stalled.name} stalled: ${stalled.message ?? ''}` : undefined);
   if (error !== undefined) status.lastError = error;
   return status;
@@ -85,7 +92,7 @@ export function isFinished(status: TemplateStatus, plan: TemplatePlan): boolean 
   return plan.action !== 'blocked' && status.readyReplicas === status.replicas;
 }
 
-export function readStatusAnnotation(live: LiveStatefulSet): TemplateStatus[] {
+export function readStatusAnnotation(live: Pick<LiveStatefulSet, 'annotations'>): TemplateStatus[] {
   const text = live.annotations[statusAnnotation];
   if (text === undefined) return [];
   try {

@@ -108,13 +108,13 @@ async function proposeRecovery(args: {
     title: `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(desired.storageText, decision.size, 'github')} (expansion failed)`,
     body: sizeRecoveryBody({ sts, template, failed: desired.storageText, decision, proposalMarker, prices: input.target.prices }),
     diff: oneLineDiff(path, desired.line, text, updated), updated,
-    message: commitMessage(sts, template, desired.storageText, decision.size),
+    message: commitMessage(sts, template, desired.storageText, decision.size, decision.rule === 'at-driver-maximum' ? decision.explanation : undefined),
   });
   return { ...published, decision };
 }
 
-function commitMessage(sts: StatefulSetReport, template: TemplateReport, failed: string, size: string): string {
-  return `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(failed, size, 'github')}\n\nThe expansion to ${failed} failed terminally; ${size} is a size Kubernetes accepts (KEP-1790).`;
+function commitMessage(sts: StatefulSetReport, template: TemplateReport, failed: string, size: string, atMaximum: string | undefined): string {
+  return `Recover ${sts.namespace}/${sts.name} ${template.templateName}: ${change(failed, size, 'github')}\n\nThe expansion to ${failed} failed terminally; ${atMaximum ?? `${size} is a size Kubernetes accepts (KEP-1790)`}.`;
 }
 
 /** A template's size as written in one file, and how to rewrite only its bytes. */

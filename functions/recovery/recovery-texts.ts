@@ -7,6 +7,7 @@ import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts
 import { codeBlock, escapeMarkdown } from '../feedback/escape-markdown.ts';
 import { failureQuotes, failureSince } from '../feedback/failure-quotes.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
+import { atMaximumRecoverySections } from '../feedback/at-maximum-texts.ts';
 
 /**
  * How the real resizer retries a claim it found infeasible: it keeps it in a slow-retry set held in memory and tries
@@ -37,6 +38,7 @@ export function sizeRecoveryBody(args: {
   // The kubelet's refusal (engine/pvc-progress.ts): no slow-retry set, and lowering helps only a node-only driver.
   const onNode = failedPvcs.some((p) => p.condition?.type === 'NodeResizeError');
   const retried = onNode ? nodeRetry : slowRetry('expansion');
+  const atMaximum = decision.rule === 'at-driver-maximum' ? atMaximumRecoverySections({ failed, size: decision.size, explanation: decision.explanation, onNode }) : undefined;
   return [
     args.proposalMarker,
     `## The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} \`${escapeMarkdown(template.templateName)}\` to ${escapeMarkdown(failed)} failed for good`,
@@ -49,19 +51,23 @@ export function sizeRecoveryBody(args: {
     '',
     codeBlock(failureQuotes(template, 'size').join('\n') || '(no message was recorded)'),
     '',
-    `## Why ${escapeMarkdown(decision.size)}`,
-    '',
-    `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.${onNode ? ` ${nodeLowering}` : ''}`,
-    '',
-    ...recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices }),
-    '## Alternatives',
-    '',
-    `- Raise the limit that made the expansion fail (the provider's maximum volume size or quota), then close this pull request (closed unmerged, it is not proposed again). ${retried}`,
-    '- Choose another size above the current capacity by editing this branch.',
-    '',
-    '## After merge',
-    '',
-    `The next pass patches the PVCs down to this size, the resizer expands them to it at once${onNode ? '' : ' (a new request leaves the slow-retry set)'}, and the status checks turn green. This pull request is closed automatically if the failure resolves another way.`,
+    ...atMaximum?.why ?? [
+      `## Why ${escapeMarkdown(decision.size)}`,
+      '',
+      `${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.${onNode ? ` ${nodeLowering}` : ''}`,
+      '',
+    ],
+    ...atMaximum?.change ?? recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices }),
+    ...atMaximum ? [...atMaximum.alternatives, ...atMaximum.afterMerge] : [
+      '## Alternatives',
+      '',
+      `- Raise the limit that made the expansion fail (the provider's maximum volume size or quota), then close this pull request (closed unmerged, it is not proposed again). ${retried}`,
+      '- Choose another size above the current capacity by editing this branch.',
+      '',
+      '## After merge',
+      '',
+      `The next pass patches the PVCs down to this size, the resizer expands them to it at once${onNode ? '' : ' (a new request leaves the slow-retry set)'}, and the status checks turn green. This pull request is closed automatically if the failure resolves another way.`,
+    ],
   ].join('\n');
 }
 
