@@ -2,23 +2,26 @@
 // expansion would be refused as before, and each refused size is a claim left asking for it (KEP-1790 lowers a request
 // only to above its capacity). Known from what a driver says now on any claim read (its error condition) and from what
 // passes remembered on the status annotations (remembered-maximum.ts), per driver: the StorageClass's provisioner. Pure.
-import type { ClusterSnapshot, LivePvc } from '../domain/live-state.ts';
+import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { formatBytesLike } from '../domain/quantity.ts';
 import type { BlockReason, TemplatePlan } from './plan-types.ts';
-import { contradicted, forgotten, rememberedUntil, statementsOn, type RememberedMaximum } from './remembered-maximum.ts';
+import { forgotten, rememberedUntil, statementsOn, type RememberedMaximum } from './remembered-maximum.ts';
 import { readStatusAnnotation, statusAnnotation } from './template-status.ts';
 
-/** Per driver, the maximum it last stated: said now on a claim, or remembered and not forgotten or contradicted. */
-/** `now` undefined forgets nothing by age (what a caller without a clock reads). */
+/**
+ * Per driver, the maximum it last stated: said now on a claim, or remembered and not forgotten or contradicted. `now`
+ * undefined forgets nothing by age.
+ */
 export function knownMaxima(snapshot: ClusterSnapshot, now: Date | undefined): Map<string, RememberedMaximum> {
   const driverOf = new Map(snapshot.storageClasses.flatMap((c) => (c.provisioner ? [[c.name, c.provisioner] as const] : [])));
-  const claimsOf = new Map<string, LivePvc[]>();
+  // A volume of the driver larger than a statement's maximum shows it was raised since: the largest, per driver.
+  const largest = new Map<string, bigint>();
   const statements: RememberedMaximum[] = [];
   for (const namespace of snapshot.namespaces.values()) {
     for (const pvc of namespace.pvcs) {
       const driver = pvc.storageClassName === undefined ? undefined : driverOf.get(pvc.storageClassName);
       if (driver === undefined) continue;
-      claimsOf.set(driver, [...claimsOf.get(driver) ?? [], pvc]);
+      if (pvc.capacity && pvc.capacity.bytes > (largest.get(driver) ?? 0n)) largest.set(driver, pvc.capacity.bytes);
       statements.push(...statementsOn([pvc], driver));
     }
     // A set's own annotation, or (a set its operator writes) its replica-0 claim's: status-carrier.ts.
@@ -32,7 +35,7 @@ export function knownMaxima(snapshot: ClusterSnapshot, now: Date | undefined): M
   }
   const known = new Map<string, RememberedMaximum>();
   for (const statement of statements) {
-    if (contradicted(statement, claimsOf.get(statement.driver) ?? [])) continue;
+    if (BigInt(statement.bytes) < (largest.get(statement.driver) ?? 0n)) continue;
     const held = known.get(statement.driver);
     if (!held || isNewer(statement, held)) known.set(statement.driver, statement);
   }
