@@ -74,7 +74,7 @@ export const commandTable = {
   sandbox: {
     name: 'sandbox',
     summary: 'start the Kubernetes and GitHub sandboxes, seeded from examples/',
-    description: 'Starts both sandboxes and prints how to reach them and a ready configuration (the tool runs as a user granted only what `rbac` generates), or one sandbox alone. Runs until Ctrl-C.',
+    description: 'Starts both sandboxes and prints how to reach them (the Kubernetes one with a Prometheus API over its volumes\' usage) and a ready configuration (the tool runs as a user granted only what `rbac` generates; it reads usage there), or one sandbox alone. Runs until Ctrl-C.',
     positional: { name: 'SANDBOX', values: ['kube', 'github'], description: 'start only the Kubernetes or only the GitHub sandbox' },
     flags: {
       seed: { type: 'string', value: 'PATH', description: 'what to seed from: a folder with cluster-seed.yaml and gitops-repo/ (both), a cluster seed file (kube), a repository folder (github); default: examples/' },

@@ -15,6 +15,8 @@ import { commandTable } from './command-table.ts';
 import { readCommandLine, type FlagValues } from './command-line.ts';
 import { printCliError } from './usage-errors.ts';
 import { unitPrice } from '../domain/spelling.ts';
+import { jsonText, writeErr, writeOut } from './terminal.ts';
+import { printable } from '../domain/printable.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 
@@ -60,7 +62,12 @@ export interface SandboxDeployment {
   app?: { appId: number; installationId: number; keyVariable: string };
   /** Prices per GiB-month of the sandbox's StorageClasses: plans and recovery pull requests then say what a change costs. */
   prices?: PriceConfig;
+  /** The Kubernetes sandbox's Prometheus API: the target reads its volumes' usage there, and decides growth from it. */
+  prometheusUrl?: string;
 }
+
+/** The growth policy of the sandbox's ready config (README, "Usage and growth"). */
+export const sandboxGrowth = '{ usedPercent: 80, fullWithin: 7d, step: 50%, max: 100Gi }';
 
 export function sandboxConfig(
   kubeconfigPath: string, githubUrl: string, tokenVariable: string, sizeSources: readonly SizeSourceConfig[] = [],
@@ -73,6 +80,8 @@ export function sandboxConfig(
     : `token: { env: ${tokenVariable} }`;
   const prices = deployment.prices
     ? `    prices: { currency: ${deployment.prices.currency}, perGiBMonth: { ${Object.entries(deployment.prices.perGiBMonth).map(([k, v]) => `${k}: ${v}`).join(', ')} } }\n` : '';
+  const usage = deployment.prometheusUrl === undefined ? ''
+    : `    usage: { prometheus: { url: ${JSON.stringify(deployment.prometheusUrl)} } }\n    growth: ${sandboxGrowth}\n`;
   const mappings = sizeSources.length === 0 ? ''
     : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template}${s.value ? `, value: ${s.value}` : ''} }\n`).join('')}`;
   return `targets:
@@ -90,7 +99,7 @@ export function sandboxConfig(
     namespaces: { default: default, ${state}allow: [db, cache, analytics] }
     recordKey: ${recordKey}
     pullRequests: { validate: true, recovery: true }
-${prices}${mappings}`;
+${prices}${usage}${mappings}`;
 }
 
 type SandboxValues = FlagValues<typeof commandTable.sandbox>;
@@ -143,7 +152,7 @@ export async function sandboxCommand(args: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    for (const close of closers.reverse()) await close().catch((error: unknown) => process.stderr.write(`warning: ${(error as Error).message}\n`));
+    for (const close of closers.reverse()) await close().catch((error: unknown) => writeErr(`warning: ${printable((error as Error).message)}\n`));
     await rm(workDir, { recursive: true, force: true });
   }
   return 0;
@@ -166,12 +175,13 @@ async function serveSandboxes(input: {
     });
     kube.startTimer(tickMs);
     // A seed written for a newer server (the examples, on --version 1.26) starts without what this one does not serve.
-    for (const warning of kube.seedWarnings) process.stderr.write(`warning: kube sandbox seed: ${warning}\n`);
+    for (const warning of kube.seedWarnings) writeErr(`warning: kube sandbox seed: ${printable(warning)}\n`);
     kubeSandbox = kube;
     closers.push(() => kube.close());
     info.kubernetesUrl = kube.url;
     info.kubernetesVersion = kube.server.gitVersion;
     info.kubeconfig = kube.kubeconfigPath;
+    info.prometheusUrl = kube.prometheus.url;
   }
   if (which !== 'kube') {
     const seedDir = which === 'github' ? values.seed : undefined;
@@ -198,24 +208,24 @@ async function serveSandboxes(input: {
     await writeFile(recordKeyFile, `${generateRecordKey()}\n`, { mode: 0o600 });
     const examples = values.seed === undefined;
     const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', examples ? exampleSizeSources : [],
-      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, ...(examples ? { prices: examplePrices } : {}) });
+      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, prometheusUrl: kubeSandbox.prometheus.url, ...(examples ? { prices: examplePrices } : {}) });
     if (examples) info.prices = describePrices(examplePrices);
     await writeFile(info.config, configText);
     for (const object of rbacObjects(parseConfig(configText, info.config, workDir).targets)) {
       // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.
       await applyObjects(kubeSandbox, [object]).catch((error: unknown) => {
         const { kind, metadata } = object as { kind?: string; metadata?: { namespace?: string; name?: string } };
-        process.stderr.write(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}\n`);
+        writeErr(printable(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}`) + '\n');
       });
     }
   }
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+    writeOut(jsonText(info));
   } else {
-    for (const [key, value] of Object.entries(info)) process.stdout.write(`${key.padEnd(14)} ${value}\n`);
+    for (const [key, value] of Object.entries(info)) writeOut(`${key.padEnd(14)} ${printable(value)}\n`);
     if (info.config) {
-      process.stdout.write(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops check --config ${info.config}\n  sts-volume-gitops plan --config ${info.config}\n`);
+      writeOut(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops check --config ${info.config}\n  sts-volume-gitops plan --config ${info.config}\n`);
     }
-    process.stdout.write('\nPress Ctrl-C to stop.\n');
+    writeOut('\nPress Ctrl-C to stop.\n');
   }
 }

@@ -2,12 +2,15 @@
 // sandbox's `webhooks.subscribe`) at it; pull requests are validated (no cluster write) and pushes to a target's
 // branch reconciled, in this process.
 import { hostname } from 'node:os';
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { startLocalWebhookServer } from '../app/local-webhook-server.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { reportUsageError } from './usage-errors.ts';
+import { ownAccountOfThisMachine } from './eks-access.ts';
+import { progressLine, writeErr, writeOut } from './terminal.ts';
+import { printable, printableJson } from '../domain/printable.ts';
 
 export async function webhookCommand(args: string[]): Promise<number> {
   const line = readCommandLine(commandTable.webhook, args);
@@ -15,25 +18,25 @@ export async function webhookCommand(args: string[]): Promise<number> {
   const { values } = line;
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port ?? '') || port > 65535) {
-    process.stderr.write(`--port must be a port number (0 for any free one), got ${values.port ?? 'nothing'}\n`);
+    writeErr(`--port must be a port number (0 for any free one), got ${printable(values.port ?? 'nothing')}\n`);
     return 2;
   }
   const secretVariable = values['secret-env'] ?? 'GITHUB_WEBHOOK_SECRET';
   const secret = process.env[secretVariable];
   if (!secret) {
-    process.stderr.write(`environment variable ${secretVariable} must hold the webhook secret (the one GitHub signs with)\n`);
+    writeErr(`environment variable ${printable(secretVariable)} must hold the webhook secret (the one GitHub signs with)\n`);
     return 2;
   }
   let config;
   try {
-    config = await loadConfig(values.config);
+    config = await loadResolvedConfig(values.config, process.env, ownAccountOfThisMachine);
   } catch (error) {
     const code = reportUsageError(error);
     if (code === undefined) throw error;
     return code;
   }
   const log = (level: string, message: string, fields: Record<string, unknown>): void => {
-    process.stderr.write(`${level} ${message} ${JSON.stringify(fields)}\n`);
+    writeErr(`${level} ${printable(message)} ${printableJson(fields)}\n`);
   };
   const server = await startLocalWebhookServer({
     port, config, secret, log,
@@ -42,12 +45,12 @@ export async function webhookCommand(args: string[]): Promise<number> {
         mode: message.action === 'validate' ? 'validate' : 'apply', targetName: message.target,
         ...(message.mergeGroup ? { mergeGroup: message.mergeGroup } : {}), ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}),
         holderIdentity: `cli-webhook-${hostname()}-${process.pid}`,
-        onEvent: (target, line) => process.stderr.write(`[${target}] ${line}\n`),
+        onEvent: (target, line) => writeErr(progressLine(target, line)),
       });
       log(run?.error !== undefined ? 'error' : 'info', `${message.action} ${message.target}: ${run?.error ?? run?.report?.outcome ?? '?'}`, { trigger: message.trigger });
     },
   });
-  process.stdout.write(`listening on ${server.url} (secret from $${secretVariable}); Ctrl-C to stop\n`);
+  writeOut(`listening on ${server.url} (secret from $${secretVariable}); Ctrl-C to stop\n`);
   await new Promise<void>((done) => process.once('SIGINT', () => done()));
   await server.close();
   return 0;

@@ -6,8 +6,9 @@ import type { ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
 import { isAlias, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
 import type {
-  DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation,
+  DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation, ToolAnnotation,
 } from './desired-state.ts';
+import { byteCount } from './byte-count.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
 // ajv's code generated ahead of time from schemas/statefulset.schema.json: no schema compile at start.
 import { validate as validateStatefulSet } from './statefulset-validator.js';
@@ -29,7 +30,7 @@ export const defaultManifestLimits: ManifestLimits = { maxFileBytes: 1024 * 1024
  * file over the limit says so in the same words whether its bytes were never fetched or were read from elsewhere.
  */
 export function fileTooLarge(path: string, bytes: number, limit: number): LocatedError {
-  return { path, line: 1, column: 1, message: `file is ${bytes} bytes, over the limit of ${limit}; it was not read` };
+  return { path, line: 1, column: 1, message: `file is ${byteCount(bytes)}, over the limit of ${byteCount(limit)}; it was not read` };
 }
 
 export interface ReadOptions {
@@ -237,6 +238,7 @@ function readStatefulSet(
     }
   }
   if (failed) return undefined;
+  const toolAnnotations = toolAnnotationsOf(metadata, nodeLocation);
   return {
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : defaultNamespace,
     name: metadata.name as string,
@@ -244,7 +246,18 @@ function readStatefulSet(
     podManagementPolicy: (spec.podManagementPolicy as PodManagementPolicy | undefined) ?? 'OrderedReady',
     templates,
     location: start,
+    ...(toolAnnotations.length > 0 ? { toolAnnotations } : {}),
   };
+}
+
+/** The prefix of the annotations that are the tool's (its status, and the growth policy a set sets for itself). */
+export const toolAnnotationPrefix = 'sts-volume-gitops.io/';
+
+/** The set's `sts-volume-gitops.io/` annotations with where each value is written. */
+function toolAnnotationsOf(metadata: JsonObject, nodeLocation: (path: readonly (string | number)[]) => SourceLocation): ToolAnnotation[] {
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  return Object.entries(annotations).filter(([name]) => name.startsWith(toolAnnotationPrefix))
+    .map(([name, value]) => ({ name, value, location: nodeLocation(['metadata', 'annotations', name]) }));
 }
 
 function describeName(value: JsonObject): string {

@@ -2,6 +2,7 @@
 // the per-file limit is not fetched (the pass reports it as a located error), and a commit whose wanted files together
 // exceed what one pass holds is refused as a whole, so whatever a pull request adds, a pass's memory stays bounded.
 // Pure: the GitHub and directory sources apply it to the tree listing and to `stat`.
+import { byteCount } from './byte-count.ts';
 import { defaultManifestLimits } from './manifests.ts';
 
 export interface SourceLimits {
@@ -56,7 +57,7 @@ export function filesToRead<T extends ListedFile>(wanted: readonly T[], commit: 
     throw new SourceTooLargeError(`the target's paths match ${read.length} files ${at}, over the limit of ${limits.maxCommitFiles} a pass reads; nothing was read: narrow the paths`);
   }
   if (bytes > limits.maxCommitBytes) {
-    throw new SourceTooLargeError(`the files the target's paths match ${at} are ${bytes} bytes together, over the limit of ${limits.maxCommitBytes} a pass reads; nothing was read: narrow the paths`);
+    throw new SourceTooLargeError(`the files the target's paths match ${at} are ${byteCount(bytes)} together, over the limit of ${byteCount(limits.maxCommitBytes)} a pass reads; nothing was read: narrow the paths`);
   }
   return { read, tooLarge };
 }

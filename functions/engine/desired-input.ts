@@ -3,11 +3,12 @@
 // so planning, dry runs, apply and feedback treat both kinds alike. Pure.
 import type { DesiredStatefulSet, DesiredTemplate, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
-import { fileTooLarge } from '../domain/manifests.ts';
+import { fileTooLarge, toolAnnotationPrefix } from '../domain/manifests.ts';
 import { parseQuantity } from '../domain/quantity.ts';
 import { sourceLimits } from '../domain/source-limits.ts';
 import { readSizeSources, type ClassValue, type SizeSource, type SizeValue } from '../domain/size-sources.ts';
 import { readDesiredStateReused } from './desired-state-cache.ts';
+import { statusAnnotation } from './template-status.ts';
 
 export interface DesiredInput {
   /** StatefulSets read from raw manifests. */
@@ -117,7 +118,16 @@ export function assembleDesired(desired: DesiredInput, snapshot: ClusterSnapshot
       templates,
       location: first.location,
       sizedBy: values.map((v) => v.source),
+      // A chart renders the set's annotations from Git; here they are read as the live set has them.
+      ...liveToolAnnotations(live?.annotations),
     });
   }
   return [...desired.statefulSets, ...mapped];
+}
+
+/** The live set's `sts-volume-gitops.io/` annotations but the tool's own status, unlocated (they are not read from Git here). */
+function liveToolAnnotations(annotations: Record<string, string> | undefined): Pick<DesiredStatefulSet, 'toolAnnotations'> {
+  const found = Object.entries(annotations ?? {}).filter(([name]) => name.startsWith(toolAnnotationPrefix) && name !== statusAnnotation)
+    .map(([name, value]) => ({ name, value, location: undefined }));
+  return found.length > 0 ? { toolAnnotations: found } : {};
 }

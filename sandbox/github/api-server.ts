@@ -15,6 +15,7 @@ import { pullRoutes } from './endpoints/pulls.ts';
 import { repositoryRoutes } from './endpoints/repository.ts';
 import { ruleRoutes } from './endpoints/rules.ts';
 import { archiveRoutes } from './endpoints/archives.ts';
+import { branchProtectionRoutes } from './endpoints/branch-protection.ts';
 import { checkRunRoutes } from './endpoints/check-runs.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
 import { userRoutes } from './endpoints/users.ts';
@@ -28,7 +29,7 @@ export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, Is
 
 const routes: Route[] = [
   ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...archiveRoutes, ...commitRoutes, ...statusRoutes,
-  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes, ...ruleRoutes,
+  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes, ...ruleRoutes, ...branchProtectionRoutes,
 ];
 
 export function createGitHubServer(ctx: GitHubServerContext): Server {

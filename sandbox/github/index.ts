@@ -8,7 +8,7 @@ import { FaultInjector } from '../kube/faults.ts';
 import { listenOnLoopback } from '../kube/listen.ts';
 import { createGitHubServer, type GitHubState, type RepositoryRole } from './api-server.ts';
 import { personIdentity } from './auth.ts';
-import { defaultInstallationPermissions } from './endpoints/installations.ts';
+import { defaultInstallationPermissions, gitHubActionsApp } from './endpoints/installations.ts';
 import { createFork, forkBranchRef, headRefOf, parseHead } from './forks.ts';
 import { GitRepo } from './git-repo.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
@@ -54,6 +54,11 @@ export interface GitHubSandbox {
    * default), or a fine-grained one (`github_pat_...`, no scopes header) with `{ fineGrained: true }`.
    */
   addPerson(login: string, role?: RepositoryRole, token?: { scopes?: readonly string[]; fineGrained?: boolean }): string;
+  /**
+   * A workflow job named `name` that ran on `sha`: a check run of GitHub Actions (any collaborator may push a workflow
+   * whose job takes any name).
+   */
+  addWorkflowCheckRun(options: { sha: string; name: string; conclusion: 'success' | 'failure' }): number;
   /** A comment a person wrote on a pull request, as if made on github.com. */
   addComment(options: { pullNumber: number; body: string; author: string }): number;
   /** `owner`'s fork of the repository, with all its branches. */
@@ -77,7 +82,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const state: GitHubState = {
     owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], checkRuns: [], forks: [],
     tokens: new Map([[token, personIdentity(tokenLogin, 'write', ['repo'])]]), rateLimit: new RateLimiter(options.rateLimit),
-    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, rulesets: [], appPublicKey: publicKey, nextId: 1, treeEntryLimit: 100_000,
+    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, branchProtections: {}, rulesets: [], appPublicKey: publicKey, nextId: 1, treeEntryLimit: 100_000,
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();
@@ -133,6 +138,15 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       const personToken = `${kind.fineGrained ? 'github_pat_' : 'ghp_'}${randomBytes(18).toString('hex')}`;
       state.tokens.set(personToken, personIdentity(login, role, kind.fineGrained ? undefined : kind.scopes ?? ['repo']));
       return personToken;
+    },
+    addWorkflowCheckRun: ({ sha, name, conclusion }) => {
+      const id = state.nextId++;
+      const at = now();
+      state.checkRuns.push({
+        id, headSha: sha, name, status: 'completed', conclusion, startedAt: at, completedAt: at, externalId: null, detailsUrl: null,
+        output: { title: null, summary: null, text: null }, annotations: [], creator: `${gitHubActionsApp.slug}[bot]`, app: gitHubActionsApp,
+      });
+      return id;
     },
     addComment: ({ pullNumber, body, author }) => {
       if (!state.pulls.some((p) => p.number === pullNumber)) throw new Error(`no pull request #${pullNumber}`);

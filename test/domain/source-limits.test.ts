@@ -16,7 +16,7 @@ describe('filesToRead', () => {
 
   it('refuses a commit whose readable files are too large together or too many, whatever the files over the limit', () => {
     assert.throws(() => filesToRead([{ path: 'a', bytes: 100 }, { path: 'b', bytes: 100 }, { path: 'c', bytes: 51 }], sha, limits), (error: unknown) =>
-      error instanceof SourceTooLargeError && error.message === `the files the target's paths match at ${'a'.repeat(12)} are 251 bytes together, over the limit of 250 a pass reads; nothing was read: narrow the paths`);
+      error instanceof SourceTooLargeError && error.message === `the files the target's paths match at ${'a'.repeat(12)} are 251 bytes together, over the limit of 250 bytes a pass reads; nothing was read: narrow the paths`);
     assert.throws(() => filesToRead(['a', 'b', 'c', 'd'].map((path) => ({ path, bytes: 1 })), '/srv/gitops', limits), (error: unknown) =>
       error instanceof SourceTooLargeError && error.message === 'the target\'s paths match 4 files at /srv/gitops, over the limit of 3 a pass reads; nothing was read: narrow the paths');
     assert.equal(filesToRead([{ path: 'a', bytes: 100 }, { path: 'b', bytes: 100 }, { path: 'huge', bytes: 10 ** 12 }], sha, limits).read.length, 2);

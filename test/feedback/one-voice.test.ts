@@ -18,7 +18,10 @@ import { glossary } from '../../functions/feedback/glossary.ts';
 import { planAnnotations, planCheck } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
-import { sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
+import { composeBody } from '../../functions/proposals/body/compose-body.ts';
+import { footerSection } from '../../functions/proposals/body/footer.ts';
+import { sizeRecovery } from '../../functions/proposals/recovery/recovery-kinds.ts';
+import { sizeRecoveryBody } from '../../functions/proposals/recovery/recovery-texts.ts';
 import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, quota, runningPod } from '../engine/builders.ts';
 
 const options: PlanOptions = {
@@ -78,7 +81,10 @@ function terminalTexts(sets: () => StatefulSetReport[] = planned): string[] {
   const access = judgeAccess(questions, questions.map((_, index) => ({ allowed: index % 2 === 0 })));
   return [
     renderPassReport(passReport('plan', sets())),
-    renderPassReport(passReport('apply', [...sets(), failed(), atMaximum()])),
+    renderPassReport(passReport('apply', [...sets(), failed(), atMaximum()]), [
+      { key: 'db/pg/data', kind: 'size-recovery', action: 'updated', pullRequest: 12, pullRequestUrl: 'https://github.com/acme/gitops/pull/12', change: { from: '100Gi', to: '50Gi' } },
+      { key: 'db/pg/data', kind: 'class-recovery', action: 'impossible', pullRequestUrl: undefined, reason: 'the refused volumes are in fast, slow' },
+    ]),
     renderCheckReport({ targets: [{ target: 'prod', results: [ok('config', 'configuration', 'valid'), warning('cluster.state-writers', 'x', 'y'), ...access] }], webhook: [] }),
   ];
 }
@@ -93,14 +99,21 @@ function gitHubTexts(planSets: () => StatefulSetReport[] = planned): string[] {
   const full = atMaximum();
   const progress = [failure, sets[0]!, full].map((sts) => renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee', recoveryLinks: new Map([['db/pg/data', 'https://github.com/acme/gitops/pull/9']]) }));
   const template = failure.templates[0]!;
-  const recovery = sizeRecoveryBody({
-    sts: failure, template, failed: '100Gi', proposalMarker: '',
+  // The body as the lifecycle frames it, the change table and the footer included (the marker is a comment, not words).
+  const recovery = composeBody(sizeRecoveryBody({
+    sts: failure, template, failed: '100Gi',
     decision: { kind: 'propose', size: '50Gi', bytes: 50n * 2n ** 30n, rule: 'driver-maximum', explanation: 'the driver states a maximum of 50Gi' },
     prices: options.prices,
+  }), {
+    marker: '', footer: footerSection(sizeRecovery.reproposedWhen),
+    edit: { path: 'k8s/db/pg.yaml', line: 20, field: 'storage', from: '100Gi', to: '50Gi', before: '', after: '' },
   });
-  const backToVolumes = sizeRecoveryBody({
-    sts: full, template: full.templates[0]!, failed: '60Gi', proposalMarker: '', prices: options.prices,
+  const backToVolumes = composeBody(sizeRecoveryBody({
+    sts: full, template: full.templates[0]!, failed: '60Gi', prices: options.prices,
     decision: { kind: 'propose', size: '50Gi', bytes: 50n * 2n ** 30n, rule: 'at-driver-maximum', explanation: 'no size can succeed: the driver\'s maximum is 50Gi and the volumes have 50Gi' },
+  }), {
+    marker: '', footer: footerSection(sizeRecovery.reproposedWhen),
+    edit: { path: 'k8s/db/pg.yaml', line: 20, field: 'storage', from: '60Gi', to: '50Gi', before: '', after: '' },
   });
   return [
     plan.markdown, plan.description, plan.headline, growing.markdown, growing.description, check.title,
@@ -148,8 +161,16 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
   it('formats numbers in one place: no other module of the tool formats an amount itself', () => {
     const root = fileURLToPath(new URL('../../functions/', import.meta.url));
     const formatters = /\.toFixed\(|\.toLocaleString\(|\.toPrecision\(|Intl\.NumberFormat/;
+    // Numbers that are neither money nor a factor, each spelled in one place of its own.
+    const ownSpelling = new Set([
+      join('domain', 'spelling.ts'),
+      join('domain', 'byte-count.ts'), // byte counts: 95 MiB (99,614,720 bytes)
+      join('usage', 'growth-decision.ts'), // usage: the Gi a replica needs, days to full
+      join('cli', 'render-usage.ts'), // usage: days to full
+      join('usage', 'prometheus-api.ts'), // a query's time parameter on the wire, not text
+    ]);
     const elsewhere = readdirSync(root, { recursive: true, encoding: 'utf8' })
-      .filter((file) => file.endsWith('.ts') && file !== join('domain', 'spelling.ts'))
+      .filter((file) => file.endsWith('.ts') && !ownSpelling.has(file))
       .filter((file) => formatters.test(readFileSync(join(root, file), 'utf8')));
     assert.deepEqual(elsewhere, [], 'format with domain/spelling.ts (formatMoney, factor, groupDigits), so every text spells an amount one way');
   });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, describe, it, type TestContext } from 'node:test';
+import { byteCount } from '../../functions/domain/byte-count.ts';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -88,7 +89,7 @@ describe('a pull request adding a file too large to read', () => {
     for (const [pr, head, path, bytes] of [[hugePr, hugeHead, 'k8s/huge.yaml', 95 * mib], [gigaPr, gigaHead, 'k8s/giga.yaml', 1024 * mib]] as const) {
       assert.equal(statusOf(head), 'failure', path);
       assert.ok(commentOn(pr).includes(`${path}:1`), commentOn(pr));
-      assert.ok(commentOn(pr).includes(`file is ${bytes} bytes, over the limit of ${limit}; it was not read`), commentOn(pr));
+      assert.ok(commentOn(pr).includes(`file is ${byteCount(bytes)}, over the limit of ${byteCount(limit)}; it was not read`.replace(/[()]/g, '\\$&')), commentOn(pr));
     }
     assert.equal(statusOf(sprawlHead), 'failure');
     assert.match(commentOn(sprawlPr), /has more files than GitHub lists in one recursive call \\\(it was truncated\\\); nothing was read/);
@@ -114,7 +115,7 @@ describe('a pull request adding a file too large to read', () => {
     const merged = await measuredPass(t, 'of the branch holding the 95 MiB file');
     assert.equal(merged.error, undefined, merged.error);
     assert.equal(merged.outcome, 'ok');
-    assert.deepEqual(merged.manifestErrors, [{ path: 'k8s/huge.yaml', line: 1, message: `file is ${95 * mib} bytes, over the limit of ${limit}; it was not read` }]);
+    assert.deepEqual(merged.manifestErrors, [{ path: 'k8s/huge.yaml', line: 1, message: 'file is 95 MiB (99,614,720 bytes), over the limit of 1 MiB (1,048,576 bytes); it was not read' }]);
     assert.deepEqual(merged.failures, []);
     assert.ok(Math.max(...github.requestLog.entries.map((e) => e.bytes)) < 2 * limit);
   });

@@ -12,6 +12,7 @@ import { matchesManifestGlobs } from '../../domain/manifests.ts';
 import { closestName } from '../../domain/similar-names.ts';
 import { filesToRead, SourceTooLargeError } from '../../domain/source-limits.ts';
 import type { GitHistoryPort, GitSnapshot } from '../../engine/ports.ts';
+import { convertHostErrors } from './host-errors.ts';
 import type { GitHubClient } from './octokit.ts';
 import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { BlobCache } from './blob-cache.ts';
@@ -59,7 +60,9 @@ export class GitHubSource implements GitHistoryPort {
     private readonly mappedFiles: readonly string[] = [],
     /** Told when the tarball could not serve a read (it falls back to blob reads: slower, still right). */
     private readonly warn: (message: string) => void = () => undefined,
-  ) {}
+  ) {
+    convertHostErrors(octokit);
+  }
 
   async readBranchHead(): Promise<GitSnapshot> {
     const ref = await this.octokit.rest.git.getRef({ ...this.repo, ref: `heads/${this.branch}` }).catch(async (error: unknown) => {
