@@ -141,7 +141,8 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
     const message = error?.message ?? error?.reason ?? pvc.resizeStatus;
     // A failure for another size than the one we now want is history: the new request restarts expansion (KEP-1790).
     if (!requestIsDesired || (pvc.allocated && compareQuantities(pvc.allocated, desired) !== 0)) {
-      return { ...base, state: requestIsDesired ? 'patched' : 'to-patch', message: `previous expansion failed: ${message}` };
+      // Still terminal: should the new request be blocked (above the driver's maximum), the claim stays refused.
+      return { ...base, state: requestIsDesired ? 'patched' : 'to-patch', message: `previous expansion failed: ${message}`, terminal: true, failedOn: 'size' };
     }
     return {
       ...base, state: 'failed', message, terminal: true, failedOn: 'size',

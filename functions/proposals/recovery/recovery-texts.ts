@@ -12,6 +12,7 @@ import { headerSection } from '../body/header.ts';
 import { notesSection } from '../body/notes.ts';
 import { onMergeSection } from '../body/on-merge.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
+import { failedForGood } from './failed-claims.ts';
 import { recoveryChangeSection } from './recovery-cost.ts';
 
 /**
@@ -36,18 +37,22 @@ const nodeLowering = 'Lowering a size refused on the node recovers a driver that
 export function sizeRecoveryBody(args: {
   sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>;
   prices?: PriceConfig | undefined;
+  /** What Git asks now, when not `failed`: a size above the driver's maximum, blocked (nothing was written for it). */
+  inGit?: string;
 }): ProposalBody {
   const { sts, template, failed, decision } = args;
-  const failedPvcs = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn !== 'class');
+  const inGit = args.inGit ?? failed;
+  const gitMovedOn = inGit === failed ? '' : ` Git asks for ${escapeMarkdown(inGit)} now, above the driver's maximum: that change is blocked and nothing was written for it; this pull request replaces it.`;
+  const failedPvcs = failedForGood(template);
   const since = failureSince(template, 'size');
   // The kubelet's refusal (engine/pvc-progress.ts): no slow-retry set, and lowering helps only a node-only driver.
   const onNode = failedPvcs.some((p) => p.condition?.type === 'NodeResizeError');
   const retried = onNode ? nodeRetry : slowRetry('expansion');
   const header = headerSection(`The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} ${codeSpan(template.templateName)} to ${escapeMarkdown(failed)} failed for good`,
-    `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}:`);
+    `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}${gitMovedOn ? `.${gitMovedOn} The claims:` : ':'}`);
   const evidence = evidenceSection(failedPvcs.map((p) => `${escapeMarkdown(p.name)}: capacity ${escapeMarkdown(p.capacity ?? '?')}, request ${escapeMarkdown(p.request ?? '?')}`),
-    { intro: 'What the storage driver said:', text: failureQuotes(template, 'size').join('\n') || '(no message was recorded)' });
-  if (decision.rule === 'at-driver-maximum') return { header, evidence, ...atMaximumSections({ failed, size: decision.size, explanation: decision.explanation, onNode }) };
+    { intro: 'What the storage driver said:', text: failureQuotes(template, 'size').join('\n') || failedPvcs.flatMap((p) => (p.message ? [`${p.name}: ${p.message}`] : [])).join('\n') || '(no message was recorded)' });
+  if (decision.rule === 'at-driver-maximum') return { header, evidence, ...atMaximumSections({ failed, inGit, size: decision.size, explanation: decision.explanation, onNode }) };
   const cost = recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices });
   return {
     header, evidence,
@@ -68,7 +73,7 @@ export function sizeRecoveryBody(args: {
  * Volumes at their driver's maximum (engine/at-driver-maximum.ts): no size can succeed, so the proposal puts Git back at
  * the size the volumes have; what becomes of the claims, and what a person can do.
  */
-function atMaximumSections(args: { failed: string; size: string; explanation: string; onNode: boolean }): Omit<ProposalBody, 'header' | 'evidence'> {
+function atMaximumSections(args: { failed: string; inGit: string; size: string; explanation: string; onNode: boolean }): Omit<ProposalBody, 'header' | 'evidence'> {
   const { failed, size } = args;
   return {
     own: [{
@@ -76,7 +81,7 @@ function atMaximumSections(args: { failed: string; size: string; explanation: st
       lines: [`${escapeMarkdown(capitalized(args.explanation))}. Every size above the volumes' capacity is above the driver's maximum, and Kubernetes `
         + 'lets a failed request go down only to a size strictly above the capacity (KEP-1790).'],
     }],
-    cost: { heading: 'What it changes', lines: [escapeMarkdown(`Git's size goes back from ${failed} to ${size}, the size the volumes have: no volume grows, and nothing is added to the bill.`)] },
+    cost: { heading: 'What it changes', lines: [escapeMarkdown(`Git's size goes back from ${args.inGit} to ${size}, the size the volumes have: no volume grows, and nothing is added to the bill.`)] },
     notes: notesSection('Alternatives', waysOutAtMaximum(failed, size).map((way) => escapeMarkdown(way))),
     onMerge: {
       heading: 'After merge',
