@@ -7,6 +7,7 @@ import type { GrowthPolicy, UsageConfig } from '../domain/usage-config.ts';
 import type { GrowthDecision, TemplateUsage, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
 import type { PlannedPass, SizeProposals, SizeProposalStep } from '../engine/pass-context.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan.ts';
+import { knownMaxima } from '../engine/plan-driver-maximum.ts';
 import { count } from '../domain/spelling.ts';
 import { decideGrowth } from './growth-decision.ts';
 import type { PrometheusEndpoint } from './prometheus-api.ts';
@@ -70,6 +71,7 @@ function usageAndGrowth(
   const usage: UsageReport = { ...base, queries: reading.queries, outcome: 'read', ...warnings, templates };
   const target = settings.growth;
   if (!target) return { usage, growth: [] };
+  const driverMaxima = knownMaxima(planned.snapshot, new Date(base.at));
   // A set's policy is read once for all its templates.
   const policies = new Map<StatefulSetPlan, SetPolicy>();
   const policyOf = (sts: StatefulSetPlan): SetPolicy => {
@@ -78,7 +80,7 @@ function usageAndGrowth(
     return found;
   };
   const growth = inPlay.map(({ sts, template }, index) => decideGrowth(sts, template, templates[index] ?? templateUsageOf(sts, template, reading.claims),
-    policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices }));
+    policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices, driverMaxima }));
   return { usage, growth };
 }
 /** Prometheus answered, with no series for any claim in play: as good as no usage (a relabelled scrape, the wrong Prometheus). */
