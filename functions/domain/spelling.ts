@@ -31,10 +31,18 @@ export function groupDigits(text: string): string {
   return text.replace(/(?<![\d.,])\d{4,}/g, (digits) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 }
 
-/** `+12.80 USD`, `+25,575.00 USD`: signed, two decimals (more for amounts under a cent, so a small change does not read as free). */
+/**
+ * `+12.80 USD`, `+25,575.00 USD`, `+0.00 USD`: signed, always two decimals, the one way every text spells money (an
+ * amount under half a cent reads `+0.00`, as it would on a bill; test/feedback/one-voice.test.ts holds every text to it).
+ */
 export function formatMoney(amount: number, currency: string): string {
-  const digits = amount !== 0 && Math.abs(amount) < 0.01 ? 4 : 2;
-  return `${amount < 0 ? '-' : '+'}${groupDigits(Math.abs(amount).toFixed(digits))} ${currency}`;
+  const cents = Math.round(Math.abs(amount) * 100);
+  return `${amount < 0 && cents > 0 ? '-' : '+'}${groupDigits((cents / 100).toFixed(2))} ${currency}`;
+}
+
+/** `10x`, `2.5x`, `1,024x`: how many times larger, to two decimals at most, thousands grouped. */
+export function factor(times: number): string {
+  return `${groupDigits(String(Math.round(times * 100) / 100))}x`;
 }
 
 /** `+12.80 USD a month`: what a change adds to the bill, always said with `a month` (never `/month`). */

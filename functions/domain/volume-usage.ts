@@ -87,7 +87,7 @@ export interface GrowthTrigger {
 
 /** A limit that cut a proposed size, and what it allowed. */
 export interface GrowthCut {
-  limit: 'max' | 'maxSize' | 'maxGrowthFactor' | 'maxMonthlyIncrease';
+  limit: 'max' | 'driverMaximum' | 'maxSize' | 'maxGrowthFactor' | 'maxMonthlyIncrease';
   /** Where the limit is set: `growth.max` on the target, `sts-volume-gitops.io/growth-max` on the set, a guardrail's place. */
   setBy: string;
   /** The size asked for before this cut, and the size allowed. */
@@ -96,7 +96,7 @@ export interface GrowthCut {
 }
 
 export type NoGrowthCode =
-  | 'growth-off' | 'below-threshold' | 'no-usage' | 'change-under-way' | 'blocked' | 'at-max' | 'at-guardrail' | 'guardrail-unknown'
+  | 'growth-off' | 'below-threshold' | 'no-usage' | 'change-under-way' | 'blocked' | 'at-max' | 'at-driver-maximum' | 'at-guardrail' | 'guardrail-unknown'
   | 'policy-invalid' | 'not-in-cluster' | 'driver-window';
 
 /** Which template, and where its size is written (a manifest's line or a size source's value). */

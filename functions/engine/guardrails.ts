@@ -9,7 +9,7 @@
 // change, naming what to set, rather than letting it through unmeasured.
 import type { GuardrailsConfig, SizeSourceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, type Quantity } from '../domain/quantity.ts';
-import { formatMoney, monthly, showSize, unitPrice } from '../domain/spelling.ts';
+import { factor, formatMoney, monthly, showSize, unitPrice } from '../domain/spelling.ts';
 import type { VolumeCost } from '../domain/volume-cost.ts';
 
 export type GuardrailCode = 'size-limit' | 'growth-limit' | 'growth-unknown' | 'cost-limit' | 'cost-unknown';
@@ -122,10 +122,10 @@ export function guardrailReasons(change: GuardedChange, target: GuardrailsConfig
     if (!maxSize) words.push(growthUnknown(change, growth));
   } else if (change.to.bytes * 1_000_000n > BigInt(Math.round(growth.value * 1_000_000)) * from.bytes) {
     // Exact for factors with up to six decimals: to > factor x from, in integers.
-    const factor = (Number(change.to.bytes) / Number(from.bytes)).toLocaleString('en-US', { maximumFractionDigits: 2 });
+    const times = factor(Number(change.to.bytes) / Number(from.bytes));
     words.push({
       code: 'growth-limit',
-      fact: `is ${factor}x the current size ${showSize(formatBytesLike(from.bytes, change.to))}, more than the ${growth.value}x allowed in one change ${setting('maxGrowthFactor', growth)}`,
+      fact: `is ${times} the current size ${showSize(formatBytesLike(from.bytes, change.to))}, more than the ${growth.value}x allowed in one change ${setting('maxGrowthFactor', growth)}`,
       wayOut: raise('maxGrowthFactor', growth, change),
     });
   }

@@ -10,6 +10,7 @@ import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import type { BlockCode } from './plan-types.ts';
 import { datedFromEvents, eventsOfFailedAttempts } from './failure-evidence.ts';
+import { atMaximumReport, type AtMaximumReport } from './at-driver-maximum.ts';
 import { withNodeWaits, type NodeWaitPolicy } from './node-expansion.ts';
 import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
 import { windowWords, type VolumeWindow } from './modification-windows.ts';
@@ -77,6 +78,8 @@ export interface TemplateReport extends TemplateStatus {
   volumesFrom?: string;
   /** Volumes within their CSI driver's modification window: the change to them waits until it has passed. */
   modificationWindows?: VolumeWindow[];
+  /** Failed for good at the driver's maximum: no size can succeed (engine/at-driver-maximum.ts). */
+  atDriverMaximum?: AtMaximumReport;
 }
 
 export interface CostReport {
@@ -239,6 +242,8 @@ export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulS
 export function templateReport(
   template: TemplatePlan, status: TemplateStatus, progress: readonly PvcProgress[], events: readonly PvcEvent[],
 ): TemplateReport {
+  const failureEvents = eventsOfFailedAttempts(progress, events);
+  const atMaximum = atMaximumReport(progress, failureEvents, template.to);
   return {
     ...status,
     action: template.action,
@@ -264,12 +269,13 @@ export function templateReport(
       quota: c.quotaName, resource: c.resource, used: formatBytesLike(c.usedBefore, template.to),
       growth: formatBytesLike(c.growth, template.to), limit: formatBytesLike(c.limit, template.to),
     })),
-    failureEvents: eventsOfFailedAttempts(progress, events),
+    failureEvents,
     ...(template.volumeAttributesClass ? { volumeAttributesClass: template.volumeAttributesClass } : {}),
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
     ...volumesFromOf(template),
     ...(template.modificationWindows && (template.templateNeedsUpdate || template.pvcsToPatch.length > 0) ? { modificationWindows: template.modificationWindows } : {}),
+    ...(atMaximum ? { atDriverMaximum: atMaximum } : {}),
     ...(template.cost ? {
       cost: {
         storageClassName: template.cost.storageClassName, growth: formatBytesLike(template.cost.growthBytes, template.to), currency: template.cost.currency,

@@ -7,9 +7,14 @@ import { guardrailReasons } from './guardrails.ts';
 import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './plan-types.ts';
 import { mapsClass } from '../domain/size-sources.ts';
 import { changesSize } from './template-status.ts';
+import { aboveDriverMaximum } from './plan-driver-maximum.ts';
+import type { RememberedMaximum } from './remembered-maximum.ts';
 
-/** Who writes the live set, then the size and cost limits (controller-owner.ts, guardrails.ts): each blocks like any other reason. */
-export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
+/**
+ * Who writes the live set, then the size and cost limits (controller-owner.ts, guardrails.ts), then the maximum the
+ * template's driver stated (plan-driver-maximum.ts): each blocks like any other reason.
+ */
+export function applyGuards(sts: StatefulSetPlan, options: PlanOptions, maxima: ReadonlyMap<string, RememberedMaximum> = new Map()): void {
   const live = sts.live;
   if (sts.outcome !== 'planned' || !live) return;
   const ownership = ownershipOf(live, sts.desired.sizedBy);
@@ -28,7 +33,8 @@ export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
       sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName && !mapsClass(s)),
     };
     const reasons: BlockReason[] = ownership.kind === 'blocked' ? [{ code: ownership.code, message: ownership.message }] : [];
-    template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails));
+    const driverMaximum = aboveDriverMaximum(template, maxima);
+    template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails), ...(driverMaximum ? [driverMaximum] : []));
     if (template.reasons.length > 0) template.action = 'blocked';
   }
 }

@@ -22,6 +22,7 @@ export type BlockCode =
   | 'implausible-size'
   | 'quota-exceeded'
   | 'dry-run-rejected'
+  | 'above-driver-maximum'
   | ClassBlockCode
   | GuardrailCode
   | OwnershipCode;
@@ -52,6 +53,8 @@ export interface TemplatePlan {
   to: Quantity;
   storageClassName: string | undefined;
   storageClassExpandable: boolean | undefined;
+  /** The CSI driver of the StorageClass (its provisioner), when the class exists. */
+  driver?: string;
   /** The live StatefulSet's template must be rewritten to the desired size. */
   templateNeedsUpdate: boolean;
   /** Names of the PVCs (ordinal < replicas) whose request differs from the desired size, or their class from Git's. */
@@ -98,4 +101,6 @@ export interface PlanOptions {
   guardrails?: GuardrailsConfig;
   /** Price per GiB-month per StorageClass: the cost of each change. */
   prices?: PriceConfig;
+  /** The caller's clock: a driver's maximum remembered longer ago is forgotten (remembered-maximum.ts); none forgets nothing. */
+  now?: Date;
 }

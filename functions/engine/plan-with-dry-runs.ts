@@ -30,7 +30,7 @@ export async function planWithDryRuns(
   // Sets sized by size sources are built from the live objects just read.
   const desired = assembleDesired(input, snapshot);
   const { guardrails, prices } = ctx.target;
-  const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
+  const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, now: passNow(ctx), ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
   // Which volumes are within their driver's modification window, by the pass's clock (a change to them waits).
   const withWindows = (plans: StatefulSetPlan[]): StatefulSetPlan[] => {
     markModificationWindows(plans, snapshot, passNow(ctx), ctx.target.modificationCooldowns);

@@ -13,6 +13,8 @@ import {
 } from './plan-volume-attributes.ts';
 import type { BlockReason, PlanOptions, StatefulSetPlan, TemplatePlan } from './plan-types.ts';
 import { applyGuards } from './plan-guards.ts';
+import { knownMaxima } from './plan-driver-maximum.ts';
+import { keepsRefusedRequest } from './at-driver-maximum.ts';
 import { isNamespaceAllowed, namespaceNotAllowedReason } from './allowed-namespaces.ts';
 import { applyQuotaHeadroom, quotaUsageOf } from './quota-headroom.ts';
 import { mappedRefOf, missingStatefulSet, missingTemplate, mistakeSentence, type MappedRef } from './size-source-mistakes.ts';
@@ -38,7 +40,8 @@ export function planTarget(
   // Each set and template against the cluster (below), then who writes the set and the guardrails (plan-guards.ts),
   // then the quota headroom the resizes still standing share (quota-headroom.ts).
   const plans = desired.map((sts) => planStatefulSet(sts, snapshot, { ...options, snapshot }));
-  for (const plan of plans) applyGuards(plan, options);
+  const maxima = knownMaxima(snapshot, options.now);
+  for (const plan of plans) applyGuards(plan, options, maxima);
   applyQuotaHeadroom(plans, snapshot);
   return plans;
 }
@@ -116,7 +119,8 @@ function planTemplate(
     }]);
   }
   const pvcs = replicaPvcs(desired.name, live, namespace);
-  const needsSize = (p: LivePvc): boolean => !p.request || compareQuantities(p.request, desired.storage) !== 0;
+  // A claim left asking for a refused size whose volume has Git's size is done: it cannot be lowered to its capacity.
+  const needsSize = (p: LivePvc): boolean => (!p.request || compareQuantities(p.request, desired.storage) !== 0) && !keepsRefusedRequest(p, desired.storage);
   const wanted = wantedClass(desired, liveTemplate, sizedBy);
   const pvcsToPatch = pvcs.filter((p) => needsSize(p) || pvcNeedsClass(p, wanted)).map((p) => p.name);
   const classChange = classChangeOf(liveTemplate, wanted, pvcs);
@@ -127,7 +131,7 @@ function planTemplate(
   const plan: TemplatePlan = {
     templateName: desired.name, desired, live: liveTemplate, action: 'unchanged', from: liveTemplate.storage,
     to: desired.storage, storageClassName: className, storageClassExpandable: storageClass?.allowVolumeExpansion,
-    templateNeedsUpdate, pvcsToPatch, pvcs, quotaChecks: [], reasons: [],
+    ...(storageClass?.provisioner !== undefined ? { driver: storageClass.provisioner } : {}), templateNeedsUpdate, pvcsToPatch, pvcs, quotaChecks: [], reasons: [],
     ...(wanted !== undefined ? { volumeAttributesClassName: wanted } : {}),
     ...(classChange ? { volumeAttributesClass: classChange } : {}),
   };

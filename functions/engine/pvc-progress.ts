@@ -2,7 +2,8 @@
 // CSI external-resizer writes them (recorded: ../shared/conformance/csi-v1.34.9/). Pure: used by the rollout, the
 // status annotation, the PR feedback and the recovery sizing.
 import { expansionFailedForGood, type LivePvc, type PvcCondition } from '../domain/live-state.ts';
-import { compareQuantities, type Quantity } from '../domain/quantity.ts';
+import { compareQuantities, spelledLike, type Quantity } from '../domain/quantity.ts';
+import { keepsRefusedRequest, keptRequestWords } from './at-driver-maximum.ts';
 
 export type PvcState =
   | 'missing'
@@ -74,9 +75,10 @@ export function refusedWithinWindow(message: string | undefined): boolean {
   return message !== undefined && /VolumeModificationRateExceeded|maximum modification rate per volume/.test(message);
 }
 
+/** The claim asks for the size and its volume has it, or its volume has it and it is left asking for a refused one. */
 export function hasReachedSize(pvc: LivePvc, desired: Quantity): boolean {
-  return pvc.request !== undefined && compareQuantities(pvc.request, desired) === 0
-    && pvc.capacity !== undefined && compareQuantities(pvc.capacity, desired) >= 0;
+  return (pvc.request !== undefined && compareQuantities(pvc.request, desired) === 0
+    && pvc.capacity !== undefined && compareQuantities(pvc.capacity, desired) >= 0) || keepsRefusedRequest(pvc, desired);
 }
 
 function trueCondition(pvc: LivePvc, type: string): PvcCondition | undefined {
@@ -138,6 +140,9 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
   const since = pvc?.conditions.map((c) => c.lastTransitionTime).filter((t): t is string => t !== undefined).sort().at(-1);
   const base = { name, ordinal, request: pvc?.request, capacity: pvc?.capacity, message: undefined, terminal: false, since };
   if (!pvc) return { ...base, state: 'missing', message: 'the StatefulSet controller has not created it yet' };
+  if (keepsRefusedRequest(pvc, desired) && pvc.request) {
+    return { ...base, state: 'done', message: keptRequestWords(spelledLike(pvc.request, desired) ?? pvc.request.text, desired.text) };
+  }
   if (hasReachedSize(pvc, desired)) return { ...base, state: 'done' };
   const condition = (type: string) => trueCondition(pvc, type);
   const requestIsDesired = pvc.request !== undefined && compareQuantities(pvc.request, desired) === 0;
@@ -151,7 +156,8 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
     const message = error?.message ?? error?.reason ?? pvc.resizeStatus;
     // A failure for another size than the one we now want is history: the new request restarts expansion (KEP-1790).
     if (!requestIsDesired || (pvc.allocated && compareQuantities(pvc.allocated, desired) !== 0)) {
-      return { ...base, state: requestIsDesired ? 'patched' : 'to-patch', message: `previous expansion failed: ${message}` };
+      // Still terminal: should the new request be blocked (above the driver's maximum), the claim stays refused.
+      return { ...base, state: requestIsDesired ? 'patched' : 'to-patch', message: `previous expansion failed: ${message}`, terminal: true, failedOn: 'size' };
     }
     return {
       ...base, state: 'failed', message, terminal: true, failedOn: 'size',

@@ -33,6 +33,7 @@ import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
 import { count } from '../domain/spelling.ts';
 import { recordProblemEvents } from './problem-events.ts';
+import { templateChangeWords, templateFinishedEvent, templatesUpdatedEvent, templateUpdateChange } from './template-events.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
 export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
@@ -161,18 +162,18 @@ async function applyStatefulSet(
       await lease.ensure();
       const sizes = new Map(resizing.map((t) => [t.templateName, t.desired.storageText]));
       const classes = new Map(resizing.flatMap((t) => (t.volumeAttributesClass?.to !== undefined ? [[t.templateName, t.volumeAttributesClass.to] as const] : [])));
-      const change = (name: string, size: string, arrow: string): string => `${name}${arrow}${size}${classes.has(name) ? ` (class ${classes.get(name) ?? ''})` : ''}`;
+      const changes = resizing.map(templateUpdateChange);
       // The status annotation (pending) goes in with the new template: if a later write of it is lost, the set still
       // carries ours, so the finish is noticed and reported whatever happens in between.
       const { outcome, stored } = await updateLiveTemplate(live, sizes, recordingCluster, ctx.timing,
         { recordNamespace: ctx.target.stateNamespace, target: ctx.target.name }, { [statusAnnotation]: pendingStatus(plan, live, commitSha, passNow(ctx)) }, classes);
       report.templateUpdate = outcome;
-      say(`${id}: template ${[...sizes].map(([n, s]) => change(n, s, '=')).join(', ')} ${templateUpdateWords[outcome]}`);
+      say(`${id}: template ${changes.map(templateChangeWords).join(', ')} ${templateUpdateWords[outcome]}`);
       if (outcome === 'waiting-for-deletion') return { ...report, outcome: 'waiting', notes: [...report.notes, 'waiting for the garbage collector to remove the old StatefulSet'] };
       if (outcome === 'record-outdated') return { ...report, outcome: 'waiting', notes: [...report.notes, 'the StatefulSet changed while its template was being updated; the next pass starts from it as it is now'] };
       live = stored ?? (await ctx.cluster.getStatefulSet(plan.namespace, plan.name)) ?? live;
-      await ctx.cluster.recordEvent(involved(live), 'Normal', 'UpdatedVolumeClaimTemplates',
-        `volumeClaimTemplates ${[...sizes].map(([n, s]) => change(n, s, ' -> ')).join(', ')} from commit ${commitSha.slice(0, 12)}`);
+      const updated = templatesUpdatedEvent(changes, commitSha);
+      await ctx.cluster.recordEvent(involved(live), 'Normal', updated.reason, updated.message);
     }
 
     // The pod template never changes here, so the revision read before any recreation is still the current one.
@@ -253,9 +254,9 @@ async function finishReport(
     if (status && isFinished(status, template) && before !== undefined && !finishedBefore) {
       const finishedTemplate = templates[index];
       if (finishedTemplate) finishedTemplate.justFinished = true;
-      say(`${live.namespace}/${live.name}: ${template.templateName} finished: ${status.readyReplicas}/${status.replicas} at ${status.desiredSize}${status.desiredClass !== undefined ? ` in ${status.desiredClass}` : ''}`);
-      writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', 'VolumeClaimTemplateResized',
-        `all ${status.replicas} PVCs of ${template.templateName} reached ${status.desiredSize}${status.desiredClass !== undefined ? ` in VolumeAttributesClass ${status.desiredClass}` : ''}`));
+      const finished = templateFinishedEvent(status);
+      say(`${live.namespace}/${live.name}: finished: ${finished.message}`);
+      writes.push(() => ctx.cluster.recordEvent(involved(live), 'Normal', finished.reason, finished.message));
     }
   }
   if (writes.length > 0) await lease.ensure();

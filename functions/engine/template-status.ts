@@ -4,6 +4,7 @@ import type { LiveStatefulSet } from '../domain/live-state.ts';
 import { compareQuantities } from '../domain/quantity.ts';
 import type { TemplatePlan } from './plan-types.ts';
 import { hasReachedSize, type PvcProgress } from './pvc-progress.ts';
+import { rememberMaximum, type RememberedMaximum } from './remembered-maximum.ts';
 import { stalledWords } from './node-expansion.ts';
 
 export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
@@ -35,6 +36,8 @@ export interface TemplateStatus {
    * change: a CSI driver's modification window runs from it (modification-windows.ts).
    */
   volumesModifiedAt?: Record<string, string>;
+  /** The maximum the template's driver stated, remembered after its claims stop saying it (remembered-maximum.ts). */
+  driverMaximum?: RememberedMaximum;
 }
 
 /** Whether the change alters a size: the live template's, or a volume's not at it (a class change alone does not). */
@@ -72,11 +75,15 @@ export function summariseTemplate(
     ...(earlier?.volumesModifiedAt ? { volumesModifiedAt: earlier.volumesModifiedAt } : {}),
   };
 
-  if (plan.action !== 'blocked' && readyReplicas === live.replicas) {
+  // A template still to be updated is not finished, though its volumes may already have the size (the claims of an
+  // expansion refused at the driver's maximum, back at the size they have): it finishes on the pass after its update.
+  if (plan.action !== 'blocked' && readyReplicas === live.replicas && !plan.templateNeedsUpdate) {
     status.finishedReconciliationGeneration = live.generation;
   } else if (earlier?.finishedReconciliationGeneration !== undefined) {
     status.finishedReconciliationGeneration = earlier.finishedReconciliationGeneration;
   }
+  const driverMaximum = rememberMaximum(earlier?.driverMaximum, plan.driver, plan.pvcs, now);
+  if (driverMaximum) status.driverMaximum = driverMaximum;
   const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? stalledWords(progress);
   if (error !== undefined) status.lastError = error;
   return status;
@@ -91,7 +98,7 @@ export function isFinished(status: TemplateStatus, plan: TemplatePlan): boolean 
   return plan.action !== 'blocked' && status.readyReplicas === status.replicas;
 }
 
-export function readStatusAnnotation(live: LiveStatefulSet): TemplateStatus[] {
+export function readStatusAnnotation(live: Pick<LiveStatefulSet, 'annotations'>): TemplateStatus[] {
   const text = live.annotations[statusAnnotation];
   if (text === undefined) return [];
   try {

@@ -62,7 +62,7 @@ export const glossary: readonly GlossaryEntry[] = [
   },
   {
     word: 'blocked',
-    means: 'a change in Git that cannot be applied as it is (a guardrail, the quota, a class that cannot expand, a namespace not allowed, another controller, a refused dry run): nothing is written for that change (the other templates of its StatefulSet go on), exit code 1',
+    means: 'a change in Git that cannot be applied as it is (a guardrail, the quota, a class that cannot expand, a size above the driver\'s maximum, a namespace not allowed, another controller, a refused dry run): nothing is written for that change (the other templates of its StatefulSet go on), exit code 1',
   },
   {
     word: 'failed',
@@ -71,8 +71,16 @@ export const glossary: readonly GlossaryEntry[] = [
   { word: 'stalled', means: 'a volume has waited for its node to finish an expansion longer than `stalledAfter` (1h by default); exit code 1' },
   { word: 'missing', means: 'a StatefulSet in Git that the cluster does not have; this tool never creates one' },
   {
+    word: 'driver\'s maximum',
+    means: 'the largest volume a storage driver says it provides, read from its own words when it refused a size (`Requested capacity 107374182400 exceeds maximum allowed 53687091200`) and remembered for a week on the StatefulSet\'s status annotation: a change above it is blocked, and at it no size can succeed',
+  },
+  {
+    word: 'no size can succeed',
+    means: 'what is said of volumes at their driver\'s maximum asked for more: every size above their capacity is above the maximum, and a failed request can only be lowered above the capacity (KEP-1790)',
+  },
+  {
     word: 'recovery pull request',
-    means: 'opened after a failure: a size (KEP-1790) or the class the volumes have (KEP-3751) that can succeed, for a person to merge',
+    means: 'opened after a failure: a size (KEP-1790) or the class the volumes have (KEP-3751) that can succeed; when no size can succeed, Git back at the size the volumes have; for a person to merge',
   },
   {
     word: 'usage',

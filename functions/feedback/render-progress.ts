@@ -7,6 +7,7 @@ import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-ma
 import { failureQuotes, failureSince } from './failure-quotes.ts';
 import { doneCount, isHeldByBlock, outcomeWords, pvcWords } from './glossary.ts';
 import { fitComment } from './render-plan-comment.ts';
+import { atMaximumAdvice } from './at-maximum-texts.ts';
 import { printable } from '../domain/printable.ts';
 
 export interface ProgressSummary {
@@ -49,7 +50,9 @@ function progressTitle(sts: StatefulSetReport): string {
       const stalled = stalledTemplates(sts).map((t) => `${t.templateName}: ${stalledWords(t.pvcs) ?? ''}`);
       if (stalled.length > 0) return stalled.join('; ');
     }
-    const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
+    const driverWords = failed?.pvcs.find((p) => p.state === 'failed')?.message;
+    const atMaximum = failed?.atDriverMaximum ? `${failed.atDriverMaximum.noSizeCanSucceed}${driverWords ? `; ${driverWords}` : ''}` : undefined;
+    const reason = failed?.reasons[0] ?? atMaximum ?? driverWords ?? sts.outcome;
     return `${failed?.templateName ?? ''}: ${reason}`;
   }
   if (state === 'success') return sizes;
@@ -79,7 +82,7 @@ function progressHeadline(sts: StatefulSetReport): string {
   if (failed) {
     const onClass = failedOnClassOnly(failed);
     const what = onClass ? `the class change to ${failed.desiredClass ?? '(none)'}` : `the resize to ${failed.desiredSize}`;
-    return `${failed.templateName}: ${what} failed for good`;
+    return `${failed.templateName}: ${what} failed for good${failed.atDriverMaximum ? `; ${failed.atDriverMaximum.noSizeCanSucceed}` : ''}`;
   }
   const stalled = stalledTemplates(sts).map((t) => `${t.templateName}: ${t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => p.name).join(', ')} stalled`);
   return stalled.length > 0 ? stalled.join('; ') : outcomeWords[sts.outcome];
@@ -137,10 +140,13 @@ export function renderProgressComment(input: {
     const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
     const onClass = failedOnClassOnly(template);
     const recovery = input.recoveryLinks?.get(key);
+    const atMaximum = template.atDriverMaximum;
     if (recovery) {
       lines.push('', onClass ? `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${recovery}`
-        : `A recovery pull request proposes a size that can succeed: ${recovery}`);
+        : atMaximum ? `A recovery pull request puts Git back at ${escapeMarkdown(atMaximum.volumes)}, the size the volumes have: ${recovery}`
+          : `A recovery pull request proposes a size that can succeed: ${recovery}`);
     }
+    if (atMaximum) lines.push('', ...atMaximumAdvice(template.desiredSize, atMaximum, template.pvcs.some((p) => p.condition?.type === 'NodeResizeError')));
     const note = input.recoveryNotes?.get(key)?.['size-recovery'];
     if (note) {
       lines.push('', `No recovery pull request: ${escapeMarkdown(note)}.`, '', 'Ways out: raise the storage provider\'s maximum volume size or quota (the external-resizer '

@@ -10,6 +10,7 @@ import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRe
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
 import { currentSize } from '../engine/plan-guards.ts';
 import { cooldownWords } from '../engine/modification-windows.ts';
+import type { RememberedMaximum } from '../engine/remembered-maximum.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan.ts';
 import { factorNeeded, gibibyte, roundDownToGi, roundUpToGi, sizeForFactor, stepBytes, usedPercentAt } from './growth-size.ts';
 import type { SetPolicy } from './set-policy.ts';
@@ -18,6 +19,8 @@ import { sizeSourceOf, templateRefOf } from './template-usage.ts';
 export interface GrowthContext {
   guardrails: GuardrailsConfig | undefined;
   prices: PriceConfig | undefined;
+  /** Per driver, the maximum it stated (engine/plan-driver-maximum.ts knownMaxima): growth never proposes above it. */
+  driverMaxima?: ReadonlyMap<string, RememberedMaximum> | undefined;
 }
 
 function percent(value: number): string {
@@ -99,6 +102,15 @@ export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage
   if (to > max.bytes) {
     cuts.push({ limit: 'max', setBy: policy.max.setBy, wanted: show(to, template.to), allowed: max.text });
     to = max.bytes;
+  }
+  const stated = template.driver === undefined ? undefined : context.driverMaxima?.get(template.driver);
+  if (stated && to > BigInt(stated.bytes)) {
+    // Above it the expansion would be refused for good, and a refused request cannot be taken back (KEP-1790).
+    const allowed = roundDownToGi(BigInt(stated.bytes));
+    const said = `${stated.driver} said at ${stated.saidAt}, "${stated.words}"`;
+    if (allowed <= current) return none(ref, 'at-driver-maximum', `${becauseWords(fullest.trigger, fullest.replica, policy)}, but ${template.to.text} is at the driver's maximum, ${show(BigInt(stated.bytes), template.to)} (${said}): no larger size can succeed on this driver`);
+    cuts.push({ limit: 'driverMaximum', setBy: `the driver's maximum (${said})`, wanted: show(to, template.to), allowed: show(allowed, template.to) });
+    to = allowed;
   }
   const guarded = cutByGuardrails(sts, template, to, context);
   if ('blocked' in guarded) return none(ref, guarded.code, `${becauseWords(fullest.trigger, fullest.replica, policy)}, but ${guarded.blocked}`);

@@ -7,6 +7,7 @@ import type { GrowthPolicy, UsageConfig } from '../domain/usage-config.ts';
 import type { GrowthDecision, TemplateUsage, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
 import type { PlannedPass, SizeProposals, SizeProposalStep } from '../engine/pass-context.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan.ts';
+import { knownMaxima } from '../engine/plan-driver-maximum.ts';
 import { count } from '../domain/spelling.ts';
 import { decideGrowth } from './growth-decision.ts';
 import type { PrometheusEndpoint } from './prometheus-api.ts';
@@ -71,6 +72,7 @@ function usageAndGrowth(
   const usage: UsageReport = { ...base, queries: reading.queries, outcome: 'read', ...warnings, templates };
   const target = settings.growth;
   if (!target) return { usage, growth: [] };
+  const driverMaxima = knownMaxima(planned.snapshot, new Date(base.at));
   // A set's policy is read once for all its templates.
   const policies = new Map<StatefulSetPlan, SetPolicy>();
   const policyOf = (sts: StatefulSetPlan): SetPolicy => {
@@ -79,7 +81,7 @@ function usageAndGrowth(
     return found;
   };
   const growth = inPlay.map(({ sts, template }, index) => decideGrowth(sts, template, templates[index] ?? templateUsageOf(sts, template, reading.claims),
-    policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices }));
+    policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices, driverMaxima }));
   // A set with growth off (or a policy in error) is still counted near full, against the target's threshold.
   const thresholdOf = (sts: StatefulSetPlan): number => { const policy = policyOf(sts); return policy.kind === 'on' ? policy.usedPercent.value : target.usedPercent; };
   const nearFull = volumesNearFull(inPlay.flatMap(({ sts }, index) => { const read = templates[index]; return read ? [{ usage: read, usedPercent: thresholdOf(sts) }] : []; }));

@@ -53,9 +53,12 @@ describe('volume cost', () => {
     assert.equal(totalCost([undefined]), undefined);
   });
 
-  it('formats money with its sign, and sub-cent amounts so that they do not read as free', () => {
+  it('formats money with its sign and two decimals, always', () => {
     assert.equal(formatMoney(12.8, 'USD'), '+12.80 USD');
-    assert.equal(formatMoney(0.0012, 'USD'), '+0.0012 USD');
+    assert.equal(formatMoney(0.0012, 'USD'), '+0.00 USD', 'two decimals, always (issue 35: +0.0002 beside +0.00)');
+    assert.equal(formatMoney(0.005, 'USD'), '+0.01 USD');
+    assert.equal(formatMoney(-0.001, 'USD'), '+0.00 USD', 'no "-0.00"');
+    assert.equal(formatMoney(-2.5, 'USD'), '-2.50 USD');
     assert.equal(formatMoney(0, 'EUR'), '+0.00 EUR');
   });
 });

@@ -7,24 +7,17 @@
 // a person restarts the pods, and the set converges with every PVC (and, but for that restart, pod) kept; then a class
 // change that converges, one the driver refuses and its recovery. Ticks only, no sleeps.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { load } from 'js-yaml';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { defaultRbacGroup, rbacObjects } from '../../functions/app/rbac-manifest.ts';
-import { generateRecordKey, sandboxConfig } from '../../functions/cli/sandbox-command.ts';
-import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { passVerdict } from '../../functions/engine/pass-verdict.ts';
 import type { StatefulSetReport } from '../../functions/engine/pass-report.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 import { recordedStack } from '../conformance/csi/stack.ts';
-import { applyPass, commentBodies, writeFiles } from '../support/passes.ts';
+import { commentBodies } from '../support/passes.ts';
+import { startRecordedStackE2e, type RecordedStackE2e } from '../support/recorded-stack-e2e.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
@@ -48,24 +41,15 @@ function cache(storage: string): string {
 }
 
 describe('the recorded CSI stack, through the whole tool (issue 29)', () => {
+  let stack: RecordedStackE2e;
   let kube: KubeSandbox;
   let github: GitHubSandbox;
-  let config: Config;
   let core: CoreV1Api;
-  const env: Record<string, string> = { E2E_RECORD_KEY: generateRecordKey() };
   const uids = { pvcs: new Map<string, string>(), pods: new Map<string, string>() };
 
-  const pass = (): Promise<TargetRun> => applyPass(config, env);
-  /** Passes, two controller ticks between them, until `until` holds. */
-  async function passUntil(what: string, until: (run: TargetRun) => boolean, most = 15): Promise<TargetRun> {
-    let run: TargetRun | undefined;
-    for (let i = 0; i < most; i++) {
-      run = await pass();
-      if (until(run)) return run;
-      kube.tick(2);
-    }
-    assert.fail(`${what}: not reached in ${most} passes; last: ${JSON.stringify(run?.report?.statefulSets.map((s) => [s.name, s.outcome, s.templates.map((t) => t.pvcs.map((p) => [p.state, p.message]))]))}`);
-  }
+  const pass = (): Promise<TargetRun> => stack.pass();
+  const passUntil = (what: string, until: (run: TargetRun) => boolean, most?: number): Promise<TargetRun> => stack.passUntil(what, until, most);
+  const merged = (branch: string, title: string, files: Record<string, string>): Promise<{ number: number; sha: string }> => stack.merged(branch, title, files);
   /** One more pass after the controllers settle: it writes nothing to either side. */
   async function lastPassWritesNothing(): Promise<TargetRun> {
     kube.tick(2);
@@ -83,39 +67,12 @@ describe('the recorded CSI stack, through the whole tool (issue 29)', () => {
   const openRecoveries = () => github.state.pulls.filter((p) => p.state === 'open' && p.head.startsWith('sts-volume-gitops/recover/'));
   const statuses = (sha: string) => github.state.statuses.filter((s) => s.sha === sha && s.context === 'sts-volume-gitops/demo/db/web');
 
-  /** A pull request changing `files`, opened and merged as a person would: its number and commit (progress goes there). */
-  async function merged(branch: string, title: string, files: Record<string, string>): Promise<{ number: number; sha: string }> {
-    const sha = await github.commitFiles({ branch, message: title, files });
-    const number = await github.openPullRequest({ head: branch, title });
-    await github.mergePullRequest(number);
-    return { number, sha };
-  }
-
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-csi-e2e-'));
-    const files = { 'k8s/web.yaml': web('1Gi'), 'k8s/cache.yaml': cache('1Gi') };
-    await writeFiles(join(dir, 'repo'), files);
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'), version: recordedStack.version,
-      seed: { namespaces: ['db'], storageClasses, volumeAttributesClasses: recordedStack.volumeAttributesClasses, statefulSets: Object.values(files).map((text) => load(text)) },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    // The tool as on a real cluster: a user of the group its generated RBAC binds, with those grants only; a growth
-    // of 100x (1Gi -> 100Gi, as tried on the real stack) is let through by the target's guardrail.
-    const identity = await kube.addIdentity({ name: 'sts-volume-gitops-e2e', groups: [defaultRbacGroup] });
-    const text = sandboxConfig(identity.kubeconfigPath, github.url, 'E2E_TOKEN', [], { recordKey: { env: 'E2E_RECORD_KEY' }, stateNamespace: undefined })
-      .replace('allow: [db, cache, analytics]', 'allow: [db]')
-      .replace('    pullRequests:', '    guardrails: { maxGrowthFactor: 100 }\n    pullRequests:');
-    config = parseConfig(text, join(dir, 'config.yaml'), dir);
-    await applyObjects(kube, rbacObjects(config.targets));
-    env.E2E_TOKEN = github.token;
+    stack = await startRecordedStackE2e('sts-csi-e2e-', { 'k8s/web.yaml': web('1Gi'), 'k8s/cache.yaml': cache('1Gi') }, storageClasses);
+    ({ kube, github } = stack);
     core = kube.kubeConfig().makeApiClient(CoreV1Api);
-    kube.tick(4);
   });
-  after(async () => {
-    await kube.close();
-    await github.close();
-  });
+  after(() => stack.close());
 
   it('starts converged: both sets Running on their bound claims', async () => {
     const run = await passUntil('converged at 1Gi', (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged') === true);
@@ -207,6 +164,12 @@ describe('the recorded CSI stack, through the whole tool (issue 29)', () => {
     assert.deepEqual([statuses(change.sha).at(-1)?.state, statuses(change.sha).at(-1)?.description], ['success', '2/2 replicas in fast']);
     assert.match(commentBodies(github, change.number).at(-1) ?? '', /Volume class change/);
     assert.equal(setOf(run, 'web')?.templates[0]?.change, 'class');
+    // kubectl describe says a class change, never a resize (issue 35 item 6).
+    const events = kube.store.list(mustResourceType('v1', 'Event'), 'db').filter((e) => (e.involvedObject as { kind?: string; name?: string }).name === 'web'
+      && (e.involvedObject as { kind?: string }).kind === 'StatefulSet');
+    const said = events.map((e) => [e.reason, e.message]);
+    assert.ok(said.some(([reason, message]) => reason === 'VolumeClaimTemplateClassChanged' && message === 'all 2 PVCs of data are in VolumeAttributesClass fast'), JSON.stringify(said));
+    assert.ok(!said.some(([, message]) => /reached 50Gi in VolumeAttributesClass fast/.test(String(message))), JSON.stringify(said));
     assert.deepEqual(uidsOf(claims()), uids.pvcs);
     assert.deepEqual(uidsOf(pods()), uids.pods);
   });

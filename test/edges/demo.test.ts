@@ -21,7 +21,7 @@ describe('the npm start demo', () => {
     assert.match(output, /~ analytics\/clickhouse \(OrderedReady, 2 replicas\): will resize, \+20\.00 USD a month\n[^\n]+\n {8}cost: \+20\.00 USD a month \(160Gi more on capped at 0\.125 USD per GiB-month\)/);
     assert.match(output, /\n {2}1 converged, 3 will change, 0 in progress, 0 blocked or failed, 0 stalled, 0 missing, 0 manifest errors\n {2}storage cost of the resizes: \+23\.80 USD a month/);
     assert.match(output, /patched PVC data-pg-0 \(replica 0\) to 20Gi and VolumeAttributesClass gold/);
-    assert.match(output, /data finished: 3\/3 at 20Gi in gold/);
+    assert.match(output, /db\/pg: finished: all 3 PVCs of data reached 20Gi in VolumeAttributesClass gold/);
     // A recreation the previous pass left waiting for the old object is finished, not "resumed" as after a crash.
     assert.match(output, /db\/pg: template update set by orphan delete and recreate \(pods untouched\)/);
     assert.doesNotMatch(output, /left unfinished/);

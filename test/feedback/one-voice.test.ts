@@ -3,7 +3,10 @@
 // recovery body and check's lines are rendered from the same worlds, and each text is held to the rules: one arrow per
 // medium, counts in the right number, `a month`, grouped amounts, no word the glossary rules out, no code names.
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { clusterPermissions, leasePermissions, previousLeaseNamespacePermissions, workloadPermissions } from '../../functions/adapters/kube/permissions.ts';
 import { accessQuestions, judgeAccess } from '../../functions/check/cluster-access.ts';
 import { ok, warning } from '../../functions/check/check-result.ts';
@@ -26,7 +29,7 @@ const options: PlanOptions = {
 };
 
 /** db/pg grows 10Gi -> 20Gi (3 replicas), db/solo 10Gi -> 12Gi (1 replica), db/big asks for 2Pi past three limits and the quota. */
-function planned(): StatefulSetReport[] {
+function planned(planOptions: PlanOptions = options): StatefulSetReport[] {
   const world = pgWorld();
   const db = world.namespaces.get('db');
   db?.quotas.push(quota('storage', { 'requests.storage': '10000Gi' }));
@@ -43,7 +46,7 @@ function planned(): StatefulSetReport[] {
     desiredSet({ name: 'solo', replicas: 1, templates: [desiredTemplate({ size: '12Gi' })] }),
     desiredSet({ name: 'big', templates: [desiredTemplate({ size: '2Pi' })] }),
   ];
-  return planTarget(sets, world, options).map((plan) => reportFromPlan(plan, 'c0ffee'));
+  return planTarget(sets, world, planOptions).map((plan) => reportFromPlan(plan, 'c0ffee'));
 }
 
 /** db/pg's expansion to 100Gi failed for good at 20Gi (the driver's maximum is 50Gi). */
@@ -55,17 +58,30 @@ function failed(): StatefulSetReport {
   return report;
 }
 
+/** db/pg's volumes at their driver's 50Gi maximum, asked for 60Gi: no size can succeed (issue 35). */
+function atMaximum(): StatefulSetReport {
+  const message = 'failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 64424509440 exceeds maximum allowed 53687091200';
+  const stuck = {
+    request: '60Gi', capacity: '50Gi', allocated: '60Gi', resizeStatus: 'ControllerResizeInfeasible',
+    conditions: [{ type: 'ControllerResizeError', status: 'True', reason: undefined, message, lastTransitionTime: '2026-11-25T21:00:00Z' }],
+  };
+  const [report] = planTarget([desiredSet({ templates: [desiredTemplate({ size: '60Gi' })] })], pgWorld({ 0: stuck, 1: stuck, 2: stuck }, { size: '60Gi' }), options)
+    .map((plan) => reportFromPlan(plan, 'c0ffee'));
+  assert.ok(report?.templates[0]?.atDriverMaximum);
+  return report;
+}
+
 function passReport(mode: PassReport['mode'], statefulSets: StatefulSetReport[]): PassReport {
   const cost = costSummary(statefulSets);
   return { target: 'prod', mode, commitSha: 'c0ffee'.repeat(7), outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) };
 }
 
-function terminalTexts(): string[] {
+function terminalTexts(sets: () => StatefulSetReport[] = planned): string[] {
   const questions = accessQuestions({ name: 'prod', namespaces: { default: 'default', state: 'sts-volume-gitops', allow: ['db'] } });
   const access = judgeAccess(questions, questions.map((_, index) => ({ allowed: index % 2 === 0 })));
   return [
-    renderPassReport(passReport('plan', planned())),
-    renderPassReport(passReport('apply', [...planned(), failed()]), { proposals: [
+    renderPassReport(passReport('plan', sets())),
+    renderPassReport(passReport('apply', [...sets(), failed(), atMaximum()]), { proposals: [
       { key: 'db/pg/data', kind: 'size-recovery', action: 'updated', pullRequest: 12, pullRequestUrl: 'https://github.com/acme/gitops/pull/12', change: { from: '100Gi', to: '50Gi' } },
       { key: 'db/pg/data', kind: 'class-recovery', action: 'impossible', pullRequestUrl: undefined, reason: 'the refused volumes are in fast, slow' },
     ] }),
@@ -73,14 +89,15 @@ function terminalTexts(): string[] {
   ];
 }
 
-function gitHubTexts(): string[] {
+function gitHubTexts(planSets: () => StatefulSetReport[] = planned): string[] {
   const links = { htmlBase: 'https://github.com', owner: 'acme', repo: 'gitops' };
-  const sets = planned();
+  const sets = planSets();
   const plan = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: sets, errors: [] });
   const check = planCheck({ context: 'sts-volume-gitops/validate (prod)', plan, statefulSets: sets, errors: [] });
   const growing = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets: sets.filter((s) => s.name !== 'big'), errors: [] });
   const failure = failed();
-  const progress = [failure, sets[0]!].map((sts) => renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee' }));
+  const full = atMaximum();
+  const progress = [failure, sets[0]!, full].map((sts) => renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee', recoveryLinks: new Map([['db/pg/data', 'https://github.com/acme/gitops/pull/9']]) }));
   const template = failure.templates[0]!;
   // The body as the lifecycle frames it, the change table and the footer included (the marker is a comment, not words).
   const recovery = composeBody(sizeRecoveryBody({
@@ -91,10 +108,17 @@ function gitHubTexts(): string[] {
     marker: '', footer: footerSection(sizeRecovery.reproposedWhen),
     edit: { path: 'k8s/db/pg.yaml', line: 20, field: 'storage', from: '100Gi', to: '50Gi', before: '', after: '' },
   });
+  const backToVolumes = composeBody(sizeRecoveryBody({
+    sts: full, template: full.templates[0]!, failed: '60Gi', prices: options.prices,
+    decision: { kind: 'propose', size: '50Gi', bytes: 50n * 2n ** 30n, rule: 'at-driver-maximum', explanation: 'no size can succeed: the driver\'s maximum is 50Gi and the volumes have 50Gi' },
+  }), {
+    marker: '', footer: footerSection(sizeRecovery.reproposedWhen),
+    edit: { path: 'k8s/db/pg.yaml', line: 20, field: 'storage', from: '60Gi', to: '50Gi', before: '', after: '' },
+  });
   return [
     plan.markdown, plan.description, plan.headline, growing.markdown, growing.description, check.title,
     ...planAnnotations(sets, []).flatMap((a) => [a.title, a.message]),
-    ...progress.flatMap((p) => [p.markdown, p.description, p.title]), recovery,
+    ...progress.flatMap((p) => [p.markdown, p.description, p.title]), recovery, backToVolumes,
   ];
 }
 
@@ -109,6 +133,10 @@ function holdToHouseStyle(text: string, medium: 'github' | 'terminal'): void {
   assert.doesNotMatch(text, wrongSingular, `one of a thing is singular:\n${text}`);
   assert.doesNotMatch(text, /\/month\b/, `money "a month", not "/month":\n${text}`);
   assert.doesNotMatch(text, /[+-]\d{4,}\.\d\d [A-Z]{3}\b/, `money with thousands grouped:\n${text}`);
+  // A configured price is quoted as set (`0.125 USD per GiB-month`); every amount the tool computes reads one way.
+  for (const amount of text.match(/[+-]?[\d,]+(?:\.\d+)? (?:USD|EUR)\b(?! per GiB-month)/g) ?? []) {
+    assert.match(amount, /^[+-][\d,]+\.\d\d [A-Z]{3}$/, `money signed, with two decimals, one way everywhere (${amount}):\n${text}`);
+  }
   assert.doesNotMatch(text, /(?<![\d,.])\d{4,}(Ki|Mi|Gi|Ti|Pi|Ei)\b/, `a computed size with thousands grouped:\n${text}`);
   for (const word of avoided) assert.doesNotMatch(text, new RegExp(`(?<![\\w-])${word}(?![\\w-])`), `the glossary rules out "${word}":\n${text}`);
   assert.doesNotMatch(text, /waiting-for-deletion|missing-in-cluster|namespace-not-allowed|updated-in-place/, `an outcome's words, not its code:\n${text}`);
@@ -121,6 +149,30 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
 
   it('the GitHub texts (plan comment, check run, annotations, progress, recovery) keep the house style', () => {
     for (const text of gitHubTexts()) holdToHouseStyle(text, 'github');
+  });
+
+  it('spells a change under a cent as every other amount: two decimals (issue 35: "+0.0002 USD a month" beside "+0.00 USD")', () => {
+    const cheap = (): StatefulSetReport[] => planned({ ...options, prices: { currency: 'USD', perGiBMonth: { standard: 0.00002 } } });
+    for (const text of terminalTexts(cheap)) holdToHouseStyle(text, 'terminal');
+    for (const text of gitHubTexts(cheap)) holdToHouseStyle(text, 'github');
+    assert.match(renderPassReport(passReport('plan', cheap())), /will resize, \+0\.00 USD a month\n/);
+  });
+
+  it('formats numbers in one place: no other module of the tool formats an amount itself', () => {
+    const root = fileURLToPath(new URL('../../functions/', import.meta.url));
+    const formatters = /\.toFixed\(|\.toLocaleString\(|\.toPrecision\(|Intl\.NumberFormat/;
+    // Numbers that are neither money nor a factor, each spelled in one place of its own.
+    const ownSpelling = new Set([
+      join('domain', 'spelling.ts'),
+      join('domain', 'byte-count.ts'), // byte counts: 95 MiB (99,614,720 bytes)
+      join('usage', 'growth-decision.ts'), // usage: the Gi a replica needs, days to full
+      join('cli', 'render-usage.ts'), // usage: days to full
+      join('usage', 'prometheus-api.ts'), // a query's time parameter on the wire, not text
+    ]);
+    const elsewhere = readdirSync(root, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.ts') && !ownSpelling.has(file))
+      .filter((file) => formatters.test(readFileSync(join(root, file), 'utf8')));
+    assert.deepEqual(elsewhere, [], 'format with domain/spelling.ts (formatMoney, factor, groupDigits), so every text spells an amount one way');
   });
 
   it('a plan says what will change and how many replicas are done, and counts a single replica as one', () => {

@@ -31,17 +31,24 @@ interface Case {
   guardrails?: GuardrailsConfig;
   prices?: PriceConfig;
   annotations?: ToolAnnotation[];
+  /** The maximum, in bytes, the driver of the template's class stated (issue 35). */
+  driverMaximum?: bigint;
   expect: Partial<Extract<GrowthDecision, { action: 'grow' }>> & { action?: 'grow' } | { action: 'none'; code: string; sentence?: RegExp };
 }
 
 function decide(c: Case): GrowthDecision {
   const world = pgWorld(c.pvcs ?? {}, { size: c.live ?? c.git ?? '10Gi' });
+  world.storageClasses = world.storageClasses.map((k) => ({ ...k, provisioner: 'hostpath.csi.k8s.io' }));
+  const driverMaxima = new Map(c.driverMaximum === undefined ? [] : [['hostpath.csi.k8s.io', {
+    driver: 'hostpath.csi.k8s.io', bytes: String(c.driverMaximum), saidAt: '2026-11-25T20:51:14.000Z', claim: 'db/data-pg-0',
+    words: `failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 21474836480 exceeds maximum allowed ${c.driverMaximum}`,
+  }]]);
   const sets = [desiredSet({ templates: [desiredTemplate({ size: c.git ?? '10Gi' })], ...(c.annotations ? { toolAnnotations: c.annotations } : {}) })];
   const [sts] = planTarget(sets, world, { allowedNamespaces: ['db'], ...(c.guardrails ? { guardrails: c.guardrails } : {}), ...(c.prices ? { prices: c.prices } : {}) });
   const template = sts?.templates[0];
   assert.ok(sts && template);
   const claims = new Map(c.usage.map((u) => [`${u.namespace}/${u.claim}`, u]));
-  return decideGrowth(sts, template, templateUsageOf(sts, template, claims), setPolicy({ ...policy, ...c.policy }, c.annotations), { guardrails: c.guardrails, prices: c.prices });
+  return decideGrowth(sts, template, templateUsageOf(sts, template, claims), setPolicy({ ...policy, ...c.policy }, c.annotations), { guardrails: c.guardrails, prices: c.prices, driverMaxima });
 }
 
 const cases: Case[] = [
@@ -151,6 +158,22 @@ const cases: Case[] = [
     name: 'no replica with series (no pod running): none, naming the claims',
     usage: [],
     expect: { action: 'none', code: 'no-usage', sentence: /\(data-pg-0, data-pg-1, data-pg-2\)/ },
+  },
+  // Issue 35: never a size above what the template's driver stated it provides.
+  {
+    name: 'a driver that stated a 12Gi maximum cuts 15Gi to 12Gi, quoting it',
+    usage: [used(0, 8.5)], driverMaximum: 12n * BigInt(gi),
+    expect: { action: 'grow', to: '12Gi', cuts: [{ limit: 'driverMaximum', setBy: 'the driver\'s maximum (hostpath.csi.k8s.io said at 2026-11-25T20:51:14.000Z, "failed to expand pvc with rpc error: code = OutOfRange desc = Requested capacity 21474836480 exceeds maximum allowed 12884901888")', wanted: '15Gi', allowed: '12Gi' }] },
+  },
+  {
+    name: 'at the driver\'s maximum, no growth: no larger size can succeed on it',
+    usage: [used(0, 9.5)], driverMaximum: 10n * BigInt(gi),
+    expect: { action: 'none', code: 'at-driver-maximum', sentence: /^no growth: data-pg-0 is 95% full .*, but 10Gi is at the driver's maximum, 10Gi \(hostpath\.csi\.k8s\.io said at .*\): no larger size can succeed on this driver$/ },
+  },
+  {
+    name: 'a maximum of a size between whole Gi allows the whole Gi under it',
+    usage: [used(0, 8.5)], driverMaximum: 13n * BigInt(gi) - 1n,
+    expect: { action: 'grow', to: '12Gi' },
   },
 ];
 

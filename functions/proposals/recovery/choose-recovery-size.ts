@@ -3,6 +3,8 @@
 import {
   compareQuantities, formatBytesLike, largestStepBelowOrEqual, nextStepAbove, parseQuantity, type Quantity,
 } from '../../domain/quantity.ts';
+import { sizeAtDriverMaximum } from '../../engine/at-driver-maximum.ts';
+import { smallestStatedMaximum } from '../../engine/driver-maximum.ts';
 
 export interface RecoveryPvc {
   name: string;
@@ -20,7 +22,7 @@ export interface RecoveryInput {
   previousGitSize: Quantity | undefined;
 }
 
-export type RecoveryRule = 'driver-maximum' | 'previous-git-value' | 'smallest-step';
+export type RecoveryRule = 'driver-maximum' | 'previous-git-value' | 'smallest-step' | 'at-driver-maximum';
 
 export type RecoveryDecision =
   | { kind: 'none-needed' }
@@ -32,23 +34,9 @@ const waysOut = [
   'scale the StatefulSet down so that only replicas at one size remain, then set that size',
 ];
 
-/** Bytes of the smallest maximum any driver message states (`exceeds maximum allowed 53687091200`, `maximum 16384GiB`). */
+/** Bytes of the smallest maximum any driver message states (engine/driver-maximum.ts: `exceeds maximum allowed 53687091200`). */
 export function statedMaximum(messages: readonly string[]): bigint | undefined {
-  const units: Record<string, bigint> = {
-    '': 1n, b: 1n, bytes: 1n, kib: 1024n, ki: 1024n, mib: 1024n ** 2n, mi: 1024n ** 2n, gib: 1024n ** 3n, gi: 1024n ** 3n, tib: 1024n ** 4n, ti: 1024n ** 4n,
-    kb: 1000n, k: 1000n, mb: 1000n ** 2n, gb: 1000n ** 3n, g: 1000n ** 3n, tb: 1000n ** 4n, t: 1000n ** 4n,
-  };
-  let smallest: bigint | undefined;
-  const pattern = /max(?:imum)?(?:\s+(?:allowed|size|supported|volume size|capacity))?(?:\s+(?:is|of))?\s*:?\s*(\d+)\s*([KMGT]i?B?|[kKMGT]|bytes|B)?\b/gi;
-  for (const message of messages) {
-    for (const match of message.matchAll(pattern)) {
-      const unit = units[(match[2] ?? '').toLowerCase()];
-      if (unit === undefined || match[1] === undefined) continue;
-      const bytes = BigInt(match[1]) * unit;
-      if (smallest === undefined || bytes < smallest) smallest = bytes;
-    }
-  }
-  return smallest;
+  return smallestStatedMaximum(messages)?.bytes;
 }
 
 export function chooseRecoverySize(input: RecoveryInput): RecoveryDecision {
@@ -65,11 +53,14 @@ export function chooseRecoverySize(input: RecoveryInput): RecoveryDecision {
     };
   }
   const floor = failed.reduce((max, p) => (p.capacity && p.capacity.bytes > max ? p.capacity.bytes : max), 0n);
-  const fits = (bytes: bigint): boolean => bytes > floor && bytes < input.failedSize.bytes;
+  // Volumes at the driver's maximum: no size can succeed, and Git goes back to the size they have.
+  const atMaximum = sizeAtDriverMaximum(failed.map((p) => ({ capacity: p.capacity, texts: input.driverMessages })), input.failedSize);
+  if (atMaximum) return { kind: 'propose', ...atMaximum, rule: 'at-driver-maximum' };
+  const maximum = statedMaximum(input.driverMessages);
+  const fits = (bytes: bigint): boolean => bytes > floor && bytes < input.failedSize.bytes && (maximum === undefined || bytes <= maximum);
   const floorText = formatBytesLike(floor, like);
 
   const units = unitsFromCoarseToFine(like);
-  const maximum = statedMaximum(input.driverMessages);
   if (maximum !== undefined) {
     // The template's own unit first (50Gi under a 53687091200 maximum); a finer one when no whole step of it fits
     // (1200Gi between a 1Ti capacity and a failed 1.5Ti).

@@ -11,7 +11,8 @@ import type { ProposalAction, ProposalOutcome } from '../proposal.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 import { hasClassFailure, proposeClassRecovery } from './class-recovery.ts';
 import { recoveryKinds } from './recovery-kinds.ts';
-import { hasTerminalFailure, proposeSizeRecovery, type RecoveryContext } from './size-recovery.ts';
+import { hasTerminalFailure } from './failed-claims.ts';
+import { proposeSizeRecovery, type RecoveryContext } from './size-recovery.ts';
 
 export type RecoveryAction = ProposalAction;
 

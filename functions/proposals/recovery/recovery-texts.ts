@@ -2,6 +2,7 @@
 // Events of the attempt that failed), why the proposal, and what else a person can do that holds for the real CSI
 // external-resizer (v1.12 and later; v2.0.0 recorded in ../shared/conformance/csi-v1.34.9/). Pure.
 import type { PriceConfig } from '../../domain/config.ts';
+import { claimsLastingStateWords, waysOutAtMaximum } from '../../engine/at-driver-maximum.ts';
 import type { StatefulSetReport, TemplateReport } from '../../engine/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import { failureQuotes, failureSince } from '../../feedback/failure-quotes.ts';
@@ -11,6 +12,7 @@ import { headerSection } from '../body/header.ts';
 import { notesSection } from '../body/notes.ts';
 import { onMergeSection } from '../body/on-merge.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
+import { failedForGood } from './failed-claims.ts';
 import { recoveryChangeSection } from './recovery-cost.ts';
 
 /**
@@ -35,19 +37,25 @@ const nodeLowering = 'Lowering a size refused on the node recovers a driver that
 export function sizeRecoveryBody(args: {
   sts: StatefulSetReport; template: TemplateReport; failed: string; decision: Extract<RecoveryDecision, { kind: 'propose' }>;
   prices?: PriceConfig | undefined;
+  /** What Git asks now, when not `failed`: a size above the driver's maximum, blocked (nothing was written for it). */
+  inGit?: string;
 }): ProposalBody {
   const { sts, template, failed, decision } = args;
-  const failedPvcs = template.pvcs.filter((p) => p.state === 'failed' && p.failedOn !== 'class');
+  const inGit = args.inGit ?? failed;
+  const gitMovedOn = inGit === failed ? '' : ` Git asks for ${escapeMarkdown(inGit)} now, above the driver's maximum: that change is blocked and nothing was written for it; this pull request replaces it.`;
+  const failedPvcs = failedForGood(template);
   const since = failureSince(template, 'size');
   // The kubelet's refusal (engine/pvc-progress.ts): no slow-retry set, and lowering helps only a node-only driver.
   const onNode = failedPvcs.some((p) => p.condition?.type === 'NodeResizeError');
   const retried = onNode ? nodeRetry : slowRetry('expansion');
+  const header = headerSection(`The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} ${codeSpan(template.templateName)} to ${escapeMarkdown(failed)} failed for good`,
+    `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}${gitMovedOn ? `.${gitMovedOn} The claims:` : ':'}`);
+  const evidence = evidenceSection(failedPvcs.map((p) => `${escapeMarkdown(p.name)}: capacity ${escapeMarkdown(p.capacity ?? '?')}, request ${escapeMarkdown(p.request ?? '?')}`),
+    { intro: 'What the storage driver said:', text: failureQuotes(template, 'size').join('\n') || failedPvcs.flatMap((p) => (p.message ? [`${p.name}: ${p.message}`] : [])).join('\n') || '(no message was recorded)' });
+  if (decision.rule === 'at-driver-maximum') return { header, evidence, ...atMaximumSections({ failed, inGit, size: decision.size, explanation: decision.explanation, onNode }) };
   const cost = recoveryChangeSection({ template, failed, proposed: decision.size, prices: args.prices });
   return {
-    header: headerSection(`The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} ${codeSpan(template.templateName)} to ${escapeMarkdown(failed)} failed for good`,
-      `${failedPvcs.length} of ${template.replicas} PVCs cannot grow to ${escapeMarkdown(failed)}${since ? ` (since ${since})` : ''}:`),
-    evidence: evidenceSection(failedPvcs.map((p) => `${escapeMarkdown(p.name)}: capacity ${escapeMarkdown(p.capacity ?? '?')}, request ${escapeMarkdown(p.request ?? '?')}`),
-      { intro: 'What the storage driver said:', text: failureQuotes(template, 'size').join('\n') || '(no message was recorded)' }),
+    header, evidence,
     own: [{
       heading: `Why ${escapeMarkdown(decision.size)}`,
       lines: [`${escapeMarkdown(decision.explanation)}. Kubernetes lets a failed request go down only to a value strictly above the PVC's capacity (KEP-1790), so the original size can never be requested again; ${escapeMarkdown(decision.size)} is accepted and the expansion restarts at that size.${onNode ? ` ${nodeLowering}` : ''}`],
@@ -59,6 +67,36 @@ export function sizeRecoveryBody(args: {
     ]),
     onMerge: onMergeSection(`The next pass patches the PVCs down to this size, the resizer expands them to it at once${onNode ? '' : ' (a new request leaves the slow-retry set)'}, and the status checks turn green. This pull request is closed automatically if the failure resolves another way.`),
   };
+}
+
+/**
+ * Volumes at their driver's maximum (engine/at-driver-maximum.ts): no size can succeed, so the proposal puts Git back at
+ * the size the volumes have; what becomes of the claims, and what a person can do.
+ */
+function atMaximumSections(args: { failed: string; inGit: string; size: string; explanation: string; onNode: boolean }): Omit<ProposalBody, 'header' | 'evidence'> {
+  const { failed, size } = args;
+  return {
+    own: [{
+      heading: `Why ${escapeMarkdown(size)}`,
+      lines: [`${escapeMarkdown(capitalized(args.explanation))}. Every size above the volumes' capacity is above the driver's maximum, and Kubernetes `
+        + 'lets a failed request go down only to a size strictly above the capacity (KEP-1790).'],
+    }],
+    cost: { heading: 'What it changes', lines: [escapeMarkdown(`Git's size goes back from ${args.inGit} to ${size}, the size the volumes have: no volume grows, and nothing is added to the bill.`)] },
+    notes: notesSection('Alternatives', waysOutAtMaximum(failed, size).map((way) => escapeMarkdown(way))),
+    onMerge: {
+      heading: 'After merge',
+      lines: [
+        escapeMarkdown(`The next pass sets the StatefulSet's volumeClaimTemplate to ${size} (a template update: pods and claims untouched), `
+          + `so that new replicas ask for ${size}, a size the driver provides. ${claimsLastingStateWords(failed, size, args.onNode)}`),
+        '',
+        'The status checks turn green. This pull request is closed automatically if the failure resolves another way.',
+      ],
+    },
+  };
+}
+
+function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 export function classRecoveryBody(args: {

@@ -9,6 +9,7 @@ import { editableValueIn } from '../edits/editable-value.ts';
 import { templateKey, type ProposalIdentity, type TemplateRef } from '../lifecycle/identity.ts';
 import type { Proposing } from '../proposal.ts';
 import { chooseRecoverySize, type RecoveryDecision } from './choose-recovery-size.ts';
+import { blockedByDriverMaximumOnly, failedForGood } from './failed-claims.ts';
 import { sizeRecoveryBody } from './recovery-texts.ts';
 
 /** What a recovery reads: the repository at the pass's commit and before it, the target, and the pass's report. */
@@ -19,9 +20,12 @@ export interface RecoveryContext {
   report: PassReport;
 }
 
-/** A terminal expansion failure (a refused class modification has its own recovery: class-recovery.ts). */
-export function hasTerminalFailure(template: TemplateReport): boolean {
-  return template.action !== 'blocked' && template.pvcs.some((p) => p.state === 'failed' && p.terminal && p.failedOn !== 'class');
+/** The size the failed claims ask for, when Git asks for another (blocked above the driver's maximum): the largest. */
+function refusedRequest(template: TemplateReport, inGit: string): string | undefined {
+  if (!blockedByDriverMaximumOnly(template)) return undefined;
+  const requests = failedForGood(template).flatMap((p) => (p.request ? [parseQuantity(p.request)] : []));
+  const largest = requests.reduce<Quantity | undefined>((a, b) => (a && a.bytes >= b.bytes ? a : b), undefined);
+  return largest && largest.bytes !== parseQuantity(inGit).bytes ? largest.text : undefined;
 }
 
 /** The size recovery of `template`, and the decision behind it (for the pass's report), when one was taken. */
@@ -36,6 +40,7 @@ export async function proposeSizeRecovery(
   if (text === undefined || !desired) return { proposing: { unproposable: `${path} no longer defines ${templateKey(identity)} at ${headSha.slice(0, 7)}` } };
 
   const failed = desired.value;
+  const refused = refusedRequest(template, failed);
   const decision = chooseRecoverySize({
     failedSize: parseQuantity(failed),
     pvcs: template.pvcs.map((p) => ({ name: p.name, capacity: p.capacity ? parseQuantity(p.capacity) : undefined, terminal: p.terminal && p.failedOn !== 'class' })),
@@ -51,8 +56,8 @@ export async function proposeSizeRecovery(
         identity, values: { from: failed, to: decision.size },
         edit: { path, line: desired.line, field: desired.field, from: failed, to: decision.size, before: text, after: desired.replace(text, decision.size) },
         title: `${subject} (expansion failed)`,
-        commitMessage: `${subject}\n\nThe expansion to ${failed} failed terminally; ${decision.size} is a size Kubernetes accepts (KEP-1790).`,
-        body: sizeRecoveryBody({ sts, template, failed, decision, prices: target.prices }),
+        commitMessage: `${subject}\n\nThe expansion to ${refused ?? failed} failed terminally; ${decision.rule === 'at-driver-maximum' ? decision.explanation : `${decision.size} is a size Kubernetes accepts (KEP-1790)`}.`,
+        body: sizeRecoveryBody({ sts, template, failed: refused ?? failed, ...(refused ? { inGit: failed } : {}), decision, prices: target.prices }),
       },
     },
   };

@@ -1,5 +1,7 @@
 // Issue 35 item 3: two failures in a row give one recovery pull request per template, updated in place (same number),
 // never closed and opened again; the progress comments link it while it is open. Both sandboxes, the real clients.
+// The driver states its maximum (50Gi) when it refuses 100Gi, so the person's next size above it, 80Gi, is blocked
+// (item 2) rather than failing again: the claims still ask for 100Gi, and the recovery follows Git to 80Gi -> 50Gi.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { TargetRun } from '../../../functions/app/run-targets.ts';
@@ -56,7 +58,7 @@ describe('one recovery pull request per template, over two failures in a row', (
     assert.match(progress ?? '', new RegExp(`A recovery pull request proposes a size that can succeed: \\S+/pull/${pull.number}\\b`));
   });
 
-  it('after a second failure (80Gi), updates the same pull request in place: its title, body and branch show the new proposal', async () => {
+  it('after a second size (80Gi, blocked above the driver\'s maximum), updates the same pull request in place: its title, body and branch show the new proposal', async () => {
     const grownTo80 = await mergeSize('80Gi');
     const before = actions.length;
     for (let i = 0; i < 10 && !actions.slice(before).includes('updated'); i++) await pass();
@@ -65,7 +67,9 @@ describe('one recovery pull request per template, over two failures in a row', (
     assert.ok(!actions.slice(before).includes('closed') && !actions.slice(before).includes('opened'), actions.slice(before).join(', '));
     const [pull] = recoveryPulls();
     assert.equal(pull?.title, 'Recover analytics/wh data: 80Gi → 50Gi (expansion failed)');
-    assert.match(pull?.body ?? '', /## The expansion of analytics\/wh `data` to 80Gi failed for good/);
+    assert.match(pull?.body ?? '', /## The expansion of analytics\/wh `data` to 100Gi failed for good\n\n2 of 2 PVCs cannot grow to 100Gi(?: \(since \S+\))?\. Git asks for 80Gi now, above the driver's maximum: that change is blocked and nothing was written for it; this pull request replaces it\. The claims:/);
+    assert.match(pull?.body ?? '', /\| k8s\/wh\.yaml \| \d+ \| storage \| 80Gi \| 50Gi \|/);
+    assert.match(pull?.body ?? '', /Requested capacity 107374182400 exceeds maximum allowed 53687091200/);
     const head = await github.readFile('main', 'k8s/wh.yaml');
     const proposed = await github.readFile(branch, 'k8s/wh.yaml');
     assert.equal(proposed, head?.replace('storage: 80Gi  # sized', 'storage: 50Gi  # sized'), 'the branch is the new head with the one line changed');
@@ -74,6 +78,6 @@ describe('one recovery pull request per template, over two failures in a row', (
       const progress = commentBodies(github, merged).find((b) => b.includes('failed for good') || b.includes('recovery pull request'));
       assert.match(progress ?? '', new RegExp(`A recovery pull request proposes a size that can succeed: \\S+/pull/${first}\\b`), `#${merged}`);
     }
-    assert.match(commentBodies(github, grownTo80).find((b) => b.includes('failed for good')) ?? '', /the resize to 80Gi failed for good/);
+    assert.match(commentBodies(github, grownTo80).find((b) => b.includes('recovery pull request')) ?? '', /- ❌ 80Gi is above the driver's maximum, 50Gi: capped\.csi\.sandbox said at /);
   });
 });

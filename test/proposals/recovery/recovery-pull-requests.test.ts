@@ -13,9 +13,11 @@ import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
+import { statusAnnotation } from '../../../functions/engine/template-status.ts';
 import { applyPass, writeFiles } from '../../support/passes.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
+const stsType = mustResourceType('apps/v1', 'StatefulSet');
 
 function manifest(name: string, storage: string, storageClass = 'capped', replicas = 1): string {
   return statefulSetManifest({ heading: `${name}: analytics storage`, name, namespace: 'analytics', storage, storageClass, replicas, storageComment: 'sized by the platform team' });
@@ -51,6 +53,17 @@ describe('recovery pull requests', () => {
     }
     assert.ok(run);
     return run;
+  }
+
+  /** Moves the maximum a driver stated, as the status annotation of `name` remembers it, `ms` into the past. */
+  function backdateDriverMaximum(name: string, ms: number): void {
+    const sts = kube.store.get(stsType, 'analytics', name);
+    const annotation = sts?.metadata.annotations?.[statusAnnotation];
+    assert.ok(sts && annotation);
+    const statuses = JSON.parse(annotation) as Array<{ driverMaximum?: { saidAt: string } }>;
+    assert.ok(statuses.some((s) => s.driverMaximum), annotation);
+    for (const status of statuses) if (status.driverMaximum) status.driverMaximum.saidAt = new Date(Date.parse(status.driverMaximum.saidAt) - ms).toISOString();
+    kube.store.replace(stsType, { ...sts, metadata: { ...sts.metadata, annotations: { ...sts.metadata.annotations, [statusAnnotation]: JSON.stringify(statuses) } } });
   }
 
   function openRecoveries(): Array<{ number: number; head: string; title: string; body: string | null }> {
@@ -197,6 +210,13 @@ describe('recovery pull requests', () => {
     for (let i = 0; i < 10 && kube.store.get(pvcType, 'analytics', 'data-node-0')?.status?.capacity !== undefined
       && (kube.store.get(pvcType, 'analytics', 'data-node-0')?.status?.capacity as { storage?: string }).storage !== '20Gi'; i++) await passes(1);
     await github.commitFiles({ branch: 'main', message: 'Grow node again', files: { 'k8s/node.yaml': manifest('node', '100Gi', 'nodeonly') } });
+    // The driver's 30Gi maximum is remembered (issue 35): the same growth is blocked before anything is written...
+    const blocked = await pass();
+    const node = blocked.report?.statefulSets.find((s) => s.name === 'node');
+    assert.equal(node?.outcome, 'blocked');
+    assert.deepEqual(node?.templates[0]?.reasonCodes, ['above-driver-maximum']);
+    // ...until what it said is a week old: then the failure can come back, as it does here.
+    backdateDriverMaximum('node', 8 * 24 * 60 * 60 * 1000);
     let action: string | undefined;
     for (let i = 0; i < 10 && action !== 'opened'; i++) {
       const run = await passes(1);
