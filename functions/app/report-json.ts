@@ -4,6 +4,7 @@ import type { FeedbackResult } from '../feedback/publish-feedback.ts';
 import type { PassReport } from '../engine/run-pass.ts';
 import { passVerdict, type PassVerdict } from '../engine/pass-verdict.ts';
 import type { RecoveryDecision } from '../proposals/recovery/choose-recovery-size.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 import type { RecoveryOutcome } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 import type { TargetRun } from './run-targets.ts';
 
@@ -22,6 +23,13 @@ export interface RecoveryResultJson {
   writes: string[];
 }
 
+export interface ProposalsResultJson {
+  /** `namespace/statefulset/template` -> pull request URL. */
+  links: Record<string, string>;
+  outcomes: ProposalOutcome[];
+  writes: string[];
+}
+
 export interface TargetRunJson {
   target: string;
   /** Whether the run needs a person, and for what (engine/pass-verdict.ts): what the exit code and the metrics say. */
@@ -30,6 +38,8 @@ export interface TargetRunJson {
   report: PassReport | undefined;
   feedback: FeedbackResult | undefined;
   recovery: RecoveryResultJson | undefined;
+  /** Write-back pull requests (Git set to a size grown outside it); `links` is what a blocked "decrease" links. */
+  writeBack?: ProposalsResultJson;
   error: string | undefined;
   deferred: string[];
   durationMs: number;
@@ -62,6 +72,7 @@ export function targetRunJson(run: TargetRun): TargetRunJson {
       outcomes: run.recovery.outcomes.map((o) => ({ ...o, decision: o.decision && recoveryDecisionJson(o.decision) })),
       writes: run.recovery.writes,
     },
+    ...(run.writeBack ? { writeBack: { links: Object.fromEntries(run.writeBack.links), outcomes: run.writeBack.outcomes, writes: run.writeBack.writes } } : {}),
     error: run.error,
     deferred: run.deferred,
     durationMs: run.durationMs,

@@ -19,6 +19,8 @@ import { foreignVerdictLine } from '../feedback/foreign-verdict-words.ts';
 import { validateContext } from '../feedback/validate-pull-requests.ts';
 import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
+import type { ProposalsResult } from '../proposals/lifecycle/manage-proposals.ts';
+import { manageWriteBackPullRequests, openWriteBackPullRequests } from '../proposals/write-back/manage-write-back-pull-requests.ts';
 
 export interface TargetRun {
   target: string;
@@ -26,6 +28,8 @@ export interface TargetRun {
   /** What was written to GitHub (GitHub sources only). */
   feedback: FeedbackResult | undefined;
   recovery: RecoveryResult | undefined;
+  /** Write-back pull requests (Git set to a size grown outside it): managed by an applying pass, listed by a plan. */
+  writeBack?: ProposalsResult | undefined;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
   /** Steps left for the next pass because the invocation was running out of time. */
@@ -109,6 +113,12 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       return undefined;
     }
   };
+  /** What a proposals step left, wrote and failed, in the run's events. */
+  const logProposals = (result: ProposalsResult | undefined): void => {
+    for (const item of result?.deferred ?? []) defer(item, 'the invocation is running out of time');
+    for (const write of result?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
+    for (const failed of (result?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
+  };
   try {
     const opened = await openTarget(targetConfig, {
       ...options,
@@ -136,14 +146,17 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
+    let writeBack: ProposalsResult | undefined;
     if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && targetConfig.pullRequests.recovery) {
       // A plan writes nothing, but says which recovery pull requests are open: after a failure, what a person looks
       // for next. Not reading them costs the plan nothing else.
       const host = opened.github.host;
-      recovery = await openRecoveryPullRequests(host, opened.target.name).catch((error: unknown) => {
-        options.onEvent?.(targetConfig.name, `recovery pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
+      const notRead = (what: string) => (error: unknown): undefined => {
+        options.onEvent?.(targetConfig.name, `${what} pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
-      });
+      };
+      recovery = await openRecoveryPullRequests(host, opened.target.name).catch(notRead('recovery'));
+      if (report.writeBack?.length) writeBack = await openWriteBackPullRequests(host, opened.target.name).catch(notRead('write-back'));
     }
     // A busy pass still publishes: its pull requests' checks (plans, read-only) and the progress of each change that
     // waits for the pass holding the target, saying until when; recovery is the holder's.
@@ -154,9 +167,13 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
-        for (const item of recovery?.deferred ?? []) defer(item, 'the invocation is running out of time');
-        for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
-        for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
+        logProposals(recovery);
+        // Pull requests proposing a size grown outside Git back into it (needs the same Contents write as recovery).
+        writeBack = await githubStep('write-back pull requests', () => manageWriteBackPullRequests({
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
+          hasTime: () => hasTimeFor(options.remainingMs, itemMs),
+        }));
+        logProposals(writeBack);
       }
       const recoveryNotes = new Map<string, Partial<Record<ProposalKindName, string>>>();
       for (const o of (recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')) {
@@ -168,6 +185,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+        ...(writeBack ? { writeBackLinks: writeBack.links } : {}),
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
         ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));
@@ -179,7 +197,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       for (const item of feedback?.deferred ?? []) defer(item, 'the invocation is running out of time');
     }
     const error = githubFailures.length > 0 ? `GitHub: ${githubFailures.join('; ')}` : undefined;
-    return finish({ target: targetConfig.name, report, feedback, recovery, error });
+    return finish({ target: targetConfig.name, report, feedback, recovery, ...(writeBack ? { writeBack } : {}), error });
   } catch (error) {
     return finish({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
   }

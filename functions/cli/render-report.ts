@@ -8,6 +8,7 @@ import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
+import { reasonsWithWriteBack } from '../feedback/write-back-words.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { outcomeLine } from '../proposals/outcome-line.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
@@ -76,9 +77,10 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
       : template.desiredClass !== undefined ? `, class ${template.desiredClass}` : '';
     lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}] ${doneCount(template)}  (${where})`);
     if (template.cost) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
-    for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
-    for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
     const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
+    const writeBack = proposals.find((o) => o.key === key && o.kind === 'write-back' && o.action !== 'closed')?.pullRequestUrl;
+    for (const reason of reasonsWithWriteBack(template, writeBack)) lines.push(`        blocked: ${reason}`);
+    for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
     for (const outcome of proposals.filter((o) => o.key === key)) lines.push(`        ${outcomeLine(outcome, 'terminal')}`);
     for (const pvc of template.pvcs) {
       if (pvc.state === 'done' && template.finished) continue;

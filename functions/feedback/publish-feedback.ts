@@ -31,6 +31,8 @@ export async function publishFeedback(input: {
   hasTime?: () => boolean;
   /** Why no recovery PR was opened, per `namespace/statefulset/template` and kind. */
   recoveryNotes?: RecoveryNotes;
+  /** `namespace/statefulset/template` -> its write-back pull request (Git set to a size grown outside it). */
+  writeBackLinks?: ReadonlyMap<string, string>;
   /** A merge queue's commit to check instead of the open pull requests (GitHub's `merge_group` delivery, nothing else). */
   mergeGroup?: { headSha: string; baseSha: string };
   /** Check this open pull request alone (a webhook event of its own). */
@@ -43,7 +45,7 @@ export async function publishFeedback(input: {
   const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
   const report = input.report;
   const progress = report?.mode === 'apply'
-    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}), ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}) })
     : [];
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.
