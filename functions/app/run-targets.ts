@@ -5,7 +5,7 @@ import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/records/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
 import { observeGitHubRequests } from '../adapters/github/octokit.ts';
-import { isRateLimited } from '../engine/ports.ts';
+import { isRateLimited, type ReviewHost } from '../engine/ports.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
 import { selectTargets } from './select-targets.ts';
@@ -15,6 +15,7 @@ import type { MergeGroupRef } from './target-messages.ts';
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
 const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
+import type { WriteBackLinks } from '../feedback/validate-pull-requests.ts';
 import { foreignVerdictLine } from '../feedback/foreign-verdict-words.ts';
 import { validateContext } from '../feedback/validate-pull-requests.ts';
 import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
@@ -185,7 +186,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        ...(writeBack ? { writeBackLinks: writeBack.links } : {}),
+        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
         ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));
@@ -201,4 +202,18 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
   } catch (error) {
     return finish({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
   }
+}
+
+/**
+ * The write-back links a pull request's check shows on a blocked "decrease": this pass's, or (a validate run, which
+ * manages none) the open write-back pull requests, listed once and only when a check asks.
+ */
+function writeBackLinksOf(writeBack: ProposalsResult | undefined, host: ReviewHost, target: string, enabled: boolean): WriteBackLinks | undefined {
+  if (writeBack) return () => Promise.resolve(writeBack.links);
+  if (!enabled) return undefined;
+  let listed: Promise<ReadonlyMap<string, string>> | undefined;
+  return () => {
+    listed ??= openWriteBackPullRequests(host, target).then((r) => r.links, () => new Map<string, string>());
+    return listed;
+  };
 }

@@ -5,7 +5,7 @@ import type { RepoLinks } from './render-plan-comment.ts';
 import type { RecoveryNotes } from './render-progress.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
 import { validateMergeGroup, type MergeGroupCheck } from './validate-merge-group.ts';
-import { validatePullRequests, type FeedbackFailure, type PullRequestCheck } from './validate-pull-requests.ts';
+import { validatePullRequests, type FeedbackFailure, type PullRequestCheck, type WriteBackLinks } from './validate-pull-requests.ts';
 
 export interface FeedbackResult {
   checks: PullRequestCheck[];
@@ -33,6 +33,8 @@ export async function publishFeedback(input: {
   recoveryNotes?: RecoveryNotes;
   /** `namespace/statefulset/template` -> its write-back pull request (Git set to a size grown outside it). */
   writeBackLinks?: ReadonlyMap<string, string>;
+  /** The same for the pull requests' checks, read only when a plan has a blocked "decrease" to link. */
+  readWriteBackLinks?: WriteBackLinks;
   /** A merge queue's commit to check instead of the open pull requests (GitHub's `merge_group` delivery, nothing else). */
   mergeGroup?: { headSha: string; baseSha: string };
   /** Check this open pull request alone (a webhook event of its own). */
@@ -55,7 +57,7 @@ export async function publishFeedback(input: {
     return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
   }
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}) })
+    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}), writeBackLinks: input.readWriteBackLinks })
     : [];
   return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

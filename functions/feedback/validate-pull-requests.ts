@@ -44,6 +44,9 @@ export interface FeedbackFailure {
  * messages. It is an `error`, never a `success`: a required check must not pass on a size change nobody checked.
  * It says how to have it checked (at most 140 characters, GitHub's limit).
  */
+/** The open write-back pull requests by template key (`namespace/statefulset/template` -> URL), read when first asked. */
+export type WriteBackLinks = () => Promise<ReadonlyMap<string, string>>;
+
 export const forkNotValidated = 'not validated (from a fork): push the branch to this repository, or set pullRequests.forks: validate';
 
 export async function validatePullRequests(input: {
@@ -55,6 +58,8 @@ export async function validatePullRequests(input: {
   forks: 'neutral' | 'validate';
   /** Only this pull request (its own webhook event): the others' heads have not moved. */
   only?: number;
+  /** The open write-back pull requests by template key, read only when a plan has a blocked "decrease" to link. */
+  writeBackLinks?: WriteBackLinks | undefined;
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
   const open = await host.openPullRequests(branch);
@@ -67,7 +72,7 @@ export async function validatePullRequests(input: {
 }
 
 async function validatePullRequest(
-  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate'; writeBackLinks?: WriteBackLinks | undefined },
   pr: { number: number; headSha: string; fromFork: boolean; htmlUrl: string },
 ): Promise<PullRequestCheck | undefined> {
   const { host, target } = input;
@@ -124,8 +129,8 @@ export function touchedFiles(target: PassTarget, changed: readonly string[]): Se
 
 /** The plan of the StatefulSets and mapped values in `touched` at `headSha`, against the live cluster (dry runs only). */
 export async function planCommit(
-  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks }, headSha: string, touched: ReadonlySet<string>,
-): Promise<{ plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] }> {
+  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; writeBackLinks?: WriteBackLinks | undefined }, headSha: string, touched: ReadonlySet<string>,
+): Promise<{ plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[]; writeBackLinks?: ReadonlyMap<string, string> }> {
   const { repository, target, cluster, links } = input;
   let head;
   try {
@@ -144,9 +149,12 @@ export async function planCommit(
   const statefulSets = plans.map((plan) => reportFromPlan(plan, headSha));
   const errors = desired.errors.filter((e) => touched.has(e.path));
   const noManifests = noManifestsAt(head, target);
+  // A blocked "decrease" links the write-back pull request that sets Git to the live size: read only when there is one.
+  const decrease = statefulSets.some((s) => s.templates.some((t) => t.reasonCodes?.includes('below-capacity')));
+  const writeBackLinks = decrease ? await input.writeBackLinks?.() : undefined;
   const plan = renderPlanComment({
     target: target.name, headSha, links, statefulSets, errors, ...(snapshot.server ? { server: snapshot.server.gitVersion } : {}),
-    ...(noManifests ? { noManifests } : {}),
+    ...(noManifests ? { noManifests } : {}), writeBackLinks,
   });
-  return { plan, statefulSets, errors };
+  return { plan, statefulSets, errors, ...(writeBackLinks ? { writeBackLinks } : {}) };
 }

@@ -148,6 +148,20 @@ describe('write-back pull requests', () => {
     assert.match(renderPassReport(plan.report, plan.writeBack?.outcomes), new RegExp(`blocked: 10Gi is not above .*; the volumes were grown outside Git: a write-back pull request sets Git to their size: ${escape(url)}`));
   });
 
+  it('a person\'s pull request below the live size: its check links the write-back pull request on the blocked "decrease", in a validate run too', async () => {
+    const url = (await pass()).writeBack?.links.get('db/pg/data');
+    assert.ok(url !== undefined);
+    await github.commitFiles({ branch: 'pg-12', message: 'pg at 12Gi', files: { 'k8s/pg.yaml': pgManifest('12Gi') }, author: 'Dana Developer' });
+    const number = await github.openPullRequest({ head: 'pg-12', title: 'pg at 12Gi', author: 'dana' });
+    const [validate] = await runTargets(config, { mode: 'validate', holderIdentity: 'test', env, timing: noWaiting, pullRequest: number });
+    const check = validate?.feedback?.checks.find((c) => c.number === number);
+    assert.equal(check?.state, 'failure');
+    assert.match(check?.markdown ?? '', new RegExp(`  - 12Gi is not above the current capacity .*KEP-1790.{0,4}; the volumes were grown outside Git: a write-back pull request sets Git to their size: ${escape(url)}`));
+    const stored = github.state.pulls.find((p) => p.number === number);
+    assert.ok(stored);
+    stored.state = 'closed';
+  });
+
   it('a template recreated larger by hand, its size in a Helm values file: the pull request edits the mapped value', async () => {
     await growPvc('logs', 'server-volume-victoria-logs-0', '20Gi');
     await growPvc('logs', 'server-volume-victoria-logs-1', '20Gi');
