@@ -118,6 +118,9 @@ describe('write-back pull requests', () => {
     await growPvc('db', 'data-pg-1', '15Gi');
     expandAll([['db', 'data-pg-0'], ['db', 'data-pg-1']]);
     const run = await pass();
+    // The target configures no usage: write-back is read from the cluster's own objects, without Prometheus.
+    assert.equal(config.targets[0]?.usage, undefined);
+    assert.equal(run.report?.usage, undefined);
     const prs = openWriteBacks();
     assert.deepEqual(prs.map((p) => p.head), ['sts-volume-gitops/write-back/demo/db/pg/data']);
     const [pr] = prs;
