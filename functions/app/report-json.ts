@@ -23,6 +23,13 @@ export interface RecoveryResultJson {
   writes: string[];
 }
 
+export interface ProposalsResultJson {
+  /** `namespace/statefulset/template` -> pull request URL. */
+  links: Record<string, string>;
+  outcomes: ProposalOutcome[];
+  writes: string[];
+}
+
 export interface TargetRunJson {
   target: string;
   /** Whether the run needs a person, and for what (engine/pass-verdict.ts): what the exit code and the metrics say. */
@@ -33,6 +40,8 @@ export interface TargetRunJson {
   recovery: RecoveryResultJson | undefined;
   /** Growth pull requests (an applying pass of a target with `growth`): what became of each, and the writes. */
   growth?: { outcomes: ProposalOutcome[]; writes: string[] };
+  /** Write-back pull requests (Git set to a size grown outside it); `links` is what a blocked "decrease" links. */
+  writeBack?: ProposalsResultJson;
   error: string | undefined;
   deferred: string[];
   durationMs: number;
@@ -66,6 +75,7 @@ export function targetRunJson(run: TargetRun): TargetRunJson {
       writes: run.recovery.writes,
     },
     ...(run.growth ? { growth: { outcomes: run.growth.outcomes, writes: run.growth.writes } } : {}),
+    ...(run.writeBack ? { writeBack: { links: Object.fromEntries(run.writeBack.links), outcomes: run.writeBack.outcomes, writes: run.writeBack.writes } } : {}),
     error: run.error,
     deferred: run.deferred,
     durationMs: run.durationMs,

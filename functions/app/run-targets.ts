@@ -5,7 +5,7 @@ import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/records/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
 import { observeGitHubRequests } from '../adapters/github/octokit.ts';
-import { isRateLimited } from '../engine/ports.ts';
+import { isRateLimited, type ReviewHost } from '../engine/ports.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
 import { selectTargets } from './select-targets.ts';
@@ -15,6 +15,7 @@ import type { MergeGroupRef } from './target-messages.ts';
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
 const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
+import type { WriteBackLinks } from '../feedback/validate-pull-requests.ts';
 import { foreignVerdictLine } from '../feedback/foreign-verdict-words.ts';
 import { validateContext } from '../feedback/validate-pull-requests.ts';
 import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
@@ -22,6 +23,7 @@ import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResu
 import { manageGrowthPullRequests } from '../proposals/growth/manage-growth-pull-requests.ts';
 import type { ProposalsResult } from '../proposals/lifecycle/manage-proposals.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
+import { manageWriteBackPullRequests, openWriteBackPullRequests } from '../proposals/write-back/manage-write-back-pull-requests.ts';
 
 export interface TargetRun {
   target: string;
@@ -31,6 +33,8 @@ export interface TargetRun {
   recovery: RecoveryResult | undefined;
   /** Growth pull requests (applying passes of targets with `growth`): functions/proposals/growth/. */
   growth?: ProposalsResult;
+  /** Write-back pull requests (Git set to a size grown outside it): managed by an applying pass, listed by a plan. */
+  writeBack?: ProposalsResult | undefined;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
   /** Steps left for the next pass because the invocation was running out of time. */
@@ -41,8 +45,8 @@ export interface TargetRun {
 }
 
 /** Every proposal outcome of the run, whichever kind's step gave it (the CLI's lines and the Lambda's metrics read them). */
-export function proposalOutcomes(run: Pick<TargetRun, 'recovery' | 'growth'>): ProposalOutcome[] {
-  return [...(run.recovery?.outcomes ?? []), ...(run.growth?.outcomes ?? [])];
+export function proposalOutcomes(run: Pick<TargetRun, 'recovery' | 'growth' | 'writeBack'>): ProposalOutcome[] {
+  return [...(run.recovery?.outcomes ?? []), ...(run.growth?.outcomes ?? []), ...(run.writeBack?.outcomes ?? [])];
 }
 
 export interface ApiCalls {
@@ -119,6 +123,12 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       return undefined;
     }
   };
+  /** What a proposals step left, wrote and failed, in the run's events. */
+  const logProposals = (result: ProposalsResult | undefined): void => {
+    for (const item of result?.deferred ?? []) defer(item, 'the invocation is running out of time');
+    for (const write of result?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
+    for (const failed of (result?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
+  };
   try {
     const opened = await openTarget(targetConfig, {
       ...options,
@@ -147,14 +157,17 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
     let growth: ProposalsResult | undefined;
+    let writeBack: ProposalsResult | undefined;
     if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && targetConfig.pullRequests.recovery) {
       // A plan writes nothing, but says which recovery pull requests are open: after a failure, what a person looks
       // for next. Not reading them costs the plan nothing else.
       const host = opened.github.host;
-      recovery = await openRecoveryPullRequests(host, opened.target.name).catch((error: unknown) => {
-        options.onEvent?.(targetConfig.name, `recovery pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
+      const notRead = (what: string) => (error: unknown): undefined => {
+        options.onEvent?.(targetConfig.name, `${what} pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
-      });
+      };
+      recovery = await openRecoveryPullRequests(host, opened.target.name).catch(notRead('recovery'));
+      if (report.writeBack?.length) writeBack = await openWriteBackPullRequests(host, opened.target.name).catch(notRead('write-back'));
     }
     // A busy pass still publishes: its pull requests' checks (plans, read-only) and the progress of each change that
     // waits for the pass holding the target, saying until when; recovery is the holder's.
@@ -165,9 +178,13 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
-        for (const item of recovery?.deferred ?? []) defer(item, 'the invocation is running out of time');
-        for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
-        for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
+        logProposals(recovery);
+        // Pull requests proposing a size grown outside Git back into it (needs the same Contents write as recovery).
+        writeBack = await githubStep('write-back pull requests', () => manageWriteBackPullRequests({
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
+          hasTime: () => hasTimeFor(options.remainingMs, itemMs),
+        }));
+        logProposals(writeBack);
       }
       if (targetConfig.growth && options.mode === 'apply' && report && report.outcome !== 'busy') {
         const openAtOnce = targetConfig.growth.openAtOnce;
@@ -175,9 +192,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, openAtOnce,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
-        for (const item of growth?.deferred ?? []) defer(item, 'the invocation is running out of time');
-        for (const write of growth?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
-        for (const failed of (growth?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
+        logProposals(growth);
       }
       const recoveryNotes = new Map<string, Partial<Record<ProposalKindName, string>>>();
       for (const o of (recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')) {
@@ -190,6 +205,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
+        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
         ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));
@@ -201,8 +217,22 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       for (const item of feedback?.deferred ?? []) defer(item, 'the invocation is running out of time');
     }
     const error = githubFailures.length > 0 ? `GitHub: ${githubFailures.join('; ')}` : undefined;
-    return finish({ target: targetConfig.name, report, feedback, recovery, ...(growth ? { growth } : {}), error });
+    return finish({ target: targetConfig.name, report, feedback, recovery, ...(growth ? { growth } : {}), ...(writeBack ? { writeBack } : {}), error });
   } catch (error) {
     return finish({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
   }
+}
+
+/**
+ * The write-back links a pull request's check shows on a blocked "decrease": this pass's, or (a validate run, which
+ * manages none) the open write-back pull requests, listed once and only when a check asks.
+ */
+function writeBackLinksOf(writeBack: ProposalsResult | undefined, host: ReviewHost, target: string, enabled: boolean): WriteBackLinks | undefined {
+  if (writeBack) return () => Promise.resolve(writeBack.links);
+  if (!enabled) return undefined;
+  let listed: Promise<ReadonlyMap<string, string>> | undefined;
+  return () => {
+    listed ??= openWriteBackPullRequests(host, target).then((r) => r.links, () => new Map<string, string>());
+    return listed;
+  };
 }

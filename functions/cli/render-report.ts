@@ -9,6 +9,7 @@ import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
 import { waysOutAtMaximum } from '../engine/at-driver-maximum.ts';
+import { reasonsWithWriteBack } from '../feedback/write-back-words.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { outcomeLine } from '../proposals/outcome-line.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
@@ -124,13 +125,14 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
     lines.push(`      ${template.templateName}: ${size}${classChange} [${klass}]${sts.replicas === undefined ? '' : ` ${doneCount(template)}`}  (${where})`);
     // A blocked change that would add nothing (a shrink) has no cost to tell.
     if (template.cost && !(template.action === 'blocked' && addsNothing(template.cost))) lines.push(`        cost: ${costOfTemplate(template.cost)}`);
-    for (const reason of template.reasons) lines.push(`        blocked: ${reason}`);
+    const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
+    const writeBack = proposals.find((o) => o.key === key && o.kind === 'write-back' && o.action !== 'closed')?.pullRequestUrl;
+    for (const reason of reasonsWithWriteBack(template, writeBack)) lines.push(`        blocked: ${reason}`);
     if (template.atDriverMaximum) {
       lines.push(`        ${template.atDriverMaximum.noSizeCanSucceed}`);
       for (const way of waysOutAtMaximum(template.desiredSize, template.atDriverMaximum.volumes)) lines.push(`          - ${way}`);
     }
     for (const note of template.serverNotes ?? []) lines.push(`        server: ${note}`);
-    const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
     for (const outcome of proposals.filter((o) => o.key === key)) lines.push(`        ${outcomeLine(outcome, 'terminal')}`);
     for (const pvc of template.pvcs) {
       if (pvc.state === 'done' && template.finished) continue;

@@ -92,7 +92,7 @@ export const glossary: readonly GlossaryEntry[] = [
   },
   {
     word: 'write back',
-    means: 'Git set to the live size of a template or PVC grown outside Git (by hand, by an autoscaler), since volumes never shrink',
+    means: 'Git set to the live size of a template or PVC grown outside Git (by hand, by an autoscaler), since volumes never shrink: a write-back pull request proposes it, and the blocked "decrease" links it',
   },
 ];
 

@@ -6,7 +6,7 @@ import type { UsageSource } from '../usage/size-proposals.ts';
 import type { RecoveryNotes } from './render-progress.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
 import { validateMergeGroup, type MergeGroupCheck } from './validate-merge-group.ts';
-import { validatePullRequests, type FeedbackFailure, type PullRequestCheck } from './validate-pull-requests.ts';
+import { validatePullRequests, type FeedbackFailure, type PullRequestCheck, type WriteBackLinks } from './validate-pull-requests.ts';
 
 export interface FeedbackResult {
   checks: PullRequestCheck[];
@@ -32,6 +32,10 @@ export async function publishFeedback(input: {
   hasTime?: () => boolean;
   /** Why no recovery PR was opened, per `namespace/statefulset/template` and kind. */
   recoveryNotes?: RecoveryNotes;
+  /** `namespace/statefulset/template` -> its write-back pull request (Git set to a size grown outside it). */
+  writeBackLinks?: ReadonlyMap<string, string>;
+  /** The same for the pull requests' checks, read only when a plan has a blocked "decrease" to link. */
+  readWriteBackLinks?: WriteBackLinks;
   /** A merge queue's commit to check instead of the open pull requests (GitHub's `merge_group` delivery, nothing else). */
   mergeGroup?: { headSha: string; baseSha: string };
   /** Check this open pull request alone (a webhook event of its own). */
@@ -48,7 +52,7 @@ export async function publishFeedback(input: {
   const usage = { ...(input.usage ? { usage: input.usage } : {}), ...(input.now ? { now: input.now } : {}) };
   const report = input.report;
   const progress = report?.mode === 'apply'
-    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}), ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}) })
     : [];
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.
@@ -58,7 +62,7 @@ export async function publishFeedback(input: {
     return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
   }
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, ...usage, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}) })
+    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, ...usage, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}), writeBackLinks: input.readWriteBackLinks })
     : [];
   return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

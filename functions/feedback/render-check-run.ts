@@ -12,15 +12,19 @@ import { windowWarning, type PlanSummary } from './render-plan-comment.ts';
 import { requestChangeWords, volumesGrowFrom } from './size-change-words.ts';
 import { change, count, monthly, showSize } from '../domain/spelling.ts';
 import { printable } from '../domain/printable.ts';
+import { templateKey } from '../proposals/lifecycle/identity.ts';
+import { reasonsWithWriteBack } from './write-back-words.ts';
 
-export function planAnnotations(statefulSets: readonly StatefulSetReport[], errors: readonly LocatedError[]): CheckAnnotation[] {
+export function planAnnotations(statefulSets: readonly StatefulSetReport[], errors: readonly LocatedError[], writeBackLinks?: ReadonlyMap<string, string>): CheckAnnotation[] {
   const annotations: CheckAnnotation[] = [];
   for (const sts of statefulSets) {
     for (const template of sts.templates) {
       const { path, line } = changeLocation(template);
       const name = printable(`${sts.namespace}/${sts.name} ${template.templateName}`);
       if (template.action === 'blocked') {
-        annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: template.reasons.length > 0 ? template.reasons.map(printable).join('\n') : 'blocked' });
+        const writeBack = writeBackLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName }));
+        const reasons = reasonsWithWriteBack(template, writeBack);
+        annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: reasons.length > 0 ? reasons.map(printable).join('\n') : 'blocked' });
       } else if (template.action === 'resize') {
         const klass = template.volumeAttributesClass;
         const classWords = klass ? `VolumeAttributesClass ${change(klass.from ?? '(none)', klass.to ?? '(none)', 'github')}` : undefined;
@@ -56,11 +60,13 @@ function requestWords(template: StatefulSetReport['templates'][number]): string 
 /** The check for a plan: the same verdict as the status, its whole headline as the title (a status cuts it), the table as its summary. */
 export function planCheck(input: {
   context: string; plan: PlanSummary; statefulSets: readonly StatefulSetReport[]; errors: readonly LocatedError[]; targetUrl?: string | undefined;
+  /** Template key -> its open write-back pull request, linked on the blocked "decrease". */
+  writeBackLinks?: ReadonlyMap<string, string> | undefined;
 }): CommitCheck {
   const { context, plan } = input;
   return {
     context, state: plan.state, description: plan.description, title: plan.headline, summary: plan.markdown,
-    annotations: planAnnotations(input.statefulSets, input.errors), ...(input.targetUrl ? { targetUrl: input.targetUrl } : {}),
+    annotations: planAnnotations(input.statefulSets, input.errors, input.writeBackLinks), ...(input.targetUrl ? { targetUrl: input.targetUrl } : {}),
   };
 }
 

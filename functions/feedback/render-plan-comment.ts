@@ -1,5 +1,7 @@
 // The plan comment on a pull request: what merging it would do to the volumes, and what blocks it, with links to the
 // storage value in the PR's head. Pure.
+import { templateKey } from '../proposals/lifecycle/identity.ts';
+import { reasonLines } from './write-back-words.ts';
 import type { LocatedError } from '../domain/desired-state.ts';
 import { change, count, formatMoney, monthly, showSize } from '../domain/spelling.ts';
 import { readsNothing } from '../engine/no-manifests.ts';
@@ -95,6 +97,8 @@ export function renderPlanComment(input: {
   noManifests?: NoManifests;
   /** Why the head was not read at all (more than a pass reads: domain/source-limits.ts): a failure. */
   unread?: string;
+  /** Template key -> its open write-back pull request, linked on the blocked "decrease" (write-back-words.ts). */
+  writeBackLinks?: ReadonlyMap<string, string> | undefined;
   /** Each resized template's replicas now and at the new size, or why usage could not be read (never the verdict). */
   usage?: ChangeUsage;
 }): PlanSummary {
@@ -161,7 +165,8 @@ export function renderPlanComment(input: {
   for (const { sts, template } of blocked) {
     const where = changeLocation(template);
     lines.push(`- ❌ **${escapeMarkdown(`${sts.namespace}/${sts.name}`)}** ${codeSpan(template.templateName)} at [${escapeMarkdown(`${where.path}:${where.line}`)}](${fileLink(links, headSha, where.path, where.line)}):`);
-    for (const reason of template.reasons) lines.push(`  - ${escapeMarkdown(reason)}`);
+    const writeBack = input.writeBackLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName }));
+    for (const reason of reasonLines(template, writeBack)) lines.push(`  - ${reason}`);
   }
   for (const sts of missing) lines.push(`- ⚠️ ${escapeMarkdown(`${sts.namespace}/${sts.name}`)}: ${escapeMarkdown(sts.notes[0] ?? sts.outcome)}`);
   if (input.unread !== undefined) lines.push(`- ❌ ${escapeMarkdown(input.unread)}`);

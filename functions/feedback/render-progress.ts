@@ -4,6 +4,7 @@ import { stalledWords } from '../engine/node-expansion.ts';
 import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { reasonLines } from './write-back-words.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
 import { doneCount, isHeldByBlock, outcomeWords, pvcWords } from './glossary.ts';
 import { fitComment } from './render-plan-comment.ts';
@@ -105,6 +106,8 @@ export type RecoveryNotes = ReadonlyMap<string, Partial<Record<ProposalKindName,
 export function renderProgressComment(input: {
   target: string; sts: StatefulSetReport; commitSha: string; recoveryLinks?: ReadonlyMap<string, string>;
   recoveryNotes?: RecoveryNotes;
+  /** Template key -> its write-back pull request: linked on the blocked "decrease" (feedback/write-back-words.ts). */
+  writeBackLinks?: ReadonlyMap<string, string>;
 }): ProgressSummary {
   const { target, sts, commitSha } = input;
   const state = progressState(sts);
@@ -119,7 +122,8 @@ export function renderProgressComment(input: {
     const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : undefined;
     const towards = template.change === 'class' && klass !== undefined ? klass : `${escapeMarkdown(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
     lines.push(`#### ${codeSpan(template.templateName)} → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
-    for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
+    const writeBack = input.writeBackLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName }));
+    lines.push(...reasonLines(template, writeBack).map((line) => `- ❌ ${line}`));
     if (template.pvcs.length > 0) {
       lines.push('');
       lines.push('| PVC | Request | Capacity | State | Since |');

@@ -31,7 +31,7 @@ const introducedBy = new Map<string, string>();
 
 export async function reportProgress(input: {
   host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
-  recoveryNotes?: RecoveryNotes; failures: FeedbackFailure[];
+  recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
   hasTime?: () => boolean; deferred?: string[];
 }): Promise<ProgressReport[]> {
   const moving = input.report.statefulSets.filter((sts) => reportable.has(sts.outcome) && sts.templates.length > 0
@@ -45,7 +45,7 @@ export async function reportProgress(input: {
 }
 
 async function reportStatefulSet(
-  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: RecoveryNotes },
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string> },
   sts: StatefulSetReport,
 ): Promise<ProgressReport> {
   const { host, repository, target, branch, report } = input;
@@ -55,11 +55,13 @@ async function reportStatefulSet(
   const summary = renderProgressComment({
     target: target.name, sts, commitSha,
     ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}),
+    ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}),
   });
   const comment = pullRequest === undefined ? undefined
     : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
-  const recovery = sts.templates.map((t) => input.recoveryLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: t.templateName })))
-    .find((l) => l !== undefined);
+  const keys = sts.templates.map((t) => templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: t.templateName }));
+  // A failure links its way out: the recovery pull request, else the write-back one (a blocked "decrease").
+  const recovery = keys.map((k) => input.recoveryLinks?.get(k)).find((l) => l !== undefined) ?? keys.map((k) => input.writeBackLinks?.get(k)).find((l) => l !== undefined);
   const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
   // A check run (App auth) carries the progress table itself; its lines may have moved since that commit, so no annotations.
   const status = await host.ensureCheck(commitSha, {

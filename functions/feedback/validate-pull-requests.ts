@@ -48,6 +48,9 @@ export interface FeedbackFailure {
  * messages. It is an `error`, never a `success`: a required check must not pass on a size change nobody checked.
  * It says how to have it checked (at most 140 characters, GitHub's limit).
  */
+/** The open write-back pull requests by template key (`namespace/statefulset/template` -> URL), read when first asked. */
+export type WriteBackLinks = () => Promise<ReadonlyMap<string, string>>;
+
 export const forkNotValidated = 'not validated (from a fork): push the branch to this repository, or set pullRequests.forks: validate';
 
 export async function validatePullRequests(input: {
@@ -63,6 +66,8 @@ export async function validatePullRequests(input: {
   usage?: UsageSource;
   /** The clock usage is read at (tests play one); the real time by default. */
   now?: () => Date;
+  /** The open write-back pull requests by template key, read only when a plan has a blocked "decrease" to link. */
+  writeBackLinks?: WriteBackLinks | undefined;
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
   const open = await host.openPullRequests(branch);
@@ -75,14 +80,17 @@ export async function validatePullRequests(input: {
     onFailed: failed,
   }, (pr) => preparePullRequest(input, pr));
   const usageOf = await changeUsageReader(input.usage, prepared.flatMap((p) => (p.planned ? [p.planned.statefulSets] : [])), input.now?.() ?? new Date());
-  return forEachItem(prepared, { onDeferred: () => undefined, onFailed: (p, error) => failed(p.pr, error) }, (p) => p.publish(usageOf));
+  // A blocked "decrease" links the write-back pull request that sets Git to the live size: read only when there is one.
+  const decrease = prepared.some((p) => p.planned?.statefulSets.some((s) => s.templates.some((t) => t.reasonCodes?.includes('below-capacity'))) === true);
+  const writeBack = decrease ? await input.writeBackLinks?.() : undefined;
+  return forEachItem(prepared, { onDeferred: () => undefined, onFailed: (p, error) => failed(p.pr, error) }, (p) => p.publish(usageOf, writeBack));
 }
 
 /** A pull request planned and ready to publish, with the usage its check shows decided only when it is written. */
 interface PreparedCheck {
   pr: { number: number };
   planned?: PlannedHead;
-  publish: (usageOf: UsageOf) => Promise<PullRequestCheck | undefined>;
+  publish: (usageOf: UsageOf, writeBackLinks: ReadonlyMap<string, string> | undefined) => Promise<PullRequestCheck | undefined>;
 }
 
 /** What a plan's check shows of usage: undefined where usage is not configured or the plan resizes nothing. */
@@ -128,12 +136,12 @@ async function preparePullRequest(
     };
   }
   const head = await planHead(input, pr.headSha, touched);
-  return { pr, planned: head, publish: (usageOf) => publishPlan(input, pr, context, foreign, renderPlanned(input, head, usageOf(head.statefulSets))) };
+  return { pr, planned: head, publish: (usageOf, writeBack) => publishPlan(input, pr, context, foreign, renderPlanned(input, head, usageOf(head.statefulSets), writeBack)) };
 }
 
 async function publishPlan(
   input: { host: ReviewHost; target: PassTarget }, pr: { number: number; headSha: string; htmlUrl: string }, context: string,
-  foreign: ForeignVerdict[], planned: { plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] },
+  foreign: ForeignVerdict[], planned: { plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[]; writeBackLinks?: ReadonlyMap<string, string> | undefined },
 ): Promise<PullRequestCheck> {
   const { host, target } = input;
   const summary = planned.plan;
@@ -208,15 +216,15 @@ export async function planHead(
 
 /** A planned commit's check and comment, with its replicas' usage when it was read. */
 export function renderPlanned(
-  input: { target: PassTarget; links: RepoLinks }, head: PlannedHead, usage: ChangeUsage | undefined,
-): { plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] } {
+  input: { target: PassTarget; links: RepoLinks }, head: PlannedHead, usage: ChangeUsage | undefined, writeBackLinks?: ReadonlyMap<string, string>,
+): { plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[]; writeBackLinks?: ReadonlyMap<string, string> } {
   const { statefulSets, errors } = head;
   const plan = renderPlanComment({
     target: input.target.name, headSha: head.headSha, links: input.links, statefulSets, errors,
     ...(head.server !== undefined ? { server: head.server } : {}), ...(head.noManifests ? { noManifests: head.noManifests } : {}),
-    ...(head.unread !== undefined ? { unread: head.unread } : {}), ...(usage ? { usage } : {}),
+    ...(head.unread !== undefined ? { unread: head.unread } : {}), ...(usage ? { usage } : {}), writeBackLinks,
   });
-  return { plan, statefulSets, errors };
+  return { plan, statefulSets, errors, ...(writeBackLinks ? { writeBackLinks } : {}) };
 }
 
 /** One commit planned and rendered, its usage read for it alone (a merge queue's commit). */

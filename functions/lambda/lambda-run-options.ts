@@ -1,5 +1,6 @@
 // What every Lambda entry that runs passes shares: the per-pass log summary and EMF metrics, the GitHub App key from
 // Secrets Manager and EKS access, all at module level so warm invocations reuse them.
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 import type { Context } from 'aws-lambda';
 import type { RunTargetsOptions, TargetRun } from '../app/run-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
@@ -51,8 +52,9 @@ function logRun(run: TargetRun): void {
     // Per target, for the dashboard's "Volumes near full" table (the metric has no target dimension).
     ...(run.report?.usage?.nearFull !== undefined ? { volumesNearFull: run.report.usage.nearFull } : {}),
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
-    recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, kind: o.kind, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
-    ...(json.growth ? { growth: json.growth.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })) } : {}),
+    recovery: json.recovery?.outcomes.map(proposalLogged),
+    ...(json.writeBack ? { writeBack: json.writeBack.outcomes.map(proposalLogged) } : {}),
+    ...(json.growth ? { growth: json.growth.outcomes.map(proposalLogged) } : {}),
     ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
   });
   for (const problem of verdict.problems.filter((p) => p.kind !== 'target')) {
@@ -73,4 +75,9 @@ function logRun(run: TargetRun): void {
     logger.warn(passLogMessages.usageReadFailed, { target: run.target, source: usage.source, kind: usage.failure?.kind, status: usage.failure?.status, detail: usage.failure?.message });
   }
   logger.debug('pass report', { target: run.target, run: json });
+}
+
+/** A proposal's outcome in the pass's log line: its template, kind, action and pull request (and why, when it failed). */
+function proposalLogged(o: ProposalOutcome): Record<string, unknown> {
+  return { key: o.key, kind: o.kind, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) };
 }

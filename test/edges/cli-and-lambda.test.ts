@@ -120,7 +120,7 @@ describe('CLI and Lambda against the sandboxes', () => {
     assert.ok(result.runs[0]?.report?.statefulSets.every((s) => s.outcome === 'not-started'));
     assert.match(result.runs[0]?.report?.notes.join(' ') ?? '', /running out of time/);
     assert.deepEqual(result.runs[0]?.deferred.map((d) => d.replace(/\d+s/, 'Ns')),
-      ['recovery pull requests: Ns of this invocation left', 'pull request checks and progress: Ns of this invocation left'], 'GitHub steps are left for the next pass');
+      ['recovery pull requests: Ns of this invocation left', 'write-back pull requests: Ns of this invocation left', 'pull request checks and progress: Ns of this invocation left'], 'GitHub steps are left for the next pass');
   });
 
   it('a plan invocation about to time out sends no dry run and reports its StatefulSets as not started', async () => {

@@ -5,6 +5,7 @@ import { sameSize } from '../../domain/quantity.ts';
 import type { PassReport, TemplateReport } from '../../engine/pass-report.ts';
 import { templateKey } from '../lifecycle/identity.ts';
 import { sameValues, type ProposalMark } from '../lifecycle/marker.ts';
+import { templateInPass } from '../lifecycle/template-in-pass.ts';
 import type { ProposalKind } from '../proposal.ts';
 
 export const sizeRecovery: ProposalKind = {
@@ -43,17 +44,10 @@ function settled(template: TemplateReport): boolean {
 /**
  * Why a recovery PR is no longer needed, only on positive evidence: what the template in the pass says (`ofTemplate`:
  * done, or Git asks for something else), or a complete pass over manifests that all read cleanly no longer has the
- * template. A StatefulSet the pass did not evaluate (not started for lack of time, a manifest error somewhere, a pass
- * cut short) keeps its PR open.
+ * template (lifecycle/template-in-pass.ts).
  */
 function resolution(report: PassReport, open: ProposalMark, ofTemplate: (template: TemplateReport, failed: string) => string | undefined): string | undefined {
-  const { identity } = open;
-  const sts = report.statefulSets.find((s) => s.namespace === identity.namespace && s.name === identity.statefulSet);
-  const template = sts?.templates.find((t) => t.templateName === identity.template);
-  if (template) return ofTemplate(template, open.values.from ?? '');
-  const everythingRead = report.outcome === 'ok' && report.manifestErrors.length === 0;
-  // A set the pass found in Git but did not look into (out of time, absent from the cluster) says nothing of its templates.
-  const evaluated = sts === undefined || (sts.outcome !== 'not-started' && sts.outcome !== 'missing-in-cluster');
-  if (everythingRead && evaluated) return `${templateKey(identity)} is no longer in Git`;
-  return undefined;
+  const found = templateInPass(report, open.identity);
+  if (found === 'gone') return `${templateKey(open.identity)} is no longer in Git`;
+  return found === 'unknown' ? undefined : ofTemplate(found.template, open.values.from ?? '');
 }
