@@ -64,3 +64,10 @@ export function showSize(quantity: string): string {
 export function gib(bytes: number | bigint): string {
   return `${Number((Number(bytes) / 2 ** 30).toFixed(1))}Gi`;
 }
+
+/** `12 hours`, `1 day`, `3.5 days`: how long until something (a volume full at its pace), under a day in hours. */
+export function daysSpelled(days: number): string {
+  if (days < 1) return count(Math.round(days * 24), 'hour');
+  const rounded = Number(days.toFixed(1));
+  return rounded === 1 ? '1 day' : `${rounded} days`;
+}

@@ -4,7 +4,7 @@
 // as it allows, and says so; at a limit, no proposal and the limit's own words.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, quantityFromBytes, type Quantity } from '../domain/quantity.ts';
-import { gib, monthly, showSize } from '../domain/spelling.ts';
+import { daysSpelled, gib, monthly, showSize } from '../domain/spelling.ts';
 import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
@@ -27,9 +27,7 @@ function percent(value: number): string {
   return `${Math.round(value)}%`;
 }
 
-function days(value: number): string {
-  return value < 1 ? `${Math.round(value * 24)} hours` : `${Number(value.toFixed(1))} days`;
-}
+const days = daysSpelled;
 
 /** What makes a replica a reason to grow (its worst), or undefined when it is none. */
 function triggerOf(replica: ReplicaUsage, policy: Extract<SetPolicy, { kind: 'on' }>): GrowthTrigger | undefined {

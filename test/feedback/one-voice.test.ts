@@ -165,8 +165,6 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
     const ownSpelling = new Set([
       join('domain', 'spelling.ts'),
       join('domain', 'byte-count.ts'), // byte counts: 95 MiB (99,614,720 bytes)
-      join('usage', 'growth-decision.ts'), // usage: the Gi a replica needs, days to full
-      join('cli', 'render-usage.ts'), // usage: days to full
       join('usage', 'prometheus-api.ts'), // a query's time parameter on the wire, not text
     ]);
     const elsewhere = readdirSync(root, { recursive: true, encoding: 'utf8' })

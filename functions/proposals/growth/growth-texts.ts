@@ -4,7 +4,7 @@
 // it, saying so), what it costs a month and what happens on merge. Pure.
 import type { PriceConfig } from '../../domain/config.ts';
 import { parseQuantity } from '../../domain/quantity.ts';
-import { change, count, gib } from '../../domain/spelling.ts';
+import { change, count, daysSpelled, gib, groupDigits } from '../../domain/spelling.ts';
 import type { GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateUsage } from '../../domain/volume-usage.ts';
 import type { TemplateReport } from '../../engine/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
@@ -18,7 +18,7 @@ import type { BodySection } from '../body/section.ts';
 export type Growth = Extract<GrowthDecision, { action: 'grow' }>;
 
 const percent = (value: number): string => `${Math.round(value)}%`;
-const days = (value: number): string => (value < 1 ? count(Math.round(value * 24), 'hour') : `${Number(value.toFixed(1))} days`);
+const days = daysSpelled;
 
 /** `data-pg-0 85% full`, `data-pg-0 inodes 92% used`, `data-pg-0 full in 3 days`: the cause, in a few words. */
 export function causeWords(trigger: GrowthTrigger): string {
@@ -43,7 +43,7 @@ export function growthCommitMessage(decision: Growth): string {
 export function replicaEvidence(replica: ReplicaUsage, decision: Growth): string {
   const parts = [`${replica.claim}: ${gib(replica.usedBytes)} of ${gib(replica.capacityBytes)} used (${percent(replica.usedPercent)})`];
   if (decision.because.cause === 'inodes' && replica.inodesUsed !== undefined && replica.inodes !== undefined) {
-    parts.push(`inodes ${replica.inodesUsed.toLocaleString('en-US')} of ${replica.inodes.toLocaleString('en-US')} used (${percent(replica.inodesPercent ?? 0)})`);
+    parts.push(`inodes ${groupDigits(String(replica.inodesUsed))} of ${groupDigits(String(replica.inodes))} used (${percent(replica.inodesPercent ?? 0)})`);
   }
   parts.push(replica.daysToFull !== undefined ? `full in ${days(replica.daysToFull)} at ${gib(replica.bytesPerDay ?? 0)} a day` : 'not filling at the last day\'s pace');
   const after = decision.after.find((a) => a.claim === replica.claim);
