@@ -30,7 +30,28 @@ export interface TemplateStatus {
   change?: TemplateChange;
   /** The first failure, block or stall reason, when there is one. */
   lastError?: string;
+  /** A claim failed for good at this size or class (the driver refused it): how a later change ends it is told. */
+  failedForGood?: true;
+  /**
+   * The values of this template that Git replaced before they were reached, oldest first (at most `replacedKept`),
+   * kept until the value Git asks now is replaced after being reached: on each one's commit the feedback says how it
+   * ended (feedback/report-endings.ts), since nothing else remembers that it is unfinished.
+   */
+  replaced?: ReplacedChange[];
 }
+
+/** An earlier value of a template, replaced in Git before it was reached (its status, as last written). */
+export interface ReplacedChange {
+  desiredSize: string;
+  desiredClass?: string;
+  /** The branch head at which it was first seen. */
+  commitSha: string;
+  lastError?: string;
+  failedForGood?: true;
+}
+
+/** How many replaced values a template keeps: enough for any chain of failures a person answers one by one. */
+export const replacedKept = 10;
 
 /** Whether the change alters a size: the live template's, or a volume's not at it (a class change alone does not). */
 export function changesSize(plan: Pick<TemplatePlan, 'from' | 'to' | 'pvcs'>): boolean {
@@ -65,6 +86,9 @@ export function summariseTemplate(
     replicas: live.replicas,
     readyReplicas,
   };
+  const replaced = replacedSince(earlier, sameAsEarlier);
+  if (replaced.length > 0) status.replaced = replaced;
+  if (progress.some((p) => p.state === 'failed' && p.terminal)) status.failedForGood = true;
 
   if (plan.action !== 'blocked' && readyReplicas === live.replicas) {
     status.finishedReconciliationGeneration = live.generation;
@@ -74,6 +98,23 @@ export function summariseTemplate(
   const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? stalledWords(progress);
   if (error !== undefined) status.lastError = error;
   return status;
+}
+
+/**
+ * What a template's earlier values left unfinished: kept while the value stays; on a change, the earlier value is added
+ * unless it was reached (its own check said so), and then the list starts again.
+ */
+function replacedSince(earlier: TemplateStatus | undefined, sameAsEarlier: boolean): ReplacedChange[] {
+  if (!earlier) return [];
+  // The annotation is ours, but a person may edit it: anything but a list is forgotten.
+  const kept = Array.isArray(earlier.replaced) ? earlier.replaced : [];
+  if (sameAsEarlier) return kept;
+  if (earlier.readyReplicas === earlier.replicas && earlier.lastError === undefined) return [];
+  const left: ReplacedChange = {
+    desiredSize: earlier.desiredSize, ...(earlier.desiredClass !== undefined ? { desiredClass: earlier.desiredClass } : {}), commitSha: earlier.commitSha,
+    ...(earlier.lastError !== undefined ? { lastError: earlier.lastError } : {}), ...(earlier.failedForGood ? { failedForGood: true as const } : {}),
+  };
+  return [...kept, left].slice(-replacedKept);
 }
 
 function startedAtOf(earlier: TemplateStatus | undefined, now: Date | undefined): { startedAt?: string } {

@@ -10,6 +10,8 @@ import { validatePullRequests, type FeedbackFailure, type PullRequestCheck } fro
 export interface FeedbackResult {
   checks: PullRequestCheck[];
   progress: ProgressReport[];
+  /** The checks and comments of changes Git replaced before they were reached, saying how each ended. */
+  endings: ProgressReport[];
   /** What could not be published (each isolated: everything else was). */
   failures: FeedbackFailure[];
   /** Items left for the next pass because the invocation ran short of time. */
@@ -42,18 +44,19 @@ export async function publishFeedback(input: {
   const deferred: string[] = [];
   const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
   const report = input.report;
+  const endings: ProgressReport[] = [];
   const progress = report?.mode === 'apply'
-    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, endings, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
     : [];
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.
     const mergeGroup = input.validatePullRequests
       ? await validateMergeGroup({ host, repository, target: input.target, cluster: input.cluster, links: input.links, branch: input.branch, mergeGroup: input.mergeGroup, failures })
       : undefined;
-    return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
+    return { checks: [], progress, endings, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
   }
   const checks = input.validatePullRequests
     ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}) })
     : [];
-  return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
+  return { checks, progress, endings, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

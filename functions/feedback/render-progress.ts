@@ -91,9 +91,14 @@ function stalledTemplates(sts: StatefulSetReport): TemplateReport[] {
 }
 
 /** A template whose only terminal failure is a refused class: its recovery proposes a class, not a size. */
-function failedOnClassOnly(template: TemplateReport): boolean {
+export function failedOnClassOnly(template: TemplateReport): boolean {
   const failed = template.pvcs.filter((p) => p.state === 'failed');
   return failed.length > 0 && failed.every((p) => p.failedOn === 'class');
+}
+
+/** The way forward an open recovery pull request proposes, linked (never a closed one: only this pass's links are). */
+export function recoveryLinkLine(onClass: boolean, url: string): string {
+  return onClass ? `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${url}` : `A recovery pull request proposes a size that can succeed: ${url}`;
 }
 
 /** Why no recovery pull request was opened, per template key and kind of recovery. */
@@ -137,10 +142,7 @@ export function renderProgressComment(input: {
     const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
     const onClass = failedOnClassOnly(template);
     const recovery = input.recoveryLinks?.get(key);
-    if (recovery) {
-      lines.push('', onClass ? `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${recovery}`
-        : `A recovery pull request proposes a size that can succeed: ${recovery}`);
-    }
+    if (recovery) lines.push('', recoveryLinkLine(onClass, recovery));
     const note = input.recoveryNotes?.get(key)?.['size-recovery'];
     if (note) {
       lines.push('', `No recovery pull request: ${escapeMarkdown(note)}.`, '', 'Ways out: raise the storage provider\'s maximum volume size or quota (the external-resizer '
