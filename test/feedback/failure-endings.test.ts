@@ -33,6 +33,13 @@ async function passesUntil(pass: () => Promise<TargetRun>, until: (run: TargetRu
   assert.fail(`no pass saw ${what}`);
 }
 
+/** One apply pass, then the sandbox's controllers advance. */
+async function passAndTick(world: CappedWarehouse, config: Config): Promise<TargetRun> {
+  const run = await applyPass(config, world.env);
+  world.kube.tick(2);
+  return run;
+}
+
 const recoveryAction = (run: TargetRun): string | undefined => run.recovery?.outcomes.find((o) => o.key === 'analytics/wh/data')?.action;
 const converged = (run: TargetRun): boolean => run.report?.statefulSets.find((s) => s.name === 'wh')?.templates.every((t) => t.justFinished) === true;
 const progressComment = (world: CappedWarehouse, pr: number): string => commentBodies(world.github, pr).find((b) => b.includes('of analytics/wh')) ?? '';
@@ -41,11 +48,7 @@ for (const auth of ['token', 'app'] as const) {
   describe(`a failure recovered by its recovery pull request says so where it was reported (${auth === 'app' ? 'check runs' : 'commit statuses'})`, () => {
     let world: CappedWarehouse;
     let config: Config;
-    const pass = async (): Promise<TargetRun> => {
-      const run = await applyPass(config, world.env);
-      world.kube.tick(2);
-      return run;
-    };
+    const pass = (): Promise<TargetRun> => passAndTick(world, config);
     /** The latest verdict of ours on `sha`: a status's state, or a run's conclusion (its status while it runs), and its text. */
     const verdictOn = (sha: string): { state: string; text: string } => {
       if (auth === 'token') {
@@ -92,11 +95,7 @@ for (const auth of ['token', 'app'] as const) {
 describe('a recovery pull request a person closed is no way forward in any comment', () => {
   let world: CappedWarehouse;
   let config: Config;
-  const pass = async (): Promise<TargetRun> => {
-    const run = await applyPass(config, world.env);
-    world.kube.tick(2);
-    return run;
-  };
+  const pass = (): Promise<TargetRun> => passAndTick(world, config);
 
   before(async () => {
     world = await startCappedWarehouse({ replicas: 2, tokenEnv: 'ENDINGS_CLOSED_TOKEN', storageComment: 'sized by the platform team' });
