@@ -1,5 +1,6 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import type { WriteOutcome } from '../engine/ports.ts';
 import { stalledWords } from '../engine/node-expansion.ts';
 import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
@@ -16,6 +17,18 @@ export interface ProgressSummary {
   /** The check run's title: the same, whole (plain text, printable). */
   title: string;
   markdown: string;
+}
+
+/** What was written for one StatefulSet's progress (or a replaced change's ending) in a pass. */
+export interface ProgressReport {
+  statefulSet: string;
+  commitSha: string;
+  pullRequest: number | undefined;
+  state: 'pending' | 'success' | 'failure';
+  description: string;
+  markdown: string;
+  status: WriteOutcome;
+  comment: WriteOutcome | undefined;
 }
 
 /** The icon before each PVC state's words (glossary.ts) in the progress table. */

@@ -7,7 +7,7 @@ import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { proposalBranch, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { renderEnding, type EndedValue } from './render-ending.ts';
-import type { ProgressReport } from './report-progress.ts';
+import type { ProgressReport } from './render-progress.ts';
 import { isValue, valueChanges, type ValueChange } from './value-history.ts';
 
 const recoveryKinds: readonly ProposalKindName[] = ['size-recovery', 'class-recovery'];

@@ -1,24 +1,15 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
 // set a status (a check run with App auth) on it and upsert a progress comment on the pull request that merged it.
-import type { GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
+import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { forEachItem } from './for-each-item.ts';
 import { reportEndings } from './report-endings.ts';
 import { valueChanges } from './value-history.ts';
-import { renderProgressComment, type RecoveryNotes } from './render-progress.ts';
+import { renderProgressComment, type ProgressReport, type RecoveryNotes } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
 
-export interface ProgressReport {
-  statefulSet: string;
-  commitSha: string;
-  pullRequest: number | undefined;
-  state: 'pending' | 'success' | 'failure';
-  description: string;
-  markdown: string;
-  status: WriteOutcome;
-  comment: WriteOutcome | undefined;
-}
+export type { ProgressReport } from './render-progress.ts';
 
 export function progressContext(target: string, sts: { namespace: string; name: string }): string {
   return `sts-volume-gitops/${target}/${sts.namespace}/${sts.name}`;
