@@ -72,6 +72,8 @@ export interface UsageReport {
   /** Prometheus's warnings (a partial answer from a federated query), as it said them. */
   warnings?: string[];
   templates: TemplateUsage[];
+  /** Volumes read at or above their set's growth threshold (bytes or inodes); absent without `growth`. */
+  nearFull?: number;
 }
 
 /** Why a template is proposed growth: its fullest replica's bytes or inodes, or how soon it fills. */
@@ -95,7 +97,7 @@ export interface GrowthCut {
 
 export type NoGrowthCode =
   | 'growth-off' | 'below-threshold' | 'no-usage' | 'change-under-way' | 'blocked' | 'at-max' | 'at-guardrail' | 'guardrail-unknown'
-  | 'policy-invalid' | 'not-in-cluster';
+  | 'policy-invalid' | 'not-in-cluster' | 'driver-window';
 
 /** Which template, and where its size is written (a manifest's line or a size source's value). */
 export interface TemplateRef {

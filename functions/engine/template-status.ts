@@ -30,6 +30,11 @@ export interface TemplateStatus {
   change?: TemplateChange;
   /** The first failure, block or stall reason, when there is one. */
   lastError?: string;
+  /**
+   * When this tool last patched each replica's volume to a new size or class (ISO, by claim), carried from change to
+   * change: a CSI driver's modification window runs from it (modification-windows.ts).
+   */
+  volumesModifiedAt?: Record<string, string>;
   /** A claim failed for good at this size or class (the driver refused it): how a later change ends it is told. */
   failedForGood?: true;
   /**
@@ -85,6 +90,7 @@ export function summariseTemplate(
     ...startedAtOf(sameAsEarlier ? earlier : undefined, now),
     replicas: live.replicas,
     readyReplicas,
+    ...(earlier?.volumesModifiedAt ? { volumesModifiedAt: earlier.volumesModifiedAt } : {}),
   };
   const replaced = replacedSince(earlier, sameAsEarlier);
   if (replaced.length > 0) status.replaced = replaced;

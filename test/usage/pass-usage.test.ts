@@ -4,7 +4,6 @@
 // the same as without usage.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,20 +14,13 @@ import { passMetrics } from '../../functions/lambda/pass-metrics.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
+import { closedPort } from '../support/closed-port.ts';
 import { writeFiles } from '../support/passes.ts';
 import { load } from 'js-yaml';
 
 const gi = 2 ** 30;
 const clock = Date.parse('2026-11-28T08:00:00Z');
 
-/** A loopback port nothing listens on (taken, then let go). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 const manifests = {
   'k8s/pg.yaml': statefulSetManifest({ name: 'pg', storage: '10Gi', replicas: 3 }),
   'k8s/solo.yaml': statefulSetManifest({ name: 'solo', storage: '10Gi', replicas: 1 }),
@@ -105,6 +97,8 @@ ${usage}`, 'test.yaml', dir);
     assert.match(text, /\n {4}db\/pg data: fullest data-pg-0 8\.5Gi of 10Gi \(85%\), inodes \d+%, full in 3 days\n/);
     assert.match(text, /\n {2}growth db\/pg data \(k8s\/pg\.yaml:\d+\): propose 15Gi \(from 10Gi\), because data-pg-0 is 85% full \(8\.5Gi of 10Gi; growth from 80%\)\n/);
     assert.equal(passMetrics(run).counts.UsageReadFailures, 0);
+    assert.equal(report.usage?.nearFull, 1, 'data-pg-0 at 85% of growth\'s 80%; the others below');
+    assert.equal(passMetrics(run).counts.VolumesNearFull, 1);
   });
 
   it('proposes Git the size of a volume grown outside it, with what was found where', async () => {
