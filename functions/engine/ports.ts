@@ -230,6 +230,12 @@ export interface CommitCheck extends CommitStatus {
   /** Markdown: the plan or progress table. */
   summary: string;
   annotations: readonly CheckAnnotation[];
+  /**
+   * A `success` that is no success of the change itself: its own value was never reached, yet nothing is left to do (a
+   * change replaced in Git whose successor converged). A check run concludes `neutral`; a commit status, which has no
+   * such state, says `success` and its description says why.
+   */
+  neutral?: boolean;
 }
 
 /**

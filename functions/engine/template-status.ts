@@ -38,7 +38,28 @@ export interface TemplateStatus {
   volumesModifiedAt?: Record<string, string>;
   /** The maximum the template's driver stated, remembered after its claims stop saying it (remembered-maximum.ts). */
   driverMaximum?: RememberedMaximum;
+  /** A claim failed for good at this size or class (the driver refused it): how a later change ends it is told. */
+  failedForGood?: true;
+  /**
+   * The values of this template that Git replaced before they were reached, oldest first (at most `replacedKept`),
+   * kept until the value Git asks now is replaced after being reached: on each one's commit the feedback says how it
+   * ended (feedback/report-endings.ts), since nothing else remembers that it is unfinished.
+   */
+  replaced?: ReplacedChange[];
 }
+
+/** An earlier value of a template, replaced in Git before it was reached (its status, as last written). */
+export interface ReplacedChange {
+  desiredSize: string;
+  desiredClass?: string;
+  /** The branch head at which it was first seen. */
+  commitSha: string;
+  lastError?: string;
+  failedForGood?: true;
+}
+
+/** How many replaced values a template keeps: enough for any chain of failures a person answers one by one. */
+export const replacedKept = 10;
 
 /** Whether the change alters a size: the live template's, or a volume's not at it (a class change alone does not). */
 export function changesSize(plan: Pick<TemplatePlan, 'from' | 'to' | 'pvcs'>): boolean {
@@ -74,6 +95,9 @@ export function summariseTemplate(
     readyReplicas,
     ...(earlier?.volumesModifiedAt ? { volumesModifiedAt: earlier.volumesModifiedAt } : {}),
   };
+  const replaced = replacedSince(earlier, sameAsEarlier);
+  if (replaced.length > 0) status.replaced = replaced;
+  if (progress.some((p) => p.state === 'failed' && p.terminal)) status.failedForGood = true;
 
   // A template still to be updated is not finished, though its volumes may already have the size (the claims of an
   // expansion refused at the driver's maximum, back at the size they have): it finishes on the pass after its update.
@@ -87,6 +111,23 @@ export function summariseTemplate(
   const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? stalledWords(progress);
   if (error !== undefined) status.lastError = error;
   return status;
+}
+
+/**
+ * What a template's earlier values left unfinished: kept while the value stays; on a change, the earlier value is added
+ * unless it was reached (its own check said so), and then the list starts again.
+ */
+function replacedSince(earlier: TemplateStatus | undefined, sameAsEarlier: boolean): ReplacedChange[] {
+  if (!earlier) return [];
+  // The annotation is ours, but a person may edit it: anything but a list is forgotten.
+  const kept = Array.isArray(earlier.replaced) ? earlier.replaced : [];
+  if (sameAsEarlier) return kept;
+  if (earlier.readyReplicas === earlier.replicas && earlier.lastError === undefined) return [];
+  const left: ReplacedChange = {
+    desiredSize: earlier.desiredSize, ...(earlier.desiredClass !== undefined ? { desiredClass: earlier.desiredClass } : {}), commitSha: earlier.commitSha,
+    ...(earlier.lastError !== undefined ? { lastError: earlier.lastError } : {}), ...(earlier.failedForGood ? { failedForGood: true as const } : {}),
+  };
+  return [...kept, left].slice(-replacedKept);
 }
 
 function startedAtOf(earlier: TemplateStatus | undefined, now: Date | undefined): { startedAt?: string } {

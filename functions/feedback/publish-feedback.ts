@@ -11,6 +11,8 @@ import { validatePullRequests, type FeedbackFailure, type PullRequestCheck, type
 export interface FeedbackResult {
   checks: PullRequestCheck[];
   progress: ProgressReport[];
+  /** The checks and comments of changes Git replaced before they were reached, saying how each ended. */
+  endings: ProgressReport[];
   /** What could not be published (each isolated: everything else was). */
   failures: FeedbackFailure[];
   /** Items left for the next pass because the invocation ran short of time. */
@@ -51,18 +53,19 @@ export async function publishFeedback(input: {
   const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
   const usage = { ...(input.usage ? { usage: input.usage } : {}), ...(input.now ? { now: input.now } : {}) };
   const report = input.report;
+  const endings: ProgressReport[] = [];
   const progress = report?.mode === 'apply'
-    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}), ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}) })
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, endings, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}), ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}) })
     : [];
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.
     const mergeGroup = input.validatePullRequests
       ? await validateMergeGroup({ host, repository, target: input.target, cluster: input.cluster, links: input.links, branch: input.branch, mergeGroup: input.mergeGroup, failures, ...usage })
       : undefined;
-    return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
+    return { checks: [], progress, endings, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
   }
   const checks = input.validatePullRequests
     ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, ...usage, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}), writeBackLinks: input.readWriteBackLinks })
     : [];
-  return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
+  return { checks, progress, endings, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

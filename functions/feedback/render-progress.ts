@@ -1,5 +1,6 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
+import type { WriteOutcome } from '../engine/ports.ts';
 import { stalledWords } from '../engine/node-expansion.ts';
 import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
@@ -18,6 +19,18 @@ export interface ProgressSummary {
   /** The check run's title: the same, whole (plain text, printable). */
   title: string;
   markdown: string;
+}
+
+/** What was written for one StatefulSet's progress (or a replaced change's ending) in a pass. */
+export interface ProgressReport {
+  statefulSet: string;
+  commitSha: string;
+  pullRequest: number | undefined;
+  state: 'pending' | 'success' | 'failure';
+  description: string;
+  markdown: string;
+  status: WriteOutcome;
+  comment: WriteOutcome | undefined;
 }
 
 /** The icon before each PVC state's words (glossary.ts) in the progress table. */
@@ -95,9 +108,17 @@ function stalledTemplates(sts: StatefulSetReport): TemplateReport[] {
 }
 
 /** A template whose only terminal failure is a refused class: its recovery proposes a class, not a size. */
-function failedOnClassOnly(template: TemplateReport): boolean {
+export function failedOnClassOnly(template: TemplateReport): boolean {
   const failed = template.pvcs.filter((p) => p.state === 'failed');
   return failed.length > 0 && failed.every((p) => p.failedOn === 'class');
+}
+
+/** The way forward an open recovery pull request proposes, linked (never a closed one: only this pass's links are). */
+/** The way out a failure links: at the driver's maximum (`volumes`, the size they have) no size can succeed, so Git goes back. */
+export function recoveryLinkLine(onClass: boolean, url: string, atMaximumVolumes?: string): string {
+  if (onClass) return `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${url}`;
+  return atMaximumVolumes !== undefined ? `A recovery pull request puts Git back at ${escapeMarkdown(atMaximumVolumes)}, the size the volumes have: ${url}`
+    : `A recovery pull request proposes a size that can succeed: ${url}`;
 }
 
 /** Why no recovery pull request was opened, per template key and kind of recovery. */
@@ -145,11 +166,7 @@ export function renderProgressComment(input: {
     const onClass = failedOnClassOnly(template);
     const recovery = input.recoveryLinks?.get(key);
     const atMaximum = template.atDriverMaximum;
-    if (recovery) {
-      lines.push('', onClass ? `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${recovery}`
-        : atMaximum ? `A recovery pull request puts Git back at ${escapeMarkdown(atMaximum.volumes)}, the size the volumes have: ${recovery}`
-          : `A recovery pull request proposes a size that can succeed: ${recovery}`);
-    }
+    if (recovery) lines.push('', recoveryLinkLine(onClass, recovery, atMaximum?.volumes));
     if (atMaximum) lines.push('', ...atMaximumAdvice(template.desiredSize, atMaximum, template.pvcs.some((p) => p.condition?.type === 'NodeResizeError')));
     const note = input.recoveryNotes?.get(key)?.['size-recovery'];
     if (note) {

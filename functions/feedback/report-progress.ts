@@ -1,24 +1,15 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
 // set a status (a check run with App auth) on it and upsert a progress comment on the pull request that merged it.
-import { readDesiredState } from '../domain/manifests.ts';
-import type { GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
+import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
-import { readSizeSources } from '../domain/size-sources.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { forEachItem } from './for-each-item.ts';
-import { renderProgressComment, type RecoveryNotes } from './render-progress.ts';
+import { reportEndings } from './report-endings.ts';
+import { valueChanges } from './value-history.ts';
+import { renderProgressComment, type ProgressReport, type RecoveryNotes } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
 
-export interface ProgressReport {
-  statefulSet: string;
-  commitSha: string;
-  pullRequest: number | undefined;
-  state: 'pending' | 'success' | 'failure';
-  description: string;
-  markdown: string;
-  status: WriteOutcome;
-  comment: WriteOutcome | undefined;
-}
+export type { ProgressReport } from './render-progress.ts';
 
 export function progressContext(target: string, sts: { namespace: string; name: string }): string {
   return `sts-volume-gitops/${target}/${sts.namespace}/${sts.name}`;
@@ -33,6 +24,8 @@ export async function reportProgress(input: {
   host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
   recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
   hasTime?: () => boolean; deferred?: string[];
+  /** Where the checks and comments of changes Git replaced before they were reached are reported (report-endings.ts). */
+  endings?: ProgressReport[];
 }): Promise<ProgressReport[]> {
   const moving = input.report.statefulSets.filter((sts) => reportable.has(sts.outcome) && sts.templates.length > 0
     && !sts.templates.every((t) => t.finished && !t.justFinished));
@@ -45,7 +38,10 @@ export async function reportProgress(input: {
 }
 
 async function reportStatefulSet(
-  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string> },
+  input: {
+    host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
+    recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string>; endings?: ProgressReport[];
+  },
   sts: StatefulSetReport,
 ): Promise<ProgressReport> {
   const { host, repository, target, branch, report } = input;
@@ -57,52 +53,31 @@ async function reportStatefulSet(
     ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}),
     ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}),
   });
-  const comment = pullRequest === undefined ? undefined
-    : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
+  const commentKey = `progress:${target.name}:${sts.namespace}/${sts.name}`;
+  const comment = pullRequest === undefined ? undefined : await host.ensureComment(pullRequest, commentKey, summary.markdown);
   const keys = sts.templates.map((t) => templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: t.templateName }));
   // A failure links its way out: the recovery pull request, else the write-back one (a blocked "decrease").
   const recovery = keys.map((k) => input.recoveryLinks?.get(k)).find((l) => l !== undefined) ?? keys.map((k) => input.writeBackLinks?.get(k)).find((l) => l !== undefined);
   const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
   // A check run (App auth) carries the progress table itself; its lines may have moved since that commit, so no annotations.
+  const context = progressContext(target.name, sts);
   const status = await host.ensureCheck(commitSha, {
-    context: progressContext(target.name, sts), state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
+    context, state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
     title: summary.title, summary: summary.markdown, annotations: [],
   });
+  input.endings?.push(...await reportEndings({ host, repository, target, branch, headSha: report.commitSha, sts, current: { sha: commitSha, pullRequest }, context, commentKey, recoveryLinks: input.recoveryLinks }));
   return { statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome };
 }
 
-/**
- * The newest commit on the branch touching the file where a storage value (or a volumeAttributesClassName) of this
- * StatefulSet differs from its parent.
- */
+/** The newest commit on the branch where a storage value (or a volumeAttributesClassName) of this StatefulSet changed. */
 async function introducingCommit(
   repository: GitHistoryPort, branch: string, path: string, sts: StatefulSetReport, headSha: string, target: PassTarget,
 ): Promise<string> {
   const key = `${headSha}:${path}:${sts.namespace}/${sts.name}`;
   const cached = introducedBy.get(key);
   if (cached) return cached;
-  const sizesAt = async (ref: string | undefined): Promise<string | undefined> => {
-    if (!ref) return undefined;
-    const text = await repository.fileAt(ref, path);
-    if (text === undefined) return undefined;
-    // A set sized by size sources changed where its mapped value changed.
-    const mapped = (target.sizeSources ?? []).filter((s) => s.statefulSet === `${sts.namespace}/${sts.name}` && s.file === path);
-    if (mapped.length > 0) {
-      const read = readSizeSources(new Map([[path, text]]), mapped);
-      const values = [...read.values.map((v) => `${v.template}=${v.storage.bytes}`), ...read.classValues.map((v) => `${v.template}@${v.className}`)];
-      return values.length > 0 ? values.join(',') : undefined;
-    }
-    const state = readDesiredState(new Map([[path, text]]), { globs: [path], defaultNamespace: target.defaultNamespace });
-    const found = state.statefulSets.find((s) => s.namespace === sts.namespace && s.name === sts.name);
-    return found ? found.templates.map((t) => `${t.name}=${t.storage.bytes}${t.volumeAttributesClassName !== undefined ? `@${t.volumeAttributesClassName}` : ''}`).join(',') : undefined;
-  };
-  let result = headSha;
-  for (const commit of await repository.commitsTouching(branch, path)) {
-    if (await sizesAt(commit.sha) !== await sizesAt(commit.parent)) {
-      result = commit.sha;
-      break;
-    }
-  }
+  const [newest] = await valueChanges(repository, branch, path, sts, target, (found) => found.length > 0);
+  const result = newest?.sha ?? headSha;
   introducedBy.set(key, result);
   return result;
 }

@@ -16,7 +16,7 @@ const maxAnnotationTitle = 255;
 const maxAnnotationMessageBytes = 64 * 1024;
 const maxTitle = 1_000;
 
-type Conclusion = 'success' | 'failure';
+type Conclusion = 'success' | 'failure' | 'neutral';
 
 /** GitHub's refusal when the App may not write check runs: the caller falls back to a commit status. */
 export class CheckRunsRefused extends Error {
@@ -58,9 +58,14 @@ function hash(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(value)).digest('hex').slice(0, 16);
 }
 
-/** `in_progress` while pending; a status's `error` is a check's `failure`. */
-function progressOf(state: CommitCheck['state']): { status: 'in_progress' } | { conclusion: Conclusion } {
-  return state === 'pending' ? { status: 'in_progress' } : { conclusion: state === 'success' ? 'success' : 'failure' };
+/** `in_progress` while pending; a status's `error` is a check's `failure`; a `neutral` success is `neutral`. */
+function progressOf(check: Pick<CommitCheck, 'state' | 'neutral'>): { status: 'in_progress' } | { conclusion: Conclusion } {
+  if (check.state === 'pending') return { status: 'in_progress' };
+  return { conclusion: check.state === 'success' ? (check.neutral === true ? 'neutral' : 'success') : 'failure' };
+}
+
+function conclusionWord(check: Pick<CommitCheck, 'state' | 'neutral'>): string {
+  return check.state === 'success' && check.neutral === true ? 'neutral' : check.state;
 }
 
 export class CheckRuns {
@@ -73,7 +78,8 @@ export class CheckRuns {
   async ensure(sha: string, check: CommitCheck): Promise<WriteOutcome> {
     const output = fitOutput(check);
     const annotations = check.annotations.map(fitAnnotation);
-    const outputHash = hash([check.state, check.description, check.targetUrl ?? null, output]);
+    // A neutral run hashes apart from a success; every other run's hash is the one earlier versions wrote.
+    const outputHash = hash([check.neutral === true ? 'neutral' : check.state, check.description, check.targetUrl ?? null, output]);
     const annotationsHash = hash(annotations);
     const externalId = `sts-volume-gitops:${outputHash}:${annotationsHash}`;
     const existing = await this.refusedAs403(() => this.latest(sha, check.context));
@@ -81,10 +87,10 @@ export class CheckRuns {
     const sameAnnotations = existing !== undefined && existing.external_id?.endsWith(`:${annotationsHash}`) === true
       && existing.output.annotations_count === annotations.length;
     if (existing && sameAnnotations && existing.external_id === externalId) return 'unchanged';
-    const fields = { ...progressOf(check.state), external_id: externalId, ...(check.targetUrl ? { details_url: check.targetUrl } : {}) };
+    const fields = { ...progressOf(check), external_id: externalId, ...(check.targetUrl ? { details_url: check.targetUrl } : {}) };
     if (existing && sameAnnotations) {
       await this.refusedAs403(() => this.octokit.rest.checks.update({ ...this.repo, check_run_id: existing.id, ...fields, output }));
-      this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${check.state} "${check.description}"`);
+      this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${conclusionWord(check)} "${check.description}"`);
       return 'updated';
     }
     const [first = [], ...rest] = batches(annotations, maxAnnotationsPerRequest);
@@ -94,7 +100,7 @@ export class CheckRuns {
     for (const batch of rest) {
       await this.octokit.rest.checks.update({ ...this.repo, check_run_id: created.data.id, output: { ...output, annotations: batch } });
     }
-    this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${check.state} "${check.description}"${annotations.length > 0 ? ` (${count(annotations.length, 'annotation')})` : ''}`);
+    this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${conclusionWord(check)} "${check.description}"${annotations.length > 0 ? ` (${count(annotations.length, 'annotation')})` : ''}`);
     return existing ? 'updated' : 'created';
   }
 

@@ -65,7 +65,7 @@ export function sizeRecoveryBody(args: {
       `Raise the limit that made the expansion fail (the provider's maximum volume size or quota), then close this pull request (closed unmerged, it is not proposed again). ${retried}`,
       'Choose another size above the current capacity by editing this branch.',
     ]),
-    onMerge: onMergeSection(`The next pass patches the PVCs down to this size, the resizer expands them to it at once${onNode ? '' : ' (a new request leaves the slow-retry set)'}, and the status checks turn green. This pull request is closed automatically if the failure resolves another way.`),
+    onMerge: onMergeSection(`The next pass patches the PVCs down to this size, the resizer expands them to it at once${onNode ? '' : ' (a new request leaves the slow-retry set)'}; this merge's check turns green once they reach it, and the failed change's check and comment then say it was recovered by this pull request. This pull request is closed automatically if the failure resolves another way.`),
   };
 }
 
