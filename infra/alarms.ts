@@ -76,12 +76,12 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): StackAla
     {
       id: 'BlockedResizes', suffix: 'blocked-resizes', metric: metrics.passCountForAlarm('StatefulSetsBlocked', period), threshold: 1,
       meaning: 'a change in Git cannot be applied: a guardrail, the quota, a class that cannot expand, a namespace not allowed, an operator that owns the set',
-      firstStep: 'the "Needs action" table names the target, set and rule; `sts-volume-gitops plan` shows the limit at its file:line and where to raise it; change Git or the limit',
+      firstStep: 'the "Needs action" table names the target, set and rule; `npx sts-volume-gitops plan` shows the limit at its file:line and where to raise it; change Git or the limit',
     },
     {
       id: 'ManifestErrors', suffix: 'manifest-errors', metric: metrics.passCountForAlarm('ManifestErrors', period), threshold: 1,
       meaning: 'a manifest in a target\'s paths cannot be read, so its StatefulSets are not planned; or the paths match no manifest at all (a target without size sources)',
-      firstStep: 'the "Needs action" table (kind manifest) or `sts-volume-gitops plan` names the file:line, or the paths that match nothing and where the YAML files are; fix it in Git, or the target\'s paths',
+      firstStep: 'the "Needs action" table (kind manifest) or `npx sts-volume-gitops plan` names the file:line, or the paths that match nothing and where the YAML files are; fix it in Git, or the target\'s paths',
     },
     {
       id: 'RefusedRecords', suffix: 'refused-records', metric: metrics.passCountForAlarm('RefusedRecreationRecords', period), threshold: 1,

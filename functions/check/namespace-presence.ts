@@ -97,7 +97,7 @@ export function judgeNamespacePresence(
       results.push(missingResult(config, finding, undefined, true));
     } else {
       results.push(warning(idOf(finding), namespace, `could not tell whether namespace ${namespace} exists: ${presence.unknown}`,
-        'apply the RBAC manifest (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`) and run check again, or run it once with a kubeconfig that may read Namespaces'));
+        'apply the RBAC manifest (`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -`) and run check again, or run it once with a kubeconfig that may read Namespaces'));
     }
   }
   if (present.length + inferred.length > 0) {
@@ -121,7 +121,7 @@ function missingResult(config: TargetConfig, finding: NamespaceFinding, names: r
   if (finding.named.includes('state')) {
     return error('cluster.lease-namespace', namespace, `the namespace that holds the target's Lease and recreation records (namespaces.state) ${how}: the first pass that writes would fail`,
       namespace === defaultStateNamespace
-        ? `apply the RBAC manifest \`sts-volume-gitops rbac\` generates: it creates ${namespace}`
+        ? `apply the RBAC manifest \`npx sts-volume-gitops rbac\` generates: it creates ${namespace}`
         : `kubectl create namespace ${namespace} (then apply the RBAC manifest again: its Role there could not be created without it)${ifItExists}`);
   }
   const setting = finding.named.includes('allow') ? 'namespaces.allow' : 'namespaces.default';

@@ -84,11 +84,11 @@ export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult
   const results: CheckResult[] = [];
   if (!tool) {
     results.push(warning(stateWritersCheck, `RoleBinding ${rbacRoleName}`, `not in namespace ${namespace}: the tool's identity is not bound there, so every identity that may write there is listed below as another`,
-      'apply the manifest `sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)'));
+      'apply the manifest `npx sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)'));
   }
   for (const subject of (tool ?? []).filter((s) => s.kind === 'Group' && everyoneGroups.test(s.name))) {
     results.push(warning(stateWritersCheck, describeSubject(subject), `RoleBinding ${rbacRoleName} in ${namespace} binds the tool's role to ${describeSubject(subject)}: every identity in it may write the recreation records and the Lease`,
-      'regenerate the manifest for the tool\'s own identity only (`sts-volume-gitops rbac --group NAME`, `--user` or `--service-account`) and apply it'));
+      'regenerate the manifest for the tool\'s own identity only (`npx sts-volume-gitops rbac --group NAME`, `--user` or `--service-account`) and apply it'));
   }
   const skipped = (subject: BindingSubject): boolean => isTool(subject) || isControlPlane(subject);
   for (const grantee of grantees.filter((g) => !skipped(g.subject))) {

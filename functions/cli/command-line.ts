@@ -5,6 +5,11 @@ import { commandTable, type CommandSpec, type FlagSpec } from './command-table.t
 import { printCliError } from './usage-errors.ts';
 
 export const programName = 'sts-volume-gitops';
+/**
+ * How a person runs it: `npm ci` puts no `sts-volume-gitops` on PATH (the package is not installed globally), and npx
+ * runs the package's own bin. Every command line the CLI prints starts with this (test/docs/npx-command-lines.test.ts).
+ */
+export const runAs = `npx ${programName}`;
 /** Every help's last line, and README's (test/docs/cli-docs.test.ts): 1 is the verdict's blocked or failed, a stalled volume counting as failed. */
 export const exitCodesLine = 'Exit codes: 0 ok, 1 something blocked, failed or stalled, 2 bad usage or configuration.';
 
@@ -73,13 +78,13 @@ export function readCommandLine<S extends CommandSpec>(spec: S, args: readonly s
     out(renderCommandHelp(spec));
     return 0;
   }
-  printCliError({ kind: 'usage', message: line.message, hint: `Run '${programName} ${spec.name} --help' for its usage and flags.` }, line.json, out);
+  printCliError({ kind: 'usage', message: line.message, hint: `Run '${runAs} ${spec.name} --help' for its usage and flags.` }, line.json, out);
   return 2;
 }
 
-/** `sts-volume-gitops plan [--config FILE] [--target NAME] [--json]`. */
+/** `npx sts-volume-gitops plan [--config FILE] [--target NAME] [--json]`. */
 export function synopsis(spec: CommandSpec): string {
-  const words = [programName, spec.name];
+  const words = [runAs, spec.name];
   if (spec.positional) words.push(`[${spec.positional.values ? spec.positional.values.join('|') : spec.positional.name}]`);
   for (const [name, flag] of Object.entries(spec.flags)) {
     const flagText = flag.value === undefined ? `--${name}` : `--${name} ${flag.value}`;
@@ -106,10 +111,10 @@ export function renderCommandHelp(spec: CommandSpec): string {
 export function renderOverview(version: string): string {
   const lines = [
     `${programName} ${version}: resize StatefulSet volumes from volumeClaimTemplates edits in Git (KEP-0661 from outside the cluster)`,
-    '', 'Usage:', `  ${programName} COMMAND [flags]`, '', 'Commands:',
+    '', 'Usage:', `  ${runAs} COMMAND [flags]`, '', 'Commands:',
     ...columns(Object.values(commandTable).map((spec): [string, string] => [spec.name, spec.summary])),
     '',
-    `Run '${programName} COMMAND --help' (or '${programName} help COMMAND') for a command's usage and flags.`,
+    `Run '${runAs} COMMAND --help' (or '${runAs} help COMMAND') for a command's usage and flags.`,
     exitCodesLine,
   ];
   return `${lines.join('\n')}\n`;

@@ -77,11 +77,11 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     const rbac = rbacObjects(demo.config.targets);
     await applyObjects(kube, rbac);
 
-    heading(print, 'sts-volume-gitops demo');
+    heading(print, 'sts-volume-gitops: the demo (npm start)');
     print(`Kubernetes sandbox  ${kube.url}  (kubeconfig ${kube.kubeconfigPath})`);
     print(`GitHub sandbox      ${github.url}/repos/${github.owner}/${github.repo}`);
     print(`Configuration       ${configPath}`);
-    print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
+    print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`npx sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
     print(`On GitHub as        App ${github.app.slug} (installation ${github.app.installationId}): verdicts are check runs`);
     print(`Prices              ${describePrices(examplePrices)}`);
 

@@ -8,7 +8,7 @@ import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
 import { renderPassReport } from './render-report.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
-import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
+import { programName, readCommandLine, runAs, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** Each command of the table, run with its arguments (the larger ones loaded on use). */
@@ -37,7 +37,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === '-h' || command === '--help') return helpCommand(rest);
   if (command === '--version') return versionCommand(rest);
   if (!isCommandName(command)) {
-    printCliError({ kind: 'usage', message: unknownCommand(command), hint: `Run '${programName} --help' for what each does.` }, rest.includes('--json'));
+    printCliError({ kind: 'usage', message: unknownCommand(command), hint: `Run '${runAs} --help' for what each does.` }, rest.includes('--json'));
     return 2;
   }
   try {

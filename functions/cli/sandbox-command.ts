@@ -214,7 +214,7 @@ async function serveSandboxes(input: {
   } else {
     for (const [key, value] of Object.entries(info)) process.stdout.write(`${key.padEnd(14)} ${value}\n`);
     if (info.config) {
-      process.stdout.write(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops check --config ${info.config}\n  sts-volume-gitops plan --config ${info.config}\n`);
+      process.stdout.write(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  npx sts-volume-gitops check --config ${info.config}\n  npx sts-volume-gitops plan --config ${info.config}\n`);
     }
     process.stdout.write('\nPress Ctrl-C to stop.\n');
   }

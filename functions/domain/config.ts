@@ -188,7 +188,7 @@ const stateNamespaceWhy = 'it holds the Lease and the recreation records (each a
 function stateNamespaceProblems(state: string, allow: readonly string[], where: string): string[] {
   if (!allow.includes(state)) return [];
   return [`${where}.namespaces.state ${JSON.stringify(state)} is also in namespaces.allow: ${stateNamespaceWhy}; give the target a state `
-    + `namespace of its own (leave namespaces.state unset for ${defaultStateNamespace}, which \`sts-volume-gitops rbac\` creates), or take it out of allow`];
+    + `namespace of its own (leave namespaces.state unset for ${defaultStateNamespace}, which \`npx sts-volume-gitops rbac\` creates), or take it out of allow`];
 }
 
 /** Another target on the same cluster listing this one's state namespace among its workload namespaces. */

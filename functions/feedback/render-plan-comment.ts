@@ -114,7 +114,7 @@ export function renderPlanComment(input: {
   }
 
   const lines: string[] = [];
-  lines.push(`### sts-volume-gitops plan for \`${escapeMarkdown(target)}\` at ${headSha.slice(0, 7)}`);
+  lines.push(`### npx sts-volume-gitops plan for \`${escapeMarkdown(target)}\` at ${headSha.slice(0, 7)}`);
   lines.push('');
   lines.push(state === 'success' ? `**${escapeMarkdown(description)}**` : '**This change cannot be applied as it is.**');
   lines.push('');
@@ -160,6 +160,6 @@ export function fitComment(lines: readonly string[]): string {
     kept.push(line);
     length += line.length + 1;
   }
-  kept.push('', `_…${lines.length - kept.length + 1} more lines were left out to stay within GitHub's comment size limit; \`sts-volume-gitops plan\` prints them all._`);
+  kept.push('', `_…${lines.length - kept.length + 1} more lines were left out to stay within GitHub's comment size limit; \`npx sts-volume-gitops plan\` prints them all._`);
   return kept.join('\n');
 }

@@ -81,7 +81,7 @@ describe('who may write in the state namespace', () => {
     const missing = deployed();
     missing.roleBindings = [];
     assert.deepEqual(levels(missing), [['warning', 'RoleBinding sts-volume-gitops']]);
-    assert.match(judgeStateNamespaceWriters(missing)[0]?.fix ?? '', /apply the manifest `sts-volume-gitops rbac --config FILE` generates/);
+    assert.match(judgeStateNamespaceWriters(missing)[0]?.fix ?? '', /apply the manifest `npx sts-volume-gitops rbac --config FILE` generates/);
     // The same ServiceAccount bound elsewhere is still the tool; another of the same name in another namespace is not.
     const sa = deployed({ clusterRoles: [clusterRole('cm-writer', [rule(['update'], ['configmaps'])])], clusterRoleBindings: [clusterRoleBinding('cm', 'cm-writer', [serviceAccount('tool', 'ops'), serviceAccount('tool', 'apps')])] });
     sa.roleBindings[0] = roleBinding('sts-volume-gitops', { kind: 'Role', name: 'sts-volume-gitops' }, [serviceAccount('tool', 'ops')]);

@@ -25,8 +25,8 @@ describe('the command table', () => {
   it('names the flags users asked for, which the old help left out', () => {
     assert.match(renderCommandHelp(commandTable.check), /--webhook-secret-env VAR/);
     assert.match(renderCommandHelp(commandTable.rbac), /--group GROUP[\s\S]*--user USER[\s\S]*--service-account NAMESPACE:NAME/);
-    assert.equal(synopsis(commandTable.rbac), 'sts-volume-gitops rbac [--config FILE] [--target NAME] [--group GROUP]... [--user USER]... [--service-account NAMESPACE:NAME]...');
-    assert.equal(synopsis(commandTable.webhook), 'sts-volume-gitops webhook --port N [--config FILE] [--secret-env VAR]');
+    assert.equal(synopsis(commandTable.rbac), 'npx sts-volume-gitops rbac [--config FILE] [--target NAME] [--group GROUP]... [--user USER]... [--service-account NAMESPACE:NAME]...');
+    assert.equal(synopsis(commandTable.webhook), 'npx sts-volume-gitops webhook --port N [--config FILE] [--secret-env VAR]');
   });
 
   it('the overview lists every command with its summary', () => {

@@ -119,7 +119,7 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['cluster.access', 'patch persistentvolumeclaims in namespace "db"']]);
     const [missing] = errors(checked);
     // The manifest generated for the config, not infra/k8s/rbac.yaml (the example's: another target's Lease name).
-    assert.match(missing?.fix ?? '', /^grant "patch" on "persistentvolumeclaims" in namespace "db" \(`sts-volume-gitops rbac --config FILE \| kubectl apply -f -` grants what the configuration needs\)$/);
+    assert.match(missing?.fix ?? '', /^grant "patch" on "persistentvolumeclaims" in namespace "db" \(`npx sts-volume-gitops rbac --config FILE \| kubectl apply -f -` grants what the configuration needs\)$/);
     assert.equal(missing?.message, 'not allowed; needed to raise a PVC\'s storage request (and to dry-run it), and to write the status annotation of a set an operator writes',
       'the refused verb\'s reason alone, in words (issue 30 item 9: not `needed for list: readSnapshot; patch: ...`)');
     assert.match(checked.text, /error +cluster\.access +patch persistentvolumeclaims in namespace "db": not allowed/);

@@ -9,7 +9,7 @@ describe('the npm start demo', () => {
     const code = await runDemo((text) => lines.push(text));
     const output = lines.join('\n');
     assert.equal(code, 0);
-    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 13 objects/);
+    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `npx sts-volume-gitops rbac`'s 13 objects/);
     assert.match(output, /0\. Before the first pass: what check finds[\s\S]*ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed[\s\S]*0 errors/);
     // It reaches GitHub as README's App: checks write and merge queues read are verified first.
     assert.match(output, /ok +github\.permissions +checks: write: the installation has checks: write/);

@@ -48,7 +48,7 @@ export function fitAnnotation(a: CheckAnnotation): { path: string; start_line: n
 }
 
 function fitOutput(check: CommitCheck): { title: string; summary: string } {
-  const note = '\n\n_…cut to stay within GitHub\'s check run size limit; `sts-volume-gitops plan` prints it all._';
+  const note = '\n\n_…cut to stay within GitHub\'s check run size limit; `npx sts-volume-gitops plan` prints it all._';
   return { title: fitText(check.title, maxTitle), summary: fitText(check.summary, maxOutputCharacters, note) };
 }
 
