@@ -77,7 +77,7 @@ export const commandTable = {
     description: 'Starts both sandboxes and prints how to reach them and a ready configuration (the tool runs as a user granted only what `rbac` generates), or one sandbox alone. Runs until Ctrl-C.',
     positional: { name: 'SANDBOX', values: ['kube', 'github'], description: 'start only the Kubernetes or only the GitHub sandbox' },
     flags: {
-      seed: { type: 'string', value: 'PATH', description: 'what to seed from: a folder with cluster-seed.yaml and gitops-repo/ (both), a cluster seed file (kube), a repository folder (github); default: examples/' },
+      seed: { type: 'string', value: 'PATH', description: 'what to seed from: a folder with cluster-seed.yaml, gitops-repo/ and optionally sandbox-target.yaml (size sources and prices for the ready config) (both), a cluster seed file (kube), a repository folder (github); default: examples/' },
       port: { type: 'string', value: 'N', description: 'the port of a sandbox started alone (default: any free one)' },
       version: { type: 'string', value: 'V', description: 'the Kubernetes version the sandbox plays: 1.34 (v1.34.9, the default) or 1.26 (v1.26.5)' },
       'tick-ms': { type: 'string', value: 'MS', description: 'how often the simulated controllers advance, in milliseconds (default: 1000)' },

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startGitHubSandbox } from '../../sandbox/github/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -13,22 +12,20 @@ import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { parseConfig, type PriceConfig, type SizeSourceConfig } from '../domain/config.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine, type FlagValues } from './command-line.ts';
-import { printCliError } from './usage-errors.ts';
+import { printCliError, reportUsageError } from './usage-errors.ts';
 import { unitPrice } from '../domain/spelling.ts';
+import { exampleSeedTarget, examplesFolder, readSeedTarget, seedTargetFile } from './sandbox-seed.ts';
 
-const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
+const examples = examplesFolder;
 
 /** The example repository's chart values (examples/gitops-repo/apps/victoria-logs) mapped to the StatefulSet it renders. */
-export const exampleSizeSources: readonly SizeSourceConfig[] = [{
-  file: 'apps/victoria-logs/values-prod.yaml', path: 'server.persistentVolume.size',
-  statefulSet: 'analytics/vlogs-victoria-logs-single-server', template: 'server-volume',
-}];
+export const exampleSizeSources: readonly SizeSourceConfig[] = exampleSeedTarget.sizeSources;
 
 /**
  * Figures per GiB-month for the example cluster's classes (examples/cluster-seed.yaml), so that plans, pull request
  * checks and recovery pull requests on the sandboxes say what a change costs, as they do with `prices` configured.
  */
-export const examplePrices: PriceConfig = { currency: 'USD', perGiBMonth: { standard: 0.1, capped: 0.125 } };
+export const examplePrices: PriceConfig = exampleSeedTarget.prices ?? { currency: 'USD', perGiBMonth: {} };
 
 /** `standard 0.1 USD per GiB-month, capped 0.125 USD per GiB-month`. */
 export function describePrices(prices: PriceConfig): string {
@@ -138,6 +135,9 @@ export async function sandboxCommand(args: string[]): Promise<number> {
     await serveSandboxes({ which, values, port, tickMs, workDir, closers });
     await stopped;
   } catch (error) {
+    // A seed's sandbox-target.yaml in error is said as a configuration file's would be.
+    const code = reportUsageError(error, values.json === true);
+    if (code !== undefined) return code;
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     return refuse(`--port ${values.port ?? ''}: the port is in use; choose another (0 takes any free port)`);
   } finally {
@@ -191,15 +191,20 @@ async function serveSandboxes(input: {
     // manifest (applied here), never the sandbox's admin kubeconfig, so a missing permission shows up here first.
     const identity = await kubeSandbox.addIdentity({ name: 'sts-volume-gitops-sandbox', groups: [defaultRbacGroup] });
     info.toolKubeconfig = identity.kubeconfigPath;
-    // The example mapping and prices belong to the example repository and cluster: a seed from elsewhere gets neither.
+    // Size sources and prices belong to the seed's repository and cluster: its sandbox-target.yaml says them, and a
+    // seed without one gets neither, said on stderr.
     // A key generated for this sandbox, in a file only its user can read; the Lease and records in their own namespace,
     // which the RBAC manifest applied below creates.
     const recordKeyFile = join(workDir, 'record-key');
     await writeFile(recordKeyFile, `${generateRecordKey()}\n`, { mode: 0o600 });
-    const examples = values.seed === undefined;
-    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', examples ? exampleSizeSources : [],
-      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, ...(examples ? { prices: examplePrices } : {}) });
-    if (examples) info.prices = describePrices(examplePrices);
+    const seedFolder = values.seed === undefined ? examples : resolve(values.seed);
+    const seedTarget = await readSeedTarget(seedFolder);
+    if (seedTarget === undefined) {
+      process.stderr.write(`note: ${join(seedFolder, seedTargetFile)} does not exist: the ready config maps no chart values (sizeSources) and prices no StorageClass\n`);
+    }
+    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', seedTarget?.sizeSources ?? [],
+      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, ...(seedTarget?.prices ? { prices: seedTarget.prices } : {}) });
+    if (seedTarget?.prices) info.prices = describePrices(seedTarget.prices);
     await writeFile(info.config, configText);
     for (const object of rbacObjects(parseConfig(configText, info.config, workDir).targets)) {
       // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.
