@@ -21,7 +21,9 @@ export interface WebhookRequest {
 }
 
 /** Why a delivery was refused: the `reason` dimension of the `WebhookDeliveriesRefused` metric. */
-export type WebhookRefusal = 'method' | 'too-large' | 'bad-signature' | 'empty-body' | 'no-event' | 'not-json' | 'payload-mismatch';
+export type WebhookRefusal = 'method' | 'too-large' | 'bad-signature' | 'empty-body' | 'no-event' | 'not-json' | 'payload-mismatch'
+  /** The local webhook only: what the delivery asks for is not run in that process (an apply on an EKS target). */
+  | 'not-run-here';
 
 export type WebhookOutcome =
   | { kind: 'refused'; reason: WebhookRefusal }

@@ -87,6 +87,7 @@ export function synopsis(spec: CommandSpec): string {
   const words = [runAs, spec.name];
   if (spec.positional) words.push(`[${spec.positional.values ? spec.positional.values.join('|') : spec.positional.name}]`);
   for (const [name, flag] of Object.entries(spec.flags)) {
+    if (flag.deprecatedFor !== undefined) continue;
     const flagText = flag.value === undefined ? `--${name}` : `--${name} ${flag.value}`;
     words.push(`${flag.required ? flagText : `[${flagText}]`}${flag.multiple ? '...' : ''}`);
   }
@@ -100,7 +101,7 @@ export function renderCommandHelp(spec: CommandSpec): string {
   }
   const flags: Array<[string, string]> = Object.entries(spec.flags).map(([name, flag]) => [
     `--${name}${flag.value === undefined ? '' : ` ${flag.value}`}`,
-    `${flag.description}${flag.multiple ? '; repeatable' : ''}${flag.required ? '; required' : ''}`,
+    `${flag.deprecatedFor === undefined ? '' : `deprecated: use --${flag.deprecatedFor}; `}${flag.description}${flag.multiple ? '; repeatable' : ''}${flag.required ? '; required' : ''}`,
   ]);
   flags.push(['-h, --help', 'show this help']);
   lines.push('Flags:', ...columns(flags), '', exitCodesLine);

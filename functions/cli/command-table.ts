@@ -10,6 +10,8 @@ export interface FlagSpec {
   value?: string;
   /** Shown without brackets in the usage line (the command refuses to run without it). */
   required?: boolean;
+  /** An old name still read, left out of the usage line; the help names the flag to use instead. */
+  deprecatedFor?: string;
   description: string;
 }
 
@@ -64,11 +66,12 @@ export const commandTable = {
   webhook: {
     name: 'webhook',
     summary: 'GitHub webhooks for local development',
-    description: 'Listens for GitHub webhook deliveries: pull requests are validated (no cluster write) and pushes to a target\'s branch reconciled, in this process. Runs until Ctrl-C.',
+    description: 'Listens for GitHub webhook deliveries: pull requests and merge queue commits are validated (no cluster write), checks re-run, and pushes to a target\'s branch reconciled, in this process, one at a time; each run is logged with its verdict. On an EKS target, validations use this machine\'s AWS credentials and pushes are refused (422): applying there is the deployed function\'s. Runs until Ctrl-C.',
     flags: {
       port: { type: 'string', value: 'N', required: true, description: 'the port to listen on (0 for any free one)' },
       config,
-      'secret-env': { type: 'string', value: 'VAR', description: 'the environment variable holding the webhook secret (default: GITHUB_WEBHOOK_SECRET)' },
+      'webhook-secret-env': { type: 'string', value: 'VAR', description: 'the environment variable holding the webhook secret GitHub signs with, 16 characters or more (default: GITHUB_WEBHOOK_SECRET); check takes the same flag' },
+      'secret-env': { type: 'string', value: 'VAR', deprecatedFor: 'webhook-secret-env', description: 'still read, for scripts that pass it' },
     },
   },
   sandbox: {

@@ -16,7 +16,9 @@ describe('the command table', () => {
       for (const [name, flag] of Object.entries(spec.flags)) {
         const shown = flag.value === undefined ? `--${name}` : `--${name} ${flag.value}`;
         assert.ok(help.includes(`\n  ${shown} `), `${spec.name} --help lists ${shown}`);
-        assert.ok(synopsis(spec).includes(flag.required ? ` ${shown}` : `[${shown}]`), `${spec.name}'s usage line shows ${shown}`);
+        // An old name kept for a while is read and in the help, but no usage line offers it.
+        if (flag.deprecatedFor !== undefined) assert.ok(!synopsis(spec).includes(`--${name} `), `${spec.name}'s usage line leaves out ${shown}`);
+        else assert.ok(synopsis(spec).includes(flag.required ? ` ${shown}` : `[${shown}]`), `${spec.name}'s usage line shows ${shown}`);
       }
       assert.match(help, /\n {2}-h, --help +show this help\n/);
     }
@@ -26,7 +28,7 @@ describe('the command table', () => {
     assert.match(renderCommandHelp(commandTable.check), /--webhook-secret-env VAR/);
     assert.match(renderCommandHelp(commandTable.rbac), /--group GROUP[\s\S]*--user USER[\s\S]*--service-account NAMESPACE:NAME/);
     assert.equal(synopsis(commandTable.rbac), 'npx sts-volume-gitops rbac [--config FILE] [--target NAME] [--group GROUP]... [--user USER]... [--service-account NAMESPACE:NAME]...');
-    assert.equal(synopsis(commandTable.webhook), 'npx sts-volume-gitops webhook --port N [--config FILE] [--secret-env VAR]');
+    assert.equal(synopsis(commandTable.webhook), 'npx sts-volume-gitops webhook --port N [--config FILE] [--webhook-secret-env VAR]');
   });
 
   it('the overview lists every command with its summary', () => {

@@ -277,7 +277,7 @@ describe('check: what is missing before anything runs', () => {
   it('checks the webhook secret where a webhook is deployed', async () => {
     const path = await configFile('good');
     const unset = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET']);
-    assert.deepEqual(unset.report.webhook.map((r) => [r.level, r.subject, r.fix]), [['error', '$HOOK_SECRET', 'export HOOK_SECRET=<the secret entered in the GitHub webhook settings>']]);
+    assert.deepEqual(unset.report.webhook.map((r) => [r.level, r.subject, r.fix]), [['error', '$HOOK_SECRET', 'export HOOK_SECRET=<the secret entered in the GitHub webhook settings, 16 characters or more>']]);
     assert.equal(unset.code, 1);
     // --json counts what a script would otherwise count itself: every result, targets and webhook together.
     const levels = [...results(unset), ...unset.report.webhook].map((r) => r.level);
