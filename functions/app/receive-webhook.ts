@@ -85,7 +85,7 @@ export async function receiveWebhook(request: WebhookRequest, deps: WebhookDeps)
   if (!reading.ok) {
     return refuse(refusal(400, 'payload-mismatch', `${reading.problem} (X-GitHub-Event says ${event})`), 'the body does not match its event', { problem: reading.problem });
   }
-  const decision = decideWebhook(await deps.config(), reading.delivery);
+  const decision = decideWebhook(await deps.config(), reading.delivery, delivery);
   if (decision.kind === 'ignore') return ignore(decision.reason);
   await deps.enqueue(decision.messages);
   const queued = decision.messages.map((m) => ({ target: m.body.target, action: m.body.action }));

@@ -54,6 +54,7 @@ export async function runLocally(config: Config, message: TargetMessage, onEvent
   const [run] = await runTargets(config, {
     mode: message.action === 'validate' ? 'validate' : 'apply', targetName: message.target,
     ...(message.mergeGroup ? { mergeGroup: message.mergeGroup } : {}), ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}),
+    ...(message.rerun ? { rerun: message.rerun } : {}),
     holderIdentity: `cli-webhook-${hostname()}-${process.pid}`,
     // Only validations reach EKS from here (notRunHere refuses the rest before they are queued).
     ...(message.action === 'validate' ? { eksKubeConfig: eksFromThisMachine('sts-volume-gitops-webhook') } : {}),

@@ -25,9 +25,10 @@ export class GitHubReviewHost implements ReviewHost {
   /** Check runs, when the host acts as a GitHub App (statuses otherwise, and once the App is refused them). */
   private checkRuns: CheckRuns | undefined;
 
-  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number } = {}) {
+  /** `rerun`: the check runs someone asked for again (a check's Re-run), answered with a new run even when unchanged. */
+  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number; rerun?: { sha: string; check?: string } } = {}) {
     this.comments = new MarkedComments(octokit, repo, this.writes);
-    if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes);
+    if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes, options.rerun);
   }
 
   async openPullRequests(base: string): Promise<OpenPullRequest[]> {
