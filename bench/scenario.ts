@@ -13,7 +13,7 @@ import { SandboxHost } from './sandbox-client.ts';
 import type { HostLogs } from './sandbox-host.ts';
 import { kubeSeed, manifestFiles, MemorySource, namespaceName, type WorldSize } from './worlds.ts';
 import { RecordKey } from '../functions/engine/records/authenticity.ts';
-import { generateRecordKey } from '../functions/cli/sandbox-command.ts';
+import { generateRecordKey } from '../functions/cli/sandbox-config.ts';
 
 export interface ScenarioResult {
   world: string;

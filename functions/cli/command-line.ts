@@ -1,7 +1,7 @@
 // A command's arguments read with node:util parseArgs from its row of the command table, and its help printed from the
 // same row. Pure, but for `readCommandLine`, which prints the help or the usage error and says the exit code.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { commandTable, type CommandSpec, type FlagSpec } from './command-table.ts';
+import { commandTable, sandboxPullRequestTable, type CommandSpec, type FlagSpec } from './command-table.ts';
 import { printCliError } from './usage-errors.ts';
 
 export const programName = 'sts-volume-gitops';
@@ -46,6 +46,7 @@ export function parseCommandLine<S extends CommandSpec>(spec: S, args: readonly 
   if (positional !== undefined && allowed && !allowed.includes(positional)) {
     return usageError(`${spec.positional?.name ?? 'the argument'} must be ${allowed.join(' or ')}, not ${JSON.stringify(positional)}`);
   }
+  if (spec.positional?.required && positional === undefined) return usageError(`${spec.name} needs ${spec.positional.name}`);
   const missing = Object.entries(spec.flags).find(([name, flag]) => flag.required && values[name] === undefined);
   if (missing) return usageError(`${spec.name} needs --${missing[0]} ${missing[1].value ?? ''}`.trimEnd());
   // parseArgs, strict over these very options, gives each flag the type FlagValues says.
@@ -85,7 +86,10 @@ export function readCommandLine<S extends CommandSpec>(spec: S, args: readonly s
 /** `npx sts-volume-gitops plan [--config FILE] [--target NAME] [--json]`. */
 export function synopsis(spec: CommandSpec): string {
   const words = [runAs, spec.name];
-  if (spec.positional) words.push(`[${spec.positional.values ? spec.positional.values.join('|') : spec.positional.name}]`);
+  if (spec.positional) {
+    const name = spec.positional.values ? spec.positional.values.join('|') : spec.positional.name;
+    words.push(spec.positional.required ? name : `[${name}]`);
+  }
   for (const [name, flag] of Object.entries(spec.flags)) {
     if (flag.deprecatedFor !== undefined) continue;
     const flagText = flag.value === undefined ? `--${name}` : `--${name} ${flag.value}`;
@@ -121,9 +125,14 @@ export function renderOverview(version: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** Every command and subcommand, each subcommand after its command (`sandbox pr open` after `sandbox`). */
+export function allCommandSpecs(): CommandSpec[] {
+  return Object.values(commandTable).flatMap((spec): CommandSpec[] => (spec.name === 'sandbox' ? [spec, ...Object.values(sandboxPullRequestTable)] : [spec]));
+}
+
 /** The README's command list: each command's summary as a comment above its usage line. */
 export function renderSynopses(): string {
-  return Object.values(commandTable).map((spec) => `# ${spec.summary}\n${synopsis(spec)}`).join('\n');
+  return allCommandSpecs().map((spec) => `# ${spec.summary}\n${synopsis(spec)}`).join('\n');
 }
 
 function columns(rows: ReadonlyArray<readonly [string, string]>): string[] {

@@ -19,7 +19,7 @@ import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderCheckReport } from './render-check.ts';
 import { renderPassReport } from './render-report.ts';
 import { isClassRecoveryKey } from '../recovery/class-recovery.ts';
-import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
+import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-config.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { withTemporaryFolder } from './temporary-folder.ts';
@@ -69,7 +69,7 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     // It reaches GitHub as the sandbox's App (README's permissions), so its verdicts are check runs with annotations.
     const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources, {
       recordKey: { env: 'DEMO_RECORD_KEY' }, stateNamespace: undefined,
-      app: { appId: github.app.appId, installationId: github.app.installationId, keyVariable: 'DEMO_APP_KEY' }, prices: examplePrices,
+      app: { appId: github.app.appId, installationId: github.app.installationId, privateKey: { env: 'DEMO_APP_KEY' } }, prices: examplePrices,
     });
     await writeFile(configPath, configText);
     const env = { DEMO_APP_KEY: github.app.privateKeyPem, DEMO_RECORD_KEY: generateRecordKey() };

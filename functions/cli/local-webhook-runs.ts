@@ -9,6 +9,7 @@ import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import type { TargetMessage } from '../app/target-messages.ts';
 import { passVerdict } from '../engine/pass-verdict.ts';
 import { count } from '../domain/spelling.ts';
+import { outcomeWords } from '../feedback/glossary.ts';
 import { eksFromThisMachine } from './eks-access.ts';
 
 /** Why `message` is not run by the local webhook; undefined when it is. */
@@ -43,9 +44,13 @@ export function runVerdictLine(message: TargetMessage, run: TargetRun | undefine
   }
   const verdict = passVerdict(run);
   const problems = verdict.problems.map((p) => `${p.subject} ${p.reason}`);
+  // Where the sets stand (`1 converged, 3 in progress`): a pass that is ok may still have work for the next one.
+  const tally = new Map<string, number>();
+  for (const sts of run.report?.statefulSets ?? []) tally.set(outcomeWords[sts.outcome], (tally.get(outcomeWords[sts.outcome]) ?? 0) + 1);
+  const states = [...tally].map(([words, n]) => `${n} ${words}`).join(', ');
   return {
     level: verdict.problems.length > 0 ? 'error' : 'info',
-    text: `${what}: ${verdict.outcome}${problems.length > 0 ? ` (${count(problems.length, 'problem')}: ${problems.join(', ')})` : ''}`,
+    text: `${what}: ${verdict.outcome}${states === '' ? '' : ` (${states})`}${problems.length > 0 ? `; ${count(problems.length, 'problem')}: ${problems.join(', ')}` : ''}`,
   };
 }
 

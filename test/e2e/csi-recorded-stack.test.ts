@@ -15,7 +15,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { defaultRbacGroup, rbacObjects } from '../../functions/app/rbac-manifest.ts';
-import { generateRecordKey, sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { generateRecordKey, sandboxConfig } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { passVerdict } from '../../functions/engine/pass-verdict.ts';
 import type { StatefulSetReport } from '../../functions/engine/pass-report.ts';

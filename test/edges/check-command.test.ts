@@ -13,7 +13,7 @@ import { defaultRbacGroup, rbacObjects, type RbacObject } from '../../functions/
 import { parseConfig } from '../../functions/domain/config.ts';
 import { checkCommand } from '../../functions/cli/check-command.ts';
 import { renderCheckReport, type CheckReport } from '../../functions/cli/render-check.ts';
-import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-command.ts';
+import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-config.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { requireMergeQueue } from '../../sandbox/github/endpoints/rules.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runTargets } from '../../functions/app/run-targets.ts';
-import { examplePrices, exampleSizeSources } from '../../functions/cli/sandbox-command.ts';
+import { examplePrices, exampleSizeSources } from '../../functions/cli/sandbox-config.ts';
 import { examplesFolder, seedTargetFile } from '../../functions/cli/sandbox-seed.ts';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
 import { parseConfig } from '../../functions/domain/config.ts';

@@ -149,7 +149,7 @@ describe('the verdict line of a local run', () => {
     assert.deepEqual(runVerdictLine({ target: 'demo', action: 'pass', trigger: 'push' }, failed), { level: 'error', text: 'pass demo: error: cannot reach the cluster' });
     const report = { target: 'demo', mode: 'apply', commitSha: 'b'.repeat(40), outcome: 'ok', statefulSets: [], manifestErrors: [{ path: 'k8s/pg.yaml', line: 3, column: 1, message: 'bad' }], notes: [] } as const;
     const blocked: TargetRun = { ...base, report: { ...report, manifestErrors: [...report.manifestErrors], statefulSets: [], notes: [] }, feedback: undefined, error: undefined };
-    assert.deepEqual(runVerdictLine({ target: 'demo', action: 'pass', trigger: 'push' }, blocked), { level: 'error', text: 'pass demo: blocked (1 problem: k8s/pg.yaml:3 manifest-error)' });
+    assert.deepEqual(runVerdictLine({ target: 'demo', action: 'pass', trigger: 'push' }, blocked), { level: 'error', text: 'pass demo: blocked; 1 problem: k8s/pg.yaml:3 manifest-error' });
     const ok: TargetRun = { ...base, report: { ...report, manifestErrors: [], statefulSets: [], notes: [] }, feedback: undefined, error: undefined };
     assert.deepEqual(runVerdictLine({ target: 'demo', action: 'pass', trigger: 'push' }, ok), { level: 'info', text: 'pass demo: ok' });
   });

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { progressContext } from '../../functions/feedback/report-progress.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
