@@ -3,12 +3,10 @@
 // with a deprecation line), an apply on an EKS target is refused before the delivery is answered (422; a validation
 // there is accepted), and each run is logged with its verdict, never `?`.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { sign } from '@octokit/webhooks-methods';
 import { startLocalWebhookServer, type LocalWebhookServer } from '../../functions/app/local-webhook-server.ts';
@@ -16,40 +14,12 @@ import type { TargetRun } from '../../functions/app/run-targets.ts';
 import type { TargetMessage } from '../../functions/app/target-messages.ts';
 import { eksNotes, notRunHere, runVerdictLine } from '../../functions/cli/local-webhook-runs.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
+import { runCli, startWebhookCommand } from '../support/cli-children.ts';
 
-const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 const examplesRoot = dirname(require.resolve('@octokit/webhooks-examples/package.json'));
 const recorded = require(join(examplesRoot, 'api.github.com', 'index.json')) as Array<{ name: string; examples: Array<Record<string, unknown>> }>;
 const secret = 'webhook-command-secret-value';
-
-/** The CLI as a child; its exit code and what it printed. */
-async function cli(args: readonly string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-/** The `webhook` command started as a child: its first stdout line, then its exit code and stderr on SIGINT. */
-async function startWebhook(args: readonly string[], env: Record<string, string>): Promise<{ listening: string; stop: () => Promise<{ code: number | null; stderr: string }> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', 'webhook', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const listening = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (stdout.includes('\n')) resolve(stdout.split('\n')[0] ?? '');
-    });
-    void exited.then((code) => reject(new Error(`webhook exited with ${String(code)}: ${stderr}`)));
-  });
-  return { listening, stop: async () => { child.kill('SIGINT'); return { code: await exited, stderr }; } };
-}
 
 describe('the webhook command', () => {
   let dir: string;
@@ -68,14 +38,14 @@ describe('the webhook command', () => {
 
   it('refuses the 5-character secret check refuses, as check does, and starts with one check accepts', async () => {
     const short = { HOOK_SECRET: 'abcde' };
-    const refused = await cli(['webhook', '--port', '0', '--config', configPath, '--webhook-secret-env', 'HOOK_SECRET'], short);
+    const refused = await runCli(['webhook', '--port', '0', '--config', configPath, '--webhook-secret-env', 'HOOK_SECRET'], short);
     assert.equal(refused.code, 2);
     assert.equal(refused.stderr, '$HOOK_SECRET is shorter than 16 characters (it has 5): a short secret can be guessed from any signed delivery: export HOOK_SECRET=<the secret GitHub signs with, 16 characters or more>\n');
-    const checked = await cli(['check', '--config', configPath, '--webhook-secret-env', 'HOOK_SECRET', '--json'], short);
+    const checked = await runCli(['check', '--config', configPath, '--webhook-secret-env', 'HOOK_SECRET', '--json'], short);
     const webhook = (JSON.parse(checked.stdout) as { webhook: Array<{ level: string; message: string }> }).webhook;
     assert.deepEqual(webhook.map((r) => [r.level, r.message]), [['error', 'is shorter than 16 characters (it has 5): a short secret can be guessed from any signed delivery']]);
 
-    const started = await startWebhook(['--port', '0', '--config', configPath, '--webhook-secret-env', 'HOOK_SECRET'], { HOOK_SECRET: secret });
+    const started = await startWebhookCommand(['--port', '0', '--config', configPath, '--webhook-secret-env', 'HOOK_SECRET'], { HOOK_SECRET: secret });
     const { code, stderr } = await started.stop();
     assert.match(started.listening, /^listening on http:\/\/127\.0\.0\.1:\d+\/ \(secret from \$HOOK_SECRET\); Ctrl-C to stop$/);
     assert.equal(code, 0, stderr);
@@ -83,11 +53,11 @@ describe('the webhook command', () => {
   });
 
   it('reads the old --secret-env, saying it is deprecated, and shows only --webhook-secret-env in its usage', async () => {
-    const started = await startWebhook(['--port', '0', '--config', configPath, '--secret-env', 'OLD_SECRET'], { OLD_SECRET: secret });
+    const started = await startWebhookCommand(['--port', '0', '--config', configPath, '--secret-env', 'OLD_SECRET'], { OLD_SECRET: secret });
     const { stderr } = await started.stop();
     assert.match(started.listening, /\(secret from \$OLD_SECRET\)/);
     assert.match(stderr, /^warning: --secret-env is deprecated: use --webhook-secret-env, the name check takes too$/m);
-    const help = await cli(['webhook', '--help'], {});
+    const help = await runCli(['webhook', '--help'], {});
     assert.match(help.stdout, /^ {2}npx sts-volume-gitops webhook --port N \[--config FILE\] \[--webhook-secret-env VAR\]$/m);
     assert.match(help.stdout, /--secret-env VAR +deprecated: use --webhook-secret-env; still read,/);
   });
