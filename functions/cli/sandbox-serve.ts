@@ -125,8 +125,8 @@ export function renderSandboxInfo(info: Readonly<Record<string, string>>, webhoo
     lines.push(
       `  git clone ${info.gitRemote ?? ''} platform-gitops && cd platform-gitops`,
       '  # edit a size in k8s/, then: git switch -c grow && git commit -am "Grow" && git push -u origin grow',
-      `  ${runAs} sandbox pr open --head grow --title "Grow"`,
-      `  ${runAs} sandbox pr rerun 1       # Re-run the check; merge: ${runAs} sandbox pr merge 1`,
+      `  ${runAs} sandbox pr open --head grow --title "Grow"     # prints its number, N`,
+      `  ${runAs} sandbox pr rerun N       # Re-run its check; then: ${runAs} sandbox pr merge N`,
     );
     if (info.config) lines.push(`  ${runAs} reconcile${config}     # until it says converged (the schedule's job when deployed)`);
     lines.push(webhook === undefined
