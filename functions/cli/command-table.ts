@@ -92,7 +92,7 @@ export const commandTable = {
   demo: {
     name: 'demo',
     summary: 'the whole story on the sandboxes (npm start)',
-    description: 'Runs check, plan and passes on the sandboxes seeded from examples/ and prints what happens: resizes, a failed expansion and its recovery pull request, a reviewer\'s pull request, a values-file size. Its temporary folder is removed at the end and on Ctrl-C.',
+    description: 'Runs check, plan and passes on the sandboxes seeded from examples/ and prints what happens: a shrink blocked on its pull request, resizes, a failed expansion and its recovery pull request, a reviewer\'s pull request, a guardrail holding a typo back, a values-file size. Its temporary folder is removed at the end and on Ctrl-C.',
     flags: {},
   },
   help: {

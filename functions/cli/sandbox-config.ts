@@ -2,7 +2,7 @@
 // sandboxes, its record key, state namespace, credential (a token, or the GitHub sandbox's App), size sources and
 // prices; and what examples/ adds to it (sandbox-seed.ts).
 import { randomBytes } from 'node:crypto';
-import type { PriceConfig, SizeSourceConfig } from '../domain/config.ts';
+import type { GuardrailsConfig, PriceConfig, SizeSourceConfig } from '../domain/config.ts';
 import { unitPrice } from '../domain/spelling.ts';
 import { exampleSeedTarget } from './sandbox-seed.ts';
 
@@ -45,6 +45,8 @@ export interface SandboxDeployment {
   app?: { appId: number; installationId: number; privateKey: { env: string } | { file: string } };
   /** Prices per GiB-month of the sandbox's StorageClasses: plans and recovery pull requests then say what a change costs. */
   prices?: PriceConfig;
+  /** The target's limits on a change (its seed's). */
+  guardrails?: GuardrailsConfig;
 }
 
 export function sandboxConfig(
@@ -58,8 +60,9 @@ export function sandboxConfig(
     : `token: { env: ${tokenVariable} }`;
   const prices = deployment.prices
     ? `    prices: { currency: ${deployment.prices.currency}, perGiBMonth: { ${Object.entries(deployment.prices.perGiBMonth).map(([k, v]) => `${k}: ${v}`).join(', ')} } }\n` : '';
-  const mappings = sizeSources.length === 0 ? ''
-    : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template}${s.value ? `, value: ${s.value}` : ''} }\n`).join('')}`;
+  // Written as JSON, which is YAML, so every field of a size source (its own guardrails, an owner) goes through.
+  const mappings = sizeSources.length === 0 ? '' : `    sizeSources:\n${sizeSources.map((s) => `      - ${JSON.stringify(s)}\n`).join('')}`;
+  const guardrails = deployment.guardrails ? `    guardrails: ${JSON.stringify(deployment.guardrails)}\n` : '';
   return `targets:
   - name: demo
     source:
@@ -75,5 +78,5 @@ export function sandboxConfig(
     namespaces: { default: default, ${state}allow: [db, cache, analytics] }
     recordKey: ${recordKey}
     pullRequests: { validate: true, recovery: true }
-${prices}${mappings}`;
+${prices}${guardrails}${mappings}`;
 }

@@ -98,7 +98,7 @@ export async function serveSandboxes(input: {
     }
     const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, sandboxTokenVariable, seedTarget?.sizeSources ?? [], {
       recordKey: { file: recordKeyFile }, stateNamespace: undefined, app: { appId: app.appId, installationId: app.installationId, privateKey: { file: appKeyFile } },
-      ...(seedTarget?.prices ? { prices: seedTarget.prices } : {}),
+      ...(seedTarget?.prices ? { prices: seedTarget.prices } : {}), ...(seedTarget?.guardrails ? { guardrails: seedTarget.guardrails } : {}),
     });
     if (seedTarget?.prices) info.prices = describePrices(seedTarget.prices);
     await writeFile(info.config, configText);

@@ -114,7 +114,7 @@ export function renderPlanComment(input: {
   }
 
   const lines: string[] = [];
-  lines.push(`### npx sts-volume-gitops plan for \`${escapeMarkdown(target)}\` at ${headSha.slice(0, 7)}`);
+  lines.push(`### sts-volume-gitops plan for \`${escapeMarkdown(target)}\` at ${headSha.slice(0, 7)}`);
   lines.push('');
   lines.push(state === 'success' ? `**${escapeMarkdown(description)}**` : '**This change cannot be applied as it is.**');
   lines.push('');

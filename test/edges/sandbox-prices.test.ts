@@ -63,7 +63,7 @@ describe('the sandbox command\'s ready config', () => {
       await writeFile(join(copy, seedTargetFile), 'sizeSources:\n  - { file: a.yaml, path: size, statefulSet: db/pg, templat: data }\nprice: {}\n');
       await assert.rejects(startSandboxCommand(['--seed', copy]), (error: Error) => {
         assert.match(error.message, /^sandbox exited early with 2: /);
-        assert.match(error.message, new RegExp(`configuration error in .*${seedTargetFile}:\\n {2}- has an unknown field "price": a seed's target takes sizeSources and prices`));
+        assert.match(error.message, new RegExp(`configuration error in .*${seedTargetFile}:\\n {2}- has an unknown field "price": a seed's target takes sizeSources, prices, guardrails`));
         return true;
       });
     } finally {
