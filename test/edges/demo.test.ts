@@ -59,6 +59,7 @@ describe('the npm start demo', () => {
     assert.match(output, /Writes in that pass: Kubernetes 0, GitHub 0\./);
     // README's first example: a shrink, blocked on its pull request's check at the size's line, before anyone merges it.
     assert.match(output, /2\. A pull request that shrinks a volume: blocked on its check[\s\S]*?✖ sts-volume-gitops\/validate \(demo\) on [0-9a-f]{7} — failure\n {4}db\/pg data: 5Gi is not above the current capacity of data-pg-0 \(10Gi\), data-pg-1 \(10Gi\), data-pg-2 \(10Gi\); a request can only be lowered to a value strictly above status\.capacity \(KEP-1790\)\n/);
+    assert.match(output, /\n {6}sts-volume-gitops plan for demo at [0-9a-f]{7}\n/, 'the plan\'s title names the tool, not a command line');
     assert.match(output, /\n {6}db\/pg {8}data {6}3 {9}10Gi → 5Gi; class silver → gold {2}standard \(expandable\) {2}— {6}❌ blocked\n/);
     assert.match(output, /k8s\/db\/pg\.yaml:33 {2}failure {2}db\/pg data: blocked\n/);
     // A zero too many, held back by the target's guardrail, named where it is set.
