@@ -9,7 +9,7 @@
 // message carries which run to answer (`rerun`), so the pass writes a new run of it even when the verdict is unchanged.
 // Pure, over deliveries whose shape webhook-payloads.ts has checked.
 import type { TargetConfig } from '../domain/config.ts';
-import { validateContext } from '../feedback/validate-pull-requests.ts';
+import { isProgressContextOf, validateContext } from '../feedback/check-names.ts';
 import { queuedMessage, type QueuedTargetMessage, type RerunRef, type TargetMessage } from './target-messages.ts';
 import type { CheckRunDelivery, CheckSuiteDelivery } from './webhook-payloads.ts';
 
@@ -26,11 +26,6 @@ function branchOf(target: TargetConfig): string {
 
 function appIdOf(target: TargetConfig): number | undefined {
   return 'github' in target.source ? target.source.github.app?.appId : undefined;
-}
-
-/** The progress check runs of a target are named `sts-volume-gitops/<target>/<namespace>/<name>` (report-progress.ts). */
-function isProgressCheckOf(target: TargetConfig, name: string): boolean {
-  return name.startsWith(`sts-volume-gitops/${target.name}/`);
 }
 
 /**
@@ -65,7 +60,7 @@ export function checkRerunMessages(targets: readonly TargetConfig[], delivery: C
       found = recheck(target, delivery, { sha: delivery.headSha }, true);
     } else if (delivery.name === validateContext(target.name)) {
       found = recheck(target, delivery, { sha: delivery.headSha, check: delivery.name }, false);
-    } else if (isProgressCheckOf(target, delivery.name)) {
+    } else if (isProgressContextOf(target.name, delivery.name)) {
       // Progress is what a pass reports: the pass reads the cluster again and rewrites the check.
       found = [{ target: target.name, action: 'pass', trigger: delivery.event, rerun: { sha: delivery.headSha, check: delivery.name } }];
     } else {

@@ -28,7 +28,7 @@ import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { withTemporaryFolder } from './temporary-folder.ts';
 import { checkRunsByCommit, checkRunView, indent, latestCheckRun, rendered } from './demo-views.ts';
-import { validateContext } from '../feedback/validate-pull-requests.ts';
+import { validateContext } from '../feedback/check-names.ts';
 import { count } from '../domain/spelling.ts';
 import { outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import type { PassReport, TemplateReport } from '../engine/pass-report.ts';

@@ -7,6 +7,7 @@ import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pa
 import { readSizeSources } from '../domain/size-sources.ts';
 import { renderProgressComment } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
+import { progressContext } from './check-names.ts';
 
 export interface ProgressReport {
   statefulSet: string;
@@ -17,10 +18,6 @@ export interface ProgressReport {
   markdown: string;
   status: WriteOutcome;
   comment: WriteOutcome | undefined;
-}
-
-export function progressContext(target: string, sts: { namespace: string; name: string }): string {
-  return `sts-volume-gitops/${target}/${sts.namespace}/${sts.name}`;
 }
 
 const reportable = new Set<StatefulSetReport['outcome']>(['in-progress', 'waiting', 'blocked', 'failed', 'stalled', 'converged']);

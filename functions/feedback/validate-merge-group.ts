@@ -8,7 +8,8 @@ import type { ClusterPort, GitHistoryPort, ReviewHost, WriteOutcome } from '../e
 import type { PassTarget } from '../engine/run-pass.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import type { RepoLinks } from './render-plan-comment.ts';
-import { planCommit, touchedFiles, validateContext, type FeedbackFailure } from './validate-pull-requests.ts';
+import { planCommit, touchedFiles, type FeedbackFailure } from './validate-pull-requests.ts';
+import { validateContext } from './check-names.ts';
 
 export interface MergeGroupCheck {
   headSha: string;

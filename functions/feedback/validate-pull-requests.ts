@@ -10,6 +10,7 @@ import { planWithDryRuns, reportFromPlan, type PassTarget, type StatefulSetRepor
 import type { LocatedError } from '../domain/desired-state.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
+import { validateContext } from './check-names.ts';
 
 export interface PullRequestCheck {
   number: number;
@@ -20,10 +21,6 @@ export interface PullRequestCheck {
   markdown: string;
   status: WriteOutcome;
   comment: WriteOutcome;
-}
-
-export function validateContext(target: string): string {
-  return `sts-volume-gitops/validate (${target})`;
 }
 
 /** Something that could not be published; the other pull requests and StatefulSets were still served. */

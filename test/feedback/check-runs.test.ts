@@ -9,7 +9,7 @@ import { createGitHubClient, type GitHubClient } from '../../functions/adapters/
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
+import { validateContext } from '../../functions/feedback/check-names.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { noWaiting, passUntil, statusesOf } from '../support/passes.ts';

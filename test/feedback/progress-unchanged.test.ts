@@ -13,7 +13,7 @@ import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
-import { progressContext } from '../../functions/feedback/report-progress.ts';
+import { progressContext } from '../../functions/feedback/check-names.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { pgManifest } from './one-set-world.ts';

@@ -10,7 +10,7 @@ import { runTargets } from '../../functions/app/run-targets.ts';
 import { parseTargetMessage } from '../../functions/app/target-messages.ts';
 import { sandboxConfig } from '../../functions/cli/sandbox-config.ts';
 import { loadConfig } from '../../functions/domain/config.ts';
-import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
+import { validateContext } from '../../functions/feedback/check-names.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
