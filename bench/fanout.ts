@@ -1,7 +1,8 @@
 // `npm run bench:fanout`: the dispatcher -> SQS FIFO -> worker path for many targets, on the sandboxes with the real
 // clients. The real dispatcher sends with the real SQS client to a local SQS endpoint; the queued records are handed
 // to N concurrent worker invocations the way the event source does for a FIFO queue (a group, i.e. a cluster, is never
-// in two workers at once). Each target is its own "cluster" (its own kubeconfig file, all pointing at one sandbox).
+// in two workers at once). Each target is its own cluster: its own Kubernetes sandbox, since a cluster is known by its
+// server URL (two kubeconfig files of one server are one cluster, one message group).
 // Printed per N: the total time, the longest wait of a target in the queue, and that every target ran exactly once.
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -36,20 +37,20 @@ function manifest(namespace: string): string {
 async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'sts-bench-fanout-'));
   const namespaces = Array.from({ length: targets }, (_, i) => `t-${String(i).padStart(2, '0')}`);
-  const kube = await startKubeSandbox({
-    workDir: join(dir, 'kube'),
-    seed: { namespaces, storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }], statefulSets: namespaces.map((ns) => JSON.parse(manifest(ns)) as Record<string, unknown>) },
-  });
+  const clusters = await Promise.all(namespaces.map((ns) => startKubeSandbox({
+    workDir: join(dir, 'kube', ns),
+    seed: { namespaces: [ns, `${ns}-state`], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }], statefulSets: [JSON.parse(manifest(ns)) as Record<string, unknown>] },
+  })));
   const sqs = await startLocalSqs();
   let config = 'targets:\n';
-  for (const ns of namespaces) {
+  for (const [index, ns] of namespaces.entries()) {
     await mkdir(join(dir, 'repos', ns), { recursive: true });
     await writeFile(join(dir, 'repos', ns, 'db.yaml'), manifest(ns));
     const kubeconfig = join(dir, 'kubeconfigs', `${ns}.yaml`);
     await mkdir(join(dir, 'kubeconfigs'), { recursive: true });
-    await copyFile(kube.kubeconfigPath, kubeconfig);
+    await copyFile(clusters[index]!.kubeconfigPath, kubeconfig);
     config += `  - name: ${ns}\n    source: { local: { directory: ${JSON.stringify(join(dir, 'repos', ns))}, paths: ["**/*.yaml"] } }\n`
-      + `    cluster: { kubeconfig: { path: ${JSON.stringify(kubeconfig)} } }\n    namespaces: { default: ${ns}, state: ${ns}, allow: [${ns}] }\n`;
+      + `    cluster: { kubeconfig: { path: ${JSON.stringify(kubeconfig)} } }\n    namespaces: { default: ${ns}, state: ${ns}-state, allow: [${ns}] }\n`;
   }
   const configFile = join(dir, 'config.yaml');
   await writeFile(configFile, config);
@@ -118,7 +119,7 @@ async function main(): Promise<void> {
   process.stdout.write('  (one process on a shared machine: the workers share its CPU, so more workers help as far as passes wait on I/O;\n'
     + '   on Lambda each worker has its own. "longest wait" is the time the last target waited in the queue.)\n');
   await sqs.close();
-  await kube.close();
+  await Promise.all(clusters.map((cluster) => cluster.close()));
   await rm(dir, { recursive: true, force: true });
 }
 

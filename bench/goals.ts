@@ -21,6 +21,8 @@ export function printGoals(results: readonly ScenarioResult[], bundle: BundleFig
   const resize1000 = find('1000 sets x 20 ns', 'resize');
   const github = find('1000 sets x 20 ns', 'first read') ?? results.filter((r) => r.scenario.startsWith('first read')).at(-1);
   const writes = results.filter((r) => r.scenario.startsWith('pass after a commit'));
+  const usage = results.filter((r) => r.usage !== undefined);
+  const usage1000 = find('1000 sets x 20 ns', 'usage read')?.usage;
   const rows: Array<[string, string, string]> = [
     ['steady pass, 1,000 sets, 10 ms latency', steady('1000 sets x 20 ns'), '<= 1.0 s; 82 calls'],
     ['steady pass, 5,000 sets x 100 namespaces', steady('5000 sets x 100 ns'), '<= 4 s, calls = floor'],
@@ -28,6 +30,8 @@ export function printGoals(results: readonly ScenarioResult[], bundle: BundleFig
     ['resize, Kubernetes calls / floor', resizeRatios, '<= 1.1'],
     ['resize of 1,000 sets to convergence', resize1000 ? `${(resize1000.wallMs / 1000).toFixed(0)} s of pass time (${resize1000.notes.join(', ')})` : notRun, '< 3 min of pass time'],
     ['first pass in a fresh container', github ? `${(github.wallMs / 1000).toFixed(2)} s, ${github.githubCalls} GitHub calls (${github.world}, ${github.notes.join(', ')})` : notRun, '< 5 s'],
+    ['usage read: Prometheus queries per pass (issue 36)', usage.length ? usage.map((r) => `${r.world.split(' ')[0]}: ${r.usage?.queriesPerPass ?? '?'}`).join(', ') : notRun, 'fixed, not per volume'],
+    ['usage read: overhead on a 1,000-set pass', usage1000 ? `wall ${usage1000.wallOverheadPercent.toFixed(1)}%, controller CPU ${usage1000.cpuOverheadPercent.toFixed(1)}% (alternated); step alone ${usage1000.stepAlone.cpuMs.toFixed(0)} ms CPU, ${usage1000.stepAlone.cpuPercentOfPass.toFixed(1)}%` : notRun, '< 10%'],
     ['writes on a converged cluster after any commit', writes.length ? writes.map((r) => `${r.world.split(' ')[0]}: ${r.kubeWrites}`).join(', ') : notRun, '0'],
     ['push -> check on the head, p50 / p95 (issue 24)', verdict ? `${(verdict.pullRequest.p50Ms / 1000).toFixed(2)} s / ${(verdict.pullRequest.p95Ms / 1000).toFixed(2)} s` : notRun, 'p95 < 2 s'],
     ['merge queue entry -> check, p50 / p95', verdict ? `${(verdict.mergeGroup.p50Ms / 1000).toFixed(2)} s / ${(verdict.mergeGroup.p95Ms / 1000).toFixed(2)} s` : notRun, 'p95 < 2 s'],

@@ -36,7 +36,7 @@ export class SandboxHost {
     });
   }
 
-  startKube(seed: unknown, latencyMs: number): Promise<{ kubeconfigPath: string }> {
+  startKube(seed: unknown, latencyMs: number): Promise<{ kubeconfigPath: string; prometheusUrl: string }> {
     return this.request({ op: 'startKube', seed, latencyMs });
   }
 

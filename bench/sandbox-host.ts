@@ -18,6 +18,8 @@ export interface HostLogs {
   kubeWrites: number;
   githubCounts: Record<string, number>;
   githubCalls: number;
+  /** Queries the Kubernetes sandbox's Prometheus API answered (the usage reads). */
+  prometheusQueries: number;
 }
 
 let kube: KubeSandbox | undefined;
@@ -29,7 +31,8 @@ async function handle(request: HostRequest): Promise<unknown> {
       await kube?.close();
       kube = await startKubeSandbox({ seed: request.seed });
       if (request.latencyMs > 0) kube.faults.add({ latencyMs: request.latencyMs });
-      return { kubeconfigPath: kube.kubeconfigPath };
+      if (request.latencyMs > 0) kube.prometheus.faults.add({ latencyMs: request.latencyMs });
+      return { kubeconfigPath: kube.kubeconfigPath, prometheusUrl: kube.prometheus.url };
     }
     case 'startGitHub': {
       await github?.close();
@@ -47,6 +50,7 @@ async function handle(request: HostRequest): Promise<unknown> {
       return null;
     case 'resetLogs':
       kube?.requestLog.reset();
+      kube?.prometheus.queries.splice(0);
       github?.requestLog.reset();
       return null;
     case 'logs': {
@@ -56,6 +60,7 @@ async function handle(request: HostRequest): Promise<unknown> {
         kubeWrites: kube?.requestLog.writes().length ?? 0,
         githubCounts: github?.requestLog.countsByOperation() ?? {},
         githubCalls: github?.requestLog.entries.length ?? 0,
+        prometheusQueries: kube?.prometheus.queries.length ?? 0,
       };
       return logs;
     }

@@ -13,6 +13,9 @@ import { SandboxHost } from './sandbox-client.ts';
 import type { HostLogs } from './sandbox-host.ts';
 import { kubeSeed, manifestFiles, MemorySource, namespaceName, type WorldSize } from './worlds.ts';
 import { RecordKey } from '../functions/engine/records/authenticity.ts';
+import { prometheusAuthorizer } from '../functions/usage/prometheus-auth.ts';
+import { sizeProposalStep } from '../functions/usage/size-proposals.ts';
+import type { PlannedPass, SizeProposalStep } from '../functions/engine/pass-context.ts';
 import { generateRecordKey } from '../functions/cli/sandbox-config.ts';
 
 export interface ScenarioResult {
@@ -28,6 +31,8 @@ export interface ScenarioResult {
   naive: { calls: number; wallMs: number | undefined } | undefined;
   counts: Record<string, number>;
   notes: string[];
+  /** The usage scenario's figures: Prometheus queries per pass, and the pass's wall and CPU beside the same pass without usage. */
+  usage?: { queriesPerPass: number; wallOverheadPercent: number; cpuOverheadPercent: number; stepAlone: { wallMs: number; cpuMs: number; cpuPercentOfPass: number } };
 }
 
 const size: WorldSize = { sets: Number(process.argv[2] ?? 50), namespaces: Number(process.argv[3] ?? 20), replicas: 3 };
@@ -69,7 +74,7 @@ async function main(): Promise<void> {
 async function clusterScenarios(host: SandboxHost): Promise<void> {
   const before = { data: '10Gi', logs: '1Gi' };
   const seeding = performance.now();
-  const { kubeconfigPath } = await host.startKube(kubeSeed(size, before), latencyMs);
+  const { kubeconfigPath, prometheusUrl } = await host.startKube(kubeSeed(size, before), latencyMs);
   process.stdout.write(`Kubernetes sandbox seeded and settled in ${((performance.now() - seeding) / 1000).toFixed(1)} s\n`);
   const config = new KubeConfig();
   config.loadFromFile(kubeconfigPath);
@@ -81,6 +86,21 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   const timing = { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() };
   const recordKey = RecordKey.fromText(generateRecordKey(), 'the bench');
   const pass = (): Promise<PassReport> => runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing, apiConcurrency: concurrency, recordKey });
+  // The same pass reading usage from the sandbox's Prometheus API (10 ms latency too) and deciding growth and write-back.
+  const step = sizeProposalStep(
+    { usage: { prometheus: { url: prometheusUrl } }, growth: { usedPercent: 80, fullWithinSeconds: 7 * 86_400, step: { percent: 50 }, max: '100Gi', openAtOnce: 5 } },
+    { endpoint: { url: prometheusUrl, authorize: prometheusAuthorizer(undefined) }, timeoutMs: () => 30_000 },
+  );
+  // The step as the pass runs it; the last plan it decided from is kept, to time the step alone afterwards.
+  const usage: UsageBench = { step, last: undefined };
+  const proposeSizes: SizeProposalStep = (namespaces, at) => {
+    const decide = step(namespaces, at);
+    return (planned) => {
+      usage.last = { namespaces, planned };
+      return decide(planned);
+    };
+  };
+  const usagePass = (): Promise<PassReport> => runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing, apiConcurrency: concurrency, recordKey, proposeSizes });
 
   const measure: Measure = async (work) => {
     const cpu = process.cpuUsage();
@@ -126,6 +146,8 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   const mib = (bytes: number): string => (bytes / 1024 / 1024).toFixed(0);
   const memoryNote = `after the steady passes: rss ${mib(memory.rss)} MiB, V8 heap ${mib(memory.heapUsed)} MiB used of ${mib(memory.heapTotal)} MiB, external ${mib(memory.external)} MiB`;
 
+  if (!skip.has('usage')) await usageScenario(host, pass, usagePass, usage, measure, result);
+
   // A commit that changes no size: nothing to write.
   await host.resetLogs();
   git.set(manifestFiles(size, before));
@@ -141,6 +163,57 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   await result('steady pass (median of 3)', steady[1] ?? { wallMs: 0, cpuMs: 0 }, 3, {
     floor: readFloor(), naive: naive ? { calls: naive.value.calls, wallMs: naive.wallMs } : naiveCalls, peakRssMiB: steadyRss, notes: [memoryNote],
   }, steadyLogs);
+}
+
+/**
+ * The usage read's cost: steady passes with and without it, alternated (the machine's load moves between them), the
+ * medians compared; and the queries a pass sends, which are the same five at 50 sets or 5,000.
+ */
+interface UsageBench {
+  step: SizeProposalStep;
+  last: { namespaces: readonly string[]; planned: PlannedPass } | undefined;
+}
+
+async function usageScenario(host: SandboxHost, pass: () => Promise<PassReport>, usagePass: () => Promise<PassReport>, usage: UsageBench, measure: Measure, result: Result): Promise<void> {
+  const plain: Array<{ wallMs: number; cpuMs: number }> = [];
+  const withUsage: Array<{ wallMs: number; cpuMs: number }> = [];
+  let report: PassReport | undefined;
+  await host.resetLogs();
+  for (let i = 0; i < 3; i++) {
+    const { wallMs, cpuMs } = await measure(pass);
+    plain.push({ wallMs, cpuMs });
+    const used = await measure(usagePass);
+    withUsage.push({ wallMs: used.wallMs, cpuMs: used.cpuMs });
+    report = used.value;
+  }
+  const logs = await host.logs();
+  // The step alone over the last pass's plan (its queries to the sandbox in the other process, its parsing and
+  // decisions here): what it costs the controller, apart from the load the alternated passes see.
+  const alone: Array<{ wallMs: number; cpuMs: number }> = [];
+  const last = usage.last;
+  for (let i = 0; i < 3 && last; i++) {
+    const { wallMs, cpuMs } = await measure(() => usage.step(last.namespaces, new Date())(last.planned));
+    alone.push({ wallMs, cpuMs });
+  }
+  const median = (runs: Array<{ wallMs: number; cpuMs: number }>, key: 'wallMs' | 'cpuMs'): number => [...runs].sort((a, b) => a[key] - b[key])[1]?.[key] ?? 0;
+  const [plainWall, usageWall, plainCpu, usageCpu] = [median(plain, 'wallMs'), median(withUsage, 'wallMs'), median(plain, 'cpuMs'), median(withUsage, 'cpuMs')];
+  const percent = (more: number, base: number): string => `${more >= base ? '+' : ''}${(((more - base) / base) * 100).toFixed(1)}%`;
+  // Three passes with usage and three without; the Kubernetes calls of both are the pass's own, so counted per pass.
+  const volumes = report?.usage?.templates.reduce((sum, t) => sum + t.replicas.length, 0) ?? 0;
+  const grows = report?.growth?.filter((g) => g.action === 'grow').length ?? 0;
+  const overhead = (more: number, base: number): number => ((more - base) / base) * 100;
+  await result('usage read in a steady pass (median of 3)', { wallMs: usageWall, cpuMs: usageCpu }, 6, {
+    floor: readFloor(),
+    usage: {
+      queriesPerPass: logs.prometheusQueries / 3, wallOverheadPercent: overhead(usageWall, plainWall), cpuOverheadPercent: overhead(usageCpu, plainCpu),
+      stepAlone: { wallMs: median(alone, 'wallMs'), cpuMs: median(alone, 'cpuMs'), cpuPercentOfPass: (median(alone, 'cpuMs') / plainCpu) * 100 },
+    },
+    notes: [
+      `${logs.prometheusQueries / 3} Prometheus queries per pass (${report?.usage?.outcome ?? 'no usage'}: ${volumes} volumes, growth proposed for ${grows} templates)`,
+      `beside the same pass without usage, alternated (median ${plainWall.toFixed(0)} ms, ${plainCpu.toFixed(0)} ms CPU): wall ${percent(usageWall, plainWall)}, controller CPU ${percent(usageCpu, plainCpu)}`,
+      `the usage step alone (read and decide, median of 3): ${median(alone, 'wallMs').toFixed(0)} ms wall, ${median(alone, 'cpuMs').toFixed(0)} ms controller CPU (${((median(alone, 'cpuMs') / plainCpu) * 100).toFixed(1)}% of the pass's CPU)`,
+    ],
+  }, logs);
 }
 
 type Measure = <T>(work: () => Promise<T>) => Promise<{ value: T; wallMs: number; cpuMs: number }>;

@@ -50,6 +50,9 @@ export function kubeSeed(size: WorldSize, sizes: { data: string; logs: string })
     // Room for every set of the namespace to double: quota checks are on the path but never refuse.
     resourceQuotas: namespaces.map((namespace) => ({ name: 'storage', namespace, hard: { 'requests.storage': '100Ti', persistentvolumeclaims: '100000' } })),
     statefulSets: sets.map((s) => statefulSetManifest(s, size.replicas, sizes)),
+    // Every volume reports usage (the sandbox's Prometheus API); one set in ten has a replica filling up (85%, 3 days
+    // from full), so the usage read proposes growth for a tenth of the sets.
+    volumeUsage: sets.filter((_, i) => i % 10 === 0).map((s) => ({ namespace: s.namespace, claim: `data-${s.name}-0`, used: '8.5Gi', perDay: '0.5Gi' })),
   };
 }
 
@@ -70,6 +73,6 @@ export class MemorySource implements GitSourcePort {
   }
 
   readBranchHead(): Promise<GitSnapshot> {
-    return Promise.resolve({ commitSha: this.commit.toString(16).padStart(40, '0'), files: this.files, paths: [...this.files.keys()] });
+    return Promise.resolve({ commitSha: this.commit.toString(16).padStart(40, '0'), files: this.files, paths: [...this.files.keys()], tooLarge: new Map() });
   }
 }

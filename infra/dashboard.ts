@@ -94,7 +94,9 @@ export function operationsDashboard(scope: Construct, subjects: DashboardSubject
       ...lambdas.map((fn) => fn.metricThrottles({ period: metrics.period, statistic: 'Sum', label: `${fn.node.id} throttles` })),
       metrics.passCount('DeferredSteps', 'Deferred GitHub steps (time or rate limit)'),
     ]),
-    ...(subjects.webhook ? [graph('Webhook deliveries: queued, refused by reason', [metrics.webhookSeries('queued'), metrics.webhookSeries('refused')])] : []),
+    ...(subjects.webhook ? [graph('Webhook deliveries: queued, repeated (an id queued before), refused by reason', [
+      metrics.webhookSeries('queued'), metrics.webhookSeries('repeated'), metrics.webhookSeries('refused'),
+    ])] : []),
   );
   // A count added to the passes' metrics later gets a graph without anyone listing it here.
   const undrawn = passCountNames.filter((name) => !metrics.countsUsed.has(name));

@@ -7,7 +7,7 @@ import { passMetrics, passOutcomes, type PassMetrics, type PassOutcome, type Rea
 import { webhookMetricNames } from '../functions/lambda/webhook-metric-names.ts';
 import { powertoolsServiceName } from './shipped-function.ts';
 
-/** Emitted by the webhook Lambda: deliveries it queued (dimension `service`), and refused (`service`, `reason`). */
+/** Emitted by the webhook Lambda: deliveries it queued and queued again (dimension `service`), and refused (`service`, `reason`). */
 export { webhookMetricNames };
 export { passOutcomes };
 export type PassCountName = keyof PassMetrics['counts'];

@@ -27,6 +27,7 @@ import { alarmTopic, requireAlarmSubscriber } from './alarm-topic.ts';
 import { stackAlarms } from './alarms.ts';
 import { dashboardName, dashboardUrl, operationsDashboard } from './dashboard.ts';
 import { grantClusterAccess } from './eks-access.ts';
+import { grantUsageAccess } from './usage-access.ts';
 import { lambdaEntries, type LambdaEntryName } from './lambda-bundle.ts';
 import { EmittedMetrics } from './metrics.ts';
 import { targetQueues, type TargetQueues } from './queue.ts';
@@ -186,6 +187,7 @@ export class StsVolumeGitopsStack extends Stack {
     this.githubSecrets = this.grantSecrets(props.githubSecretArn);
     this.recordKeySecrets = this.grantRecordKeys();
     grantClusterAccess(this, this.config, this.function);
+    grantUsageAccess(this, this.config, this.function);
     dispatchSchedule(this, this.dispatcher, { ...props, everyMinutes });
     this.alarmTopic = alarmTopic(this, props);
 

@@ -129,5 +129,6 @@ function withRefusals(answer: WebhookAnswer, refused: ReadonlyArray<{ target: st
   const running = queued.filter((q) => !refused.some((r) => r.target === q.target && r.action === q.action));
   for (const r of refused) log('warn', 'webhook refused here', { target: r.target, action: r.action, reason: r.reason });
   if (running.length === 0) return refusal(422, 'not-run-here', refused.map((r) => r.reason).join('; '));
-  return { statusCode: 202, body: JSON.stringify({ queued: running, refused }), outcome: { kind: 'queued', messages: running.length } };
+  const repeated = answer.outcome.kind === 'queued' && answer.outcome.repeated;
+  return { statusCode: 202, body: JSON.stringify({ queued: running, refused }), outcome: { kind: 'queued', messages: running.length, repeated } };
 }

@@ -17,6 +17,8 @@ import type { ClusterPort, GitHistoryPort, GitSourcePort, ReviewHost } from '../
 import type { RepoLinks } from '../feedback/render-plan-comment.ts';
 import type { PassTarget } from '../engine/run-pass.ts';
 import type { RerunRef } from './target-messages.ts';
+import { prometheusAuthorizer } from '../usage/prometheus-auth.ts';
+import type { UsageSource } from '../usage/size-proposals.ts';
 
 export interface OpenedTarget {
   target: PassTarget;
@@ -24,6 +26,8 @@ export interface OpenedTarget {
   recordKey: RecordKey | undefined;
   git: GitSourcePort;
   cluster: ClusterPort;
+  /** Where the target's volume usage is read (`usage.prometheus`); its credential is read at the first query, never here. */
+  usage: UsageSource | undefined;
   /** Present for GitHub sources: where feedback and recovery pull requests are written, and what they read. */
   github: { client: GitHubClient; host: ReviewHost; repository: GitHistoryPort; branch: string; links: RepoLinks } | undefined;
 }
@@ -34,6 +38,8 @@ export interface OpenOptions {
   readSecret?: (id: string) => Promise<string>;
   /** Reads the recreation record key from the secret the config names (Lambda: Secrets Manager). */
   readRecordKey?: (id: string) => Promise<string>;
+  /** Reads a secret's text (Lambda: Secrets Manager), for the Prometheus bearer token `usage.prometheus.auth.bearer.secret` names. */
+  readSecretText?: (id: string) => Promise<string>;
   /** Apply passes read the record key; plan and validate passes never touch records, so never read it. */
   needsRecordKey?: boolean;
   /** Builds a KubeConfig for an EKS cluster (Lambda: the function's role; CLI plan and check: this machine's AWS credentials). */
@@ -73,8 +79,9 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
   const kubeConfig = await kubeConfigFor(config, options);
   const timeoutMs = () => requestTimeoutMs(options.remainingMs);
   const cluster = new KubeCluster(instrumentedKubeConfig(kubeConfig, { timeoutMs, ...(options.onKubernetesRequest ? { observe: options.onKubernetesRequest } : {}) }));
+  const usage = usageSourceOf(config, options, env, timeoutMs);
   if ('local' in config.source) {
-    return { target, recordKey, cluster, git: new DirectorySource(config.source.local.directory, paths, mappedFiles(config)), github: undefined };
+    return { target, recordKey, cluster, usage, git: new DirectorySource(config.source.local.directory, paths, mappedFiles(config)), github: undefined };
   }
   const source = config.source.github;
   const client = createGitHubClient({
@@ -86,7 +93,15 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config), options.onWarning);
   const repo = { owner: source.owner, repo: source.repo };
   const host = new GitHubReviewHost(client, repo, source.app ? { checkRunsAppId: source.app.appId, ...(options.rerun ? { rerun: options.rerun } : {}) } : {});
-  return { target, recordKey, cluster, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };
+  return { target, recordKey, cluster, usage, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };
+}
+
+/** The target's Prometheus, authenticated as configured; undefined when it reads no usage. */
+export function usageSourceOf(config: TargetConfig, options: Pick<OpenOptions, 'readSecretText'>, env: NodeJS.ProcessEnv, timeoutMs: () => number): UsageSource | undefined {
+  const prometheus = config.usage?.prometheus;
+  if (!prometheus) return undefined;
+  const authorize = prometheusAuthorizer(prometheus.auth, { env, ...(options.readSecretText ? { readSecret: options.readSecretText } : {}) });
+  return { endpoint: { url: prometheus.url, authorize }, timeoutMs };
 }
 
 /** Where people read the repository: GitHub Enterprise Server serves its API under `<host>/api/v3`. */

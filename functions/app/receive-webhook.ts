@@ -6,6 +6,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
 import type { Config } from '../domain/config.ts';
+import type { DeliveryMemory } from './delivery-memory.ts';
 import { decideWebhook } from './webhook-targets.ts';
 import { isReadEvent, payloadReaders } from './webhook-payloads.ts';
 import type { QueuedTargetMessage } from './target-messages.ts';
@@ -28,7 +29,8 @@ export type WebhookRefusal = 'method' | 'too-large' | 'bad-signature' | 'empty-b
 export type WebhookOutcome =
   | { kind: 'refused'; reason: WebhookRefusal }
   | { kind: 'ignored' }
-  | { kind: 'queued'; messages: number };
+  /** `repeated`: its delivery id was queued before (delivery-memory.ts): a redelivery, or a captured one sent again. */
+  | { kind: 'queued'; messages: number; repeated: boolean };
 
 export interface WebhookAnswer {
   statusCode: number;
@@ -43,6 +45,8 @@ export interface WebhookDeps {
   enqueue: (messages: readonly QueuedTargetMessage[]) => Promise<void>;
   /** Never given the body. */
   log: (level: 'info' | 'warn', message: string, fields: Record<string, unknown>) => void;
+  /** The delivery ids this instance queued lately; without it, no delivery is told to be a repeat. */
+  deliveries?: DeliveryMemory;
 }
 
 export function refusal(statusCode: number, reason: WebhookRefusal, error: string): WebhookAnswer {
@@ -90,7 +94,10 @@ export async function receiveWebhook(request: WebhookRequest, deps: WebhookDeps)
   await deps.enqueue(decision.messages);
   const queued = decision.messages.map((m) => ({ target: m.body.target, action: m.body.action }));
   deps.log('info', 'webhook queued', { event, delivery, queued });
-  return { statusCode: 202, body: JSON.stringify({ queued }), outcome: { kind: 'queued', messages: decision.messages.length } };
+  // Queued all the same: the passes are idempotent, and GitHub's "Redeliver" sends the id again.
+  const repeated = delivery !== '' && deps.deliveries?.queuedBefore(delivery) === true;
+  if (repeated) deps.log('warn', 'webhook delivery repeated', { event, delivery, queued });
+  return { statusCode: 202, body: JSON.stringify({ queued }), outcome: { kind: 'queued', messages: decision.messages.length, repeated } };
 }
 
 async function verifySignature(secret: string, body: string, signature: string): Promise<boolean> {

@@ -3,8 +3,8 @@
 import type { FeedbackResult } from '../feedback/publish-feedback.ts';
 import type { PassReport } from '../engine/run-pass.ts';
 import { passVerdict, type PassVerdict } from '../engine/pass-verdict.ts';
-import type { RecoveryDecision } from '../recovery/choose-recovery-size.ts';
-import type { RecoveryOutcome } from '../recovery/manage-recovery-pull-requests.ts';
+import type { RecoveryDecision } from '../proposals/recovery/choose-recovery-size.ts';
+import type { RecoveryOutcome } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 import type { TargetRun } from './run-targets.ts';
 
 export type RecoveryDecisionJson =

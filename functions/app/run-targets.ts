@@ -4,16 +4,21 @@ import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/records/recreate-statefulset.ts';
 import { openTarget, type OpenOptions } from './open-target.ts';
-import { gitHubRateLimitOf, observeGitHubRequests } from '../adapters/github/octokit.ts';
+import { observeGitHubRequests } from '../adapters/github/octokit.ts';
+import { isRateLimited } from '../engine/ports.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
 import { hasTimeFor } from './deadline.ts';
 import { selectTargets } from './select-targets.ts';
+import { sizeProposalStep } from '../usage/size-proposals.ts';
 import type { MergeGroupRef } from './target-messages.ts';
 
 /** Time one pull request's check or one StatefulSet's progress report may need (a plan with dry runs, two writes). */
 const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
-import { manageRecoveryPullRequests, type RecoveryResult } from '../recovery/manage-recovery-pull-requests.ts';
+import { foreignVerdictLine } from '../feedback/foreign-verdict-words.ts';
+import { validateContext } from '../feedback/check-names.ts';
+import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
+import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 
 export interface TargetRun {
   target: string;
@@ -92,9 +97,8 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     try {
       return await work();
     } catch (error) {
-      const limit = gitHubRateLimitOf(error);
-      if (limit !== undefined) {
-        defer(step, limit);
+      if (isRateLimited(error)) {
+        defer(step, error.message);
         return undefined;
       }
       // Any other GitHub failure fails the target loudly, but keeps the finished cluster report and lets the next
@@ -119,6 +123,8 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     // A validate of one pull request or one merge queue commit (its own webhook event) plans that commit alone: the
     // branch head's plan would only delay its check.
     const scoped = options.mode === 'validate' && (options.pullRequest !== undefined || options.mergeGroup !== undefined);
+    // A validate run answers pull requests: usage and the sizes it proposes are for plans and applying passes.
+    const proposeSizes = options.mode === 'validate' ? undefined : sizeProposalStep(targetConfig, opened.usage);
     const report = scoped ? undefined : await runPass({
       target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
@@ -126,22 +132,36 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       ...(options.remainingMs ? { remainingMs: options.remainingMs } : {}),
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
       ...(options.now ? { now: () => new Date(now()) } : {}),
+      ...(proposeSizes ? { proposeSizes } : {}),
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
-    if (opened.github && report?.outcome !== 'busy' && options.mode !== 'plan') {
+    if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && targetConfig.pullRequests.recovery) {
+      // A plan writes nothing, but says which recovery pull requests are open: after a failure, what a person looks
+      // for next. Not reading them costs the plan nothing else.
+      const host = opened.github.host;
+      recovery = await openRecoveryPullRequests(host, opened.target.name).catch((error: unknown) => {
+        options.onEvent?.(targetConfig.name, `recovery pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+    }
+    // A busy pass still publishes: its pull requests' checks (plans, read-only) and the progress of each change that
+    // waits for the pass holding the target, saying until when; recovery is the holder's.
+    if (opened.github && options.mode !== 'plan') {
       const github = opened.github;
-      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report) {
+      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report && report.outcome !== 'busy') {
         recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         for (const item of recovery?.deferred ?? []) defer(item, 'the invocation is running out of time');
         for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
-        for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: recovery of ${failed.key} failed: ${failed.reason ?? ''}`);
+        for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
       }
-      const recoveryNotes = new Map((recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')
-        .map((o) => [o.key, o.reason ?? o.action]));
+      const recoveryNotes = new Map<string, Partial<Record<ProposalKindName, string>>>();
+      for (const o of (recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')) {
+        recoveryNotes.set(o.key, { ...recoveryNotes.get(o.key), [o.kind]: o.reason ?? o.action });
+      }
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
         host: github.host, repository: github.repository, branch: github.branch, links: github.links,
         target: opened.target, cluster: opened.cluster, ...(report ? { report } : {}),
@@ -153,6 +173,9 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       }));
       for (const write of feedback?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
       for (const failure of feedback?.failures ?? []) options.onEvent?.(targetConfig.name, `github: could not publish ${failure.item}: ${failure.error}`);
+      for (const check of feedback?.checks ?? []) {
+        for (const verdict of check.foreign) options.onEvent?.(targetConfig.name, `github: ${foreignVerdictLine(verdict, validateContext(targetConfig.name), `pull request #${check.number} head ${check.headSha.slice(0, 7)}`)}`);
+      }
       for (const item of feedback?.deferred ?? []) defer(item, 'the invocation is running out of time');
     }
     const error = githubFailures.length > 0 ? `GitHub: ${githubFailures.join('; ')}` : undefined;

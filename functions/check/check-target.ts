@@ -13,9 +13,10 @@ import { probeCluster } from './probe-cluster.ts';
 import { judgeClusterSetupFailure } from './reach-failure.ts';
 import { probeGitHub } from './probe-github.ts';
 import { probeSource, type SourceProbe } from './probe-source.ts';
+import { probeUsage } from './probe-usage.ts';
 import { count } from '../domain/spelling.ts';
 
-export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey'>;
+export type CheckOptions = Pick<OpenOptions, 'env' | 'readSecret' | 'eksKubeConfig' | 'readRecordKey' | 'readSecretText'>;
 
 export async function checkTarget(config: TargetConfig, options: CheckOptions = {}): Promise<TargetCheck> {
   const results: CheckResult[] = [ok('config', 'configuration', `valid; ${count(config.sizeSources.length, 'size source')}, namespaces ${config.namespaces.allow.join(', ')} (Lease and recreation records in ${config.namespaces.state})`)];
@@ -24,6 +25,7 @@ export async function checkTarget(config: TargetConfig, options: CheckOptions = 
   const source = await checkSource(config, options);
   results.push(...source.results);
   results.push(...await checkCluster(config, options, source.desired));
+  results.push(...await probeUsage(config, source.desired, options));
   return { target: config.name, results };
 }
 

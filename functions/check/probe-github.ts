@@ -7,6 +7,8 @@ import {
   fineGrainedTokenWarning, judgeInstallationPermissions, judgeRepositoryRole, judgeTokenScopes, neededGitHubPermissions,
 } from './github-permissions.ts';
 import { judgeMergeQueuePermission } from './merge-queue-permission.ts';
+import { judgeRequiredCheckSource, type CheckRequirement, type RequirementReading } from './required-check-source.ts';
+import { validateContext } from '../feedback/check-names.ts';
 
 interface OctokitFailure {
   status?: number;
@@ -58,6 +60,7 @@ export async function probeGitHub(config: TargetConfig, client: GitHubClient, re
   results.push(judgeRepositoryRole(repository.data.permissions, login));
   if (scopes === undefined) results.push(fineGrainedTokenWarning(needed));
   else results.push(...judgeTokenScopes(needed, scopes, { private: repository.data.private }));
+  if (config.pullRequests.validate && 'github' in config.source) results.push(await requiredCheckResult(client, repo, config.name, config.source.github.branch, { kind: 'token' }));
   return results;
 }
 
@@ -83,7 +86,47 @@ async function installationResults(
   return [ok('github.installation', subject, `installed on ${installation.account && 'login' in installation.account ? installation.account.login : repo.owner} as installation ${installation.id}`),
     ...judgeInstallationPermissions(needed, installation.permissions, auth.appId),
     // Merge queues' commits are checked only where pull requests are (a queue waits for a required check).
-    ...(config.pullRequests.validate && 'github' in config.source ? [await mergeQueueResult(client, repo, config.source.github.branch, installation.permissions, auth.appId)] : [])];
+    ...(config.pullRequests.validate && 'github' in config.source ? [
+      await mergeQueueResult(client, repo, config.source.github.branch, installation.permissions, auth.appId),
+      await requiredCheckResult(client, repo, config.name, config.source.github.branch, { kind: 'app', appId: auth.appId, granted: installation.permissions }),
+    ] : [])];
+}
+
+/** A failed request's status and message, for a sentence. */
+function answered(cause: unknown): string {
+  const failure = cause as OctokitFailure;
+  return `GitHub answered ${failure.status ?? '?'} ${failure.message ?? String(cause)}`;
+}
+
+/** Whether the branch's rules require the target's check from the App (required-check-source.ts), read as far as the credential may. */
+async function requiredCheckResult(
+  client: GitHubClient, repo: RepoRef, target: string, branch: string,
+  credential: { kind: 'token' } | { kind: 'app'; appId: number; granted: Readonly<Record<string, string | undefined>> },
+): Promise<CheckResult> {
+  const context = validateContext(target);
+  const rulesets: RequirementReading = await client.rest.repos.getBranchRules({ ...repo, branch, per_page: 100 }).then(
+    (answer) => ({ read: answer.data.flatMap((rule): CheckRequirement[] => (rule.type === 'required_status_checks'
+      ? rule.parameters?.required_status_checks.filter((c) => c.context === context).map((c) => ({ where: `the ruleset ${rule.ruleset_id ?? ''}`.trimEnd(), appId: c.integration_id })) ?? []
+      : [])) }),
+    (cause: unknown) => ({ unreadable: `the rulesets require (${answered(cause)})` }),
+  );
+  const protection = credential.kind === 'app' && credential.granted.administration === undefined
+    ? { unreadable: 'branch protection requires: reading it needs the App permission "Administration" (Read-only), which the installation lacks' }
+    : await client.rest.repos.getStatusChecksProtection({ ...repo, branch }).then(
+      (answer): RequirementReading => ({
+        read: answer.data.checks.filter((c) => c.context === context).map((c) => ({ where: `the branch protection of ${branch}`, appId: c.app_id !== null && c.app_id > 0 ? c.app_id : undefined })),
+      }),
+      (cause: unknown): RequirementReading => {
+        const { status, message } = cause as OctokitFailure;
+        // No rule, or a rule without required checks: nothing required there (Octokit adds the documentation URL).
+        if (status === 404 && /^(Branch not protected|Required status checks not enabled)\b/.test(message ?? '')) return { read: [] };
+        if (credential.kind === 'token' && (status === 404 || status === 403)) {
+          return { unreadable: `branch protection requires: reading it needs the admin role on the repository (${answered(cause)})` };
+        }
+        return { unreadable: `branch protection requires (${answered(cause)})` };
+      },
+    );
+  return judgeRequiredCheckSource({ context, branch, appId: credential.kind === 'app' ? credential.appId : undefined, protection, rulesets });
 }
 
 async function mergeQueueResult(client: GitHubClient, repo: RepoRef, branch: string, granted: Readonly<Record<string, string | undefined>>, appId: number): Promise<CheckResult> {

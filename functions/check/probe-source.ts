@@ -3,6 +3,7 @@
 import type { TargetConfig } from '../domain/config.ts';
 import { matchPaths, noPathMatches, whereYamlFilesAre } from '../domain/path-matches.ts';
 import { readTargetDesired, type TargetDesired } from '../engine/desired-input.ts';
+import { filesMatched } from '../engine/no-manifests.ts';
 import type { GitSourcePort } from '../engine/ports.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { judgeNamespaces } from './namespaces.ts';
@@ -24,7 +25,7 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   }
   const results: CheckResult[] = [ok('source.read', where, `read at ${head.commitSha.slice(0, 12)}: ${plural(head.files.size, 'file')}`)];
   const globs = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
-  const matches = matchPaths(head.files.keys(), globs);
+  const matches = matchPaths(filesMatched(head), globs);
   const noneMatch = noPathMatches(matches);
   for (const { glob, files } of matches) {
     const hint = (): string => whereYamlFilesAre(head.paths, [glob]);
@@ -36,7 +37,7 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
         `fix paths (now ${JSON.stringify(globs)}, globs relative to the repository root) or the branch: ${hint()}${sizeSourcesOnly}`));
     } else results.push(warning('source.paths', glob, 'matches no YAML file', `fix the glob or remove it from paths (${hint()})`));
   }
-  const desired = readTargetDesired(head.files, { globs, defaultNamespace: config.namespaces.default, sizeSources: config.sizeSources });
+  const desired = readTargetDesired(head.files, { globs, defaultNamespace: config.namespaces.default, sizeSources: config.sizeSources }, head.tooLarge);
   for (const problem of desired.errors) {
     results.push(error('source.parse', `${problem.path}:${problem.line}`, problem.message, 'fix the file (or the mapping in sizeSources); a pass reports the same error and acts on nothing else in that place'));
   }

@@ -1,7 +1,7 @@
 // `sts-volume-gitops check`: what is missing before anything runs, per target
 // (functions/check/), without writing anything. Exit codes as `plan`: 0 nothing wrong (warnings allowed), 1 a check
 // found an error, 2 bad usage or configuration. With --json, the report and its counts (or the error) on stdout.
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { checkTarget, type CheckOptions } from '../check/check-target.ts';
 import { error, exitCodeOfChecks, type TargetCheck } from '../check/check-result.ts';
@@ -10,21 +10,22 @@ import { countResults, renderCheckReport, type CheckReport } from './render-chec
 import { printCliError, usageErrorOf } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
-import { eksFromThisMachine } from './eks-access.ts';
+import { eksFromThisMachine, ownAccountOfThisMachine } from './eks-access.ts';
+import { jsonText, writeOut, type Write } from './terminal.ts';
 
 export interface CheckCommandOptions extends CheckOptions {
   /** A Secrets Manager secret's text (the webhook's); the CLI reads Secrets Manager with the machine's AWS credentials. */
   readSecretText?: (id: string) => Promise<string>;
 }
 
-export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+export async function checkCommand(args: string[], options: CheckCommandOptions = {}, out: Write = writeOut): Promise<number> {
   const line = readCommandLine(commandTable.check, args, out);
   if (typeof line === 'number') return line;
   const { values } = line;
   const env = options.env ?? process.env;
   let report: CheckReport;
   try {
-    const config = await loadConfig(values.config, env);
+    const config = await loadResolvedConfig(values.config, env, ownAccountOfThisMachine);
     const targets = selectTargets(config, values.target);
     const aws = options.readSecret && options.readSecretText ? undefined : await awsSecrets();
     const readSecret = options.readSecret ?? aws?.readGitHubPrivateKey;
@@ -37,7 +38,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
       const readRecordKey = readSecretText
         ? async (id: string) => (await import('../lambda/record-key-secret.ts')).recordKeyFromSecret(id, await readSecretText(id))
         : undefined;
-      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), eksKubeConfig }).catch((cause: unknown) => ({
+      checks.push(await checkTarget(target, { env, ...(readSecret ? { readSecret } : {}), ...(readRecordKey ? { readRecordKey } : {}), ...(readSecretText ? { readSecretText } : {}), eksKubeConfig }).catch((cause: unknown) => ({
         target: target.name, results: [error('check', target.name, `the check itself failed: ${cause instanceof Error ? cause.message : String(cause)}`)],
       })));
     }
@@ -50,7 +51,7 @@ export async function checkCommand(args: string[], options: CheckCommandOptions 
     printCliError(usageError, values.json === true, out, { targets: [], webhook: [], counts: { error: usageError.problems?.length ?? 1, warning: 0, ok: 0 } });
     return 2;
   }
-  out(values.json ? `${JSON.stringify({ ...report, counts: countResults(report) }, null, 2)}\n` : renderCheckReport(report));
+  out(values.json ? jsonText({ ...report, counts: countResults(report) }) : renderCheckReport(report));
   return exitCodeOfChecks([...report.targets, { target: 'webhook', results: report.webhook }]);
 }
 

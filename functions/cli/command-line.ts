@@ -3,6 +3,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { commandTable, sandboxPullRequestTable, type CommandSpec, type FlagSpec } from './command-table.ts';
 import { printCliError } from './usage-errors.ts';
+import { writeOut, type Write } from './terminal.ts';
 
 export const programName = 'sts-volume-gitops';
 /**
@@ -72,7 +73,7 @@ function firstSentence(error: unknown): string {
  * Parses the command line; prints the command's help (stdout, exit 0) or the usage error (stderr, and JSON on stdout
  * when --json was asked for; exit 2). Returns what to run with, or the exit code when there is nothing to run.
  */
-export function readCommandLine<S extends CommandSpec>(spec: S, args: readonly string[], out: (text: string) => void = (t) => process.stdout.write(t)): Extract<CommandLine<S>, { kind: 'run' }> | 0 | 2 {
+export function readCommandLine<S extends CommandSpec>(spec: S, args: readonly string[], out: Write = writeOut): Extract<CommandLine<S>, { kind: 'run' }> | 0 | 2 {
   const line = parseCommandLine(spec, args);
   if (line.kind === 'run') return line;
   if (line.kind === 'help') {

@@ -77,7 +77,7 @@ export const commandTable = {
   sandbox: {
     name: 'sandbox',
     summary: 'start the Kubernetes and GitHub sandboxes, seeded from examples/',
-    description: 'Starts both sandboxes and prints how to reach them and a ready configuration (the tool runs as a user granted only what `rbac` generates, and as the GitHub sandbox\'s App), or one sandbox alone. The repository is a git remote (its URL is printed: clone, push); `sandbox pr open|merge|close|reopen|rerun` drive its pull requests, and with --webhook it delivers pushes, pull requests and check re-runs, signed, as GitHub does. Runs until Ctrl-C.',
+    description: 'Starts both sandboxes and prints how to reach them (the Kubernetes one with a Prometheus API over its volumes\' usage) and a ready configuration (the tool runs as a user granted only what `rbac` generates, and as the GitHub sandbox\'s App; it reads usage there), or one sandbox alone. The repository is a git remote (its URL is printed: clone, push); `sandbox pr open|merge|close|reopen|rerun` drive its pull requests, and with --webhook it delivers pushes, pull requests and check re-runs, signed, as GitHub does. Runs until Ctrl-C.',
     positional: { name: 'SANDBOX', values: ['kube', 'github'], description: 'start only the Kubernetes or only the GitHub sandbox' },
     flags: {
       webhook: { type: 'string', value: 'URL', description: 'deliver the GitHub sandbox\'s webhooks (push, pull_request, check_run) to this URL, e.g. a `webhook --port 8080` at http://127.0.0.1:8080/' },

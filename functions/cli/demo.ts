@@ -19,14 +19,15 @@ import { checkTarget } from '../check/check-target.ts';
 import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
 import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import { renderCheckReport } from './render-check.ts';
+import { parseTemplateKey } from '../proposals/lifecycle/identity.ts';
 import { renderPassReport } from './render-report.ts';
-import { isClassRecoveryKey } from '../recovery/class-recovery.ts';
 import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-config.ts';
 import { exampleSeedTarget } from './sandbox-seed.ts';
 import { createGitHubClient } from '../adapters/github/octokit.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { withTemporaryFolder } from './temporary-folder.ts';
+import { failureText, writeErr, writeOut } from './terminal.ts';
 import { checkRunsByCommit, checkRunView, indent, latestCheckRun, rendered } from './demo-views.ts';
 import { validateContext } from '../feedback/check-names.ts';
 import { count } from '../domain/spelling.ts';
@@ -59,7 +60,7 @@ export async function demoCommand(args: readonly string[]): Promise<number> {
 }
 
 /** The story, in a temporary folder removed at the end and on Ctrl-C (it holds the record key and the repository). */
-export async function runDemo(print: Print = (t) => process.stdout.write(`${t}\n`)): Promise<number> {
+export async function runDemo(print: Print = (t) => writeOut(`${t}\n`)): Promise<number> {
   return withTemporaryFolder('sts-volume-gitops-demo-', (workDir) => runDemoIn(workDir, print));
 }
 
@@ -99,7 +100,7 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
 
     heading(print, '1. What Git asks for, against what runs (read-only plan)');
     const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env });
-    if (plan?.report) print(renderPassReport(plan.report));
+    if (plan?.report) print(renderPassReport(plan.report, plan.recovery?.outcomes));
 
     heading(print, '2. A pull request that shrinks a volume: blocked on its check, before anyone merges it');
     await shrinkStory(demo);
@@ -107,11 +108,11 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     heading(print, '3. Reconcile passes until the cluster converges');
     let run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged' || s.outcome === 'failed' || s.outcome === 'blocked') === true
       && (r.recovery?.outcomes.some((o) => o.action === 'opened' || o.action === 'unchanged') ?? false));
-    if (run.report) print(renderPassReport(run.report));
+    if (run.report) print(renderPassReport(run.report, run.recovery?.outcomes));
 
     heading(print, '4. The resize the driver cannot satisfy, and its recovery pull request');
     const recovery = run.recovery?.outcomes.find((o) => o.pullRequestUrl !== undefined);
-    const recoveryPr = github.state.pulls.find((p) => p.state === 'open' && p.head.startsWith('sts-volume-gitops/recover/'));
+    const recoveryPr = github.state.pulls.find((p) => p.state === 'open' && p.number === recovery?.pullRequest);
     if (recovery && recoveryPr) {
       await showAndMerge(demo, recovery, recoveryPr);
       run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged') === true);
@@ -167,10 +168,10 @@ async function infeasibleClassStory(demo: Demo): Promise<void> {
   const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
   await github.commitFiles({ branch: 'main', message: 'pg data volumes: extreme performance class', files: { 'k8s/db/pg.yaml': edited(current, 'volumeAttributesClassName: gold', 'volumeAttributesClassName: extreme') } });
   print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (io2 at 100,000 IOPS: the driver cannot change a volume\'s type)');
-  const run = await passUntil(demo, (r) => r.recovery?.outcomes.some((o) => isClassRecoveryKey(o.key) && o.pullRequestUrl !== undefined) === true);
-  if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }));
-  const recovery = run.recovery?.outcomes.find((o) => isClassRecoveryKey(o.key));
-  const pr = github.state.pulls.find((p) => p.state === 'open' && p.head.endsWith('/data.class'));
+  const run = await passUntil(demo, (r) => r.recovery?.outcomes.some((o) => o.kind === 'class-recovery' && o.pullRequestUrl !== undefined) === true);
+  if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }, run.recovery?.outcomes.filter((o) => parseTemplateKey(o.key)?.statefulSet === 'pg')));
+  const recovery = run.recovery?.outcomes.find((o) => o.kind === 'class-recovery');
+  const pr = github.state.pulls.find((p) => p.state === 'open' && p.number === recovery?.pullRequest);
   if (!recovery || !pr) return print('(no recovery pull request was opened)');
   print('');
   await showAndMerge(demo, recovery, pr);
@@ -355,7 +356,7 @@ function heading(print: Print, text: string): void {
 
 if (import.meta.main) {
   runDemo().then((code) => { process.exitCode = code; }, (error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    writeErr(failureText(error));
     process.exitCode = 1;
   });
 }

@@ -22,6 +22,15 @@ export function eksFromThisMachine(sessionName: string): (cluster: EksCluster) =
 }
 
 /**
+ * The account this machine's AWS credentials belong to, for an EKS target without a roleArn named also with one
+ * (app/resolve-clusters.ts); undefined without credentials: the two are then told apart by their names alone.
+ */
+export async function ownAccountOfThisMachine(): Promise<string | undefined> {
+  const { callerAccountOnce } = await import('../adapters/aws/caller-account.ts');
+  return callerAccountOnce()().catch(() => undefined);
+}
+
+/**
  * `reconcile` against EKS targets is refused (exit 2), before anything is read or written: a pass that writes there
  * belongs to the deployed function. It runs as the IAM role the RBAC manifest grants (an operator's credentials are
  * usually an administrator's), signs recreation records with the deployment's key, which only the function may read

@@ -1,14 +1,16 @@
 // The `sts-volume-gitops` command line. Exit codes: 0 ok, 1 something blocked, failed or stalled, 2 bad usage or configuration.
 import { hostname } from 'node:os';
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
-import { eksFromThisMachine, refuseReconcileOnEks } from './eks-access.ts';
+import { eksFromThisMachine, ownAccountOfThisMachine, refuseReconcileOnEks } from './eks-access.ts';
 import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
 import { renderPassReport } from './render-report.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
 import { programName, readCommandLine, runAs, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
+import { failureText, jsonText, progressLine, writeErr, writeOut } from './terminal.ts';
+import { printable } from '../domain/printable.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** Each command of the table, run with its arguments (the larger ones loaded on use). */
@@ -31,7 +33,7 @@ function unknownCommand(name: string): string {
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined) {
-    process.stderr.write(renderOverview(packageJson.version));
+    writeErr(renderOverview(packageJson.version));
     return 2;
   }
   if (command === '-h' || command === '--help') return helpCommand(rest);
@@ -44,10 +46,8 @@ export async function main(argv: string[]): Promise<number> {
     return await commands[command](rest);
   } catch (error) {
     // A failure nobody foresaw: its stack for a person, and with --json still JSON on stdout.
-    process.stderr.write(`${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
-    if (wantsJson(commandTable[command], rest)) {
-      process.stdout.write(`${JSON.stringify({ error: { kind: 'failure', message: error instanceof Error ? error.message : String(error) } }, null, 2)}\n`);
-    }
+    writeErr(failureText(error));
+    if (wantsJson(commandTable[command], rest)) writeOut(jsonText({ error: { kind: 'failure', message: error instanceof Error ? error.message : String(error) } }));
     return 1;
   }
 }
@@ -57,7 +57,7 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
   if (typeof line === 'number') return line;
   const { values } = line;
   try {
-    const config = await loadConfig(values.config);
+    const config = await loadResolvedConfig(values.config, process.env, ownAccountOfThisMachine);
     // Loaded here: the rest of the CLI (help, version, usage errors) starts without the Kubernetes and GitHub clients.
     const { runTargets } = await import('../app/run-targets.ts');
     // EKS: plan reads with this machine's AWS credentials, as check does; reconcile is the deployed function's.
@@ -67,14 +67,14 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
       ...(command === 'plan' ? { eksKubeConfig: eksFromThisMachine('sts-volume-gitops-plan') } : {}),
       ...(values.target !== undefined ? { targetName: values.target } : {}),
       holderIdentity: `cli-${hostname()}-${process.pid}`,
-      onEvent: values.json ? undefined : (target, line) => process.stderr.write(`[${target}] ${line}\n`),
+      onEvent: values.json ? undefined : (target, line) => writeErr(progressLine(target, line)),
     });
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(runs.map(targetRunJson), null, 2)}\n`);
+      writeOut(jsonText(runs.map(targetRunJson)));
     } else {
       for (const run of runs) {
-        if (run.report) process.stdout.write(`${renderPassReport(run.report)}\n`);
-        if (run.error !== undefined) process.stdout.write(`target ${run.target}: error: ${run.error}\n`);
+        if (run.report) writeOut(`${renderPassReport(run.report, run.recovery?.outcomes)}\n`);
+        if (run.error !== undefined) writeOut(`target ${printable(run.target)}: error: ${printable(run.error)}\n`);
       }
     }
     return exitCodeOf(runs.map(passVerdict));
@@ -89,22 +89,22 @@ function helpCommand(args: string[]): number {
   const line = readCommandLine(commandTable.help, args);
   if (typeof line === 'number') return line;
   if (line.positional === undefined) {
-    process.stdout.write(renderOverview(packageJson.version));
+    writeOut(renderOverview(packageJson.version));
     return 0;
   }
   if (!isCommandName(line.positional)) {
-    process.stderr.write(`${unknownCommand(line.positional)}\n`);
+    writeErr(`${unknownCommand(line.positional)}\n`);
     return 2;
   }
-  process.stdout.write(renderCommandHelp(commandTable[line.positional]));
+  writeOut(renderCommandHelp(commandTable[line.positional]));
   return 0;
 }
 
 function versionCommand(args: string[]): number {
   const line = readCommandLine(commandTable.version, args);
   if (typeof line === 'number') return line;
-  process.stdout.write(line.values.json
-    ? `${JSON.stringify({ version: packageJson.version, node: process.versions.node }, null, 2)}\n`
+  writeOut(line.values.json
+    ? jsonText({ version: packageJson.version, node: process.versions.node })
     : `${programName} ${packageJson.version} (Node.js ${process.versions.node})\n`);
   return 0;
 }

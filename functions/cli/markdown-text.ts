@@ -1,7 +1,7 @@
 // GitHub-flavoured Markdown, as the tool writes it for comments, check runs and pull requests, turned into the text a
 // reviewer reads on GitHub, for a terminal (the demo shows what GitHub shows): escapes and entities undone, emphasis,
 // links and HTML comments (never shown) dropped, tables aligned, code blocks kept verbatim. Only the Markdown the
-// renderers in functions/feedback/ and functions/recovery/ write is handled. Pure.
+// renderers in functions/feedback/ and functions/proposals/recovery/ write is handled. Pure.
 
 const entities: Readonly<Record<string, string>> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&#8203;': '', '&quot;': '"', '&#39;': '\'' };
 
@@ -20,8 +20,9 @@ function inlineText(markdown: string, lineBreak = '\n'): string {
     .replace(/\*\*(.+?)\*\*/g, '$1')
     .replace(/(^|[\s(])_(\S[^_]*?\S|\S)_(?=[\s).,;:]|$)/g, '$1$2')
     .replace(/\[([^\]]*)\]\([^)\s]*\)/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|~>])/g, '$1')
-    .replace(/&(amp|lt|gt|quot|#39|#8203);/g, (entity) => entities[entity] ?? entity);
+    // CommonMark's backslash escapes: any ASCII punctuation.
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
+    .replace(/&(amp|lt|gt|quot|#39|#8203);|&#(\d+);/g, (entity, _name, code?: string) => (code === undefined ? entities[entity] ?? entity : String.fromCodePoint(Number(code))));
   return text.replace(/\uE000(\d+)\uE000/g, (_match, index: string) => spans[Number(index)] ?? '');
 }
 

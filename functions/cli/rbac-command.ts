@@ -1,14 +1,18 @@
 // `sts-volume-gitops rbac`: prints the RBAC manifest (Roles, ClusterRole, bindings) that grants exactly
 // what the tool needs for that configuration, ready for `kubectl apply -f -`.
-import { configEnvironmentVariable, loadConfig } from '../domain/config.ts';
+import { configEnvironmentVariable } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { selectTargets } from '../app/select-targets.ts';
 import { parseSubject, rbacObjects, renderRbacManifest, type RbacSubject } from '../app/rbac-manifest.ts';
 import { allowAllWarnings } from '../app/allow-all.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
+import { ownAccountOfThisMachine } from './eks-access.ts';
+import { writeErr, writeOut, type Write } from './terminal.ts';
+import { printable } from '../domain/printable.ts';
 
-export async function rbacCommand(args: string[], out: (text: string) => void = (t) => process.stdout.write(t)): Promise<number> {
+export async function rbacCommand(args: string[], out: Write = writeOut): Promise<number> {
   const line = readCommandLine(commandTable.rbac, args, out);
   if (typeof line === 'number') return line;
   const { values } = line;
@@ -24,11 +28,11 @@ export async function rbacCommand(args: string[], out: (text: string) => void = 
     return 2;
   }
   try {
-    const config = await loadConfig(values.config);
+    const config = await loadResolvedConfig(values.config, process.env, ownAccountOfThisMachine);
     const targets = selectTargets(config, values.target);
     const source = values.config ?? process.env[configEnvironmentVariable] ?? '';
     const warnings = allowAllWarnings(targets);
-    for (const warning of warnings) process.stderr.write(`warning: ${warning.message}; ${warning.fix}\n`);
+    for (const warning of warnings) writeErr(`warning: ${printable(warning.message)}; ${printable(warning.fix)}\n`);
     out(renderRbacManifest(rbacObjects(targets, subjects.length > 0 ? subjects : undefined), source, warnings.map((w) => w.message)));
     return 0;
   } catch (error) {

@@ -1,4 +1,6 @@
 // What `check` prints: per target, one line per result with its fix below, then the webhook's and a count (pure).
+// Each line is made printable as a whole: what a result quotes from Git, the cluster or GitHub stays on its line.
+import { printable } from '../domain/printable.ts';
 import type { CheckResult, TargetCheck } from '../check/check-result.ts';
 import { count } from '../domain/spelling.ts';
 
@@ -26,7 +28,7 @@ export function renderCheckReport(report: CheckReport): string {
   if (report.webhook.length > 0) section('webhook', report.webhook);
   const counts = countResults(report);
   lines.push(`${count(counts.error, 'error')}, ${count(counts.warning, 'warning')}, ${counts.ok} ok`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(printable).join('\n')}\n`;
 }
 
 /** How many results of each level, targets and webhook together (the last line of the text, `counts` in --json). */

@@ -13,6 +13,8 @@ import { printCliError, reportUsageError } from './usage-errors.ts';
 import { sandboxPullRequestCommand } from './sandbox-pr-command.ts';
 import { serveSandboxes, type SandboxWebhook } from './sandbox-serve.ts';
 import { defaultWebhookSecretVariable } from './webhook-command.ts';
+import { writeErr } from './terminal.ts';
+import { printable } from '../domain/printable.ts';
 
 export async function sandboxCommand(args: string[]): Promise<number> {
   if (args[0] === 'pr') return sandboxPullRequestCommand(args.slice(1));
@@ -69,7 +71,7 @@ export async function sandboxCommand(args: string[]): Promise<number> {
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
-    for (const close of closers.reverse()) await close().catch((error: unknown) => process.stderr.write(`warning: ${(error as Error).message}\n`));
+    for (const close of closers.reverse()) await close().catch((error: unknown) => writeErr(`warning: ${printable((error as Error).message)}\n`));
     await rm(workDir, { recursive: true, force: true });
   }
   return 0;

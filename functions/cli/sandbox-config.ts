@@ -47,7 +47,12 @@ export interface SandboxDeployment {
   prices?: PriceConfig;
   /** The target's limits on a change (its seed's). */
   guardrails?: GuardrailsConfig;
+  /** The Kubernetes sandbox's Prometheus API: the target reads its volumes' usage there, and decides growth from it. */
+  prometheusUrl?: string;
 }
+
+/** The growth policy of the sandbox's ready config (README, "Usage and growth"). */
+export const sandboxGrowth = '{ usedPercent: 80, fullWithin: 7d, step: 50%, max: 100Gi }';
 
 export function sandboxConfig(
   kubeconfigPath: string, githubUrl: string, tokenVariable: string, sizeSources: readonly SizeSourceConfig[] = [],
@@ -60,6 +65,8 @@ export function sandboxConfig(
     : `token: { env: ${tokenVariable} }`;
   const prices = deployment.prices
     ? `    prices: { currency: ${deployment.prices.currency}, perGiBMonth: { ${Object.entries(deployment.prices.perGiBMonth).map(([k, v]) => `${k}: ${v}`).join(', ')} } }\n` : '';
+  const usage = deployment.prometheusUrl === undefined ? ''
+    : `    usage: { prometheus: { url: ${JSON.stringify(deployment.prometheusUrl)} } }\n    growth: ${sandboxGrowth}\n`;
   // Written as JSON, which is YAML, so every field of a size source (its own guardrails, an owner) goes through.
   const mappings = sizeSources.length === 0 ? '' : `    sizeSources:\n${sizeSources.map((s) => `      - ${JSON.stringify(s)}\n`).join('')}`;
   const guardrails = deployment.guardrails ? `    guardrails: ${JSON.stringify(deployment.guardrails)}\n` : '';
@@ -78,5 +85,5 @@ export function sandboxConfig(
     namespaces: { default: default, ${state}allow: [db, cache, analytics] }
     recordKey: ${recordKey}
     pullRequests: { validate: true, recovery: true }
-${prices}${guardrails}${mappings}`;
+${prices}${usage}${guardrails}${mappings}`;
 }

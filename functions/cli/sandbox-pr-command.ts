@@ -6,6 +6,8 @@ import { createGitHubClient, type GitHubClient } from '../adapters/github/octoki
 import { isSandboxPullRequestAction, sandboxPullRequestTable, type SandboxPullRequestAction } from './command-table.ts';
 import { readCommandLine, runAs } from './command-line.ts';
 import { printCliError } from './usage-errors.ts';
+import { jsonText, writeOut } from './terminal.ts';
+import { printable } from '../domain/printable.ts';
 
 /** Where a running GitHub sandbox is, as `sandbox` prints it. */
 export const sandboxUrlVariable = 'STS_SANDBOX_GITHUB_URL';
@@ -22,7 +24,7 @@ type Repository = { owner: string; repo: string };
 
 type Print = (text: string) => void;
 
-export async function sandboxPullRequestCommand(args: readonly string[], env: NodeJS.ProcessEnv = process.env, print: Print = (t) => process.stdout.write(t)): Promise<number> {
+export async function sandboxPullRequestCommand(args: readonly string[], env: NodeJS.ProcessEnv = process.env, print: Print = writeOut): Promise<number> {
   const [action, ...rest] = args;
   const json = rest.includes('--json');
   if (!isSandboxPullRequestAction(action)) {
@@ -53,7 +55,7 @@ export async function sandboxPullRequestCommand(args: readonly string[], env: No
   const octokit = createGitHubClient({ baseUrl, auth: { kind: 'token', token } });
   try {
     const result = await runAction(octokit, repository, action, line.values as Values, number ?? 0);
-    print(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`);
+    print(json ? jsonText(result.json) : `${result.text}\n`);
     return result.code;
   } catch (error) {
     const { status, message } = error as { status?: number; message?: string };
@@ -76,7 +78,7 @@ async function runAction(octokit: GitHubClient, repository: Repository, action: 
     case 'open': {
       const base = values.base ?? (await octokit.rest.repos.get(repository)).data.default_branch;
       const { data } = await octokit.rest.pulls.create({ ...repository, head: values.head ?? '', base, title: values.title ?? '', ...(values.body !== undefined ? { body: values.body } : {}) });
-      return { code: 0, text: `opened pull request #${data.number} (${data.head.ref} -> ${data.base.ref}, head ${data.head.sha.slice(0, 7)}): ${data.title}`, json: { number: data.number, head: data.head.ref, base: data.base.ref, headSha: data.head.sha } };
+      return { code: 0, text: `opened pull request #${data.number} (${data.head.ref} -> ${data.base.ref}, head ${data.head.sha.slice(0, 7)}): ${printable(data.title)}`, json: { number: data.number, head: data.head.ref, base: data.base.ref, headSha: data.head.sha } };
     }
     case 'merge': {
       const method = values.method === 'squash' ? 'squash' : 'merge';

@@ -14,6 +14,8 @@ import { runAs, type FlagValues } from './command-line.ts';
 import { describePrices, generateRecordKey, sandboxConfig } from './sandbox-config.ts';
 import { sandboxTokenVariable, sandboxUrlVariable } from './sandbox-pr-command.ts';
 import { examplesFolder, readSeedTarget, seedTargetFile } from './sandbox-seed.ts';
+import { jsonText, writeErr, writeOut } from './terminal.ts';
+import { printable } from '../domain/printable.ts';
 
 type SandboxValues = FlagValues<typeof commandTable.sandbox>;
 
@@ -51,12 +53,13 @@ export async function serveSandboxes(input: {
     });
     kube.startTimer(tickMs);
     // A seed written for a newer server (the examples, on --version 1.26) starts without what this one does not serve.
-    for (const warning of kube.seedWarnings) process.stderr.write(`warning: kube sandbox seed: ${warning}\n`);
+    for (const warning of kube.seedWarnings) writeErr(`warning: kube sandbox seed: ${printable(warning)}\n`);
     kubeSandbox = kube;
     closers.push(() => kube.close());
     info.kubernetesUrl = kube.url;
     info.kubernetesVersion = kube.server.gitVersion;
     info.kubeconfig = kube.kubeconfigPath;
+    info.prometheusUrl = kube.prometheus.url;
   }
   if (which !== 'kube') {
     const seedDir = which === 'github' ? values.seed : undefined;
@@ -94,10 +97,10 @@ export async function serveSandboxes(input: {
     const seedFolder = values.seed === undefined ? examplesFolder : resolve(values.seed);
     const seedTarget = await readSeedTarget(seedFolder);
     if (seedTarget === undefined) {
-      process.stderr.write(`note: ${join(seedFolder, seedTargetFile)} does not exist: the ready config maps no chart values (sizeSources) and prices no StorageClass\n`);
+      writeErr(printable(`note: ${join(seedFolder, seedTargetFile)} does not exist: the ready config maps no chart values (sizeSources) and prices no StorageClass`) + '\n');
     }
     const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, sandboxTokenVariable, seedTarget?.sizeSources ?? [], {
-      recordKey: { file: recordKeyFile }, stateNamespace: undefined, app: { appId: app.appId, installationId: app.installationId, privateKey: { file: appKeyFile } },
+      recordKey: { file: recordKeyFile }, stateNamespace: undefined, prometheusUrl: kubeSandbox.prometheus.url, app: { appId: app.appId, installationId: app.installationId, privateKey: { file: appKeyFile } },
       ...(seedTarget?.prices ? { prices: seedTarget.prices } : {}), ...(seedTarget?.guardrails ? { guardrails: seedTarget.guardrails } : {}),
     });
     if (seedTarget?.prices) info.prices = describePrices(seedTarget.prices);
@@ -106,17 +109,17 @@ export async function serveSandboxes(input: {
       // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.
       await applyObjects(kubeSandbox, [object]).catch((error: unknown) => {
         const { kind, metadata } = object as { kind?: string; metadata?: { namespace?: string; name?: string } };
-        process.stderr.write(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}\n`);
+        writeErr(printable(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}`) + '\n');
       });
     }
   }
-  process.stdout.write(values.json ? `${JSON.stringify(info, null, 2)}\n` : renderSandboxInfo(info, webhook));
+  writeOut(values.json ? jsonText(info) : renderSandboxInfo(info, webhook));
 }
 
 /** The sandboxes' addresses, then the loop to try on them: check, plan, clone, push, a pull request, the webhook. */
 export function renderSandboxInfo(info: Readonly<Record<string, string>>, webhook: SandboxWebhook | undefined): string {
   const shown = Object.entries(info).filter(([key]) => key !== 'webhookSecret');
-  const lines = shown.map(([key, value]) => `${key.padEnd(14)} ${value}`);
+  const lines = shown.map(([key, value]) => `${key.padEnd(14)} ${printable(value)}`);
   if (info.githubUrl) {
     const config = info.config ? ` --config ${info.config}` : '';
     const webhookPort = webhook === undefined ? '8080' : new URL(webhook.url).port || '80';

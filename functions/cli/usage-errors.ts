@@ -3,6 +3,8 @@
 // it cannot use is exit code 2 (bad usage or configuration); anything else is left to the caller.
 import { ConfigError } from '../domain/config.ts';
 import { UnknownTargetError } from '../app/select-targets.ts';
+import { printable } from '../domain/printable.ts';
+import { jsonText, writeErr, writeOut, type Write } from './terminal.ts';
 
 export interface CliError {
   /** `usage`: the command line; `configuration`: the configuration file; `failure`: the command failed while running. */
@@ -17,11 +19,11 @@ export interface CliError {
 }
 
 /** stderr always; stdout too, as JSON (with `extra` beside `error`), when the command was asked for JSON. */
-export function printCliError(error: CliError, json: boolean, out: (text: string) => void = (t) => process.stdout.write(t), extra: Record<string, unknown> = {}): void {
-  const text = error.problems === undefined ? error.message
-    : `configuration error${error.file === undefined ? '' : ` in ${error.file}`}:\n${error.problems.map((p) => `  - ${p}`).join('\n')}`;
-  process.stderr.write(`${text}\n${error.hint === undefined ? '' : `${error.hint}\n`}`);
-  if (json) out(`${JSON.stringify({ ...extra, error }, null, 2)}\n`);
+export function printCliError(error: CliError, json: boolean, out: Write = writeOut, extra: Record<string, unknown> = {}): void {
+  const text = error.problems === undefined ? printable(error.message)
+    : `configuration error${error.file === undefined ? '' : ` in ${printable(error.file)}`}:\n${error.problems.map((p) => `  - ${printable(p)}`).join('\n')}`;
+  writeErr(`${text}\n${error.hint === undefined ? '' : `${printable(error.hint)}\n`}`);
+  if (json) out(jsonText({ ...extra, error }));
 }
 
 /** A configuration the CLI cannot use, as a CliError; undefined for anything else. */
@@ -34,7 +36,7 @@ export function usageErrorOf(error: unknown): CliError | undefined {
 }
 
 /** Prints a configuration error (see printCliError) and returns 2; undefined, printing nothing, for anything else. */
-export function reportUsageError(error: unknown, json = false, out?: (text: string) => void): 2 | undefined {
+export function reportUsageError(error: unknown, json = false, out?: Write): 2 | undefined {
   const cliError = usageErrorOf(error);
   if (cliError === undefined) return undefined;
   printCliError(cliError, json, out);

@@ -11,6 +11,7 @@ export function describe(error: ErrorObject, root: unknown): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
+      if (/\.growth$/.test(where) && params.missingProperty === 'max') return `${where}.max is required: the largest size growth may propose (a quantity such as 500Gi)`;
       return `${join(where, String(params.missingProperty))} is required`;
     case 'additionalProperties': {
       const field = String(params.additionalProperty);
@@ -27,13 +28,15 @@ export function describe(error: ErrorObject, root: unknown): string {
     case 'pattern':
       if (/\.sizeSources\[\d+\]\.path$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a YAML path like server.persistentVolume.size or a.b[0].c (quote keys that contain dots: a."b.c")`;
       if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
+      if (/\.(growth\.fullWithin|modificationCooldown)$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a duration such as 30m, 6h or 7d`;
+      if (/\.usage\.prometheus\.url$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not an http(s) URL without query or fragment, such as http://prometheus.monitoring:9090`;
       if (/^targets\[\d+\]\.stalledAfter$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a duration such as 30m, 1h, 1h30m or 2d`;
       if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;
       return `${where} ${shown(valueAt(root, error.instancePath))} does not have the expected form (${String(params.pattern)})`;
     case 'enum':
       return `${where} ${shown(valueAt(root, error.instancePath))} must be one of ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'propertyNames':
-      return `${where} has the key ${shown(params.propertyName)}, which is not a StorageClass name (lowercase letters, digits, "-" and ".")`;
+      return `${where} has the key ${shown(params.propertyName)}, which is not a ${where.endsWith('.drivers') ? 'CSI driver' : 'StorageClass'} name (lowercase letters, digits, "-" and ".")`;
     case 'minItems':
       return `${where} must list at least ${count(Number(params.limit), 'item')}`;
     default:
@@ -74,12 +77,13 @@ function uniqueTargetNames(config: unknown): Array<string | undefined> {
 function oneOfFor(where: string): string {
   if (where.endsWith('.source')) return 'github or local';
   if (where.endsWith('.cluster')) return 'kubeconfig or eks';
-  if (where.endsWith('.privateKey') || where.endsWith('.recordKey')) return 'file, env or secret';
+  if (where.endsWith('.privateKey') || where.endsWith('.recordKey') || where.endsWith('.bearer')) return 'file, env or secret';
+  if (where.endsWith('.auth')) return 'sigv4 or bearer';
   return 'the allowed fields';
 }
 
 function hint(where: string): string {
-  return where.endsWith('.source') || where.endsWith('.cluster') ? ` (expected ${oneOfFor(where)})` : '';
+  return where.endsWith('.source') || where.endsWith('.cluster') || where.endsWith('.auth') ? ` (expected ${oneOfFor(where)})` : '';
 }
 
 function join(where: string, field: string): string {

@@ -6,10 +6,14 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import * as jsYaml from 'js-yaml';
 import { validate } from './config-validator.js';
-import { clusterKey, type ClusterConfig } from './cluster-key.ts';
+import type { ClusterConfig, ClusterFacts } from './cluster-key.ts';
+import { crossTargetProblems, stateNamespaceWhy } from './cross-target-rules.ts';
 import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
+import {
+  readGrowthPolicy, readModificationCooldowns, usageProblems, usageWithPaths, type DriversConfigText, type GrowthConfigText, type GrowthPolicy, type UsageConfig,
+} from './usage-config.ts';
 
 export { shown } from './config-problems.ts';
 
@@ -80,6 +84,8 @@ export interface TargetConfig {
   name: string;
   source: { github: GitHubSource } | { local: LocalSource };
   cluster: ClusterConfig;
+  /** What run time learnt of the cluster (its account, its server's URL: app/resolve-clusters.ts); absent in the file's reading. */
+  clusterFacts?: ClusterFacts;
   sizeSources: SizeSourceConfig[];
   /** Limits on every template's change (a size source may override them); absent: only the default growth factor. */
   guardrails?: GuardrailsConfig;
@@ -87,10 +93,19 @@ export interface TargetConfig {
   /** `state`: where the Lease and the recreation records live. */
   namespaces: { default: string; state: string; allow: string[] };
   recordKey?: RecordKeySource;
-  /** `forks`: whether pull requests from forks are planned against the cluster (their authors see only a verdict). */
+  /** `forks`: whether pull requests from forks are checked, from Git alone (feedback/fork-verdict.ts), or only marked not validated. */
   pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
   /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/node-expansion.ts). */
   stalledAfterSeconds?: number;
+  /** Where volume usage is read (domain/usage-config.ts); absent: none is read. */
+  usage?: UsageConfig;
+  /** When growth is proposed, defaults filled in; absent: growth is off. */
+  growth?: GrowthPolicy;
+  /**
+   * Each CSI driver's modification cooldown in seconds (`drivers.<name>.modificationCooldown`, over the defaults);
+   * absent when the file sets none: the defaults (usage/cooldown.ts) apply.
+   */
+  modificationCooldowns?: Record<string, number>;
 }
 
 export interface Config {
@@ -128,7 +143,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     // A key's own failure (propertyNames) is said once, by its propertyNames error, which names the key.
     throw new ConfigError(sourceName, (validate.errors ?? []).filter((e) => e.propertyName === undefined).map((e) => nameTargets(describe(e, value), value)));
   }
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds' | 'growth' | 'modificationCooldowns'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; growth?: GrowthConfigText; drivers?: DriversConfigText; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.map((target, index): TargetConfig => {
@@ -161,6 +176,12 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
     problems.push(...stateNamespaceProblems(target.namespaces.state ?? defaultStateNamespace, target.namespaces.allow, `targets[${index}]`));
     const stalledAfterSeconds = parseDuration(target.stalledAfter ?? defaultStalledAfter);
     if (!stalledAfterSeconds) problems.push(`targets[${index}].stalledAfter ${shown(target.stalledAfter)} is no time at all; write a duration such as 30m, 1h or 1h30m`);
+    const usage = usageWithPaths(target.usage, (path) => resolvePath(baseDir, path));
+    if (usage) problems.push(...usageProblems(usage, `targets[${index}]`));
+    const growth = target.growth ? readGrowthPolicy(target.growth, usage !== undefined, `targets[${index}]`) : undefined;
+    problems.push(...(growth?.problems ?? []));
+    const drivers = target.drivers ? readModificationCooldowns(target.drivers, `targets[${index}]`) : undefined;
+    problems.push(...(drivers?.problems ?? []));
     return {
       name: target.name,
       source,
@@ -172,36 +193,21 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
       ...(recordKey !== undefined ? { recordKey } : {}),
       pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
       ...(stalledAfterSeconds ? { stalledAfterSeconds } : {}),
+      ...(usage ? { usage } : {}),
+      ...(growth?.policy ? { growth: growth.policy } : {}),
+      ...(drivers ? { modificationCooldowns: drivers.cooldowns } : {}),
     };
   });
-  problems.push(...sharedStateNamespaceProblems(targets));
+  problems.push(...crossTargetProblems(targets));
   if (problems.length > 0) throw new ConfigError(sourceName, problems.map((p) => nameTargets(p, value)));
   return { targets };
 }
-
-/** Why a state namespace must not be a workload namespace, said by every refusal of one. */
-const stateNamespaceWhy = 'it holds the Lease and the recreation records (each an instruction to create a StatefulSet), and application '
-  + 'teams usually may write ConfigMaps in the namespaces they deploy to: whoever may write ConfigMaps there can plant records '
-  + '(refused and reported) or delete a genuine one while its StatefulSet is absent';
 
 /** A state namespace listed as a workload namespace. `*` never covers it (engine/allowed-namespaces.ts). */
 function stateNamespaceProblems(state: string, allow: readonly string[], where: string): string[] {
   if (!allow.includes(state)) return [];
   return [`${where}.namespaces.state ${JSON.stringify(state)} is also in namespaces.allow: ${stateNamespaceWhy}; give the target a state `
     + `namespace of its own (leave namespaces.state unset for ${defaultStateNamespace}, which \`npx sts-volume-gitops rbac\` creates), or take it out of allow`];
-}
-
-/** Another target on the same cluster listing this one's state namespace among its workload namespaces. */
-function sharedStateNamespaceProblems(targets: readonly TargetConfig[]): string[] {
-  const problems: string[] = [];
-  for (const [index, target] of targets.entries()) {
-    for (const other of targets) {
-      if (other === target || clusterKey(other) !== clusterKey(target) || !target.namespaces.allow.includes(other.namespaces.state)) continue;
-      problems.push(`targets[${index}].namespaces.allow lists ${JSON.stringify(other.namespaces.state)}, the state namespace of target ${other.name} `
-        + `on the same cluster: ${stateNamespaceWhy}; give target ${other.name} another namespaces.state, or take it out of this allow`);
-    }
-  }
-  return problems;
 }
 
 /** One template sized by two mappings is ambiguous (a set named by a manifest and a mapping is found in Git, per pass). */

@@ -38,6 +38,15 @@ export interface DesiredTemplate {
   templateWithoutStorage: Record<string, unknown>;
 }
 
+/** An annotation of the tool's own (`sts-volume-gitops.io/...`) on a StatefulSet, as written, with where it is. */
+export interface ToolAnnotation {
+  name: string;
+  /** As read: a string, or whatever the YAML holds (a number left unquoted is not an annotation Kubernetes accepts). */
+  value: unknown;
+  /** Where it is written in Git; undefined when read from the live object (a set sized by size sources). */
+  location: SourceLocation | undefined;
+}
+
 export interface DesiredStatefulSet {
   namespace: string;
   name: string;
@@ -51,6 +60,8 @@ export interface DesiredStatefulSet {
    * `templates` lists only the mapped templates, so the plan compares sizes and nothing else.
    */
   sizedBy?: SizeSourceConfig[];
+  /** Its `sts-volume-gitops.io/` annotations (the growth policy a set may set for itself); absent when it has none. */
+  toolAnnotations?: ToolAnnotation[];
 }
 
 export interface DesiredState {

@@ -132,6 +132,8 @@ export interface LivePod {
   deleting: boolean;
   /** The `controller-revision-hash` label. */
   revision: string | undefined;
+  /** `spec.nodeName`: the node whose kubelet runs it, once scheduled. */
+  node?: string;
 }
 
 export interface LiveQuota {

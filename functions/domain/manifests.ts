@@ -6,8 +6,9 @@ import type { ErrorObject } from 'ajv';
 import * as jsYaml from 'js-yaml';
 import { isAlias, isScalar, LineCounter, parseAllDocuments, visit, type Document } from 'yaml';
 import type {
-  DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation,
+  DesiredState, DesiredStatefulSet, DesiredTemplate, LocatedError, PodManagementPolicy, SourceLocation, ToolAnnotation,
 } from './desired-state.ts';
+import { byteCount } from './byte-count.ts';
 import { parseQuantity, QuantityError } from './quantity.ts';
 // ajv's code generated ahead of time from schemas/statefulset.schema.json: no schema compile at start.
 import { validate as validateStatefulSet } from './statefulset-validator.js';
@@ -23,6 +24,14 @@ export interface ManifestLimits {
 }
 
 export const defaultManifestLimits: ManifestLimits = { maxFileBytes: 1024 * 1024, maxDocuments: 500, maxAliases: 100, maxExpandedNodes: 100_000 };
+
+/**
+ * A file over the size limit, as a located error. Sources check sizes before reading (domain/source-limits.ts), so a
+ * file over the limit says so in the same words whether its bytes were never fetched or were read from elsewhere.
+ */
+export function fileTooLarge(path: string, bytes: number, limit: number): LocatedError {
+  return { path, line: 1, column: 1, message: `file is ${byteCount(bytes)}, over the limit of ${byteCount(limit)}; it was not read` };
+}
 
 export interface ReadOptions {
   globs: readonly string[];
@@ -102,7 +111,7 @@ export interface LoadedDocument {
 export function loadYamlDocuments(path: string, text: string, limits: ManifestLimits, errors: LocatedError[]): LoadedDocument[] {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > limits.maxFileBytes) {
-    errors.push({ path, line: 1, column: 1, message: `file is ${bytes} bytes, over the limit of ${limits.maxFileBytes}; it was not read` });
+    errors.push(fileTooLarge(path, bytes, limits.maxFileBytes));
     return [];
   }
   const lineCounter = new LineCounter();
@@ -229,6 +238,7 @@ function readStatefulSet(
     }
   }
   if (failed) return undefined;
+  const toolAnnotations = toolAnnotationsOf(metadata, nodeLocation);
   return {
     namespace: typeof metadata.namespace === 'string' ? metadata.namespace : defaultNamespace,
     name: metadata.name as string,
@@ -236,7 +246,18 @@ function readStatefulSet(
     podManagementPolicy: (spec.podManagementPolicy as PodManagementPolicy | undefined) ?? 'OrderedReady',
     templates,
     location: start,
+    ...(toolAnnotations.length > 0 ? { toolAnnotations } : {}),
   };
+}
+
+/** The prefix of the annotations that are the tool's (its status, and the growth policy a set sets for itself). */
+export const toolAnnotationPrefix = 'sts-volume-gitops.io/';
+
+/** The set's `sts-volume-gitops.io/` annotations with where each value is written. */
+function toolAnnotationsOf(metadata: JsonObject, nodeLocation: (path: readonly (string | number)[]) => SourceLocation): ToolAnnotation[] {
+  const annotations = isObject(metadata.annotations) ? metadata.annotations : {};
+  return Object.entries(annotations).filter(([name]) => name.startsWith(toolAnnotationPrefix))
+    .map(([name, value]) => ({ name, value, location: nodeLocation(['metadata', 'annotations', name]) }));
 }
 
 function describeName(value: JsonObject): string {

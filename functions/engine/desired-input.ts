@@ -3,9 +3,12 @@
 // so planning, dry runs, apply and feedback treat both kinds alike. Pure.
 import type { DesiredStatefulSet, DesiredTemplate, LocatedError } from '../domain/desired-state.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
+import { fileTooLarge, toolAnnotationPrefix } from '../domain/manifests.ts';
 import { parseQuantity } from '../domain/quantity.ts';
+import { sourceLimits } from '../domain/source-limits.ts';
 import { readSizeSources, type ClassValue, type SizeSource, type SizeValue } from '../domain/size-sources.ts';
 import { readDesiredStateReused } from './desired-state-cache.ts';
+import { statusAnnotation } from './template-status.ts';
 
 export interface DesiredInput {
   /** StatefulSets read from raw manifests. */
@@ -26,11 +29,16 @@ export interface DesiredSourceOptions {
   sizeSources?: readonly SizeSource[];
 }
 
-export function readTargetDesired(files: ReadonlyMap<string, string>, options: DesiredSourceOptions): TargetDesired {
+/** `tooLarge`: files a source left unread for their size (GitSnapshot.tooLarge), each a located error here. */
+export function readTargetDesired(
+  files: ReadonlyMap<string, string>, options: DesiredSourceOptions, tooLarge: ReadonlyMap<string, number> = new Map(),
+): TargetDesired {
   // Parsed once per content: a warm process skips re-parsing every manifest when no file changed.
   const manifests = readDesiredStateReused(files, { globs: options.globs, defaultNamespace: options.defaultNamespace });
   const sized = readSizeSources(files, options.sizeSources ?? []);
-  const errors = [...manifests.errors, ...sized.errors];
+  const unread = [...tooLarge].map(([path, bytes]) => fileTooLarge(path, bytes, sourceLimits.maxFileBytes));
+  // A size source's file left unread is not missing: its one error is the size.
+  const errors = [...unread, ...manifests.errors, ...sized.errors.filter((e) => !tooLarge.has(e.path))];
   // A set named by a manifest and by a mapping has two truths: an error at both places, and neither is acted on.
   const mappedValues: ReadonlyArray<SizeValue | ClassValue> = [...sized.values, ...sized.classValues];
   const mappedKeys = new Set(mappedValues.map((v) => `${v.namespace}/${v.name}`));
@@ -110,7 +118,16 @@ export function assembleDesired(desired: DesiredInput, snapshot: ClusterSnapshot
       templates,
       location: first.location,
       sizedBy: values.map((v) => v.source),
+      // A chart renders the set's annotations from Git; here they are read as the live set has them.
+      ...liveToolAnnotations(live?.annotations),
     });
   }
   return [...desired.statefulSets, ...mapped];
+}
+
+/** The live set's `sts-volume-gitops.io/` annotations but the tool's own status, unlocated (they are not read from Git here). */
+function liveToolAnnotations(annotations: Record<string, string> | undefined): Pick<DesiredStatefulSet, 'toolAnnotations'> {
+  const found = Object.entries(annotations ?? {}).filter(([name]) => name.startsWith(toolAnnotationPrefix) && name !== statusAnnotation)
+    .map(([name, value]) => ({ name, value, location: undefined }));
+  return found.length > 0 ? { toolAnnotations: found } : {};
 }

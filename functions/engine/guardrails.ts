@@ -32,12 +32,13 @@ export interface GuardrailReason {
 
 type LimitKey = keyof GuardrailsConfig;
 
-interface Limit<T> {
+export interface Limit<T> {
   value: T;
   setBy: 'size source' | 'target' | 'default';
 }
 
-function limitOf<K extends LimitKey>(key: K, change: GuardedChange, target: GuardrailsConfig | undefined): Limit<NonNullable<GuardrailsConfig[K]>> | undefined {
+/** A limit as it applies to a change: its size source's, else the target's; undefined when neither sets it. */
+export function limitOf<K extends LimitKey>(key: K, change: GuardedChange, target: GuardrailsConfig | undefined): Limit<NonNullable<GuardrailsConfig[K]>> | undefined {
   const fromSource = change.sizeSource?.guardrails?.[key];
   if (fromSource !== undefined && fromSource !== null) return { value: fromSource, setBy: 'size source' };
   const fromTarget = target?.[key];

@@ -1,13 +1,56 @@
 // The target's Lease as one pass holds it: taken just before the first write (a pass over an unchanged world writes
-// nothing), written again before each recreation record is saved and after each is deleted, so that it lists exactly
-// the recreations in progress, and released with what the pass's ledger knows of the records.
+// nothing), renewed while the pass works, written again before each recreation record is saved and after each is
+// deleted, so that it lists exactly the recreations in progress, and released with what the pass's ledger knows of the
+// records.
+//
+// A short Lease, renewed, as controllers' leader election holds theirs (client-go leaderelection, whose defaults
+// kube-controller-manager uses): 15 s, renewed every 2 s, so a pass that dies costs the next one at most 15 s, not the
+// 300 s a Lease written once for the whole pass held. A pass that cannot renew stops writing before its Lease lapses:
+// every write of the pass is fenced (fenced-cluster.ts) by `assertHeld`, which refuses it once 10 s (the renew
+// deadline) have passed since the last renewal that succeeded, timed from before that renewal was sent on the pass's
+// own monotonic clock; others may take the Lease only 15 s after the renewTime that renewal wrote, which is later. A
+// renewal answered 409 (someone else took it) or 404 (it is gone) ends the hold at once.
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { ClusterError, type ClusterPort, type LeaseState } from './ports.ts';
 import type { RecordLedger } from './records/ledger.ts';
+
+/** How a Lease is held: client-go leaderelection's leaseDuration, renewDeadline and retryPeriod. */
+export interface LeaseTiming {
+  /** `leaseDurationSeconds`: how long after its renewTime others may take it. */
+  durationSeconds: number;
+  /** A holder that has not renewed for this long stops writing (shorter than the duration). */
+  renewDeadlineMs: number;
+  /** How often the holder renews. */
+  retryPeriodMs: number;
+}
+
+export const defaultLeaseTiming: LeaseTiming = { durationSeconds: 15, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 };
+
+/** The holder's own clock: monotonic milliseconds and a sleep that stops when the hold ends (tests play one). */
+export interface LeaseClock {
+  now(): number;
+  sleep(ms: number, signal: AbortSignal): Promise<void>;
+}
+
+const processClock: LeaseClock = {
+  now: () => performance.now(),
+  // Unreferenced: a renewal never keeps a process alive; an aborted sleep ends quietly.
+  sleep: (ms, signal) => sleepFor(ms, undefined, { signal, ref: false }).catch(() => undefined),
+};
+
+/** The pass no longer holds its Lease: a write now could race the holder that takes it over. */
+export class LeaseLostError extends ClusterError {
+  constructor(message: string) {
+    super(message, 409, 'Conflict');
+    this.name = 'LeaseLostError';
+  }
+}
 
 export interface LeaseHolder {
   cluster: ClusterPort;
   holderIdentity: string;
-  leaseDurationSeconds?: number;
+  leaseTiming?: LeaseTiming;
+  leaseClock?: LeaseClock;
 }
 
 export class LazyLease {
@@ -17,11 +60,22 @@ export class LazyLease {
   private listed = new Set<string>();
   /** StatefulSets are applied concurrently: the first to need the Lease takes it, the others wait for that. */
   private taking: Promise<void> | undefined;
+  /** When (LeaseClock ms) the last write of the Lease that succeeded was sent. */
+  private renewedAt = 0;
+  /** Why the hold ended before the release, once it has. */
+  private lost: string | undefined;
+  private readonly stopRenewing = new AbortController();
+  private renewing: Promise<void> | undefined;
+  private readonly timing: LeaseTiming;
+  private readonly clock: LeaseClock;
 
   constructor(
     private readonly holder: LeaseHolder, private readonly namespace: string, private readonly name: string,
     private readonly seen: LeaseState | undefined, private readonly ledger: RecordLedger,
-  ) {}
+  ) {
+    this.timing = holder.leaseTiming ?? defaultLeaseTiming;
+    this.clock = holder.leaseClock ?? processClock;
+  }
 
   /**
    * Whether the pass found the Lease still held (it may take it: expired, or its own identity's): the pass before ended
@@ -36,10 +90,27 @@ export class LazyLease {
     return this.everHeld;
   }
 
+  /**
+   * Throws LeaseLostError once the hold has ended: renewed too long ago (the renew deadline passed), or taken over. A
+   * pass that has not taken the Lease is not stopped here (it writes nothing that needs it).
+   */
+  assertHeld(): void {
+    if (!this.everHeld) return;
+    if (this.lost === undefined && this.clock.now() - this.renewedAt >= this.timing.renewDeadlineMs) {
+      this.lost = `could not renew it for ${this.timing.renewDeadlineMs / 1000}s, and others may take it ${this.timing.durationSeconds}s after its last renewal`;
+      this.stopRenewing.abort();
+    }
+    if (this.lost !== undefined) throw new LeaseLostError(`stopped writing: lease ${this.namespace}/${this.name} is no longer held by this pass: ${this.lost}`);
+  }
+
   async ensure(): Promise<void> {
-    if (this.held) return;
+    if (this.held) {
+      this.assertHeld();
+      return;
+    }
     // The optimistic lock on what we saw before reading the cluster proves nobody wrote since (409 otherwise).
     await this.write(this.seen);
+    this.renewing ??= this.renewWhileHeld();
   }
 
   /**
@@ -56,7 +127,27 @@ export class LazyLease {
     while (!sameIds(this.listed, this.ledger.outstandingIds())) await this.write(this.held);
   }
 
+  /** Every retryPeriod until the release: a write of the Lease as held (its renewTime moves; what it lists is the ledger's). */
+  private async renewWhileHeld(): Promise<void> {
+    const signal = this.stopRenewing.signal;
+    for (;;) {
+      await this.clock.sleep(this.timing.retryPeriodMs, signal);
+      if (signal.aborted || !this.held) return;
+      try {
+        await this.write(this.held);
+      } catch (error) {
+        if (error instanceof LeaseLostError) return;
+        // A refusal (taken over: 409; deleted: 404) ends the hold now; anything passing is tried again until the deadline.
+        if (error instanceof ClusterError && (error.status === 409 || error.status === 404)) {
+          this.lost ??= error.status === 409 ? 'another pass took it over' : 'it was deleted';
+          return;
+        }
+      }
+    }
+  }
+
   private async write(over: LeaseState | undefined): Promise<void> {
+    if (over !== undefined && over === this.held) this.assertHeld();
     this.taking ??= (async () => {
       try {
         await this.writeOver(over);
@@ -73,9 +164,11 @@ export class LazyLease {
 
   private async writeOver(over: LeaseState | undefined): Promise<void> {
     const ids = this.ledger.outstandingIds();
+    const sentAt = this.clock.now();
     this.held = await this.holder.cluster.writeLease(
-      this.namespace, this.name, this.holder.holderIdentity, this.holder.leaseDurationSeconds ?? 300, over, this.ledger.marks(false),
+      this.namespace, this.name, this.holder.holderIdentity, this.timing.durationSeconds, over, this.ledger.marks(false),
     );
+    this.renewedAt = sentAt;
     this.listed = ids;
     this.everHeld = true;
   }
@@ -96,6 +189,8 @@ export class LazyLease {
 
   /** `completed`: the pass ran to its end; otherwise the Lease is left saying records may be outstanding. */
   async release(completed: boolean): Promise<void> {
+    this.stopRenewing.abort();
+    await this.renewing;
     await this.taking?.catch(() => undefined);
     const held = this.held;
     if (!held) return;

@@ -7,13 +7,18 @@ import type { NoManifests } from './pass-report.ts';
 
 /** Present when no glob of the target's paths matches a YAML file at `head`: what happened and where the YAML files are. */
 export function noManifestsAt(head: GitSnapshot, target: Pick<PassTarget, 'globs' | 'sizeSources'>): NoManifests | undefined {
-  if (!noPathMatches(matchPaths(head.files.keys(), target.globs))) return undefined;
+  if (!noPathMatches(matchPaths(filesMatched(head), target.globs))) return undefined;
   const sizeSources = (target.sizeSources?.length ?? 0) > 0;
   return {
     paths: [...target.globs], sizeSources,
     message: `paths ${JSON.stringify(target.globs)} match no YAML file at ${head.commitSha.slice(0, 12)}: no manifest was read`
       + `${sizeSources ? ', only the size sources' : ''}; ${whereYamlFilesAre(head.paths, target.globs)}`,
   };
+}
+
+/** The files the paths and size sources reach at `head`: those read and those left unread for their size. */
+export function filesMatched(head: Pick<GitSnapshot, 'files' | 'tooLarge'>): string[] {
+  return [...head.files.keys(), ...head.tooLarge.keys()];
 }
 
 /**

@@ -1,8 +1,12 @@
 // What one pass is given: the target's settings and the ports it reads and writes through. Its own module so that
 // the pass and the record resumption it calls both depend on it, not on each other.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
+import type { ClusterSnapshot } from '../domain/live-state.ts';
+import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
+import type { StatefulSetPlan } from './plan-types.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
 import type { NamespaceScope } from './allowed-namespaces.ts';
+import type { LeaseClock, LeaseTiming } from './lazy-lease.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './pass-report.ts';
 import type { RecreationTiming } from './records/recreate-statefulset.ts';
@@ -37,7 +41,10 @@ export interface PassContext {
   mode: PassMode;
   /** Who holds the Lease while this pass writes (Lambda request id, hostname+pid). */
   holderIdentity: string;
-  leaseDurationSeconds?: number;
+  /** How the Lease is held (lazy-lease.ts; client-go leader election's 15 s, 10 s and 2 s by default). */
+  leaseTiming?: LeaseTiming;
+  /** The renewals' clock (tests play one); the process's monotonic clock by default. */
+  leaseClock?: LeaseClock;
   timing: RecreationTiming;
   /** Signs the recreation records this pass writes and authenticates those it finds; without it none is written or trusted. */
   recordKey?: RecordKey;
@@ -47,7 +54,29 @@ export interface PassContext {
   onEvent?: (line: string) => void;
   now?: () => Date;
   apiConcurrency?: number;
+  /**
+   * Reads the volumes' usage and decides growth and write-back from the plan (functions/usage/size-proposals.ts):
+   * the read starts as soon as the namespaces are known (beside the cluster's), the decisions once the plan is made;
+   * read-only, and never failing the pass (a failed read is a report line).
+   */
+  proposeSizes?: SizeProposalStep;
 }
+
+/** What the size proposals are decided from: the pass's final plans and the snapshot they were made over. */
+export interface PlannedPass {
+  plans: readonly StatefulSetPlan[];
+  snapshot: ClusterSnapshot;
+}
+
+/** The usage read and the sizes proposed from it and from the live sizes (each absent when there is nothing to say). */
+export interface SizeProposals {
+  usage?: UsageReport;
+  growth?: GrowthDecision[];
+  writeBack?: WriteBackDecision[];
+}
+
+/** Starts reading the namespaces' usage at `at`; the function it returns decides from the plan once it is made. */
+export type SizeProposalStep = (namespaces: readonly string[], at: Date) => (planned: PlannedPass) => Promise<SizeProposals>;
 
 /** The pass's clock: the one it was given (tests), else the real time. Sealing and checking records read the same one. */
 export function passNow(ctx: Pick<PassContext, 'now'>): Date {

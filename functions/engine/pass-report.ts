@@ -5,6 +5,7 @@ import type { LivePod, LiveStatefulSet, PvcEvent } from '../domain/live-state.ts
 import { formatBytesLike, spelledLike } from '../domain/quantity.ts';
 import { capabilitiesOf, describeCapabilities, type ServerVersion } from '../domain/server-capabilities.ts';
 import { committedBytes, totalCost, type CostTotal } from '../domain/volume-cost.ts';
+import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
 import { describeOwner } from './controller-owner.ts';
 import { pvcName, type StatefulSetPlan, type TemplatePlan } from './plan.ts';
 import type { BlockCode } from './plan-types.ts';
@@ -101,6 +102,19 @@ export interface StatefulSetReport {
   notes: string[];
   /** Why a set is blocked when no template's plan says so (it was blocked while being applied). */
   blockedBy?: StatefulSetBlockCode;
+  /** What a `waiting` set waits for, when it is another pass (busy-pass.ts): `another pass (X) holds the target ... until T`. */
+  waitingFor?: string;
+}
+
+/** The Lease a busy pass found held, as its report says it (busy-pass.ts). */
+export interface LeaseHold {
+  /** `namespace/name` of the Lease. */
+  lease: string;
+  holder: string;
+  /** acquireTime: when the holder took it (absent from a Lease an older version wrote). */
+  since: string | undefined;
+  /** renewTime + leaseDurationSeconds: when it lapses unless the holder renews it. */
+  until: string;
 }
 
 /** A set blocked while it was applied: its template update cannot save its recreation record (records/recreate-statefulset.ts). */
@@ -136,6 +150,14 @@ export interface PassReport {
   cost?: CostSummary;
   /** Present when no glob of the target's paths matches a YAML file at the commit: no manifest was read. */
   noManifests?: NoManifests;
+  /** A busy pass's: who holds the target's Lease, since and until when. */
+  heldBy?: LeaseHold;
+  /** The volumes' usage, when the target configures `usage` (domain/volume-usage.ts): read, or why not. */
+  usage?: UsageReport;
+  /** Per template, growth proposed or why none, when the target configures `growth` and usage was read. */
+  growth?: GrowthDecision[];
+  /** Templates whose live size is larger than Git for good, and the size Git should say. */
+  writeBack?: WriteBackDecision[];
 }
 
 export interface NoManifests {

@@ -34,7 +34,7 @@ export function applyGuards(sts: StatefulSetPlan, options: PlanOptions): void {
 }
 
 /** The size a change grows from: the largest of the live template's and its PVCs' requests and capacities. */
-function currentSize(template: TemplatePlan): Quantity | undefined {
+export function currentSize(template: TemplatePlan): Quantity | undefined {
   const sizes = [template.from, ...template.pvcs.flatMap((p) => [p.request, p.capacity])].filter((q): q is Quantity => q !== undefined);
   return sizes.reduce<Quantity | undefined>((largest, size) => (largest === undefined || size.bytes > largest.bytes ? size : largest), undefined);
 }

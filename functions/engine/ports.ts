@@ -29,6 +29,30 @@ export class ClusterError extends Error {
   }
 }
 
+/**
+ * A failure of the Git host behind GitSourcePort, GitHistoryPort and ReviewHost that callers must tell apart, as
+ * Renovate's platform layer says `PLATFORM_RATE_LIMIT_EXCEEDED`: a rate limit not waited out stops a whole GitHub step
+ * until the next pass (one item's failure costs only that item). Adapters turn their host's own errors into it.
+ */
+export class GitHostError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status, when the host answered. */
+    readonly status: number | undefined,
+    /** The host refused for its rate limit (primary or secondary): the step waits for the next pass. */
+    readonly rateLimited: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'GitHostError';
+  }
+}
+
+/** Whether `error` is the Git host refusing for its rate limit. */
+export function isRateLimited(error: unknown): error is GitHostError {
+  return error instanceof GitHostError && error.rateLimited;
+}
+
 export interface InvolvedObject {
   apiVersion: string;
   kind: string;
@@ -56,6 +80,8 @@ export interface LeaseMarks {
 
 export interface LeaseState {
   holder: string | undefined;
+  /** When the holder took it (kept while it renews): since when a busy pass has waited for it. */
+  acquireTime?: string | undefined;
   renewTime: string | undefined;
   durationSeconds: number;
   resourceVersion: string | undefined;
@@ -111,7 +137,7 @@ export interface ClusterPort {
   readLease(namespace: string, name: string): Promise<LeaseState | undefined>;
   /**
    * Takes or renews the lease with `marks` on it (a mark left undefined is removed); throws ClusterError 409 when
-   * someone else changed it since `seen`.
+   * someone else changed it since `seen`. Renewing (`seen` is held by `holder`) keeps its acquireTime.
    */
   writeLease(
     namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, marks?: LeaseMarks,
@@ -141,6 +167,11 @@ export interface GitSnapshot {
   files: Map<string, string>;
   /** Every file's path at the commit (read or not), to say where the YAML files are when the paths match none. */
   paths: readonly string[];
+  /**
+   * Files the paths match (or size sources map) left unread because the listing gave them as over the per-file limit
+   * (domain/source-limits.ts): path -> bytes. Never fetched; each is a located error of the pass.
+   */
+  tooLarge: ReadonlyMap<string, number>;
 }
 
 export interface GitSourcePort {
@@ -186,6 +217,21 @@ export interface CommitCheck extends CommitStatus {
   annotations: readonly CheckAnnotation[];
 }
 
+/**
+ * A verdict under this tool's check name that this tool did not write: a commit status of another identity, or a check
+ * run of another App (a workflow job named like the check). It meets a required check the branch does not require
+ * from this tool's App.
+ */
+export interface ForeignVerdict {
+  kind: 'status' | 'check run';
+  /** Who wrote it: the account (a status) or the App (a check run), as GitHub names them. */
+  by: string;
+  /** The status's state, or the run's conclusion (its status while it runs). */
+  state: string;
+  /** The status's description, or the run's title. */
+  description?: string;
+}
+
 export interface OpenPullRequest {
   number: number;
   headSha: string;
@@ -196,7 +242,12 @@ export interface OpenPullRequest {
   fromFork: boolean;
 }
 
-export interface RecoveryPullRequest {
+/**
+ * A pull request from one of this repository's branches, as a proposal's lifecycle reads it (functions/proposals/:
+ * recovery, and later growth and write-back). Which proposal it is, and whether this tool closed it, is read there
+ * from its body and labels.
+ */
+export interface ProposalPullRequest {
   number: number;
   state: 'open' | 'closed';
   merged: boolean;
@@ -204,13 +255,23 @@ export interface RecoveryPullRequest {
   body: string;
   htmlUrl: string;
   headRef: string;
-  /** This tool closed it (marked so on the host): never to be read as a person declining the proposal. */
-  closedByTool: boolean;
+  labels: string[];
+}
+
+/** A proposal's pull request to open: its labels and its kind come from the proposals lifecycle, never the host. */
+export interface NewProposalPullRequest {
+  branch: string;
+  base: string;
+  title: string;
+  body: string;
+  labels: readonly string[];
+  /** What it proposes, for the write log: `recovery`. */
+  kind: string;
 }
 
 /**
  * Everything this tool writes to the code review host, and the review state it reads to decide what to write: commit
- * statuses, comments, recovery branches and pull requests (in the manner of Renovate's platform interface). `ensure…`
+ * statuses, comments, proposals' branches and pull requests (in the manner of Renovate's platform interface). `ensure…`
  * writes read first and write only what changed; creates whose reply was lost are not made twice. Files and history
  * are read through GitHistoryPort, not here.
  */
@@ -228,21 +289,26 @@ export interface ReviewHost {
   ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome>;
   /** A check run on `sha` (created once, updated when it changed), or the commit status where check runs cannot be written. */
   ensureCheck(sha: string, check: CommitCheck): Promise<WriteOutcome>;
+  /** Statuses and check runs named `context` on `sha` that this tool did not write. */
+  foreignVerdicts(sha: string, context: string): Promise<ForeignVerdict[]>;
   /** Paths changed from `baseSha` to `headSha` (a merge queue's merge commit against its base). */
   changedFilesBetween(baseSha: string, headSha: string): Promise<string[]>;
   /** One comment of ours per `key` on a pull request: created, edited when `body` changed, else left alone. */
   ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }>;
   /** Pull requests from `branch` of this repository, in any state. */
-  pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]>;
+  pullRequestsFrom(branch: string): Promise<ProposalPullRequest[]>;
   /** Open pull requests from branches of this repository (never a fork's) whose name starts with `prefix`. */
-  openPullRequestsFromPrefix(prefix: string): Promise<RecoveryPullRequest[]>;
+  openPullRequestsFromPrefix(prefix: string): Promise<ProposalPullRequest[]>;
   /** Whether the last commit on `branch` is this tool's (undefined when there is no such branch). */
   branchHeadIsOurs(branch: string): Promise<boolean | undefined>;
-  /** Points `branch` at a new commit of ours on top of `baseSha` that replaces one file; returns the commit's SHA. */
+  /**
+   * Points `branch` at a new commit of ours on top of `baseSha` that replaces one file (forced: a proposal's branch
+   * is rewritten, not added to, when the proposal changes); returns the commit's SHA.
+   */
   commitFile(branch: string, baseSha: string, path: string, content: string, message: string): Promise<string>;
-  /** Opens a labelled pull request from `branch` into `base` (finding the one a lost reply created). */
-  createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest>;
-  updatePullRequest(pullNumber: number, title: string, body: string): Promise<void>;
-  /** Comments why, marks it closed by this tool, closes it and deletes its branch. */
-  closePullRequest(pullNumber: number, comment: string, branch: string): Promise<void>;
+  /** Opens a labelled pull request (finding the one a lost reply created). */
+  createPullRequest(pull: NewProposalPullRequest): Promise<ProposalPullRequest>;
+  updatePullRequest(pullNumber: number, edit: { title: string; body: string; kind: string }): Promise<void>;
+  /** Comments why, adds `label` (so the closure is told from a person's), closes it and deletes its branch. */
+  closePullRequest(pullNumber: number, closing: { comment: string; branch: string; label: string; kind: string }): Promise<void>;
 }

@@ -49,6 +49,8 @@ export interface PvcProgress {
   since: string | undefined;
   /** The condition that says why it failed or waits (ControllerResizeError, ModifyVolumeError, FileSystemResizePending). */
   condition?: ClaimCondition;
+  /** Waiting for the node with a larger request behind it: what is allocated, and that the larger size waits its turn. */
+  queued?: string;
   /** What failed terminally: the expansion, or the modification to the template's volumeAttributesClass. */
   failedOn?: 'size' | 'class';
   /** `status.currentVolumeAttributesClassName`, and `modifyVolumeStatus.status` while a modification is under way. */
@@ -162,12 +164,12 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
   const pending = condition('FileSystemResizePending');
   if (pvc.resizeStatus === 'NodeResizePending' || pending !== undefined) {
     // A larger request while the node step is pending waits for it: the resizer acts only after it (recorded).
-    const behind = pvc.allocated && compareQuantities(pvc.allocated, desired) < 0
-      ? `; ${pvc.allocated.text} is allocated, and ${desired.text} is attempted once the node has finished` : '';
+    const queued = pvc.allocated && compareQuantities(pvc.allocated, desired) < 0
+      ? `${pvc.allocated.text} is allocated, and ${desired.text} is attempted once the node has finished` : undefined;
     return {
       ...base, state: 'waiting-for-node', since: pending?.lastTransitionTime ?? since,
-      message: `${pending?.message ?? 'NodeResizePending: the node has not expanded the file system yet'}${behind}`,
-      ...(pending ? { condition: claimCondition(pending) } : {}),
+      message: `${pending?.message ?? 'NodeResizePending: the node has not expanded the file system yet'}${queued ? `; ${queued}` : ''}`,
+      ...(pending ? { condition: claimCondition(pending) } : {}), ...(queued ? { queued } : {}),
     };
   }
   if (pvc.resizeStatus === 'ControllerResizeInProgress' || condition('Resizing') !== undefined) {

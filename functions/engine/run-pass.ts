@@ -5,10 +5,12 @@ import type { ClusterSnapshot, LivePod, LiveStatefulSet } from '../domain/live-s
 import { sameSize } from '../domain/quantity.ts';
 import type { StatefulSetPlan } from './plan.ts';
 import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
-import { ClusterError, type LeaseState } from './ports.ts';
+import { ClusterError } from './ports.ts';
 import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
 import { RecreationBlockedError, updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
 import { LazyLease } from './lazy-lease.ts';
+import { holdWords, isHeldByOther, leaseHoldOf, waitingStatefulSets } from './busy-pass.ts';
+import { fencedCluster } from './fenced-cluster.ts';
 import { legacyScanNeeded, passLedger, recordedInLedger } from './records/ledger.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
 import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
@@ -25,7 +27,8 @@ import {
 import { noManifestsAt } from './no-manifests.ts';
 import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
-import { passNow, type PassContext } from './pass-context.ts';
+import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from './pass-context.ts';
+import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
 import { count } from '../domain/spelling.ts';
 
@@ -50,22 +53,27 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   };
   const noManifests = noManifestsAt(head, ctx.target);
   if (noManifests) base.noManifests = noManifests;
-  const desired = readTargetDesired(head.files, ctx.target);
+  const desired = readTargetDesired(head.files, ctx.target, head.tooLarge);
   const legacy = legacyScanNeeded(seenLease);
   // A record is acted on only while the Lease's signed mark lists it and Git still has its StatefulSet.
   const place = { leaseNamespace, leaseName, target: ctx.target.name };
   const standing = recordStanding(seenLease, ctx.recordKey, place, desired, head.commitSha);
-  if (isHeldByOther(seenLease, ctx.holderIdentity, passNow(ctx)) && seenLease) {
-    const notes = [`lease ${leaseNamespace}/${leaseName} is held by ${seenLease.holder ?? '?'}`];
-    if (ctx.mode !== 'apply') return { ...base, outcome: 'busy', statefulSets: [], notes };
+  if (isHeldByOther(seenLease, ctx.holderIdentity, passNow(ctx))) {
+    const heldBy = leaseHoldOf(seenLease, leaseNamespace, leaseName);
+    const busy = { ...base, outcome: 'busy' as const, heldBy, notes: [`lease ${heldBy.lease}: ${holdWords(heldBy)}`] };
+    say(`busy: ${holdWords(heldBy)}`);
+    if (ctx.mode !== 'apply') return { ...busy, statefulSets: [] };
     const found = await findRecords(ctx, legacy, desiredNamespaces(desired));
     const absent = await recreateAbsentStatefulSets(ctx, found, standing, seenLease);
-    return { ...base, outcome: 'busy', statefulSets: [], notes: [...notes, ...absent.notes], ...refusedRecordsField(absent.refused) };
+    const waiting = await waitingStatefulSets(ctx, desired, head.commitSha, heldBy);
+    return { ...busy, statefulSets: waiting, notes: [...busy.notes, ...absent.notes], ...refusedRecordsField(absent.refused) };
   }
 
   base.manifestErrors = [...desired.errors];
   const ledger = passLedger(seenLease, ctx.recordKey, place, standing.outstanding, legacy);
   const lease = new LazyLease(ctx, leaseNamespace, leaseName, seenLease, ledger);
+  // Once the Lease is taken, every write of the pass is fenced by it: a pass that could not renew stops writing.
+  ctx = { ...ctx, cluster: fencedCluster(ctx.cluster, lease) };
   // Every record call of the pass goes through the ledger: a record is saved only once the Lease lists it, and the Lease
   // stops listing it as soon as it is deleted.
   const recordingCluster = recordedInLedger(ctx.cluster, ledger, () => lease.listOutstanding(), ctx.recordKey, () => passNow(ctx));
@@ -74,6 +82,10 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   let incomplete = false;
   let completed = false;
   let refused: readonly RefusedRecord[] | undefined;
+  let proposals: Promise<SizeProposals> | undefined;
+  // Usage is read beside the cluster (it needs only the namespaces), and decided from once the plan is made; it
+  // writes nothing and decides nothing the apply does.
+  const proposeSizes = ctx.proposeSizes?.(desiredNamespaces(desired).filter((ns) => isNamespaceAllowed(ns, namespaceScopeOf(ctx.target))), passNow(ctx));
   try {
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     // Plan mode writes nothing, so it has no use for the records (and never LISTs them).
@@ -88,6 +100,10 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
     if (snapshot.server) base.server = serverReport(snapshot.server);
     say(`plan at ${head.commitSha.slice(0, 7)}: ${count(plans.length, 'StatefulSet')}, ${count(desired.errors.length, 'manifest error')}`);
+    proposals = proposeSizes?.({ plans, snapshot }).catch((error: unknown) => {
+      base.notes.push(`size proposals not made: ${error instanceof Error ? error.message : String(error)}`);
+      return {};
+    });
     // StatefulSets are independent of each other: a few are applied at once (bounded, to stay polite to the server);
     // the reports keep the plan's order.
     reports.push(...await mapWithConcurrency<StatefulSetPlan, StatefulSetReport>(plans, ctx.mode === 'apply' ? ctx.apiConcurrency ?? 4 : 1, async (plan) => {
@@ -119,12 +135,9 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   }
   if (incomplete) base.notes.push('stopped starting new StatefulSets: the invocation is running out of time');
   const cost = costSummary(reports);
-  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedRecordsField(refused ?? []) };
-}
-
-function isHeldByOther(lease: LeaseState | undefined, me: string, at: Date): boolean {
-  if (!lease?.holder || lease.holder === me || !lease.renewTime) return false;
-  return new Date(lease.renewTime).getTime() + lease.durationSeconds * 1000 > at.getTime();
+  const sizes = await proposals ?? {};
+  if (sizes.usage?.failure) say(`usage not read from ${sizes.usage.source}: ${sizes.usage.failure.message}; growth skipped this pass`);
+  return { ...base, outcome: incomplete ? 'incomplete' : 'ok', statefulSets: reports, ...(cost ? { cost } : {}), ...refusedRecordsField(refused ?? []), ...sizes };
 }
 
 async function applyStatefulSet(

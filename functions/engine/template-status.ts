@@ -4,6 +4,7 @@ import type { LiveStatefulSet } from '../domain/live-state.ts';
 import { compareQuantities } from '../domain/quantity.ts';
 import type { TemplatePlan } from './plan-types.ts';
 import { hasReachedSize, type PvcProgress } from './pvc-progress.ts';
+import { stalledWords } from './node-expansion.ts';
 
 export const statusAnnotation = 'sts-volume-gitops.io/volume-claim-templates';
 
@@ -70,8 +71,7 @@ export function summariseTemplate(
   } else if (earlier?.finishedReconciliationGeneration !== undefined) {
     status.finishedReconciliationGeneration = earlier.finishedReconciliationGeneration;
   }
-  const stalled = progress.find((p) => p.state === 'stalled-on-node');
-  const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? (stalled ? `${stalled.name} stalled: ${stalled.message ?? ''}` : undefined);
+  const error = plan.reasons[0]?.message ?? progress.find((p) => p.state === 'failed')?.message ?? stalledWords(progress);
   if (error !== undefined) status.lastError = error;
   return status;
 }

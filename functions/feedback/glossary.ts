@@ -50,7 +50,11 @@ export const glossary: readonly GlossaryEntry[] = [
   },
   {
     word: 'waiting',
-    means: 'in progress, waiting on something outside the tool: the garbage collector removing the old StatefulSet object, a pod to run at the current revision',
+    means: 'in progress, waiting on something outside the tool: the garbage collector removing the old StatefulSet object, a pod to run at the current revision, another pass holding the target\'s Lease (until when is said)',
+  },
+  {
+    word: 'busy',
+    means: 'a pass that found the target\'s Lease held by another live pass: it says who, since and until when, writes nothing under it, and keeps each change\'s progress check saying it is waiting; exit code 0',
   },
   {
     word: 'blocked',
@@ -65,6 +69,18 @@ export const glossary: readonly GlossaryEntry[] = [
   {
     word: 'recovery pull request',
     means: 'opened after a failure: a size (KEP-1790) or the class the volumes have (KEP-3751) that can succeed, for a person to merge',
+  },
+  {
+    word: 'usage',
+    means: 'how full a volume is, as its kubelet reports it through Prometheus: used bytes and inodes over the file system\'s size (not the claim\'s), and the last day\'s pace',
+  },
+  {
+    word: 'growth',
+    means: 'a larger template size proposed from usage: what the fullest replica needs, in whole Gi, within `growth.max` and the guardrails',
+  },
+  {
+    word: 'write back',
+    means: 'Git set to the live size of a template or PVC grown outside Git (by hand, by an autoscaler), since volumes never shrink',
   },
 ];
 

@@ -2,6 +2,7 @@
 import type { ClusterPort, GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget } from '../engine/run-pass.ts';
 import type { RepoLinks } from './render-plan-comment.ts';
+import type { RecoveryNotes } from './render-progress.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
 import { validateMergeGroup, type MergeGroupCheck } from './validate-merge-group.ts';
 import { validatePullRequests, type FeedbackFailure, type PullRequestCheck } from './validate-pull-requests.ts';
@@ -28,8 +29,8 @@ export async function publishFeedback(input: {
   forkPullRequests?: 'neutral' | 'validate';
   /** Whether there is time for one more pull request or StatefulSet (the budget the pass shares). */
   hasTime?: () => boolean;
-  /** Why no recovery PR was opened, per `namespace/statefulset/template`. */
-  recoveryNotes?: ReadonlyMap<string, string>;
+  /** Why no recovery PR was opened, per `namespace/statefulset/template` and kind. */
+  recoveryNotes?: RecoveryNotes;
   /** A merge queue's commit to check instead of the open pull requests (GitHub's `merge_group` delivery, nothing else). */
   mergeGroup?: { headSha: string; baseSha: string };
   /** Check this open pull request alone (a webhook event of its own). */

@@ -1,7 +1,8 @@
 // A plan as a check: the plan table as its summary, and an annotation on the storage line (the class's, for a class
 // change alone) of each template that changes (failure for blocked, with the reasons; notice for a planned resize,
 // from -> to) and on each located error.
-// Annotations are plain text, shown on the line in "Files changed". Pure.
+// Annotations are plain text, shown on the line in "Files changed" as written: what they quote is made printable, a
+// reason to a line. Pure.
 import type { LocatedError } from '../domain/desired-state.ts';
 import type { StatefulSetReport } from '../engine/pass-report.ts';
 import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
@@ -10,15 +11,16 @@ import { willChange } from './change-words.ts';
 import type { PlanSummary } from './render-plan-comment.ts';
 import { requestChangeWords, volumesGrowFrom } from './size-change-words.ts';
 import { change, count, monthly, showSize } from '../domain/spelling.ts';
+import { printable } from '../domain/printable.ts';
 
 export function planAnnotations(statefulSets: readonly StatefulSetReport[], errors: readonly LocatedError[]): CheckAnnotation[] {
   const annotations: CheckAnnotation[] = [];
   for (const sts of statefulSets) {
     for (const template of sts.templates) {
       const { path, line } = changeLocation(template);
-      const name = `${sts.namespace}/${sts.name} ${template.templateName}`;
+      const name = printable(`${sts.namespace}/${sts.name} ${template.templateName}`);
       if (template.action === 'blocked') {
-        annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: template.reasons.length > 0 ? template.reasons.join('\n') : 'blocked' });
+        annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: template.reasons.length > 0 ? template.reasons.map(printable).join('\n') : 'blocked' });
       } else if (template.action === 'resize') {
         const klass = template.volumeAttributesClass;
         const classWords = klass ? `VolumeAttributesClass ${change(klass.from ?? '(none)', klass.to ?? '(none)', 'github')}` : undefined;
@@ -26,13 +28,13 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
         const what = template.change === 'class' && classWords ? classWords : template.change === 'size-and-class' && classWords ? `${sizeWords} and ${classWords}` : sizeWords;
         annotations.push({
           path, line, level: 'notice', title: `${name}: ${willChange(template.change)}`,
-          message: `${what} on ${count(template.pvcs.length, 'PVC')}`
-            + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`,
+          message: printable(`${what} on ${count(template.pvcs.length, 'PVC')}`
+            + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`),
         });
       }
     }
   }
-  for (const error of errors) annotations.push({ path: error.path, line: error.line, level: 'failure', title: 'not a valid size or manifest', message: error.message });
+  for (const error of errors) annotations.push({ path: error.path, line: error.line, level: 'failure', title: 'not a valid size or manifest', message: printable(error.message) });
   return annotations;
 }
 

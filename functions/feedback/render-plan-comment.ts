@@ -7,8 +7,9 @@ import type { NoManifests } from '../engine/pass-report.ts';
 import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
 import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';
-import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { sizeChangeWords } from './size-change-words.ts';
+import { printable } from '../domain/printable.ts';
 
 export interface RepoLinks {
   htmlBase: string;
@@ -20,7 +21,7 @@ export interface PlanSummary {
   state: 'success' | 'failure';
   /** The headline fitted to a commit status (140 characters). */
   description: string;
-  /** The whole headline: a check run's title, which is not cut. */
+  /** The whole headline: a check run's title (plain text, printable), which is not cut. */
   headline: string;
   markdown: string;
 }
@@ -28,7 +29,15 @@ export interface PlanSummary {
 export const maxCommentLength = 65_536;
 
 export function fileLink(links: RepoLinks, sha: string, path: string, line: number): string {
-  return `${links.htmlBase}/${links.owner}/${links.repo}/blob/${sha}/${path.split('/').map(encodeURIComponent).join('/')}#L${line}`;
+  return `${links.htmlBase}/${links.owner}/${links.repo}/blob/${sha}/${path.split('/').map(pathSegment).join('/')}#L${line}`;
+}
+
+/** A path segment percent-encoded but for RFC 3986's unreserved characters: `(`, `)`, `!`, `*`, `'` would end or mark up a Markdown link (encodeURIComponent leaves them). */
+function pathSegment(segment: string): string {
+  return [...Buffer.from(segment, 'utf8')].map((byte) => {
+    const char = String.fromCharCode(byte);
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }).join('');
 }
 
 function quotaCell(template: TemplateReport): string {
@@ -82,6 +91,8 @@ export function renderPlanComment(input: {
   server?: string;
   /** The head gives the target no manifest: once merged, passes read nothing (a failure unless size sources remain). */
   noManifests?: NoManifests;
+  /** Why the head was not read at all (more than a pass reads: domain/source-limits.ts): a failure. */
+  unread?: string;
 }): PlanSummary {
   const { target, headSha, links, statefulSets, errors } = input;
   const nothingRead = readsNothing(input.noManifests);
@@ -96,6 +107,9 @@ export function renderPlanComment(input: {
   if (errors.length > 0) {
     state = 'failure';
     description = `${errors[0]?.path}:${errors[0]?.line}: ${errors[0]?.message}`;
+  } else if (input.unread !== undefined) {
+    state = 'failure';
+    description = input.unread;
   } else if (nothingRead) {
     state = 'failure';
     description = nothingRead.message;
@@ -114,7 +128,7 @@ export function renderPlanComment(input: {
   }
 
   const lines: string[] = [];
-  lines.push(`### sts-volume-gitops plan for \`${escapeMarkdown(target)}\` at ${headSha.slice(0, 7)}`);
+  lines.push(`### sts-volume-gitops plan for ${codeSpan(target)} at ${headSha.slice(0, 7)}`);
   lines.push('');
   lines.push(state === 'success' ? `**${escapeMarkdown(description)}**` : '**This change cannot be applied as it is.**');
   lines.push('');
@@ -136,17 +150,18 @@ export function renderPlanComment(input: {
   }
   for (const { sts, template } of blocked) {
     const where = changeLocation(template);
-    lines.push(`- ❌ **${escapeMarkdown(`${sts.namespace}/${sts.name}`)}** \`${escapeMarkdown(template.templateName)}\` at [${escapeMarkdown(`${where.path}:${where.line}`)}](${fileLink(links, headSha, where.path, where.line)}):`);
+    lines.push(`- ❌ **${escapeMarkdown(`${sts.namespace}/${sts.name}`)}** ${codeSpan(template.templateName)} at [${escapeMarkdown(`${where.path}:${where.line}`)}](${fileLink(links, headSha, where.path, where.line)}):`);
     for (const reason of template.reasons) lines.push(`  - ${escapeMarkdown(reason)}`);
   }
   for (const sts of missing) lines.push(`- ⚠️ ${escapeMarkdown(`${sts.namespace}/${sts.name}`)}: ${escapeMarkdown(sts.notes[0] ?? sts.outcome)}`);
+  if (input.unread !== undefined) lines.push(`- ❌ ${escapeMarkdown(input.unread)}`);
   if (nothingRead) lines.push(`- ❌ ${escapeMarkdown(nothingRead.message)}`);
   for (const error of errors) {
     lines.push(`- ❌ [${escapeMarkdown(`${error.path}:${error.line}`)}](${fileLink(links, headSha, error.path, error.line)}): ${escapeMarkdown(error.message)}`);
   }
   lines.push('');
   lines.push(`<sub>Checked against the live cluster${input.server ? ` (${escapeMarkdown(input.server)})` : ''} with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>`);
-  return { state, description: fitDescription(description), headline: description, markdown: fitComment(lines) };
+  return { state, description: fitDescription(description), headline: printable(description), markdown: fitComment(lines) };
 }
 
 /** Keeps a comment under GitHub's limit by dropping detail lines from the end and saying so. */

@@ -1,17 +1,19 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
-import { classKeySuffix } from '../recovery/class-recovery.ts';
+import { stalledWords } from '../engine/node-expansion.ts';
+import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
-import { codeBlock, escapeMarkdown, fitDescription } from './escape-markdown.ts';
+import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
 import { doneCount, isHeldByBlock, outcomeWords, pvcWords } from './glossary.ts';
 import { fitComment } from './render-plan-comment.ts';
+import { printable } from '../domain/printable.ts';
 
 export interface ProgressSummary {
   state: 'pending' | 'success' | 'failure';
   /** The commit status's description (cut to 140 characters). */
   description: string;
-  /** The check run's title: the same, whole. */
+  /** The check run's title: the same, whole (plain text, printable). */
   title: string;
   markdown: string;
 }
@@ -44,14 +46,17 @@ function progressTitle(sts: StatefulSetReport): string {
   if (state === 'failure') {
     const failed = sts.templates.find((t) => t.action === 'blocked' || t.pvcs.some((p) => p.state === 'failed'));
     if (!failed) {
-      const stalled = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => ({ t, p })))[0];
-      if (stalled) return `${stalled.t.templateName}: ${stalled.p.name} stalled, ${stalled.p.message ?? 'waiting for the node'}`;
+      const stalled = stalledTemplates(sts).map((t) => `${t.templateName}: ${stalledWords(t.pvcs) ?? ''}`);
+      if (stalled.length > 0) return stalled.join('; ');
     }
     const reason = failed?.reasons[0] ?? failed?.pvcs.find((p) => p.state === 'failed')?.message ?? sts.outcome;
     return `${failed?.templateName ?? ''}: ${reason}`;
   }
   if (state === 'success') return sizes;
-  // Nothing moves on these until a pod (re)starts on their node: the status says so, the comment says what to do.
+  // A busy pass's: nothing moves until the other pass lets go of the target, and when its Lease lapses is known.
+  if (sts.waitingFor !== undefined) return `waiting: ${sts.waitingFor}; ${changeVerb(changeKind(sts.templates))}: ${sizes}`;
+  // These wait for their node's kubelet (its next sync of a running pod, or a pod's start): the status names them, the
+  // comment says what the kubelet is doing.
   const onNode = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'waiting-for-node').map((p) => p.name));
   const waiting = onNode.length === 0 ? '' : `; ${onNode.join(', ')} ${onNode.length === 1 ? 'waits for its' : 'wait for their'} node to expand the file system`;
   return `${changeVerb(changeKind(sts.templates))}: ${sizes}${waiting}`;
@@ -64,7 +69,7 @@ export function progressDescription(sts: StatefulSetReport): string {
 
 /**
  * The comment's and the check's first sentence: what happened, short (the reason is in the table and the driver's
- * words below it, never repeated cut): `data: the resize to 100Gi failed for good`, `data: data-web-0 stalled`.
+ * words below it, never repeated cut): `data: the resize to 100Gi failed for good`, `data: data-web-0, data-web-1 stalled`.
  */
 function progressHeadline(sts: StatefulSetReport): string {
   if (progressState(sts) !== 'failure') return progressTitle(sts);
@@ -76,8 +81,13 @@ function progressHeadline(sts: StatefulSetReport): string {
     const what = onClass ? `the class change to ${failed.desiredClass ?? '(none)'}` : `the resize to ${failed.desiredSize}`;
     return `${failed.templateName}: ${what} failed for good`;
   }
-  const stalled = sts.templates.flatMap((t) => t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => `${t.templateName}: ${p.name} stalled`))[0];
-  return stalled ?? outcomeWords[sts.outcome];
+  const stalled = stalledTemplates(sts).map((t) => `${t.templateName}: ${t.pvcs.filter((p) => p.state === 'stalled-on-node').map((p) => p.name).join(', ')} stalled`);
+  return stalled.length > 0 ? stalled.join('; ') : outcomeWords[sts.outcome];
+}
+
+/** The templates with a claim stalled on its node: each is named in the title and the headline, with every such claim. */
+function stalledTemplates(sts: StatefulSetReport): TemplateReport[] {
+  return sts.templates.filter((t) => t.pvcs.some((p) => p.state === 'stalled-on-node'));
 }
 
 /** A template whose only terminal failure is a refused class: its recovery proposes a class, not a size. */
@@ -86,9 +96,12 @@ function failedOnClassOnly(template: TemplateReport): boolean {
   return failed.length > 0 && failed.every((p) => p.failedOn === 'class');
 }
 
+/** Why no recovery pull request was opened, per template key and kind of recovery. */
+export type RecoveryNotes = ReadonlyMap<string, Partial<Record<ProposalKindName, string>>>;
+
 export function renderProgressComment(input: {
   target: string; sts: StatefulSetReport; commitSha: string; recoveryLinks?: ReadonlyMap<string, string>;
-  recoveryNotes?: ReadonlyMap<string, string>;
+  recoveryNotes?: RecoveryNotes;
 }): ProgressSummary {
   const { target, sts, commitSha } = input;
   const state = progressState(sts);
@@ -102,7 +115,7 @@ export function renderProgressComment(input: {
     // Where the template goes: its size (in its class), or its class alone when the size does not change.
     const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : undefined;
     const towards = template.change === 'class' && klass !== undefined ? klass : `${escapeMarkdown(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
-    lines.push(`#### \`${escapeMarkdown(template.templateName)}\` → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    lines.push(`#### ${codeSpan(template.templateName)} → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     for (const reason of template.reasons) lines.push(`- ❌ ${escapeMarkdown(reason)}`);
     if (template.pvcs.length > 0) {
       lines.push('');
@@ -121,20 +134,20 @@ export function renderProgressComment(input: {
       lines.push(`The driver said${since ? ` (since ${since})` : ''}:`);
       lines.push(codeBlock(quotes.join('\n')));
     }
-    const key = `${sts.namespace}/${sts.name}/${template.templateName}`;
+    const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
     const onClass = failedOnClassOnly(template);
     const recovery = input.recoveryLinks?.get(key);
     if (recovery) {
       lines.push('', onClass ? `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${recovery}`
         : `A recovery pull request proposes a size that can succeed: ${recovery}`);
     }
-    const note = input.recoveryNotes?.get(key);
+    const note = input.recoveryNotes?.get(key)?.['size-recovery'];
     if (note) {
       lines.push('', `No recovery pull request: ${escapeMarkdown(note)}.`, '', 'Ways out: raise the storage provider\'s maximum volume size or quota (the external-resizer '
         + 'retries the same size once its `--retry-interval-max` has passed, 5 minutes by default, or at once when it is restarted), or scale the '
         + 'StatefulSet down so that only replicas at one size remain.');
     }
-    const classNote = input.recoveryNotes?.get(`${key}${classKeySuffix}`);
+    const classNote = input.recoveryNotes?.get(key)?.['class-recovery'];
     if (classNote) {
       lines.push('', `No recovery pull request for the class: ${escapeMarkdown(classNote)}.`, '', 'Ways out: have the driver accept the class (the '
         + 'external-resizer retries it once its `--retry-interval-max` has passed, or at once when it is restarted), or name in Git the class the '
@@ -143,5 +156,5 @@ export function renderProgressComment(input: {
   }
   lines.push('');
   lines.push('<sub>Updated by sts-volume-gitops on every pass that changes something.</sub>');
-  return { state, description: progressDescription(sts), title: progressTitle(sts), markdown: fitComment(lines) };
+  return { state, description: progressDescription(sts), title: printable(progressTitle(sts)), markdown: fitComment(lines) };
 }

@@ -1,11 +1,12 @@
 // After merge: for each StatefulSet still resizing (or that just finished), find the commit that introduced its sizes,
 // set a status (a check run with App auth) on it and upsert a progress comment on the pull request that merged it.
 import { readDesiredState } from '../domain/manifests.ts';
-import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
 import type { GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { readSizeSources } from '../domain/size-sources.ts';
-import { renderProgressComment } from './render-progress.ts';
+import { templateKey } from '../proposals/lifecycle/identity.ts';
+import { forEachItem } from './for-each-item.ts';
+import { renderProgressComment, type RecoveryNotes } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
 import { progressContext } from './check-names.ts';
 
@@ -27,30 +28,21 @@ const introducedBy = new Map<string, string>();
 
 export async function reportProgress(input: {
   host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
-  recoveryNotes?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
+  recoveryNotes?: RecoveryNotes; failures: FeedbackFailure[];
   hasTime?: () => boolean; deferred?: string[];
 }): Promise<ProgressReport[]> {
-  const results: ProgressReport[] = [];
-  for (const sts of input.report.statefulSets) {
-    if (!reportable.has(sts.outcome) || sts.templates.length === 0) continue;
-    if (sts.templates.every((t) => t.finished && !t.justFinished)) continue;
-    if (input.hasTime && !input.hasTime()) {
-      input.deferred?.push(`progress of ${sts.namespace}/${sts.name}`);
-      continue;
-    }
-    // One StatefulSet whose status or comment cannot be written must not cost the others theirs.
-    try {
-      results.push(await reportStatefulSet(input, sts));
-    } catch (error) {
-      if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
-      input.failures.push({ item: `progress of ${sts.namespace}/${sts.name}`, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return results;
+  const moving = input.report.statefulSets.filter((sts) => reportable.has(sts.outcome) && sts.templates.length > 0
+    && !sts.templates.every((t) => t.finished && !t.justFinished));
+  // One StatefulSet whose status or comment cannot be written must not cost the others theirs.
+  return forEachItem(moving, {
+    hasTime: input.hasTime,
+    onDeferred: (sts) => input.deferred?.push(`progress of ${sts.namespace}/${sts.name}`),
+    onFailed: (sts, error) => { input.failures.push({ item: `progress of ${sts.namespace}/${sts.name}`, error }); return undefined; },
+  }, (sts) => reportStatefulSet(input, sts));
 }
 
 async function reportStatefulSet(
-  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: ReadonlyMap<string, string> },
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>; recoveryNotes?: RecoveryNotes },
   sts: StatefulSetReport,
 ): Promise<ProgressReport> {
   const { host, repository, target, branch, report } = input;
@@ -63,7 +55,8 @@ async function reportStatefulSet(
   });
   const comment = pullRequest === undefined ? undefined
     : await host.ensureComment(pullRequest, `progress:${target.name}:${sts.namespace}/${sts.name}`, summary.markdown);
-  const recovery = sts.templates.map((t) => input.recoveryLinks?.get(`${sts.namespace}/${sts.name}/${t.templateName}`)).find((l) => l !== undefined);
+  const recovery = sts.templates.map((t) => input.recoveryLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: t.templateName })))
+    .find((l) => l !== undefined);
   const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
   // A check run (App auth) carries the progress table itself; its lines may have moved since that commit, so no annotations.
   const status = await host.ensureCheck(commitSha, {

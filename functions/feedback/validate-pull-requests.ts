@@ -2,12 +2,16 @@
 // sources map, plan the PR head against the live cluster (reads and dry runs only) and report it as a commit status
 // (a check run with annotations on the storage lines, where the App may write them) and an upserted plan comment.
 import { matchesManifestGlobs } from '../domain/manifests.ts';
+import { SourceTooLargeError } from '../domain/source-limits.ts';
 import { readTargetDesired } from '../engine/desired-input.ts';
-import { noManifestsAt } from '../engine/no-manifests.ts';
-import { gitHubRateLimitOf } from '../adapters/github/octokit.ts';
-import type { ClusterPort, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
+import { noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
+import { namespaceScopeOf } from '../engine/pass-context.ts';
+import type { ClusterPort, ForeignVerdict, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import { planWithDryRuns, reportFromPlan, type PassTarget, type StatefulSetReport } from '../engine/run-pass.ts';
 import type { LocatedError } from '../domain/desired-state.ts';
+import { forkVerdict, type ForkCheck } from './fork-verdict.ts';
+import { foreignVerdictSection } from './foreign-verdict-words.ts';
+import { forEachItem } from './for-each-item.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
 import { validateContext } from './check-names.ts';
@@ -21,6 +25,8 @@ export interface PullRequestCheck {
   markdown: string;
   status: WriteOutcome;
   comment: WriteOutcome;
+  /** Verdicts of the check's name on the head that this tool did not write (said in the comment and the log). */
+  foreign: ForeignVerdict[];
 }
 
 /** Something that could not be published; the other pull requests and StatefulSets were still served. */
@@ -48,23 +54,13 @@ export async function validatePullRequests(input: {
   only?: number;
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
-  const checks: PullRequestCheck[] = [];
   const open = await host.openPullRequests(branch);
-  for (const pr of input.only === undefined ? open : open.filter((p) => p.number === input.only)) {
-    if (input.hasTime && !input.hasTime()) {
-      input.deferred?.push(`check of pull request #${pr.number}`);
-      continue;
-    }
-    // One pull request whose check cannot be written (a 403, a file it cannot read) must not cost the others theirs.
-    try {
-      const check = await validatePullRequest(input, pr);
-      if (check) checks.push(check);
-    } catch (error) {
-      if (gitHubRateLimitOf(error) !== undefined) throw error; // the whole step waits for the next pass
-      input.failures.push({ item: `pull request #${pr.number}`, error: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return checks;
+  // One pull request whose check cannot be written (a 403, a file it cannot read) must not cost the others theirs.
+  return forEachItem(input.only === undefined ? open : open.filter((p) => p.number === input.only), {
+    hasTime: input.hasTime,
+    onDeferred: (pr) => input.deferred?.push(`check of pull request #${pr.number}`),
+    onFailed: (pr, error) => { input.failures.push({ item: `pull request #${pr.number}`, error }); return undefined; },
+  }, (pr) => validatePullRequest(input, pr));
 }
 
 async function validatePullRequest(
@@ -75,31 +71,46 @@ async function validatePullRequest(
   const touched = touchedFiles(target, await host.changedFiles(pr.number));
   if (touched.size === 0) return undefined;
   const context = validateContext(target.name);
-  // Whoever opens a fork's pull request reads its statuses and comments: by default it is not planned against the
-  // production cluster at all; when validated, it learns the verdict and nothing of the cluster.
+  // Read before this tool writes its own: what else meets the check's name on this head.
+  const foreign = await host.foreignVerdicts(pr.headSha, context);
+  // Whoever opens a fork's pull request reads its statuses and comments: by default it is not checked at all; when
+  // validated, it is told what Git alone decides, and nothing the cluster does.
   if (pr.fromFork && input.forks === 'neutral') {
     const status = await host.ensureCheck(pr.headSha, verdictCheck(context, 'error', forkNotValidated));
-    return { number: pr.number, headSha: pr.headSha, state: 'error', description: forkNotValidated, markdown: '', status, comment: 'unchanged' };
+    return { number: pr.number, headSha: pr.headSha, state: 'error', description: forkNotValidated, markdown: '', status, comment: 'unchanged', foreign };
+  }
+  if (pr.fromFork) {
+    // Judged from Git alone (fork-verdict.ts): the cluster is not read, so nothing the fork is told, nor when, depends on it.
+    const check = await forkCheck(input, context, pr.headSha, touched);
+    const status = await host.ensureCheck(pr.headSha, check);
+    return { number: pr.number, headSha: pr.headSha, state: check.state, description: check.description, markdown: '', status, comment: 'unchanged', foreign };
   }
   const planned = await planCommit(input, pr.headSha, touched);
   const summary = planned.plan;
-  if (pr.fromFork) {
-    const description = summary.state === 'success' ? 'validated against the cluster: this change can be applied'
-      : 'validated against the cluster: this change cannot be applied as it is; a maintainer can see why';
-    const status = await host.ensureCheck(pr.headSha, verdictCheck(context, summary.state, description));
-    return { number: pr.number, headSha: pr.headSha, state: summary.state, description, markdown: '', status, comment: 'unchanged' };
-  }
   const key = `plan:${target.name}`;
+  const markdown = `${summary.markdown}${foreignVerdictSection(foreign, context)}`;
   if (host.writesCheckRuns) {
     // A check run carries the plan itself and is what the reviewer waits for: it goes first (GitHub wants writes a
     // second apart), linking the pull request; the comment follows.
     const status = await host.ensureCheck(pr.headSha, planCheck({ context, ...planned, targetUrl: pr.htmlUrl }));
-    const comment = await host.ensureComment(pr.number, key, summary.markdown);
-    return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
+    const comment = await host.ensureComment(pr.number, key, markdown);
+    return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown, status, comment: comment.outcome, foreign };
   }
-  const comment = await host.ensureComment(pr.number, key, summary.markdown);
+  const comment = await host.ensureComment(pr.number, key, markdown);
   const status = await host.ensureCheck(pr.headSha, planCheck({ context, ...planned, targetUrl: comment.url }));
-  return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment.outcome };
+  return { number: pr.number, headSha: pr.headSha, state: summary.state, description: summary.description, markdown, status, comment: comment.outcome, foreign };
+}
+
+/** A fork's check under `forks: validate`: its head and the branch's, read from Git, judged by forkVerdict. */
+async function forkCheck(input: { repository: GitHistoryPort; target: PassTarget }, context: string, headSha: string, touched: ReadonlySet<string>): Promise<ForkCheck> {
+  const { repository, target } = input;
+  const head = await repository.readCommit(headSha);
+  const base = await repository.readBranchHead();
+  const desired = readTargetDesired(head.files, target);
+  return forkVerdict({
+    context, touched, scope: namespaceScopeOf(target), noManifests: readsNothing(noManifestsAt(head, target)),
+    head: { ...desired, errors: desired.errors.filter((e) => touched.has(e.path)) }, base: readTargetDesired(base.files, target),
+  });
 }
 
 /** The files among `changed` that the target reads: manifests its globs match, and files its size sources map. */
@@ -113,8 +124,15 @@ export async function planCommit(
   input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks }, headSha: string, touched: ReadonlySet<string>,
 ): Promise<{ plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] }> {
   const { repository, target, cluster, links } = input;
-  const head = await repository.readCommit(headSha);
-  const desired = readTargetDesired(head.files, target);
+  let head;
+  try {
+    head = await repository.readCommit(headSha);
+  } catch (error) {
+    if (!(error instanceof SourceTooLargeError)) throw error;
+    // More than a pass reads: this commit's check says so, and the pass and the other pull requests go on.
+    return { plan: renderPlanComment({ target: target.name, headSha, links, statefulSets: [], errors: [], unread: error.message }), statefulSets: [], errors: [] };
+  }
+  const desired = readTargetDesired(head.files, target, head.tooLarge);
   const { plans, snapshot } = await planWithDryRuns({ cluster, target }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
     sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),

@@ -3,10 +3,11 @@
 // behind the others. Invoked with anything but the schedule's input (`aws lambda invoke` to have passes run now), it
 // deduplicates per invocation instead. Sends nothing else and runs no pass. A message SQS refuses fails the invocation.
 import type { Context } from 'aws-lambda';
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { requestedMessages, scheduledMessages } from '../app/target-messages.ts';
 import { targetQueueFromEnvironment, type TargetQueue } from '../adapters/aws/target-queue.ts';
 import { logger } from './lambda-logger.ts';
+import { ownAccount } from './own-account.ts';
 
 /** Minutes between scheduled passes, set by the stack: the deduplication slot. */
 export const scheduleMinutesVariable = 'STS_VOLUME_GITOPS_SCHEDULE_MINUTES';
@@ -22,12 +23,13 @@ export interface DispatchResult {
   enqueued: Array<{ target: string; group: string }>;
 }
 
-export function createDispatcher(deps: { queue: () => TargetQueue; now?: () => number; env?: NodeJS.ProcessEnv }) {
+export function createDispatcher(deps: { queue: () => TargetQueue; now?: () => number; env?: NodeJS.ProcessEnv; ownAccount?: () => Promise<string> }) {
   return async (input: unknown, context: Context): Promise<DispatchResult> => {
     logger.addContext(context);
     const env = deps.env ?? process.env;
     const minutes = Number(env[scheduleMinutesVariable] ?? '5');
-    const config = await loadConfig(undefined, env);
+    // One cluster, one message group, whichever way targets name it (app/resolve-clusters.ts).
+    const config = await loadResolvedConfig(undefined, env, deps.ownAccount ?? ownAccount);
     const messages = isScheduled(input)
       ? scheduledMessages(config, (deps.now ?? Date.now)(), minutes * 60_000)
       : requestedMessages(config, context.awsRequestId);

@@ -3,11 +3,12 @@
 // failed targets so that the invocation fails (Errors alarm, dead-letter queue). Thin on purpose: configuration,
 // clients and decisions live elsewhere.
 import type { Context } from 'aws-lambda';
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { targetRunJson, type TargetRunJson } from '../app/report-json.ts';
 import { lambdaRunOptions } from './lambda-run-options.ts';
 import { logger } from './lambda-logger.ts';
+import { ownAccount } from './own-account.ts';
 import { count } from '../domain/spelling.ts';
 
 /** EventBridge Scheduler delivers only the schedule's input JSON (not the EventBridge envelope). */
@@ -32,7 +33,7 @@ export class TargetsFailedError extends Error {
 
 export async function handler(input: ScheduledInput | null, context: Context): Promise<HandlerResult> {
   logger.addContext(context);
-  const config = await loadConfig(undefined);
+  const config = await loadResolvedConfig(undefined, process.env, ownAccount);
   const runs = await runTargets(config, {
     mode: input?.mode === 'plan' ? 'plan' : 'apply',
     ...(input?.target !== undefined ? { targetName: input.target } : {}),

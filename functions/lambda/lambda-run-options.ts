@@ -9,6 +9,8 @@ import { logger, serviceName } from './lambda-logger.ts';
 import { passLogMessages } from './pass-log-messages.ts';
 import { secrets } from './lambda-secrets.ts';
 import { recordKeyFromSecret } from './record-key-secret.ts';
+import { foreignVerdictWhy } from '../feedback/foreign-verdict-words.ts';
+import { validateContext } from '../feedback/check-names.ts';
 
 const publishPassMetrics = createPassMetricsPublisher({ serviceName });
 
@@ -24,6 +26,7 @@ export function lambdaRunOptions(context: Context): Omit<RunTargetsOptions, 'mod
     },
     readSecret: (id) => secrets.readGitHubPrivateKey(id),
     readRecordKey: async (id) => recordKeyFromSecret(id, await secrets.readString(id)),
+    readSecretText: (id) => secrets.readString(id),
     eksKubeConfig: (cluster) => eksKubeConfigOf(cluster, `sts-volume-gitops-${context.awsRequestId}`, { validForMs: context.getRemainingTimeInMillis() }),
   };
 }
@@ -44,14 +47,27 @@ function logRun(run: TargetRun): void {
     ...(run.error !== undefined ? { error: run.error } : {}),
     ...((run.feedback?.failures.length ?? 0) > 0 ? { feedbackFailures: run.feedback?.failures } : {}),
     target: run.target, outcome: verdict.outcome, reportOutcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
+    ...(run.report?.heldBy ? { heldBy: run.report.heldBy } : {}),
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
-    recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
+    recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, kind: o.kind, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
     ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
   });
   for (const problem of verdict.problems.filter((p) => p.kind !== 'target')) {
     logger[problem.severity === 'failed' ? 'error' : 'warn'](passLogMessages.needsAction, {
       target: run.target, severity: problem.severity, kind: problem.kind, reason: problem.reason, subject: problem.subject, detail: problem.message,
     });
+  }
+  for (const check of run.feedback?.checks ?? []) {
+    for (const verdict of check.foreign) {
+      logger.warn(passLogMessages.foreignVerdict, {
+        target: run.target, pullRequest: check.number, commit: check.headSha, context: validateContext(run.target), kind: verdict.kind, by: verdict.by,
+        state: verdict.state, ...(verdict.description !== undefined ? { description: verdict.description } : {}), fix: foreignVerdictWhy,
+      });
+    }
+  }
+  const usage = run.report?.usage;
+  if (usage?.outcome === 'failed') {
+    logger.warn(passLogMessages.usageReadFailed, { target: run.target, source: usage.source, kind: usage.failure?.kind, status: usage.failure?.status, detail: usage.failure?.message });
   }
   logger.debug('pass report', { target: run.target, run: json });
 }

@@ -6,4 +6,8 @@ export const passLogMessages = {
   targetFailedAfterPass: 'target failed after its pass',
   /** One line per problem a pass found: a failed or blocked StatefulSet, a manifest error, a refused record. */
   needsAction: 'needs action',
+  /** One line per status or check run under the tool's check name that the tool did not write. */
+  foreignVerdict: 'foreign verdict',
+  /** A pass that could not read its volumes' usage: growth is skipped for it, nothing else. */
+  usageReadFailed: 'usage read failed',
 } as const;

@@ -42,6 +42,8 @@ export interface PassMetrics {
      * no manifest at all on a target without size sources: the verdict's manifest problems, so its alarm fires for both.
      */
     ManifestErrors: number;
+    /** A pass whose target reads usage and could not (Prometheus unreachable, refusing, or without the series): growth skipped. */
+    UsageReadFailures: number;
   };
   /** The failed and blocked StatefulSets per reason (a set with two reasons counts under each); only reasons present. */
   byReason: Array<{ name: ReasonCountName; reason: string; value: number }>;
@@ -83,6 +85,7 @@ export function passMetrics(run: TargetRun): PassMetrics {
       StatefulSetsFailed: statefulSetsWith(verdict, 'failed'),
       StatefulSetsBlocked: statefulSetsWith(verdict, 'blocked'),
       ManifestErrors: verdict.problems.filter((p) => p.kind === 'manifest').length,
+      UsageReadFailures: run.report?.usage?.outcome === 'failed' ? 1 : 0,
     },
     byReason: [...byReason.values()],
   };

@@ -4,19 +4,24 @@
 // delivery is counted (webhook-metrics.ts). Lambda's 6 MB invocation payload limit refuses larger requests before the
 // function runs, so the 25 MB bound of receiveWebhook is a second line here; it is checked before the body is decoded.
 import type { Context, LambdaFunctionURLEvent, LambdaFunctionURLResult } from 'aws-lambda';
-import { loadConfig, type Config } from '../domain/config.ts';
+import type { Config } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
+import { DeliveryMemory } from '../app/delivery-memory.ts';
 import { maxWebhookBodyBytes, receiveWebhook, refusal, tooLarge, type WebhookAnswer, type WebhookDeps, type WebhookOutcome } from '../app/receive-webhook.ts';
 import { targetQueueFromEnvironment, type TargetQueue } from '../adapters/aws/target-queue.ts';
 import { webhookSecretFromSecret } from '../adapters/github/secrets.ts';
 import { logger, serviceName } from './lambda-logger.ts';
 import { secrets } from './lambda-secrets.ts';
 import { createWebhookMetricsPublisher } from './webhook-metrics.ts';
+import { ownAccount } from './own-account.ts';
 
 /** The Secrets Manager secret holding the webhook secret, set by the stack. */
 export const webhookSecretVariable = 'STS_VOLUME_GITOPS_WEBHOOK_SECRET';
 
-export function createWebhook(deps: Pick<WebhookDeps, 'secret' | 'enqueue'> & { env?: NodeJS.ProcessEnv; countOutcome?: (outcome: WebhookOutcome) => void }) {
+export function createWebhook(deps: Pick<WebhookDeps, 'secret' | 'enqueue'> & { env?: NodeJS.ProcessEnv; countOutcome?: (outcome: WebhookOutcome) => void; ownAccount?: () => Promise<string> }) {
   let config: Promise<Config> | undefined;
+  // Per warm instance: a delivery id queued again is counted (WebhookDeliveriesRepeated), never refused.
+  const deliveries = new DeliveryMemory();
   const countOutcome = deps.countOutcome ?? createWebhookMetricsPublisher({ serviceName });
   const reply = (answer: WebhookAnswer, headers: Record<string, string> = {}): LambdaFunctionURLResult => {
     countOutcome(answer.outcome);
@@ -37,8 +42,9 @@ export function createWebhook(deps: Pick<WebhookDeps, 'secret' | 'enqueue'> & { 
     const headers = Object.fromEntries(Object.entries(event.headers).map(([name, value]) => [name.toLowerCase(), value]));
     return reply(await receiveWebhook({ headers, body }, {
       ...deps,
+      deliveries,
       // Read once per cold start; a failed read is tried again on the next delivery.
-      config: () => (config ??= loadConfig(undefined, deps.env).catch((error: unknown) => { config = undefined; throw error; })),
+      config: () => (config ??= loadResolvedConfig(undefined, deps.env ?? process.env, deps.ownAccount ?? ownAccount).catch((error: unknown) => { config = undefined; throw error; })),
       log: (level, message, fields) => logger[level](message, fields),
     }));
   };

@@ -3,20 +3,21 @@
 // A message that cannot run, or whose target failed, is reported as a batch item failure: SQS retries it after the
 // visibility timeout and moves it to the dead-letter queue after the stack's maxReceiveCount.
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { loadConfig } from '../domain/config.ts';
+import { loadResolvedConfig } from '../app/resolve-clusters.ts';
+import { ownAccount } from './own-account.ts';
 import { runTargets } from '../app/run-targets.ts';
 import { parseTargetMessage } from '../app/target-messages.ts';
 import { lambdaRunOptions } from './lambda-run-options.ts';
 import { logger } from './lambda-logger.ts';
 
-export function createWorker(deps: { env?: NodeJS.ProcessEnv } = {}) {
+export function createWorker(deps: { env?: NodeJS.ProcessEnv; ownAccount?: () => Promise<string> } = {}) {
   return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     logger.addContext(context);
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
       try {
         const message = parseTargetMessage(record.body);
-        const config = await loadConfig(undefined, deps.env);
+        const config = await loadResolvedConfig(undefined, deps.env ?? process.env, deps.ownAccount ?? ownAccount);
         const [run] = await runTargets(config, {
           ...lambdaRunOptions(context), ...(deps.env ? { env: deps.env } : {}),
           mode: message.action === 'validate' ? 'validate' : 'apply', targetName: message.target,

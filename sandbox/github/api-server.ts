@@ -15,6 +15,7 @@ import { pullRoutes } from './endpoints/pulls.ts';
 import { repositoryRoutes } from './endpoints/repository.ts';
 import { ruleRoutes } from './endpoints/rules.ts';
 import { archiveRoutes } from './endpoints/archives.ts';
+import { branchProtectionRoutes } from './endpoints/branch-protection.ts';
 import { checkRunRoutes } from './endpoints/check-runs.ts';
 import { checkRerunRoutes } from './endpoints/check-reruns.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
@@ -30,7 +31,7 @@ export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, Is
 
 const routes: Route[] = [
   ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...archiveRoutes, ...commitRoutes, ...statusRoutes,
-  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes, ...checkRerunRoutes, ...ruleRoutes,
+  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes, ...checkRerunRoutes, ...ruleRoutes, ...branchProtectionRoutes,
 ];
 
 export function createGitHubServer(ctx: GitHubServerContext): Server {
@@ -42,18 +43,20 @@ export function createGitHubServer(ctx: GitHubServerContext): Server {
   });
 }
 
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (response.headersSent || response.destroyed) return;
+/** Sends a JSON answer; returns the bytes of its body. */
+function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): number {
+  if (response.headersSent || response.destroyed) return 0;
   const text = status === 204 || status === 304 ? '' : JSON.stringify(body);
   // A 204 or 304 has no body, and GitHub sends no Content-Type with it.
   const contentType = status === 204 || status === 304 ? {} : { 'Content-Type': 'application/json; charset=utf-8' };
   response.writeHead(status, { ...contentType, 'x-github-media-type': 'github.v3; format=json', ...headers });
   response.end(text);
+  return Buffer.byteLength(text);
 }
 
-function sendError(response: ServerResponse, error: GitHubError, headers: Record<string, string>): void {
+function sendError(response: ServerResponse, error: GitHubError, headers: Record<string, string>): number {
   const body = { message: error.message, ...(error.errors ? { errors: error.errors } : {}), documentation_url: error.documentationUrl, status: String(error.status) };
-  send(response, error.status, body, { ...headers, ...error.headers });
+  return send(response, error.status, body, { ...headers, ...error.headers });
 }
 
 async function readJson(request: IncomingMessage): Promise<Json> {
@@ -80,6 +83,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
   const operation = matched?.r.operation ?? `${method} ${url.pathname}`;
   const fault = ctx.faults.match(method, operation, undefined) ?? ctx.faults.match(method, '*', undefined);
   let status = 0;
+  let bytes = 0;
   // Answers to an authenticated caller carry its rate-limit budget (after this request), and a classic token's scopes.
   let rateLimitSubject: string | undefined;
   let scopes: readonly string[] | undefined;
@@ -110,6 +114,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
       const etag = `"${createHash('sha1').update(result.raw).digest('hex')}"`;
       response.writeHead(200, { 'Content-Type': result.rawContentType ?? 'application/vnd.github.raw; charset=utf-8', 'Content-Length': result.raw.length, ETag: etag, ...rateHeaders(), ...result.headers });
       response.end(result.raw);
+      bytes = result.raw.length;
       return;
     }
     if (method === 'GET' && status === 200) {
@@ -121,19 +126,19 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
         send(response, 304, undefined, { ETag: etag, ...rateHeaders() });
         return;
       }
-      send(response, status, result.body, { ETag: etag, ...rateHeaders(), ...result.headers });
+      bytes = send(response, status, result.body, { ETag: etag, ...rateHeaders(), ...result.headers });
       return;
     }
-    send(response, status, result.body, { ...writeHeaders(status, result.body), ...rateHeaders(), ...result.headers });
+    bytes = send(response, status, result.body, { ...writeHeaders(status, result.body), ...rateHeaders(), ...result.headers });
   } catch (error) {
     if (!(error instanceof GitHubError)) {
       status = 500;
       throw error;
     }
     status = error.status;
-    sendError(response, error, rateHeaders());
+    bytes = sendError(response, error, rateHeaders());
   } finally {
-    ctx.requestLog.record({ method, operation, path: url.pathname, status });
+    ctx.requestLog.record({ method, operation, path: url.pathname, status, bytes });
   }
 }
 

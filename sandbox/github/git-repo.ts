@@ -126,9 +126,11 @@ export class GitRepo {
   }
 
   async listTree(treeish: string, recursive: boolean): Promise<TreeEntry[]> {
-    const output = await this.git(['ls-tree', '-l', ...(recursive ? ['-r', '-t'] : []), treeish]);
-    return output.split('\n').filter((l) => l !== '').map((line) => {
-      const [meta = '', path = ''] = line.split('\t');
+    // -z: paths as Git holds them (without it, git quotes a path with a control character, as GitHub's API never does).
+    const output = await this.git(['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), treeish]);
+    return output.split('\0').filter((l) => l !== '').map((line) => {
+      const tab = line.indexOf('\t');
+      const [meta, path] = [line.slice(0, tab), line.slice(tab + 1)];
       const [mode = '', type = '', sha = '', size = ''] = meta.split(/\s+/);
       return { path, mode, type: type === 'tree' ? 'tree' : 'blob', sha, ...(size !== '-' ? { size: Number(size) } : {}) };
     });
@@ -160,7 +162,7 @@ export class GitRepo {
       }
     }
     for (const [dir, inner] of subdirs) direct.push(`040000 tree ${await this.writeNestedTree(inner)}\t${dir}`);
-    return (await this.git(['mktree'], `${direct.join('\n')}\n`)).trim();
+    return (await this.git(['mktree', '-z'], `${direct.join('\0')}\0`)).trim();
   }
 
   async commitTree(tree: string, parents: string[], message: string, author: { name: string; email: string; date?: string }): Promise<string> {

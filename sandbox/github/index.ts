@@ -8,10 +8,11 @@ import { FaultInjector } from '../kube/faults.ts';
 import { listenOnLoopback } from '../kube/listen.ts';
 import { createGitHubServer, type GitHubServerContext, type GitHubState, type RepositoryRole } from './api-server.ts';
 import { personIdentity } from './auth.ts';
-import { defaultInstallationPermissions } from './endpoints/installations.ts';
+import { defaultInstallationPermissions, gitHubActionsApp } from './endpoints/installations.ts';
 import { createFork, forkBranchRef, headRefOf, parseHead } from './forks.ts';
 import { GitRepo } from './git-repo.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { writeRepeatedBlob, type RepeatedText } from './repeated-blob.ts';
 import { GitHubRequestLog } from './request-log.ts';
 import { branchMoved, pullRequestChanged } from './events.ts';
 import { WebhookDeliveries } from './webhook-deliveries.ts';
@@ -47,8 +48,11 @@ export interface GitHubSandbox {
    * opened, synchronized, closed and reopened, and check runs asked for again are delivered, signed (events.ts).
    */
   webhooks: WebhookDeliveries;
-  /** Commits to a branch of the repository, or of `fork`'s fork (see forkRepository). */
-  commitFiles(options: { branch: string; message: string; files: Record<string, string | Buffer | null>; baseBranch?: string; author?: string; fork?: string }): Promise<string>;
+  /**
+   * Commits to a branch of the repository, or of `fork`'s fork (see forkRepository). A file given as `RepeatedText` is a
+   * text repeated to a size, stored in seconds whatever its size (repeated-blob.ts): a test's 1 GiB file.
+   */
+  commitFiles(options: { branch: string; message: string; files: Record<string, string | Buffer | RepeatedText | null>; baseBranch?: string; author?: string; fork?: string }): Promise<string>;
   /** Opens a pull request as a person would; `head` is a branch, or `owner:branch` for a fork's branch. */
   openPullRequest(options: { head: string; base?: string; title: string; body?: string; author?: string }): Promise<number>;
   /**
@@ -56,6 +60,11 @@ export interface GitHubSandbox {
    * default), or a fine-grained one (`github_pat_...`, no scopes header) with `{ fineGrained: true }`.
    */
   addPerson(login: string, role?: RepositoryRole, token?: { scopes?: readonly string[]; fineGrained?: boolean }): string;
+  /**
+   * A workflow job named `name` that ran on `sha`: a check run of GitHub Actions (any collaborator may push a workflow
+   * whose job takes any name).
+   */
+  addWorkflowCheckRun(options: { sha: string; name: string; conclusion: 'success' | 'failure' }): number;
   /** A comment a person wrote on a pull request, as if made on github.com. */
   addComment(options: { pullNumber: number; body: string; author: string }): number;
   /** `owner`'s fork of the repository, with all its branches. */
@@ -79,7 +88,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const state: GitHubState = {
     owner, repo, defaultBranch, git, pulls: [], comments: [], statuses: [], checkRuns: [], forks: [],
     tokens: new Map([[token, personIdentity(tokenLogin, 'write', ['repo'])]]), rateLimit: new RateLimiter(options.rateLimit),
-    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, rulesets: [], appPublicKey: publicKey, nextId: 1,
+    appId: 4242, appSlug: 'sts-volume-gitops', installationId: 777, installationPermissions: { ...defaultInstallationPermissions }, branchProtections: {}, rulesets: [], appPublicKey: publicKey, nextId: 1, treeEntryLimit: 100_000,
   };
   const faults = new FaultInjector();
   const requestLog = new GitHubRequestLog();
@@ -103,7 +112,9 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       const head = previous ?? await git.resolve(refOf(baseBranch ?? defaultBranch));
       const changes = new Map<string, { mode: string; sha: string } | null>();
       for (const [path, content] of Object.entries(files)) {
-        changes.set(path, content === null ? null : { mode: '100644', sha: await git.writeBlob(typeof content === 'string' ? Buffer.from(content) : content) });
+        if (content === null) changes.set(path, null);
+        else if (typeof content === 'string' || Buffer.isBuffer(content)) changes.set(path, { mode: '100644', sha: await git.writeBlob(Buffer.from(content)) });
+        else changes.set(path, { mode: '100644', sha: await writeRepeatedBlob(git.dir, content) });
       }
       const tree = await git.buildTree(head, changes);
       const name = author ?? 'Dana Developer';
@@ -128,6 +139,15 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       const personToken = `${kind.fineGrained ? 'github_pat_' : 'ghp_'}${randomBytes(18).toString('hex')}`;
       state.tokens.set(personToken, personIdentity(login, role, kind.fineGrained ? undefined : kind.scopes ?? ['repo']));
       return personToken;
+    },
+    addWorkflowCheckRun: ({ sha, name, conclusion }) => {
+      const id = state.nextId++;
+      const at = now();
+      state.checkRuns.push({
+        id, headSha: sha, name, status: 'completed', conclusion, startedAt: at, completedAt: at, externalId: null, detailsUrl: null,
+        output: { title: null, summary: null, text: null }, annotations: [], creator: `${gitHubActionsApp.slug}[bot]`, app: gitHubActionsApp,
+      });
+      return id;
     },
     addComment: ({ pullNumber, body, author }) => {
       if (!state.pulls.some((p) => p.number === pullNumber)) throw new Error(`no pull request #${pullNumber}`);

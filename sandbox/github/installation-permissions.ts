@@ -29,6 +29,7 @@ const neededBy: Readonly<Record<string, Needed>> = {
   'repos.listCommitStatusesForRef': [['statuses', 'read']], 'repos.getCombinedStatusForRef': [['statuses', 'read']],
   'repos.createCommitStatus': [['statuses', 'write']],
   'checks.rerequestRun': [['checks', 'write']], 'checks.rerequestSuite': [['checks', 'write']],
+  'repos.getStatusChecksProtection': [['administration', 'read']],
 };
 
 const rank: Record<PermissionLevel, number> = { read: 1, write: 2, admin: 3 };

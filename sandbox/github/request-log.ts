@@ -4,6 +4,8 @@ export interface GitHubLoggedRequest {
   operation: string;
   path: string;
   status: number;
+  /** The bytes of the answer's body as sent (gzipped for a tarball): what the client had to take in. */
+  bytes: number;
 }
 
 export class GitHubRequestLog {

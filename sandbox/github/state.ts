@@ -110,6 +110,24 @@ export interface CheckRun {
   annotations: CheckRunAnnotation[];
   /** The login of the bot user that created it: only it may update it. */
   creator: string;
+  /** The App it belongs to, when not the sandbox's own (a workflow job's run is GitHub Actions'). */
+  app?: OtherApp;
+}
+
+/** Another GitHub App, as a check run names it (`app`). */
+export interface OtherApp {
+  id: number;
+  slug: string;
+  name: string;
+  /** The account that owns the App. */
+  owner: string;
+  description: string;
+  externalUrl: string;
+}
+
+/** A classic branch protection rule's required status checks: each context, and the App it must come from (null: any). */
+export interface BranchProtection {
+  requiredStatusChecks?: { strict: boolean; checks: Array<{ context: string; appId: number | null }> };
 }
 
 export interface GitHubState {
@@ -134,10 +152,17 @@ export interface GitHubState {
    * was not granted (`checks: 'write'` lets it write check runs). Tests take permissions away.
    */
   installationPermissions: Record<string, PermissionLevel>;
+  /** Classic branch protection rules by branch name (read with admin rights, or an installation's `administration: read`). */
+  branchProtections: Record<string, BranchProtection>;
   /** The repository's rulesets, each with the branches it targets and its rules (as the rules API reports them). */
   rulesets: Array<{ id: number; name: string; branches: string[]; rules: Json[] }>;
   appPublicKey: KeyObject;
   nextId: number;
+  /**
+   * Entries a recursive tree answer lists before it is cut short with `truncated: true` (GitHub's is 100,000, or 7 MB
+   * of answer): tests lower it to play a repository too large for one call without writing 100,000 files.
+   */
+  treeEntryLimit: number;
 }
 
 export interface GitHubServerContext {

@@ -12,6 +12,9 @@ import { createWorld, type World } from './controllers/world.ts';
 import { FaultInjector } from './faults.ts';
 import { listenOnLoopback } from './listen.ts';
 import type { NewerServerFields } from './openapi.ts';
+import { createPrometheusApi, type PrometheusAuth, type Relabelling } from './prometheus/api-server.ts';
+import { VolumeStats } from './prometheus/volume-stats.ts';
+import { readVolumeUsageSeed } from './prometheus/volume-usage-seed.ts';
 import { RequestLog } from './request-log.ts';
 import { applySeed, createSystemNamespaces, loadSeedFile, seedServerVersion } from './seed.ts';
 import { defaultServerVersion, parseServerVersion, type ServerVersion } from './server-version.ts';
@@ -40,6 +43,19 @@ export interface KubeSandboxOptions {
   controllers?: readonly ControllerName[];
   /** Latency of the garbage collector on orphan deletes, in ms of the sandbox clock (see World.garbageCollectorDelayMs). */
   garbageCollectorDelayMs?: number;
+  /** Who may query the Prometheus API (a bearer token, or SigV4 credentials); anyone by default. */
+  prometheusAuth?: PrometheusAuth;
+}
+
+/** The Prometheus-compatible API over the volumes' usage (prometheus/api-server.ts). */
+export interface SandboxPrometheus {
+  url: string;
+  faults: FaultInjector;
+  /** Every query asked so far, in order. */
+  queries: string[];
+  setAuth(auth: PrometheusAuth): void;
+  /** Plays a scrape whose relabelling put the kubelet's labels under other names (`{ persistentvolumeclaim: 'pvc' }`). */
+  setRelabelling(relabel: Relabelling): void;
 }
 
 export interface KubeSandbox {
@@ -54,6 +70,8 @@ export interface KubeSandbox {
   world: World;
   faults: FaultInjector;
   requestLog: RequestLog;
+  /** The kubelets' volume statistics, served as Prometheus serves them (seeded by `volumeUsage`). */
+  prometheus: SandboxPrometheus;
   /** TCP connections the API server has accepted since it started: whether clients reuse theirs. */
   connectionsAccepted(): number;
   /**
@@ -80,6 +98,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   world.server = options.version !== undefined ? parseServerVersion(options.version) : seedServerVersion(seed) ?? defaultServerVersion;
   createSystemNamespaces(world);
   const seedWarnings = applySeed(world, seed, options.newerServerFields);
+  const volumeStats = new VolumeStats(world, readVolumeUsageSeed(seed));
 
   const faults = new FaultInjector();
   const requestLog = new RequestLog();
@@ -89,6 +108,14 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   let connectionsAccepted = 0;
   server.on('connection', () => { connectionsAccepted += 1; });
   const url = await listenOnLoopback(server, options.port);
+  let prometheusAuth = options.prometheusAuth;
+  let relabelling: Relabelling = {};
+  const prometheusFaults = new FaultInjector();
+  const queries: string[] = [];
+  const prometheusServer = createPrometheusApi({ stats: volumeStats, now, faults: prometheusFaults, auth: () => prometheusAuth, onQuery: (query) => queries.push(query), relabel: () => relabelling });
+  const prometheus: SandboxPrometheus = {
+    url: await listenOnLoopback(prometheusServer), faults: prometheusFaults, queries, setAuth: (auth) => { prometheusAuth = auth; }, setRelabelling: (relabel) => { relabelling = relabel; },
+  };
 
   const workDir = options.workDir ?? await mkdtemp(join(tmpdir(), 'sts-kube-sandbox-'));
   await mkdir(workDir, { recursive: true });
@@ -107,7 +134,7 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
     return { token: userToken, kubeconfigPath: path };
   };
   return {
-    url, server: world.server, seedWarnings, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, connectionsAccepted: () => connectionsAccepted,
+    url, server: world.server, seedWarnings, kubeconfigPath, store, world, faults, requestLog, tick, addIdentity, prometheus, connectionsAccepted: () => connectionsAccepted,
     addTokenAuthenticator: (authenticate) => access.addTokenAuthenticator(authenticate),
     kubeConfig: () => {
       const config = new KubeConfig();
@@ -124,8 +151,10 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
     },
     close: async () => {
       if (timer) clearInterval(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const each of [server, prometheusServer]) {
+        each.closeAllConnections();
+        await new Promise<void>((resolve) => each.close(() => resolve()));
+      }
     },
   };
 }

@@ -137,6 +137,7 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
   const warnings: string[] = [];
   if (seed === undefined || seed === null) return warnings;
   if (!isObject(seed)) throw new SeedError('the seed must be a map with version, namespaces, storageClasses, resourceQuotas, statefulSets');
+  seedKubelet(world, seed.kubelet);
   for (const name of list(seed, 'namespaces')) {
     if (typeof name !== 'string') throw new SeedError('namespaces must be a list of names');
     ensureNamespace(world, name);
@@ -183,6 +184,20 @@ export function applySeed(world: World, seed: unknown, newerFields: NewerServerF
   }
   settle(world);
   return warnings;
+}
+
+/** `kubelet: { nodeName, syncFrequencySeconds }`: the node's kubelet (controllers/world.ts KubeletProfile). */
+function seedKubelet(world: World, raw: unknown): void {
+  if (raw === undefined) return;
+  if (!isObject(raw)) throw new SeedError('kubelet must be a map with nodeName and syncFrequencySeconds');
+  if (raw.nodeName !== undefined) {
+    if (typeof raw.nodeName !== 'string' || raw.nodeName === '') throw new SeedError('kubelet.nodeName must be a node name');
+    world.kubelet.nodeName = raw.nodeName;
+  }
+  if (raw.syncFrequencySeconds !== undefined) {
+    if (typeof raw.syncFrequencySeconds !== 'number' || !(raw.syncFrequencySeconds >= 0)) throw new SeedError('kubelet.syncFrequencySeconds must be a number of seconds, 0 or more');
+    world.kubelet.syncFrequencyMs = raw.syncFrequencySeconds * 1000;
+  }
 }
 
 /** A seeded object is stored as the server would store it: quantities canonical, bad values refused. */

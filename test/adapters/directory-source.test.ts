@@ -24,4 +24,14 @@ describe('DirectorySource', () => {
     assert.deepEqual([...head.files.keys()].sort(), ['apps/victoria/values-prod.yaml', 'k8s/pg.yaml', 'kustomize/patch.json']);
     assert.equal(head.files.get('apps/victoria/values-prod.yaml'), files['apps/victoria/values-prod.yaml']);
   });
+
+  it('leaves a file over the limit unread, from its size alone', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sts-directory-source-'));
+    await mkdir(join(dir, 'k8s'), { recursive: true });
+    await writeFile(join(dir, 'k8s', 'pg.yaml'), 'kind: StatefulSet\n');
+    await writeFile(join(dir, 'k8s', 'bundle.yaml'), '- padding\n'.repeat(200_000));
+    const head = await new DirectorySource(dir, ['k8s/*.yaml']).readBranchHead();
+    assert.deepEqual([...head.files.keys()], ['k8s/pg.yaml']);
+    assert.deepEqual([...head.tooLarge], [['k8s/bundle.yaml', 2_000_000]]);
+  });
 });

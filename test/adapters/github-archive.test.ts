@@ -3,12 +3,14 @@
 // the archive leaves out or changes (export-ignore, export-subst). Against the GitHub sandbox, with the real Octokit.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { archiveFromBlobs, GitHubSource } from '../../functions/adapters/github/github-source.ts';
 import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
-import { readTarball, tarFiles, TarArchiveError } from '../../functions/adapters/github/tar-archive.ts';
+import { readTarball, TarArchiveError, TarReader, type ArchivedFile } from '../../functions/adapters/github/tar-archive.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 
 const seedDir = fileURLToPath(new URL('../../examples/gitops-repo', import.meta.url));
@@ -91,24 +93,66 @@ describe('reading a large repository through its tarball', () => {
   });
 });
 
+/** Every regular file of an uncompressed tar, with its full path in the archive, read in one chunk. */
+function tarFiles(tar: Buffer): ArchivedFile[] {
+  const reader = new TarReader(() => true);
+  reader.write(tar);
+  return reader.end();
+}
+
 describe('the tar reader', () => {
+  let gh: GitHubSandbox;
+  let gzipped: Buffer;
+  const salt = randomUUID();
+  before(async () => {
+    gh = await startGitHubSandbox({ seedDir });
+    await gh.commitFiles({
+      branch: 'main', message: 'A long path and a large file',
+      files: { [`k8s/${'long-directory-name-'.repeat(8)}/deep.yaml`]: manifest('deep', salt), 'docs/large.yaml': { repeat: '- padding\n', bytes: 3 * 1024 * 1024 } },
+    });
+    const octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
+    const answer = await octokit.rest.repos.downloadTarballArchive({ ...repo, ref: 'main' });
+    assert.ok(answer.data instanceof ArrayBuffer);
+    gzipped = Buffer.from(answer.data);
+  });
+  after(() => gh.close());
+
   it('refuses a damaged archive rather than reading part of it', async () => {
-    const gh = await startGitHubSandbox({ seedDir });
-    try {
-      const octokit = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
-      const answer = await octokit.rest.repos.downloadTarballArchive({ ...repo, ref: 'main' });
-      assert.ok(answer.data instanceof ArrayBuffer);
-      const gzipped = Buffer.from(answer.data);
-      const tar = gunzipSync(gzipped);
-      assert.ok(readTarball(gzipped, 64 * 1024 * 1024).some((f) => f.path === 'README.md'));
-      const flipped = Buffer.from(tar);
-      flipped[1024 + 10] = (flipped[1024 + 10] ?? 0) ^ 0x01;
-      assert.throws(() => tarFiles(flipped), TarArchiveError);
-      assert.throws(() => tarFiles(tar.subarray(0, 1024 + 512 + 10)), TarArchiveError);
-      assert.throws(() => readTarball(gzipped, 1024), TarArchiveError);
-      assert.throws(() => readTarball(Buffer.from('not gzip'), 1024), TarArchiveError);
-    } finally {
-      await gh.close();
-    }
+    const tar = gunzipSync(gzipped);
+    const read = (bytes: Buffer, maxBytes = 64 * 1024 * 1024): Promise<ArchivedFile[]> => readTarball(Readable.from([bytes]), () => true, maxBytes);
+    assert.ok((await read(gzipped)).some((f) => f.path === 'README.md'));
+    const flipped = Buffer.from(tar);
+    flipped[1024 + 10] = (flipped[1024 + 10] ?? 0) ^ 0x01;
+    assert.throws(() => tarFiles(flipped), TarArchiveError);
+    assert.throws(() => tarFiles(tar.subarray(0, 1024 + 512 + 10)), TarArchiveError);
+    await assert.rejects(read(gzipSync(flipped)), TarArchiveError);
+    await assert.rejects(read(gzipped, 1024), /unpacks to more than 1024 bytes/);
+    await assert.rejects(read(Buffer.from('not gzip')), TarArchiveError);
+  });
+
+  it('holds only the files it is asked to keep, and is told each one\'s path and size', async () => {
+    const asked = new Map<string, number>();
+    const kept = await readTarball(Readable.from([gzipped]), (path, bytes) => {
+      asked.set(path, bytes);
+      return path.startsWith('k8s/');
+    }, 64 * 1024 * 1024);
+    assert.equal(asked.get('docs/large.yaml'), 3 * 1024 * 1024, 'asked, and passed over');
+    assert.ok(kept.length > 0 && kept.every((f) => f.path.startsWith('k8s/')));
+    assert.ok(kept.some((f) => f.path.endsWith('/deep.yaml') && f.content.toString('utf8') === manifest('deep', salt)), 'a path from a pax header');
+  });
+
+  it('reads the same files however the archive is cut into chunks', () => {
+    const tar = gunzipSync(gzipped);
+    const whole = tarFiles(tar).filter((f) => !f.path.endsWith('large.yaml')).map((f) => [f.path, f.content.toString('base64')]);
+    fc.assert(fc.property(fc.array(fc.integer({ min: 1, max: tar.length - 1 }), { maxLength: 40 }), (cuts) => {
+      const reader = new TarReader((name) => !name.endsWith('large.yaml'));
+      let from = 0;
+      for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
+        reader.write(tar.subarray(from, cut));
+        from = cut;
+      }
+      reader.write(tar.subarray(from));
+      assert.deepEqual(reader.end().map((f) => [f.path, f.content.toString('base64')]), whole);
+    }), { numRuns: 200 });
   });
 });

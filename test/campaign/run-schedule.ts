@@ -58,7 +58,7 @@ export async function runSchedule(schedule: Schedule, children: ChildPool): Prom
       checkNoneAbsent(world, run, `clean pass ${clean}`, violations);
       if (run.error !== undefined) violations.push(`clean pass ${clean} failed: ${run.error}`);
       if (run.report?.outcome === 'busy') {
-        // A holder that died (or failed to release) keeps the Lease for 300 s: play that time away.
+        // A holder that died (or failed to release) keeps the Lease for up to 15 s: play that time away.
         if (expireLease(world)) leaseExpiriesPlayed += 1;
         continue;
       }

@@ -44,8 +44,8 @@ export interface World {
   env: Record<string, string>;
   /** The commits that introduced each new size (where progress statuses go), and the open PR's head. */
   commits: { pg?: string; wh?: string; openPrHead?: string };
-  /** One pass in this process, as the Lambda runs it. */
-  pass(holder: string): Promise<TargetRun>;
+  /** One pass in this process, as the Lambda runs it; `now` plays its clock (the real one by default). */
+  pass(holder: string, now?: () => number): Promise<TargetRun>;
   close(): Promise<void>;
 }
 
@@ -92,10 +92,10 @@ export async function startWorld(scenario: Scenario): Promise<World> {
   kube.requestLog.reset();
   return {
     kube, github, recorder, config, configPath, env, commits,
-    pass: async (holder) => {
+    pass: async (holder, now) => {
       const [run] = await runTargets(config, {
         mode: 'apply', holderIdentity: holder, env,
-        timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
+        timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() }, ...(now ? { now } : {}),
       });
       if (!run) throw new Error('runTargets returned no run for the target');
       return run;
@@ -115,7 +115,7 @@ export function podIdentities(world: World): string[] {
     .map((p: KubeObject) => `${p.metadata.name}:${p.metadata.uid ?? ''}:${p.metadata.labels?.['controller-revision-hash'] ?? ''}`).sort();
 }
 
-/** Plays the passage of time past a dead holder's Lease (300 s): the Lease's renewTime moves an hour back. */
+/** Plays the passage of time past a dead holder's Lease (15 s): the Lease's renewTime moves an hour back. */
 export function expireLease(world: World): boolean {
   const lease = world.kube.store.get(types.lease, 'default', leaseName);
   const spec = lease?.spec as { holderIdentity?: string | null; renewTime?: string | null } | undefined;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { allowed, loadCsiAllowlist } from './csi/allowlist.ts';
+import { judge, loadCsiAllowlist, type CheckResult } from './csi/allowlist.ts';
 import { compareClaimStream, compareSnapshots } from './csi/compare-states.ts';
 import { replayScenarios } from './csi/play.ts';
 import { loadScenario, recordingExists } from './csi/recording.ts';
@@ -21,7 +21,7 @@ test('the sandbox\'s provisioner, resizer and modifier write what the real CSI s
   }
   const scenarios = ['a', 'b', 'c', 'd'].map((name) => loadScenario(root, name));
   const replayed = await replayScenarios(scenarios);
-  const checks: Array<{ scenario: string; check: string; differences: string[] }> = [...replayed.outcomes];
+  const checks: CheckResult[] = [...replayed.outcomes];
   for (const scenario of scenarios) {
     for (const [claim, lines] of scenario.watches) {
       const stream = replayed.streamOf(claim);
@@ -30,22 +30,8 @@ test('the sandbox\'s provisioner, resizer and modifier write what the real CSI s
       if (snapshots.length > 0) checks.push({ scenario: scenario.name, check: `snapshots ${claim}`, differences: compareSnapshots(snapshots, stream) });
     }
   }
-  const allowlist = loadCsiAllowlist();
-  const used = new Set<number>();
-  const failures: string[] = [];
-  let allowedCount = 0;
-  for (const { scenario, check, differences } of checks) {
-    for (const difference of differences) {
-      const entry = allowed(allowlist, scenario, check, difference);
-      if (entry === undefined) failures.push(`${scenario}/ ${check}: ${difference}`);
-      else {
-        used.add(entry);
-        allowedCount += 1;
-      }
-    }
-  }
+  const { failures, unused, allowedCount } = judge(loadCsiAllowlist(), checks);
   t.diagnostic(`${checks.length} checks, ${checks.filter((c) => c.differences.length === 0).length} identical, ${allowedCount} allowlisted differences, ${failures.length} unexplained`);
-  const unused = allowlist.filter((_, i) => !used.has(i)).map((e) => `${e.check} /${e.difference}/: ${e.reason}`);
   assert.deepEqual(unused, [], 'allowlist entries that match no difference (remove them)');
   assert.equal(failures.length, 0, `differences from the recorded components:\n${failures.join('\n')}`);
 });

@@ -257,3 +257,37 @@ describe('volumeAttributesClassName in a manifest (KEP-3751)', () => {
     assert.throws(() => replaceClassValue(text, template, 'Not A Name'), /"Not A Name" is not a VolumeAttributesClass name/);
   });
 });
+
+describe('readDesiredState reads the tool\'s own annotations (a set\'s growth policy)', () => {
+  it('keeps each sts-volume-gitops.io/ annotation as written, with the line of its value, and no other', () => {
+    const text = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: pg
+  namespace: db
+  annotations:
+    sts-volume-gitops.io/growth: "off"
+    sts-volume-gitops.io/growth-used-percent: 90
+    example.com/owner: team-a
+spec:
+  serviceName: pg
+  selector: { matchLabels: { app: pg } }
+  template: { metadata: { labels: { app: pg } }, spec: { containers: [{ name: c, image: busybox }] } }
+  volumeClaimTemplates:
+    - metadata: { name: data }
+      spec: { accessModes: [ReadWriteOnce], resources: { requests: { storage: 10Gi } } }
+`;
+    const { statefulSets, errors } = readDesiredState(new Map([['k8s/pg.yaml', text]]), { globs: ['k8s/**'], defaultNamespace: 'default' });
+    assert.deepEqual(errors, []);
+    assert.deepEqual(statefulSets[0]?.toolAnnotations, [
+      { name: 'sts-volume-gitops.io/growth', value: 'off', location: { path: 'k8s/pg.yaml', line: 7, column: 34 } },
+      // An unquoted number is kept as read: the policy says to quote it (Kubernetes keeps annotations as strings).
+      { name: 'sts-volume-gitops.io/growth-used-percent', value: 90, location: { path: 'k8s/pg.yaml', line: 8, column: 47 } },
+    ]);
+  });
+
+  it('adds nothing to a set without them', () => {
+    const { statefulSets } = readDesiredState(new Map([['k8s/pg.yaml', statefulSetManifest({})]]), { globs: ['k8s/**'], defaultNamespace: 'default' });
+    assert.equal(statefulSets[0]?.toolAnnotations, undefined);
+  });
+});

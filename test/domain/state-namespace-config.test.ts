@@ -1,6 +1,8 @@
 // The state namespace is never a workload namespace (issue 28 item 6): the configuration refuses one listed in the
 // target's own `namespaces.allow`, or in the allow of another target on the same cluster, saying why; `*` is accepted
-// (the engine leaves the state namespace out of it: test/engine/allowed-namespaces.test.ts). Pure: parseConfig.
+// (the engine leaves the state namespace out of it: test/engine/allowed-namespaces.test.ts), but not on a cluster where
+// another target keeps its state namespace, and two targets on one cluster may not share a workload namespace (issue
+// 34 item 6). Pure: parseConfig, over the keys the file gives (run time's keys: test/app/resolve-clusters.test.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseConfig } from '../../functions/domain/config.ts';
@@ -34,7 +36,7 @@ describe('namespaces.state and namespaces.allow', () => {
   it('refuses another target\'s state namespace in an allow on the same cluster, and allows it on another cluster', () => {
     const problems = configProblems(config(target('a', '{ state: sts-a, allow: [db] }'), target('b', '{ state: sts-b, allow: [cache, sts-a] }')));
     assert.equal(problems.length, 1);
-    assert.match(problems[0] ?? '', /^target "b": namespaces\.allow lists "sts-a", the state namespace of target a on the same cluster: it holds the Lease .*; give target a another namespaces\.state, or take it out of this allow$/);
+    assert.match(problems[0] ?? '', /^target "b": namespaces\.allow lists "sts-a", the state namespace of target a on the same cluster \(the cluster of \/etc\/sts\/kubeconfig\): it holds the Lease .*; give target a another namespaces\.state, or take it out of this allow$/);
     const eks = (account: string): string => `eks: { name: prod, region: eu-west-1, roleArn: "arn:aws:iam::${account}:role/sts" }`;
     assert.throws(() => parseConfig(config(target('a', '{ state: sts-a, allow: [db] }', eks('111111111111')), target('b', '{ allow: [sts-a] }', eks('111111111111'))), 't', '/'), /the state namespace of target a on the same cluster/);
     const accepted = parseConfig(config(
@@ -42,6 +44,26 @@ describe('namespaces.state and namespaces.allow', () => {
       target('c', '{ allow: [sts-a] }', 'kubeconfig: { path: ./other-kubeconfig }'),
     ), 't', '/');
     assert.equal(accepted.targets.length, 3);
+  });
+
+  it('refuses "*" on a cluster where another target keeps its state namespace, naming both', () => {
+    const problems = configProblems(config(target('a', '{ state: sts-a, allow: [db] }'), target('wide', '{ state: sts-wide, allow: ["*"] }')));
+    assert.ok(problems.some((p) => /^target "wide": namespaces\.allow is "\*", which covers "sts-a", the state namespace of target a on the same cluster .*list this target's namespaces instead of "\*"$/.test(p)), problems.join('\n'));
+  });
+
+  it('refuses two targets on one cluster that may resize in one namespace, naming both and the namespaces', () => {
+    const problems = configProblems(config(target('a', '{ state: sts-a, allow: [db, cache] }'), target('b', '{ state: sts-b, allow: [cache, db, logs] }')));
+    assert.deepEqual(problems.length, 1);
+    assert.match(problems[0] ?? '', /^target "a" and target "b" both resize StatefulSets in namespaces db, cache on the same cluster \(the cluster of \/etc\/sts\/kubeconfig\): each could find the same StatefulSet in its Git paths/);
+    // "*" shares every namespace the other lists; both "*", every namespace.
+    assert.match(configProblems(config(target('a', '{ state: sts-a, allow: ["*"] }'), target('b', '{ state: sts-a, allow: [db] }')))[0] ?? '', /target "a" and target "b" both resize StatefulSets in namespace db on the same cluster/);
+    assert.match(configProblems(config(target('a', '{ state: sts-a, allow: ["*"] }'), target('b', '{ state: sts-a, allow: ["*"] }')))[0] ?? '', /both resize StatefulSets in every namespace \(both allow "\*"\)/);
+    // Two EKS targets without a roleArn reach one account, the function's own: one cluster.
+    const own = 'eks: { name: prod, region: eu-west-1 }';
+    assert.match(configProblems(config(target('a', '{ state: sts-a, allow: [db] }', own), target('b', '{ state: sts-b, allow: [db] }', own)))[0] ?? '', /target "a" and target "b" both resize StatefulSets in namespace db on the same cluster \(EKS cluster prod in eu-west-1\)/);
+    // Other clusters, or other namespaces, are fine.
+    assert.equal(parseConfig(config(target('a', '{ state: sts-a, allow: [db] }'), target('b', '{ state: sts-b, allow: [db] }', 'kubeconfig: { path: ./other }')), 't', '/').targets.length, 2);
+    assert.equal(parseConfig(config(target('a', '{ state: sts-a, allow: [db] }'), target('b', '{ state: sts-b, allow: [cache] }')), 't', '/').targets.length, 2);
   });
 
   it('accepts allow: ["*"] beside a state namespace (the engine keeps "*" off it)', () => {

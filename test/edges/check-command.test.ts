@@ -19,6 +19,7 @@ import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/ind
 import { requireMergeQueue } from '../../sandbox/github/endpoints/rules.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { withSandboxApp } from '../support/sandbox-app.ts';
 
 const examples = new URL('../../examples/', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -143,7 +144,7 @@ describe('check: what is missing before anything runs', () => {
   });
 
   it('finds an App installation without pull_requests: write, as GitHub reports the installation', async () => {
-    const appConfig = (text: string): string => text.replace(/ {8}token: \{ env: CHECK_GITHUB_TOKEN \}\n/, `        app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: CHECK_APP_KEY } }\n`);
+    const appConfig = (text: string): string => withSandboxApp(text, github, 'CHECK_APP_KEY');
     const path = await configFile('app', { edit: appConfig });
     const saved = github.state.installationPermissions;
     github.state.installationPermissions = { contents: 'write', statuses: 'write', metadata: 'read' };
@@ -166,7 +167,7 @@ describe('check: what is missing before anything runs', () => {
 
   it('finds an App that would leave a merge queue waiting: no Merge queues permission where a ruleset requires a queue (README asks for it)', async () => {
     const path = await configFile('merge-queue', {
-      edit: (text) => text.replace(/ {8}token: \{ env: CHECK_GITHUB_TOKEN \}\n/, `        app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: CHECK_APP_KEY } }\n`),
+      edit: (text) => withSandboxApp(text, github, 'CHECK_APP_KEY'),
     });
     const env = { CHECK_APP_KEY: github.app.privateKeyPem };
     const mergeQueues = (checked: Checked): CheckResult[] =>

@@ -83,7 +83,7 @@ describe('the fan-out bundles, built as the stack builds them, each in its own N
   it('dispatcher: one message per target on the queue, through the real SQS client', async () => {
     const { outcome, output } = await invoke('dispatcher', { source: 'schedule' });
     assert.ok(outcome.ok, `${JSON.stringify(outcome)}\n${output}`);
-    assert.deepEqual(JSON.parse(outcome.body), { enqueued: [{ target: 'demo', group: `kubeconfig:${kube.kubeconfigPath}` }] });
+    assert.deepEqual(JSON.parse(outcome.body), { enqueued: [{ target: 'demo', group: `kubeconfig:${kube.url}` }] });
     assert.deepEqual(aws.messages.map((m) => JSON.parse(m.body) as unknown), [{ target: 'demo', action: 'pass', trigger: 'schedule' }]);
   });
 

@@ -106,7 +106,7 @@ describe('the local webhook with an EKS target', () => {
 
 describe('the verdict line of a local run', () => {
   const base = { target: 'demo', recovery: undefined, deferred: [], durationMs: 1, apiCalls: { github: 0, kubernetes: 0, pvcPatches: 0 } };
-  const check = { headSha: 'a'.repeat(40), markdown: '', status: 'created', comment: 'created' } as const;
+  const check = { headSha: 'a'.repeat(40), markdown: '' as const, status: 'created' as const, comment: 'created' as const, foreign: [] };
 
   it('says the checks a validation wrote, and a pass\'s outcome with its problems', () => {
     const validated: TargetRun = { ...base, report: undefined, error: undefined, feedback: { checks: [{ ...check, number: 4, state: 'failure', description: 'db/pg data: blocked' }], progress: [], failures: [], deferred: [], writes: [] } };

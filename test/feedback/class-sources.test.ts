@@ -120,7 +120,7 @@ describe('a class in Helm values (a size source with value: volumeAttributesClas
     const run = await passUntil(pass, kube, (r) => (r.recovery?.outcomes.length ?? 0) > 0);
     const outcome = run.recovery?.outcomes[0];
     assert.equal(outcome?.action, 'opened', outcome?.reason);
-    assert.equal(outcome?.key, 'db/pg/data.volume-attributes-class');
+    assert.deepEqual([outcome?.key, outcome?.kind], ['db/pg/data', 'class-recovery']);
     const pr = github.state.pulls.find((p) => p.state === 'open' && p.head === 'sts-volume-gitops/recover/demo/db/pg/data.class');
     assert.equal(pr?.title, 'Recover db/pg data: VolumeAttributesClass platinum → gold (modification infeasible)');
     const main = await github.readFile('main', 'apps/pg/values.yaml');

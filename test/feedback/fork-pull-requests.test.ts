@@ -1,5 +1,5 @@
 // Pull requests from forks (issue 13 item 10): whoever opened one reads its statuses and comments, so by default it is
-// not planned against the cluster at all; when a target opts in, it gets a verdict and no cluster detail.
+// not checked at all; when a target opts in, it gets what Git alone decides (test/feedback/fork-verdicts.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
@@ -9,6 +9,7 @@ import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { forkNotValidated } from '../../functions/feedback/validate-pull-requests.ts';
+import { forkChangeTitle } from '../../functions/feedback/fork-verdict.ts';
 
 
 describe('pull requests from forks', () => {
@@ -55,12 +56,13 @@ describe('pull requests from forks', () => {
     assert.equal(run.feedback?.checks[0]?.number, forkPr);
   });
 
-  it('validates it when the target opts in, telling only the verdict: no capacity, quota or server message', async () => {
+  it('checks it from Git alone when the target opts in: a size change gets the fixed verdict that does not pass, no capacity, quota or server message', async () => {
     const run = await pass('validate');
     const [latest] = statuses(forkHead).slice(-1);
-    assert.equal(latest?.state, 'failure');
+    assert.equal(latest?.state, 'error');
     assert.doesNotMatch(latest?.description ?? '', /10Gi|5Gi|capacity|data-pg/);
-    assert.match(latest?.description ?? '', /cannot be applied as it is/);
+    assert.equal(latest?.description, forkChangeTitle);
+    assert.ok(forkChangeTitle.length <= 140, 'GitHub refuses a status description over 140 characters');
     assert.deepEqual(github.state.comments.filter((c) => c.issue === forkPr), [], 'no plan comment with cluster detail');
     assert.equal(run.feedback?.checks[0]?.markdown, '');
   });

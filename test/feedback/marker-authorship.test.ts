@@ -14,6 +14,7 @@ import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/ind
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 import { applyPass, writeFiles } from '../support/passes.ts';
+import { withSandboxApp } from '../support/sandbox-app.ts';
 
 function manifest(name: string, storage: string): string {
   return statefulSetManifest({ name, storage, replicas: 1 });
@@ -47,7 +48,7 @@ for (const auth of ['token', 'app'] as const) {
       github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
       let text = sandboxConfig(kube.kubeconfigPath, github.url, 'MARKER_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db]');
       if (auth === 'app') {
-        text = text.replace('token: { env: MARKER_TOKEN }', `app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: MARKER_APP_KEY } }`);
+        text = withSandboxApp(text, github, 'MARKER_APP_KEY');
         env.MARKER_APP_KEY = github.app.privateKeyPem;
         ourLogin = github.app.botLogin;
       } else {

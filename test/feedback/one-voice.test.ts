@@ -15,7 +15,10 @@ import { glossary } from '../../functions/feedback/glossary.ts';
 import { planAnnotations, planCheck } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
-import { sizeRecoveryBody } from '../../functions/recovery/recovery-texts.ts';
+import { composeBody } from '../../functions/proposals/body/compose-body.ts';
+import { footerSection } from '../../functions/proposals/body/footer.ts';
+import { sizeRecovery } from '../../functions/proposals/recovery/recovery-kinds.ts';
+import { sizeRecoveryBody } from '../../functions/proposals/recovery/recovery-texts.ts';
 import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, quota, runningPod } from '../engine/builders.ts';
 
 const options: PlanOptions = {
@@ -62,7 +65,10 @@ function terminalTexts(): string[] {
   const access = judgeAccess(questions, questions.map((_, index) => ({ allowed: index % 2 === 0 })));
   return [
     renderPassReport(passReport('plan', planned())),
-    renderPassReport(passReport('apply', [...planned(), failed()])),
+    renderPassReport(passReport('apply', [...planned(), failed()]), [
+      { key: 'db/pg/data', kind: 'size-recovery', action: 'updated', pullRequest: 12, pullRequestUrl: 'https://github.com/acme/gitops/pull/12', change: { from: '100Gi', to: '50Gi' } },
+      { key: 'db/pg/data', kind: 'class-recovery', action: 'impossible', pullRequestUrl: undefined, reason: 'the refused volumes are in fast, slow' },
+    ]),
     renderCheckReport({ targets: [{ target: 'prod', results: [ok('config', 'configuration', 'valid'), warning('cluster.state-writers', 'x', 'y'), ...access] }], webhook: [] }),
   ];
 }
@@ -76,10 +82,14 @@ function gitHubTexts(): string[] {
   const failure = failed();
   const progress = [failure, sets[0]!].map((sts) => renderProgressComment({ target: 'prod', sts, commitSha: 'c0ffee' }));
   const template = failure.templates[0]!;
-  const recovery = sizeRecoveryBody({
-    sts: failure, template, failed: '100Gi', proposalMarker: '',
+  // The body as the lifecycle frames it, the change table and the footer included (the marker is a comment, not words).
+  const recovery = composeBody(sizeRecoveryBody({
+    sts: failure, template, failed: '100Gi',
     decision: { kind: 'propose', size: '50Gi', bytes: 50n * 2n ** 30n, rule: 'driver-maximum', explanation: 'the driver states a maximum of 50Gi' },
     prices: options.prices,
+  }), {
+    marker: '', footer: footerSection(sizeRecovery.reproposedWhen),
+    edit: { path: 'k8s/db/pg.yaml', line: 20, field: 'storage', from: '100Gi', to: '50Gi', before: '', after: '' },
   });
   return [
     plan.markdown, plan.description, plan.headline, growing.markdown, growing.description, check.title,

@@ -8,6 +8,7 @@ import { renderPlanComment } from '../../functions/feedback/render-plan-comment.
 import { progressDescription, progressState, renderProgressComment } from '../../functions/feedback/render-progress.ts';
 import { recordedPvc, recordedWarnings } from '../support/csi-recordings.ts';
 import { eventsOf, recordedTemplate } from '../support/recorded-reports.ts';
+import { runningPod } from '../engine/builders.ts';
 
 const links = { htmlBase: 'https://github.com', owner: 'acme', repo: 'gitops' };
 
@@ -69,7 +70,7 @@ describe('a refused class after an expansion that failed and was lowered', () =>
   });
 
   it('shows why no class recovery was proposed, with ways out for a class', () => {
-    const noted = renderProgressComment({ target: 'prod', sts, commitSha: 'd'.repeat(40), recoveryNotes: new Map([['csi-probe/web/data.volume-attributes-class', 'the refused volumes are in fast, slow']]) });
+    const noted = renderProgressComment({ target: 'prod', sts, commitSha: 'd'.repeat(40), recoveryNotes: new Map([['csi-probe/web/data', { 'class-recovery': 'the refused volumes are in fast, slow' }]]) });
     assert.match(noted.markdown, /No recovery pull request for the class: the refused volumes are in fast, slow\.\n\nWays out: have the driver accept the class/);
   });
 });
@@ -78,20 +79,38 @@ describe('a node expansion that stalled', () => {
   const since = Date.parse('2026-11-25T20:49:54Z');
   const { sts } = recordedTemplate({ recorded: recordedPvc('a/a-mount-2', '1502'), size: '2Gi', nodeWaits: { now: new Date(since + 2 * 3600_000), stalledAfterSeconds: 3600 } });
 
-  it('is a failing progress check that says so, not a pending one for ever', () => {
+  it('is a failing progress check that names every stalled claim, not a pending one for ever', () => {
     assert.equal(progressState(sts), 'failure');
-    assert.match(progressDescription(sts), /^data: data-web-0 stalled, waiting for the node since 2026-11-25T20:49:54\.000Z, longer than stalledAfter 1h: Waiting for user/);
+    assert.match(progressDescription(sts), /^data: data-web-0, data-web-1 stalled; data-web-0: waiting for the node since 2026-11-25T20:49:54\.000Z, longer than stalledAfter 1h: the res…$/);
     const comment = renderProgressComment({ target: 'prod', sts, commitSha: 'd'.repeat(40) });
-    assert.match(comment.markdown, /\| data-web-0 \| 2Gi \| 1Gi \| ⚠️ stalled: waiting for the node since 2026-11-25T20:49:54\.000Z, longer than stalledAfter 1h: Waiting for user to \\\(re-\\\)start a pod to finish file system resize of volume on node\..*restart it \\\(kubectl delete pod -n csi-probe web-0/);
+    assert.match(comment.markdown, /Desired state from commit ddddddd\. data: data-web-0, data-web-1 stalled\.\n/);
+    assert.match(comment.markdown, /\| data-web-0 \| 2Gi \| 1Gi \| ⚠️ stalled: waiting for the node since 2026-11-25T20:49:54\.000Z, longer than stalledAfter 1h: the resizer says "Waiting for user to \\\(re-\\\)start a pod to finish file system resize of volume on node\.".*restart it \\\(kubectl delete pod -n csi-probe web-0/);
+    assert.match(comment.markdown, /\| data-web-1 \| 2Gi \| 1Gi \| ⚠️ stalled: .*restart it \\\(kubectl delete pod -n csi-probe web-1/);
+  });
+
+  it('names the stalled claims of every template in the title and the headline', () => {
+    const other = recordedTemplate({ recorded: recordedPvc('a/a-mount-2', '1502'), replicas: 1, size: '2Gi', nodeWaits: { now: new Date(since + 2 * 3600_000), stalledAfterSeconds: 3600 } });
+    const logs = { ...other.template, templateName: 'logs', pvcs: other.template.pvcs.map((p) => ({ ...p, name: 'logs-web-0' })) };
+    const both = { ...sts, templates: [...sts.templates, logs] };
+    const comment = renderProgressComment({ target: 'prod', sts: both, commitSha: 'd'.repeat(40) });
+    assert.match(comment.markdown, /data: data-web-0, data-web-1 stalled; logs: logs-web-0 stalled\.\n/);
+    assert.match(comment.title, /^data: data-web-0, data-web-1 stalled; data-web-0: .*; logs: logs-web-0 stalled, waiting for the node since/);
   });
 });
 
 describe('a node expansion waiting for its pod, before stalledAfter', () => {
   const since = Date.parse('2026-11-25T20:49:54Z');
-  const { sts } = recordedTemplate({ recorded: recordedPvc('a/a-mount-2', '1502'), size: '2Gi', nodeWaits: { now: new Date(since + 60_000), stalledAfterSeconds: 3600 } });
+  const pods = ['web-0', 'web-1'].map((name) => runningPod(name, 'r', { namespace: 'csi-probe', node: 'node-1' }));
+  const { sts } = recordedTemplate({ recorded: recordedPvc('a/a-mount-2', '1502'), size: '2Gi', nodeWaits: { now: new Date(since + 60_000), stalledAfterSeconds: 3600 }, pods });
 
   it('is a pending status that names the volumes waiting for their node, not one that only says resizing', () => {
     assert.equal(progressState(sts), 'pending');
     assert.equal(progressDescription(sts), 'resizing: 0/2 replicas at 2Gi; data-web-0, data-web-1 wait for their node to expand the file system');
+  });
+
+  it('says in the comment what the kubelet does with the pods running, and advises no restart', () => {
+    const comment = renderProgressComment({ target: 'prod', sts, commitSha: 'd'.repeat(40) });
+    assert.match(comment.markdown, /\| data-web-1 \| 2Gi \| 1Gi \| ⏳ waiting for the node to expand the file system: the kubelet on node-1 expands the file system at its next sync of pod web-1, which runs/);
+    assert.doesNotMatch(comment.markdown, /restart it|kubectl delete pod/);
   });
 });

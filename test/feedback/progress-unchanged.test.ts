@@ -18,6 +18,7 @@ import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/ind
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { pgManifest } from './one-set-world.ts';
 import { noWaiting } from '../support/passes.ts';
+import { withSandboxApp } from '../support/sandbox-app.ts';
 
 interface World {
   kube: KubeSandbox;
@@ -40,8 +41,7 @@ async function startWorld(prefix: string, driver: Record<string, unknown>): Prom
   });
   const github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
   const env = { ...sandboxRecordKeyEnv(), PROGRESS_APP_KEY: github.app.privateKeyPem };
-  const config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED').replace('allow: [db, cache, analytics]', 'allow: [db]')
-    .replace('token: { env: UNUSED }', `app: { appId: ${github.app.appId}, installationId: ${github.app.installationId}, privateKey: { env: PROGRESS_APP_KEY } }`), 'c.yaml', dir);
+  const config = parseConfig(withSandboxApp(sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED').replace('allow: [db, cache, analytics]', 'allow: [db]'), github, 'PROGRESS_APP_KEY'), 'c.yaml', dir);
   await github.commitFiles({ branch: 'main', message: 'Grow pg data to 20Gi', files: { 'k8s/pg.yaml': pgManifest('20Gi') } });
   return {
     kube, github,

@@ -15,7 +15,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { AwsSolutionsChecks, NIST80053R5Checks, ServerlessChecks, type NagPack } from 'cdk-nag';
 import { buildLambdaBundle, lambdaBundle, lambdaEntries } from '../../infra/lambda-bundle.ts';
-import { passCountNames } from '../../infra/metrics.ts';
+import { passCountNames, webhookMetricNames } from '../../infra/metrics.ts';
 import { StsVolumeGitopsStack, type StsVolumeGitopsStackProps } from '../../infra/stack.ts';
 
 const eksConfig = `targets:
@@ -348,7 +348,7 @@ describe('StsVolumeGitopsStack', () => {
     }
     assert.equal(drawn.filter((m) => m === 'AWS/Lambda/Throttles').length, 3);
     assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesQueued"', 'Sum', 300)`));
-    assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="WebhookDeliveriesRefused"', 'Sum', 300)`));
+    for (const name of Object.values(webhookMetricNames)) assert.ok(drawn.includes(`SEARCH('Namespace="StsVolumeGitops" MetricName="${name}"', 'Sum', 300)`), `the dashboard draws ${name}`);
     assert.ok(drawn.includes('AWS/SQS/ApproximateAgeOfOldestMessage'));
     assert.equal(drawn.filter((m) => m === 'AWS/SQS/ApproximateNumberOfMessagesVisible').length, 2, 'both dead-letter queues');
     // Per target: the worker's pass summaries and its line per problem (the metrics have no target dimension).
@@ -455,10 +455,30 @@ describe('StsVolumeGitopsStack options', () => {
     ['a cluster in another region', {}, eksConfig.replaceAll('eu-west-1', 'us-east-1'), /EKS cluster prod-eu is in us-east-1, but this stack deploys to eu-west-1/],
     ['an existing secret the config does not name', { githubSecretArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:other-AbCdEf' }, eksConfig, /the config names secret github\/sts-volume-gitops, but githubSecretArn is/],
     ['a flexible window of zero', { flexibleWindowMinutes: 0 }, eksConfig, /flexibleWindowMinutes must be a whole number from 1 to 1440/],
+    ['SigV4 to a URL that is no workspace\'s', {}, eksConfig.replace('    namespaces: { default: analytics, allow: [analytics] }\n', '    namespaces: { default: analytics, allow: [analytics] }\n    usage: { prometheus: { url: "https://prometheus.example.com", auth: { sigv4: { region: eu-west-1 } } } }\n'),
+      /target prod-eu-analytics: usage\.prometheus\.auth\.sigv4 is granted aps:QueryMetrics on its workspace, but https:\/\/prometheus\.example\.com is not a workspace's query URL/],
   ];
   for (const [name, props, config, message] of badOptions) {
     it(`refuses ${name} with a clear error`, async () => {
       await assert.rejects(synth(props, config), message);
     });
   }
+});
+
+describe('StsVolumeGitopsStack: reading usage', () => {
+  it('grants aps:QueryMetrics on each workspace a target signs for, and read of each bearer token\'s secret, nothing wider', async () => {
+    const config = eksConfig
+      .replace('    namespaces: { default: platform, allow: [db, cache] }\n', '    namespaces: { default: platform, allow: [db, cache] }\n    usage: { prometheus: { url: "https://aps-workspaces.eu-west-1.amazonaws.com/workspaces/ws-0123abcd-4567", auth: { sigv4: { region: eu-west-1 } } } }\n')
+      .replace('    namespaces: { default: analytics, allow: [analytics] }\n', '    namespaces: { default: analytics, allow: [analytics] }\n    usage: { prometheus: { url: "http://prometheus.monitoring:9090", auth: { bearer: { secret: prometheus/token } } } }\n');
+    const template = await synth({}, config);
+    const query = statements(template).filter((s) => JSON.stringify(s.Action).includes('aps:'));
+    assert.equal(query.length, 1);
+    assert.equal(query[0]?.Action, 'aps:QueryMetrics');
+    assert.equal(joined(query[0]?.Resource), 'arn:TOKEN:aps:eu-west-1:123456789012:workspace/ws-0123abcd-4567');
+    const secretReads = statements(template).filter((s) => JSON.stringify(s.Action).includes('secretsmanager:GetSecretValue')).map((s) => JSON.stringify(s.Resource));
+    assert.ok(secretReads.some((r) => r.includes(':secret:prometheus/token-??????')), secretReads.join('\n'));
+    // The nag packs find nothing new: the grants are named, never `*`.
+    const stack = (await synthStack({}, config)).stack;
+    assert.deepEqual(nagFindings(stack), []);
+  });
 });

@@ -176,19 +176,24 @@ describe('reconcile pass against the Kubernetes sandbox', () => {
     });
   }
 
-  it('exits busy without a single write when another live holder has the lease', async () => {
+  it('exits busy without a single write when another live holder has the lease, saying who holds it, since and until when, and what waits', async () => {
     const h = await startHarness({ statefulSets: [{ name: 'pg', replicas: 1, templates: { data: '10Gi' } }] });
     try {
       await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
+      const renewed = new Date(Date.now() - 5_000);
       h.kube.store.create(types.lease, {
         apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'sts-volume-gitops-test', namespace: h.stateNamespace },
-        spec: { holderIdentity: 'another-pass', leaseDurationSeconds: 300, renewTime: new Date().toISOString() },
+        spec: { holderIdentity: 'another-pass', leaseDurationSeconds: 15, acquireTime: '2026-03-02T09:00:00.000000Z', renewTime: renewed.toISOString().replace('Z', '000Z') },
       });
       h.kube.requestLog.reset();
       const report = await h.pass({ holder: 'me' });
       assert.equal(report.outcome, 'busy');
       assert.deepEqual(h.kube.requestLog.writes(), []);
-      assert.match(report.notes[0] ?? '', /held by another-pass/);
+      const until = new Date(renewed.getTime() + 15_000).toISOString();
+      assert.deepEqual(report.heldBy, { lease: 'sts-volume-gitops/sts-volume-gitops-test', holder: 'another-pass', since: '2026-03-02T09:00:00.000Z', until });
+      assert.equal(report.notes[0], `lease sts-volume-gitops/sts-volume-gitops-test: another pass (another-pass) holds the target since 2026-03-02T09:00:00.000Z until ${until}`);
+      // The change in Git waits for the holder, and says so (its progress check carries it: test/feedback/busy-progress.test.ts).
+      assert.deepEqual(report.statefulSets.map((s) => [s.name, s.outcome, s.waitingFor]), [['pg', 'waiting', `another pass (another-pass) holds the target since 2026-03-02T09:00:00.000Z until ${until}`]]);
     } finally {
       await h.close();
     }

@@ -56,7 +56,7 @@ describe('dispatcher -> SQS FIFO -> worker', () => {
     assert.deepEqual(sqs.messages.map((m) => JSON.parse(m.body) as unknown), [
       { target: 'demo', action: 'pass', trigger: 'schedule' }, { target: 'unreachable', action: 'pass', trigger: 'schedule' },
     ]);
-    assert.equal(sqs.messages[0]?.groupId, `kubeconfig:${kube.kubeconfigPath}`);
+    assert.equal(sqs.messages[0]?.groupId, `kubeconfig:${kube.url}`, 'a kubeconfig cluster is its API server');
     assert.notEqual(sqs.messages[0]?.groupId, sqs.messages[1]?.groupId, 'different clusters run side by side');
     // A retried invocation in the same slot queues nothing new; the next slot does.
     await createDispatcher({ queue, env, now: () => slotStart + 200_000 })({ source: 'schedule' }, lambdaContext('dispatcher'));

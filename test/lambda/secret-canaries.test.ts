@@ -1,5 +1,6 @@
 // No error carries a secret's text, anywhere (issue 22 item 8): a canary planted in every credential the Lambdas read
-// (the GitHub token and App key from the environment, the App key, the webhook secret and the record key from Secrets Manager, a
+// (the GitHub token and App key from the environment, the App key, the webhook secret, the record key and the Prometheus
+// bearer token from Secrets Manager (and the environment), a
 // kubeconfig's token), each broken the ways they break in practice (malformed JSON, a trailing line break, a PEM that
 // is not one, YAML that does not parse). The worker and the webhook run in-process with the real clients against the
 // sandboxes and a local Secrets Manager endpoint; the canary must not appear in the error, its stack or the logs.
@@ -16,6 +17,7 @@ import { checkCommand } from '../../functions/cli/check-command.ts';
 import { handler as webhookHandler, webhookSecretVariable } from '../../functions/lambda/webhook.ts';
 import { startOneSetWorld } from '../feedback/one-set-world.ts';
 import { gitHubDelivery } from './function-url-event.ts';
+import { captureLambdaOutput } from '../support/lambda-output.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { sqsRecord, startLocalSqs, type LocalSqs } from './local-sqs.ts';
 
@@ -27,26 +29,10 @@ function assertNoCanary(text: string, where: string): void {
   for (let i = 0; i + 6 <= canary.length; i++) assert.ok(!text.includes(canary.slice(i, i + 6)), `${where} shows the secret:\n${text}`);
 }
 
-/**
- * The JSON lines written to stdout and stderr while `act` runs (Powertools logs to both); anything else (the test
- * runner's own reports) passes through.
- */
+/** The JSON lines written while `act` runs (test/support/lambda-output.ts). */
 async function captureOutput<T>(act: () => Promise<T>): Promise<{ result: T; output: string }> {
-  const chunks: string[] = [];
-  const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
-    if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
-    chunks.push(chunk);
-    return true;
-  };
-  process.stdout.write = capture(stdout);
-  process.stderr.write = capture(stderr);
-  try {
-    return { result: await act(), output: chunks.join('') };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-  }
+  const { result, output } = await captureLambdaOutput(act);
+  return { result, output };
 }
 
 describe('secrets never reach an error message, a stack or the logs', () => {
@@ -64,6 +50,8 @@ describe('secrets never reach an error message, a stack or the logs', () => {
         'github/webhook-malformed-json': `{"webhookSecret": ${canary}}`,
         'github/webhook-wrong-shape': JSON.stringify({ secret: canary }),
         'records/key-malformed-json': `{"recordKey": ${canary}-${canary}}`,
+        'prometheus/token-malformed-json': `{"token": ${canary}`,
+        'prometheus/token-wrong-shape': JSON.stringify({ bearer: canary }),
       },
     });
     // The worker's and the webhook's Secrets Manager reader is built at module level, as in the Lambda: the SDK takes
@@ -143,6 +131,27 @@ describe('secrets never reach an error message, a stack or the logs', () => {
     assertNoCanary(`${printed}\n${logged}`, 'record key (check)');
     assert.equal(code, 1, printed);
     assert.match(printed, /config\.record-key.*cannot read secret records\/key-malformed-json: the value starts like JSON but does not parse/s);
+  });
+
+  it('the Prometheus bearer token from Secrets Manager and the environment: malformed JSON, wrong shape, a line break; the pass goes on', async () => {
+    const usage = (auth: string): string => `${tokenConfig()}    usage: { prometheus: { url: "${kube.prometheus.url}", auth: { bearer: ${auth} } } }\n`;
+    const cases: Array<[string, string, Record<string, string>, RegExp]> = [
+      ['token-secret-malformed-json', usage('{ secret: prometheus/token-malformed-json }'), {}, /cannot read secret prometheus\/token-malformed-json: the value starts like JSON but does not parse/],
+      ['token-secret-wrong-shape', usage('{ secret: prometheus/token-wrong-shape }'), {}, /cannot read secret prometheus\/token-wrong-shape: the JSON has no \\"token\\" string/],
+      ['token-env-crlf', usage('{ env: CANARY_PROM_TOKEN }'), { CANARY_PROM_TOKEN: `${canary}\r\nX-Injected: 1` }, /the bearer token \(environment variable CANARY_PROM_TOKEN\) holds a space, line break or other character no token has \(not shown\)/],
+    ];
+    for (const [name, configText, env, message] of cases) {
+      const configFile = join(dir, `${name}.yaml`);
+      await writeFile(configFile, configText);
+      const worker = createWorker({ env: { ...sandboxRecordKeyEnv(), STS_VOLUME_GITOPS_CONFIG: configFile, CANARY_TOKEN: github.token, ...env } });
+      const record = sqsRecord({ messageId: randomUUID(), body: JSON.stringify({ target: 'demo', action: 'pass', trigger: 'schedule' }), groupId: 'g', deduplicationId: randomUUID() }, aws.queueArn);
+      const { result, output } = await captureOutput(() => worker({ Records: [record] }, lambdaContext('worker')));
+      // A usage read that fails costs growth, not the pass.
+      assert.deepEqual(result, { batchItemFailures: [] }, `${name}\n${output}`);
+      assert.match(output, /"message":"usage read failed"/, name);
+      assert.match(output, message, name);
+      assertNoCanary(output, name);
+    }
   });
 
   it('a kubeconfig that does not parse, next to its token', async () => {

@@ -12,7 +12,7 @@ const target = (name: string, cluster: TargetConfig['cluster']): TargetConfig =>
 
 describe('target messages', () => {
   it('groups by cluster: one EKS cluster per account and region, one kubeconfig context', () => {
-    assert.equal(clusterKey(target('a', { eks: { name: 'prod', region: 'eu-west-1' } })), 'eks:eu-west-1/prod');
+    assert.equal(clusterKey(target('a', { eks: { name: 'prod', region: 'eu-west-1' } })), 'eks:self/eu-west-1/prod');
     assert.equal(clusterKey(target('b', { eks: { name: 'prod', region: 'eu-west-1', roleArn: 'arn:aws:iam::210987654321:role/x' } })), 'eks:210987654321/eu-west-1/prod');
     assert.equal(clusterKey(target('c', { kubeconfig: { path: '/k', context: 'kind' } })), 'kubeconfig:/k#kind');
   });

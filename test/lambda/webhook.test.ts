@@ -12,6 +12,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { gitHubDelivery } from './function-url-event.ts';
+import { captureLambdaOutput } from '../support/lambda-output.ts';
 import { lambdaContext } from './lambda-context.ts';
 import type { LocalSqs } from './local-sqs.ts';
 import { startWebhookWorld, webhookSecret, type WebhookWorld } from './webhook-world.ts';
@@ -131,22 +132,7 @@ describe('the webhook Lambda', () => {
 
   /** Powertools writes EMF blobs and logs to stdout and stderr as JSON lines: those captured while `act` runs. */
   async function captureOutput(act: () => Promise<void>): Promise<string[]> {
-    const lines: string[] = [];
-    const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-    const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
-      if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
-      lines.push(...chunk.split('\n').filter((l) => l !== ''));
-      return true;
-    };
-    process.stdout.write = capture(stdout);
-    process.stderr.write = capture(stderr);
-    try {
-      await act();
-    } finally {
-      process.stdout.write = stdout;
-      process.stderr.write = stderr;
-    }
-    return lines;
+    return (await captureLambdaOutput(act)).lines;
   }
 
   interface EmfBlob { _aws: { CloudWatchMetrics: Array<{ Dimensions: string[][]; Metrics: Array<{ Name: string }> }> }; [field: string]: unknown }
@@ -224,5 +210,22 @@ describe('the webhook Lambda', () => {
       { name: 'WebhookDeliveriesRefused', value: 1, dimensions: ['reason', 'service'], reason: 'too-large' },
       { name: 'WebhookDeliveriesQueued', value: 1, dimensions: ['service'], reason: undefined },
     ]);
+  });
+
+  it('counts a delivery id it queued before as WebhookDeliveriesRepeated, and still queues it (GitHub\'s Redeliver keeps the id)', async () => {
+    const head = await github.state.git.resolve('refs/heads/main') ?? '';
+    // A captured delivery sent again: the signature covers the body, not a time, so it verifies every time.
+    const captured = await gitHubDelivery({ event: 'push', payload: await pushPayload(github.context, 'main', undefined, head, 'dana'), secret, delivery: 'captured-delivery' });
+    const lines = await captureOutput(async () => {
+      for (let i = 0; i < 3; i++) assert.equal((await webhook(captured, lambdaContext('webhook')) as { statusCode: number }).statusCode, 202);
+      await webhook(await gitHubDelivery({ event: 'push', payload: await pushPayload(github.context, 'main', undefined, head, 'dana'), secret }), lambdaContext('webhook'));
+    });
+    sqs.drain();
+    const names = metricsIn(lines).flatMap((blob) => blob._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name)));
+    assert.deepEqual(names.filter((n) => n === 'WebhookDeliveriesQueued').length, 4);
+    assert.deepEqual(names.filter((n) => n === 'WebhookDeliveriesRepeated').length, 2, 'the second and third sending of one delivery id');
+    const repeats = lines.filter((l) => l.includes('"webhook delivery repeated"'));
+    assert.equal(repeats.length, 2);
+    assert.match(repeats[0] ?? '', /"delivery":"captured-delivery"/);
   });
 });

@@ -12,6 +12,7 @@ import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { captureLambdaOutput } from '../support/lambda-output.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { sqsRecord } from './local-sqs.ts';
 
@@ -23,21 +24,8 @@ interface EmfBlob extends Line { _aws: { CloudWatchMetrics: Array<{ Dimensions: 
 
 /** The JSON lines (Powertools logs and EMF blobs) written to stdout and stderr while `act` runs. */
 async function captureLines<T>(act: () => Promise<T>): Promise<{ result: T; lines: Line[] }> {
-  const lines: Line[] = [];
-  const [stdout, stderr] = [process.stdout.write.bind(process.stdout), process.stderr.write.bind(process.stderr)];
-  const capture = (write: typeof stdout) => (chunk: string | Uint8Array): boolean => {
-    if (typeof chunk !== 'string' || !chunk.startsWith('{')) return write(chunk);
-    lines.push(...chunk.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Line));
-    return true;
-  };
-  process.stdout.write = capture(stdout);
-  process.stderr.write = capture(stderr);
-  try {
-    return { result: await act(), lines };
-  } finally {
-    process.stdout.write = stdout;
-    process.stderr.write = stderr;
-  }
+  const { result, lines } = await captureLambdaOutput(act);
+  return { result, lines: lines.map((l) => JSON.parse(l) as Line) };
 }
 
 const emf = (lines: Line[]): EmfBlob[] => lines.filter((l): l is EmfBlob => '_aws' in l);

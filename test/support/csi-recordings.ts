@@ -32,7 +32,21 @@ export interface RecordedPvc {
 export function recordedVersions(scenario: string): RecordedPvc[] {
   const [folder, claim] = scenario.split('/');
   if (!folder || !claim) throw new Error(`a recorded claim is named folder/claim, not ${scenario}`);
-  const path = join(csiRecordingsDir, folder, `${claim}.watch.jsonl`);
+  return watchedVersions(join(csiRecordingsDir, folder, `${claim}.watch.jsonl`), claim, namespace);
+}
+
+/**
+ * The claim a real kubelet v1.34.9 grew with its pod running (../shared/conformance/node-v1.34.9/): `data-smoke-0` in
+ * `node-smoke`, at a resourceVersion (3336 NodeResizePending, 3422 NodeResizeInProgress, 3423 done).
+ */
+export function recordedNodePvc(resourceVersion: string): LivePvc {
+  const found = watchedVersions(join(conformanceDir, 'node-v1.34.9', 'data-smoke-0.watch-pvc.jsonl'), 'data-smoke-0', 'node-smoke')
+    .find((v) => v.resourceVersion === resourceVersion);
+  if (!found) throw new Error(`data-smoke-0 has no recorded version ${resourceVersion}`);
+  return found.pvc;
+}
+
+function watchedVersions(path: string, claim: string, namespace: string): RecordedPvc[] {
   return readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line, index) => {
     let parsed: WatchLine;
     try {

@@ -1,10 +1,13 @@
 // Check runs of this tool's GitHub App (Octokit only): one per name and commit, created once and updated in place,
 // annotations sent 50 a request as the Checks API requires, texts fitted to its limits. A hash of what was sent rides
-// in `external_id`, so an unchanged verdict costs one read and no write, unless someone asked for the run again.
+// in `external_id`, so an unchanged verdict costs one read and no write, unless someone asked for the run again. Every
+// text is made printable here too, the last guard (its renderers already quote outside text printable): titles on one
+// line, a message or summary by lines.
 import { createHash } from 'node:crypto';
 import type { CheckAnnotation, CommitCheck, WriteOutcome } from '../../engine/ports.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
 import { count } from '../../domain/spelling.ts';
+import { printable, printableLines } from '../../domain/printable.ts';
 
 /** The Checks API's limits: annotations per request, characters of summary and text (its OpenAPI `maxLength`). */
 export const maxAnnotationsPerRequest = 50;
@@ -44,12 +47,12 @@ export function fitBytes(text: string, maxBytes: number, note = '…'): string {
 
 export function fitAnnotation(a: CheckAnnotation): { path: string; start_line: number; end_line: number; annotation_level: CheckAnnotation['level']; title: string; message: string } {
   const line = Math.max(1, Math.floor(a.line));
-  return { path: a.path, start_line: line, end_line: line, annotation_level: a.level, title: fitText(a.title, maxAnnotationTitle), message: fitBytes(a.message, maxAnnotationMessageBytes) || a.title };
+  return { path: a.path, start_line: line, end_line: line, annotation_level: a.level, title: fitText(printable(a.title), maxAnnotationTitle), message: fitBytes(printableLines(a.message), maxAnnotationMessageBytes) || printable(a.title) };
 }
 
 function fitOutput(check: CommitCheck): { title: string; summary: string } {
   const note = '\n\n_…cut to stay within GitHub\'s check run size limit; `npx sts-volume-gitops plan` prints it all._';
-  return { title: fitText(check.title, maxTitle), summary: fitText(check.summary, maxOutputCharacters, note) };
+  return { title: fitText(printable(check.title), maxTitle), summary: fitText(printableLines(check.summary), maxOutputCharacters, note) };
 }
 
 function hash(value: unknown): string {

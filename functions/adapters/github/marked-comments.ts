@@ -1,7 +1,7 @@
 // Comments found again by a hidden marker (Octokit only): one comment of ours per key on a pull request, edited when
 // its content changed, never duplicated, not even when the reply to its create was lost.
 import { createHash } from 'node:crypto';
-import type { WriteOutcome } from '../../engine/ports.ts';
+import { isRateLimited, type WriteOutcome } from '../../engine/ports.ts';
 import { listAll } from './list-all.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
 
@@ -45,7 +45,8 @@ export class MarkedComments {
       return (await this.octokit.rest.issues.createComment({ ...create, request: { retries: 0 } })).data;
     } catch (error) {
       const { status, response } = error as { status?: number; response?: unknown };
-      if (response !== undefined && status !== undefined && status < 500) throw error;
+      // A refusal GitHub answered (a rate limit included) made nothing: said as it is.
+      if (isRateLimited(error) || (response !== undefined && status !== undefined && status < 500)) throw error;
       const login = await this.authenticatedLogin();
       const made = (await this.list(issueNumber)).find((c) => c.body === body && c.user?.login === login);
       if (made) return made;

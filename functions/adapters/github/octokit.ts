@@ -124,11 +124,3 @@ export function createGitHubClient(options: GitHubClientOptions): GitHubClient {
 export function observeGitHubRequests(client: GitHubClient, observe: (method: string, url: string) => void): void {
   client.hook.before('request', (options) => { observe(options.method, options.url); });
 }
-
-/** `GitHub rate limit: <message>` when `error` is a primary or secondary rate-limit refusal, else undefined. */
-export function gitHubRateLimitOf(error: unknown): string | undefined {
-  const { status, message } = (error ?? {}) as { status?: unknown; message?: unknown };
-  if (typeof message !== 'string') return undefined;
-  if (status === 429 || (status === 403 && /rate limit/i.test(message))) return `GitHub rate limit (${status}): ${message}`;
-  return undefined;
-}

@@ -1,18 +1,22 @@
-// The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and recovery
-// branches made through the git data API. Raw API shapes become the port's plain types here.
-import type { CommitCheck, CommitStatus, OpenPullRequest, RecoveryPullRequest, ReviewHost, WriteOutcome } from '../../engine/ports.ts';
+// The ReviewHost port on GitHub (Octokit only): pull requests, commit statuses, marked comments, and proposals'
+// branches made through the git data API. Raw API shapes become the port's plain types here. What it writes is made
+// printable here too, the last guard: a title or a commit message also has GitHub's references broken (they are linked).
+import type {
+  CommitCheck, CommitStatus, ForeignVerdict, NewProposalPullRequest, OpenPullRequest, ProposalPullRequest, ReviewHost, WriteOutcome,
+} from '../../engine/ports.ts';
 import { CheckRuns, CheckRunsRefused } from './check-runs.ts';
+import { convertHostErrors } from './host-errors.ts';
 import { listAll } from './list-all.ts';
 import { MarkedComments } from './marked-comments.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
+import { VerdictAuthors } from './verdict-authors.ts';
+import { printable, printableLines } from '../../domain/printable.ts';
+import { referenceFreeText } from '../../domain/github-references.ts';
 
 export type { RepoRef } from './octokit.ts';
 
 /** Who this tool's commits are by: how a branch head of ours is told from a person's push. */
 export const botAuthor = { name: 'sts-volume-gitops', email: 'sts-volume-gitops@users.noreply.github.com' };
-/** Put on the pull requests this tool closes itself, so a closure of ours is never read as a person declining it. */
-export const closedByToolLabel = 'closed-by-sts-volume-gitops';
-const recoveryLabels = ['sts-volume-gitops', 'volume-recovery'];
 
 type ListedPull = {
   number: number; state: string; merged_at: string | null; title: string; body: string | null; html_url: string;
@@ -24,11 +28,21 @@ export class GitHubReviewHost implements ReviewHost {
   private readonly comments: MarkedComments;
   /** Check runs, when the host acts as a GitHub App (statuses otherwise, and once the App is refused them). */
   private checkRuns: CheckRuns | undefined;
+  /** Which statuses and check runs of a name are this tool's own. */
+  private readonly authors: VerdictAuthors;
 
-  /** `rerun`: the check runs someone asked for again (a check's Re-run), answered with a new run even when unchanged. */
-  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number; rerun?: { sha: string; check?: string } } = {}) {
+  /**
+   * `checkRunsAppId`: the App the client authenticates as, whose verdicts are check runs while it may write them.
+   * `rerun`: the check runs someone asked for again (a check's Re-run), answered with a new run even when unchanged.
+   */
+  constructor(
+    private readonly octokit: GitHubClient, private readonly repo: RepoRef,
+    options: { checkRunsAppId?: number; rerun?: { sha: string; check?: string } } = {},
+  ) {
+    convertHostErrors(octokit);
     this.comments = new MarkedComments(octokit, repo, this.writes);
     if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes, options.rerun);
+    this.authors = new VerdictAuthors(octokit, repo, options.checkRunsAppId);
   }
 
   async openPullRequests(base: string): Promise<OpenPullRequest[]> {
@@ -48,10 +62,12 @@ export class GitHubReviewHost implements ReviewHost {
     return pulls.data.find((p) => p.merged_at !== null)?.number;
   }
 
-  async ensureCommitStatus(sha: string, status: CommitStatus): Promise<WriteOutcome> {
-    const existing = await this.octokit.rest.repos.getCombinedStatusForRef({ ...this.repo, ref: sha, per_page: 100 });
-    const latest = existing.data.statuses.find((s) => s.context === status.context);
-    if (latest && latest.state === status.state && latest.description === status.description && (latest.target_url ?? undefined) === status.targetUrl) return 'unchanged';
+  async ensureCommitStatus(sha: string, written: CommitStatus): Promise<WriteOutcome> {
+    // The latest status of the name decides a required check: one someone else set after ours is overridden again,
+    // even when it says what ours says.
+    const status = { ...written, description: printable(written.description) };
+    const [latest] = await this.authors.statuses(sha, status.context);
+    if (latest?.ours && latest.state === status.state && latest.description === status.description && (latest.targetUrl ?? undefined) === status.targetUrl) return 'unchanged';
     await this.octokit.rest.repos.createCommitStatus({
       ...this.repo, sha, state: status.state, context: status.context, description: status.description,
       ...(status.targetUrl ? { target_url: status.targetUrl } : {}),
@@ -79,6 +95,10 @@ export class GitHubReviewHost implements ReviewHost {
     return this.ensureCommitStatus(sha, { context, state, description, ...(targetUrl ? { targetUrl } : {}) });
   }
 
+  foreignVerdicts(sha: string, context: string): Promise<ForeignVerdict[]> {
+    return this.authors.foreign(sha, context);
+  }
+
   async changedFilesBetween(baseSha: string, headSha: string): Promise<string[]> {
     // GitHub lists at most 300 files of a comparison; a merge queue's group is a few pull requests.
     const compared = await this.octokit.rest.repos.compareCommitsWithBasehead({ ...this.repo, basehead: `${baseSha}...${headSha}` });
@@ -86,20 +106,20 @@ export class GitHubReviewHost implements ReviewHost {
   }
 
   ensureComment(pullNumber: number, key: string, body: string): Promise<{ outcome: WriteOutcome; url: string }> {
-    return this.comments.ensure(pullNumber, key, body);
+    return this.comments.ensure(pullNumber, key, printableLines(body));
   }
 
-  async pullRequestsFrom(branch: string): Promise<RecoveryPullRequest[]> {
+  async pullRequestsFrom(branch: string): Promise<ProposalPullRequest[]> {
     const pulls = await listAll((page) => this.octokit.rest.pulls.list({ ...this.repo, state: 'all', head: `${this.repo.owner}:${branch}`, ...page }));
     // `head: owner:branch` already leaves out forks (they have other owners).
-    return pulls.map(toRecoveryPullRequest);
+    return pulls.map(toProposalPullRequest);
   }
 
-  async openPullRequestsFromPrefix(prefix: string): Promise<RecoveryPullRequest[]> {
+  async openPullRequestsFromPrefix(prefix: string): Promise<ProposalPullRequest[]> {
     const pulls = await listAll((page) => this.octokit.rest.pulls.list({ ...this.repo, state: 'open', ...page }));
     // Only branches of this repository: a fork's pull request may carry the same branch name and our marker, and
     // closing it would delete our own branch of that name.
-    return pulls.filter((p) => p.head.ref.startsWith(prefix) && this.isOurs(p)).map(toRecoveryPullRequest);
+    return pulls.filter((p) => p.head.ref.startsWith(prefix) && this.isOurs(p)).map(toProposalPullRequest);
   }
 
   async branchHeadIsOurs(branch: string): Promise<boolean | undefined> {
@@ -113,7 +133,7 @@ export class GitHubReviewHost implements ReviewHost {
     const base = await this.octokit.rest.git.getCommit({ ...this.repo, commit_sha: baseSha });
     const blob = await this.octokit.rest.git.createBlob({ ...this.repo, content, encoding: 'utf-8' });
     const tree = await this.octokit.rest.git.createTree({ ...this.repo, base_tree: base.data.tree.sha, tree: [{ path, mode: '100644', type: 'blob', sha: blob.data.sha }] });
-    const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message, tree: tree.data.sha, parents: [baseSha], author: botAuthor });
+    const commit = await this.octokit.rest.git.createCommit({ ...this.repo, message: message.split('\n').map(referenceFreeText).join('\n'), tree: tree.data.sha, parents: [baseSha], author: botAuthor });
     const moveBranch = (): Promise<unknown> => this.octokit.rest.git.updateRef({ ...this.repo, ref: `heads/${branch}`, sha: commit.data.sha, force: true });
     if (await this.branchHead(branch)) {
       await moveBranch();
@@ -130,34 +150,35 @@ export class GitHubReviewHost implements ReviewHost {
     return commit.data.sha;
   }
 
-  async createPullRequest(branch: string, base: string, title: string, body: string): Promise<RecoveryPullRequest> {
+  async createPullRequest(pull: NewProposalPullRequest): Promise<ProposalPullRequest> {
+    const { branch, base, title, body } = pull;
     let created: { number: number; html_url: string };
     try {
-      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title, body })).data;
+      created = (await this.octokit.rest.pulls.create({ ...this.repo, head: branch, base, title: referenceFreeText(title), body: printableLines(body) })).data;
     } catch (error) {
       // The create went through but its reply was lost and the retry was refused: the open one is ours.
       const open = isAlreadyThere(error) ? (await this.pullRequestsFrom(branch)).find((p) => p.state === 'open') : undefined;
       if (!open) throw error;
       created = { number: open.number, html_url: open.htmlUrl };
     }
-    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.number, labels: recoveryLabels });
-    this.writes.push(`recovery PR #${created.number} opened`);
-    return { number: created.number, state: 'open', merged: false, title, body, htmlUrl: created.html_url, headRef: branch, closedByTool: false };
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: created.number, labels: [...pull.labels] });
+    this.writes.push(`${pull.kind} PR #${created.number} opened`);
+    return { number: created.number, state: 'open', merged: false, title, body, htmlUrl: created.html_url, headRef: branch, labels: [...pull.labels] };
   }
 
-  async updatePullRequest(pullNumber: number, title: string, body: string): Promise<void> {
-    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title, body });
-    this.writes.push(`recovery PR #${pullNumber} updated`);
+  async updatePullRequest(pullNumber: number, edit: { title: string; body: string; kind: string }): Promise<void> {
+    await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, title: referenceFreeText(edit.title), body: printableLines(edit.body) });
+    this.writes.push(`${edit.kind} PR #${pullNumber} updated`);
   }
 
-  async closePullRequest(pullNumber: number, comment: string, branch: string): Promise<void> {
-    await this.comments.createOnce(pullNumber, comment);
-    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: pullNumber, labels: [closedByToolLabel] });
+  async closePullRequest(pullNumber: number, closing: { comment: string; branch: string; label: string; kind: string }): Promise<void> {
+    await this.comments.createOnce(pullNumber, printableLines(closing.comment));
+    await this.octokit.rest.issues.addLabels({ ...this.repo, issue_number: pullNumber, labels: [closing.label] });
     await this.octokit.rest.pulls.update({ ...this.repo, pull_number: pullNumber, state: 'closed' });
-    await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${branch}` }).catch((error: unknown) => {
+    await this.octokit.rest.git.deleteRef({ ...this.repo, ref: `heads/${closing.branch}` }).catch((error: unknown) => {
       if ((error as { status?: number }).status !== 422) throw error;
     });
-    this.writes.push(`recovery PR #${pullNumber} closed`);
+    this.writes.push(`${closing.kind} PR #${pullNumber} closed`);
   }
 
   private async branchHead(branch: string): Promise<string | undefined> {
@@ -174,10 +195,10 @@ export class GitHubReviewHost implements ReviewHost {
   }
 }
 
-function toRecoveryPullRequest(p: ListedPull): RecoveryPullRequest {
+function toProposalPullRequest(p: ListedPull): ProposalPullRequest {
   return {
     number: p.number, state: p.state === 'open' ? 'open' : 'closed', merged: p.merged_at !== null, title: p.title, body: p.body ?? '',
-    htmlUrl: p.html_url, headRef: p.head.ref, closedByTool: p.labels.some((l) => l.name === closedByToolLabel),
+    htmlUrl: p.html_url, headRef: p.head.ref, labels: p.labels.flatMap((l) => (l.name === undefined ? [] : [l.name])),
   };
 }
 

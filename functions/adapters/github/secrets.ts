@@ -89,6 +89,18 @@ export function webhookSecretFromSecret(secretId: string, text: string): string 
 }
 
 /**
+ * A secret holding one string: the bare text (trimmed), or `{"<field>": "..."}` read by `parseSecretJson`; a JSON
+ * without that string field is refused, naming the secret and the field (`shape` says where the shape is documented).
+ */
+export function stringFromSecret(secretId: string, text: string, field: string, shape = ''): string {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{')) return trimmed;
+  const value = (parseSecretJson(secretId, trimmed) as Record<string, unknown> | null)?.[field];
+  if (typeof value !== 'string') throw new SecretReadError(secretId, `the JSON has no "${field}" string${shape ? ` (${shape})` : ''}`);
+  return value;
+}
+
+/**
  * A secret value that starts like JSON. The error names the secret, never the value, nor the parser's message:
  * V8's quotes the text around the fault (`Unexpected token 'k', ..."kSecret": s3cr3t"...`).
  */

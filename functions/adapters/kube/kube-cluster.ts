@@ -13,6 +13,7 @@ import { mapWithConcurrency } from '../../engine/concurrency.ts';
 import { pooledKubeConfig } from './pooled-kube-config.ts';
 import { call, listPageSize, listPages, listWire, mergePatch, readVersionInfo, wireJson } from './api-calls.ts';
 import { KubeLeases } from './kube-leases.ts';
+import { printable } from '../../domain/printable.ts';
 import {
   recordLabel, recordNamespaceLabel, recordTargetLabel, toLivePod, toLivePvc, toLiveQuota, toLiveStatefulSet,
   toLiveStorageClass, toLiveVolumeAttributesClass, toPvcEvent, toRecreationRecord,
@@ -214,7 +215,8 @@ export class KubeCluster implements ClusterPort {
       body: {
         metadata: { generateName: `${object.name}.`, namespace: object.namespace },
         involvedObject: { apiVersion: object.apiVersion, kind: object.kind, name: object.name, namespace: object.namespace, uid: object.uid },
-        type, reason, message: message.slice(0, 1024),
+        // kubectl describe and get events print a message as it is: what it quotes from outside is written printable.
+        type, reason, message: printable(message).slice(0, 1024),
         source: { component: 'sts-volume-gitops' },
         reportingComponent: 'sts-volume-gitops', reportingInstance: 'sts-volume-gitops',
         firstTimestamp: timestamp, lastTimestamp: timestamp, count: 1,

@@ -14,6 +14,7 @@ export class KubeLeases {
       const lease = await call(() => this.coordination.readNamespacedLease({ namespace, name }));
       return {
         holder: lease.spec?.holderIdentity ?? undefined,
+        acquireTime: lease.spec?.acquireTime ? new Date(lease.spec.acquireTime).toISOString() : undefined,
         renewTime: lease.spec?.renewTime ? new Date(lease.spec.renewTime).toISOString() : undefined,
         durationSeconds: lease.spec?.leaseDurationSeconds ?? 0,
         resourceVersion: lease.metadata?.resourceVersion,
@@ -30,13 +31,15 @@ export class KubeLeases {
     namespace: string, name: string, holder: string, durationSeconds: number, seen: LeaseState | undefined, marks?: LeaseMarks,
   ): Promise<LeaseState> {
     // acquireTime/renewTime are MicroTime: the server refuses anything but six fractional digits, which V1MicroTime
-    // gives (a Date serialises with three).
+    // gives (a Date serialises with three). A renewal keeps the acquireTime of its holder's hold, as client-go's does.
     const renewTime = new V1MicroTime();
-    const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime: renewTime, renewTime };
+    const renewing = seen?.holder === holder && seen.acquireTime !== undefined;
+    const acquireTime = renewing && seen.acquireTime !== undefined ? new V1MicroTime(seen.acquireTime) : renewTime;
+    const spec = { holderIdentity: holder, leaseDurationSeconds: durationSeconds, acquireTime, renewTime };
     const lease = await this.put(namespace, name, seen, marks, spec);
     return {
-      holder, renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds, resourceVersion: lease.metadata?.resourceVersion,
-      recreationRecords: marks?.records, outstandingRecords: marks?.outstanding,
+      holder, acquireTime: new Date(acquireTime.getTime()).toISOString(), renewTime: new Date(renewTime.getTime()).toISOString(), durationSeconds,
+      resourceVersion: lease.metadata?.resourceVersion, recreationRecords: marks?.records, outstandingRecords: marks?.outstanding,
     };
   }
 

@@ -130,6 +130,7 @@ export function toLivePod(json: JsonObject): LivePod {
     phase: raw.status?.phase,
     deleting: raw.metadata?.deletionTimestamp !== undefined && raw.metadata.deletionTimestamp !== null,
     revision: raw.metadata?.labels?.['controller-revision-hash'],
+    ...(raw.spec?.nodeName ? { node: raw.spec.nodeName } : {}),
   };
 }
 

@@ -2,10 +2,11 @@
 // is its HEAD; otherwise a content hash stands in, so reports still say which state they reconciled.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { matchesManifestGlobs } from '../../domain/manifests.ts';
+import { filesToRead } from '../../domain/source-limits.ts';
 import type { GitSnapshot, GitSourcePort } from '../../engine/ports.ts';
 
 const run = promisify(execFile);
@@ -19,12 +20,14 @@ export class DirectorySource implements GitSourcePort {
   ) {}
 
   async readBranchHead(): Promise<GitSnapshot> {
-    const files = new Map<string, string>();
     const paths = (await listFiles(this.directory)).map((path) => relative(this.directory, path).split(sep).join('/'));
-    for (const relativePath of paths) {
-      if (matchesManifestGlobs(relativePath, this.globs) || this.mappedFiles.includes(relativePath)) files.set(relativePath, await readFile(join(this.directory, relativePath), 'utf8'));
-    }
-    return { commitSha: await headCommit(this.directory) ?? contentHash(files), files, paths };
+    const wanted = paths.filter((path) => matchesManifestGlobs(path, this.globs) || this.mappedFiles.includes(path));
+    // Sizes first, as from GitHub's tree: a file over the limit is not read, a directory too large for a pass not at all.
+    const listed = await Promise.all(wanted.map(async (path) => ({ path, bytes: (await stat(join(this.directory, path))).size })));
+    const { read, tooLarge } = filesToRead(listed, this.directory);
+    const files = new Map<string, string>();
+    for (const { path } of read) files.set(path, await readFile(join(this.directory, path), 'utf8'));
+    return { commitSha: await headCommit(this.directory) ?? contentHash(files), files, paths, tooLarge };
   }
 }
 

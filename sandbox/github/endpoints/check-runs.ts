@@ -6,7 +6,7 @@ import { paginate } from '../paging.ts';
 import { repoPath, routeInto, type Route } from '../routing.ts';
 import { htmlUrl, now, repoMatches, repoUrl } from '../shapes.ts';
 import type { CheckRun, CheckRunAnnotation, GitHubServerContext, Identity, Json } from '../state.ts';
-import { appJson } from './installations.ts';
+import { appJson, otherAppJson } from './installations.ts';
 
 export const checkRunRoutes: Route[] = [];
 const route = routeInto(checkRunRoutes);
@@ -104,7 +104,7 @@ export function checkRunJson(ctx: GitHubServerContext, run: CheckRun): Json {
     id: run.id, head_sha: run.headSha, node_id: `CR_${run.id}`, external_id: run.externalId, url, html_url: `${htmlUrl(ctx)}/runs/${run.id}`,
     details_url: run.detailsUrl ?? 'https://example.com', status: run.status, conclusion: run.conclusion, started_at: run.startedAt, completed_at: run.completedAt,
     output: { ...run.output, annotations_count: run.annotations.length, annotations_url: `${url}/annotations` },
-    name: run.name, check_suite: { id: suiteId(run.headSha) }, app: appJson(ctx), pull_requests: pulls,
+    name: run.name, check_suite: { id: suiteId(run.headSha) }, app: run.app ? otherAppJson(run.app) : appJson(ctx), pull_requests: pulls,
   };
 }
 
@@ -166,12 +166,12 @@ route('GET', `${repoPath}/commits/{ref}/check-runs`, 'checks.listForRef', async 
     throw new GitHubError(403, 'Resource not accessible by integration', undefined, { 'x-accepted-github-permissions': 'checks=read' }, 'https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference');
   }
   const appId = query.get('app_id');
-  if (appId !== null && Number(appId) !== ctx.state.appId) return { body: { total_count: 0, check_runs: [] } };
   const sha = await ctx.state.git.resolve(ref);
   if (!sha) throw new GitHubError(422, `No commit found for SHA: ${ref}`);
   const name = query.get('check_name');
   const status = query.get('status');
-  let runs = ctx.state.checkRuns.filter((run) => run.headSha === sha && (name === null || run.name === name) && (status === null || run.status === status))
+  let runs = ctx.state.checkRuns.filter((run) => run.headSha === sha && (name === null || run.name === name) && (status === null || run.status === status)
+    && (appId === null || Number(appId) === (run.app?.id ?? ctx.state.appId)))
     .sort((a, b) => b.id - a.id);
   // `latest` (the default): the most recent run of each name, as the pull request page shows them.
   if (query.get('filter') !== 'all') runs = runs.filter((run, index) => runs.findIndex((other) => other.name === run.name) === index);

@@ -80,7 +80,7 @@ route('GET', `${repoPath}/git/trees/{sha}`, 'git.getTree', async (ctx, [o, r, sh
   if (!tree) throw notFound();
   const recursive = query.has('recursive') && query.get('recursive') !== '0' && query.get('recursive') !== 'false';
   const entries = await ctx.state.git.listTree(tree, recursive);
-  const limit = 100_000;
+  const limit = ctx.state.treeEntryLimit;
   return {
     body: {
       sha: tree, url: `${repoUrl(ctx)}/git/trees/${tree}`, truncated: entries.length > limit,

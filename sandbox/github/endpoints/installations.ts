@@ -5,7 +5,7 @@ import { installationIdentity } from '../auth.ts';
 import { notFound } from '../errors.ts';
 import { repoPath, routeInto, type Route } from '../routing.ts';
 import { repoMatches, userJson } from '../shapes.ts';
-import type { GitHubServerContext, Json } from '../state.ts';
+import type { GitHubServerContext, Json, OtherApp } from '../state.ts';
 
 export const installationRoutes: Route[] = [];
 const route = routeInto(installationRoutes);
@@ -22,6 +22,21 @@ export function appJson(ctx: GitHubServerContext): Json {
     id: appId, slug: appSlug, node_id: `A_${appId}`, client_id: `Iv1.${appId}`, owner: userJson(owner), name: appSlug, description: 'sandbox GitHub App',
     external_url: 'https://example.com', html_url: `https://github.com/apps/${appSlug}`, created_at: '2026-01-01T00:00:00Z', updated_at: '2026-01-01T00:00:00Z',
     permissions: ctx.state.installationPermissions, events: [], installations_count: 1,
+  };
+}
+
+/** GitHub Actions, whose workflow jobs are check runs named after the job (a job may take any name). */
+export const gitHubActionsApp: OtherApp = {
+  id: 15368, slug: 'github-actions', name: 'GitHub Actions', owner: 'github', description: 'Automate your workflow from idea to production',
+  externalUrl: 'https://help.github.com/en/actions',
+};
+
+/** Another App as a check run names it (GitHub's `integration` shape, as `app` of a check run). */
+export function otherAppJson(app: OtherApp): Json {
+  return {
+    id: app.id, slug: app.slug, node_id: `A_${app.id}`, owner: { ...userJson(app.owner), type: 'Organization' }, name: app.name, description: app.description,
+    external_url: app.externalUrl, html_url: `https://github.com/apps/${app.slug}`, created_at: '2018-07-30T09:30:17Z', updated_at: '2019-12-10T19:04:12Z',
+    permissions: { actions: 'write', checks: 'write', contents: 'write', metadata: 'read', statuses: 'write' }, events: ['check_run', 'push', 'pull_request'],
   };
 }
 

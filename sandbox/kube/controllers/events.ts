@@ -5,7 +5,10 @@ import type { World } from './world.ts';
 
 const eventType = mustResourceType('v1', 'Event');
 
-export function recordEvent(world: World, object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string): void {
+/** `host`: the node of a kubelet's Event, its source's host and reporting instance; others leave both empty (recorded). */
+export function recordEvent(
+  world: World, object: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, component: string, host?: string,
+): void {
   const namespace = object.metadata.namespace ?? 'default';
   const existing = world.store.peekList(eventType, namespace).find((e) => {
     const involved = e.involvedObject as { uid?: string } | undefined;
@@ -25,7 +28,7 @@ export function recordEvent(world: World, object: KubeObject, type: 'Normal' | '
       resourceVersion: object.metadata.resourceVersion,
     },
     reason, message, type, count: 1, firstTimestamp: timestamp, lastTimestamp: timestamp, eventTime: null,
-    source: { component }, reportingComponent: component, reportingInstance: component,
+    source: { component, ...(host !== undefined ? { host } : {}) }, reportingComponent: component, reportingInstance: host ?? '',
   });
 }
 

@@ -2,7 +2,7 @@
 // cluster without a CSI driver has no provisioner or resizer, and the conformance replay plays exactly such a cluster.
 import { refreshQuotaUsage } from '../admission.ts';
 import { collectGarbage } from './garbage-collector.ts';
-import { startPods } from './kubelet.ts';
+import { startPods, syncPods } from './kubelet.ts';
 import { expandOnNodes } from './node-expansion.ts';
 import { finalizeNamespaces } from './namespace.ts';
 import { provisionVolumes } from './provisioner.ts';
@@ -30,10 +30,9 @@ const controllers: Record<ControllerName, (world: World) => void> = {
   // Runs only where the version's cluster runs it (v1.34; the recorded v1.26.5 cluster had none).
   'persistentvolume-binder': bindVolumes,
   'volume-expand': noticeExpansions,
-  // The kubelet starts pods and finishes the node step of their volumes' expansion.
+  // The kubelet starts pods and, at each pod's sync, finishes the node step of its volumes' expansion.
   kubelet: (world) => {
-    startPods(world);
-    expandOnNodes(world);
+    expandOnNodes(world, syncPods(world, startPods(world)));
   },
   // The external-resizer both expands volumes and modifies their attributes (VolumeAttributesClass).
   resizer: (world) => {

@@ -1,10 +1,14 @@
 // The kubelet's node expansion (pkg/volume/util/operationexecutor/node_expander.go and resize_util.go, with
-// RecoverVolumeExpansionFailure): a claim the resizer left NodeResizePending is grown on the node once a pod using it
-// runs (for an offline driver, a pod started after the controller step): NodeResizeInProgress, then NodeExpandVolume to
-// the PV's size over the driver's ticksPerPhase; done, the claim's capacity is the PV's, its storage status is gone and
-// so are the resize conditions (others, such as ModifyingVolume, stay). A final error marks NodeResizeError (retried),
-// an infeasible one NodeResizeInfeasible too, which the resizer at once turns back into NodeResizePending for another
-// try (its "case 3"), or moves to a lowered request (KEP-1790). Not recorded: the recorded cluster ran no kubelet.
+// RecoverVolumeExpansionFailure), as a real kubelet v1.34.9 did it (../shared/conformance/node-v1.34.9/): a claim the
+// resizer left NodeResizePending is grown on the node at the next sync of the running pod that mounts it (kubelet.ts:
+// when it starts, then every --sync-frequency; for an offline driver, only in a pod started after the controller
+// step), never by restarting it: NodeResizeInProgress (the resizer's Resizing and FileSystemResizePending kept), then
+// NodeExpandVolume to the PV's size over the driver's ticksPerPhase; done, the claim's capacity is the PV's, its
+// storage status is gone and so are the resize conditions (others, such as ModifyingVolume, stay), and
+// FileSystemResizeSuccessful "MountVolume.NodeExpandVolume succeeded for volume "<pv>" <node>" is recorded by the
+// kubelet of that node on the pod and on the claim. A final error marks NodeResizeError (retried), an infeasible one
+// NodeResizeInfeasible too, which the resizer at once turns back into NodeResizePending for another try (its "case
+// 3"), or moves to a lowered request (KEP-1790); those are taken from the kubelet's source, not recorded.
 import { quantityOfBytes, sandboxBytesOf } from '../quantity.ts';
 import { mustResourceType, type KubeObject } from '../store.ts';
 import { conditionsOf, conditionTime, mergeResizeConditions, mergeResizeConditionsOnNode, writeClaim } from './claim-status.ts';
@@ -19,7 +23,8 @@ const podType = mustResourceType('v1', 'Pod');
 
 type Json = Record<string, unknown>;
 
-export function expandOnNodes(world: World): void {
+/** `synced`: the uids of the pods the kubelet syncs this tick (kubelet.ts syncPods). */
+export function expandOnNodes(world: World, synced: ReadonlySet<string>): void {
   for (const pvc of world.store.peekList(pvcType)) {
     const uid = pvc.metadata.uid ?? '';
     const resizeStatus = (pvc.status?.allocatedResourceStatuses as Json | undefined)?.storage;
@@ -35,6 +40,8 @@ export function expandOnNodes(world: World): void {
     if (!pod || !isRunningAndReady(pod)) continue;
     if (driver.nodeExpansion === 'offline' && pod.metadata.uid === world.sidecars.podsAtNodePending.get(uid)) continue;
     if (resizeStatus === 'NodeResizePending') {
+      // The kubelet notices the new size only when it syncs the pod; an expansion it began goes on between syncs.
+      if (!synced.has(pod.metadata.uid ?? '')) continue;
       writeClaim(world, pvc, (claim) => {
         claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'NodeResizeInProgress' };
       });
@@ -56,12 +63,10 @@ export function expandOnNodes(world: World): void {
         if (infeasible) claim.status.allocatedResourceStatuses = { ...claim.status.allocatedResourceStatuses, storage: 'NodeResizeInfeasible' };
         claim.status.conditions = mergeResizeConditionsOnNode(conditionsOf(pvc), [condition], true);
       });
-      recordEvent(world, pvc, 'Warning', 'VolumeResizeFailed', `MountVolume.NodeExpandVolume failed for volume "${pv.metadata.name}": ${rpcErrorText(error)}`, 'kubelet');
+      recordEvent(world, pvc, 'Warning', 'VolumeResizeFailed', `MountVolume.NodeExpandVolume failed for volume "${pv.metadata.name}": ${rpcErrorText(error)}`, 'kubelet', nodeOf(world, pod));
       continue;
     }
-    const message = `MountVolume.NodeExpandVolume succeeded for volume "${pv.metadata.name}"`;
-    recordEvent(world, pod, 'Normal', 'FileSystemResizeSuccessful', message, 'kubelet');
-    recordEvent(world, pvc, 'Normal', 'FileSystemResizeSuccessful', message, 'kubelet');
+    // The claim is written first, then the Events (recorded: the claim's resourceVersions come before theirs).
     writeClaim(world, pvc, (claim) => {
       claim.status.capacity = { ...claim.status.capacity, storage: quantityOfBytes(size) };
       const statuses = { ...claim.status.allocatedResourceStatuses };
@@ -69,8 +74,18 @@ export function expandOnNodes(world: World): void {
       claim.status.allocatedResourceStatuses = statuses;
       claim.status.conditions = mergeResizeConditions(conditionsOf(pvc), [], false);
     });
+    const node = nodeOf(world, pod);
+    const message = `MountVolume.NodeExpandVolume succeeded for volume "${pv.metadata.name}" ${node}`;
+    recordEvent(world, pod, 'Normal', 'FileSystemResizeSuccessful', message, 'kubelet', node);
+    recordEvent(world, pvc, 'Normal', 'FileSystemResizeSuccessful', message, 'kubelet', node);
     world.sidecars.podsAtNodePending.delete(uid);
   }
+}
+
+/** The node the pod runs on, whose kubelet speaks. */
+function nodeOf(world: World, pod: Readonly<KubeObject>): string {
+  const name = pod.spec?.nodeName;
+  return typeof name === 'string' && name !== '' ? name : world.kubelet.nodeName;
 }
 
 /** The pod mounting the claim, if any: the one an offline expansion must see restarted. */

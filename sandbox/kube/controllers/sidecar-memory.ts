@@ -38,6 +38,8 @@ export interface SidecarMemory {
   /** The kubelet's node expansion: ticks spent, and for offline expansion the pod running when the resizer made it pending. */
   nodeExpansionTicks: Map<string, number>;
   podsAtNodePending: Map<string, string>;
+  /** When (sandbox ms) the kubelet next syncs each running pod, by pod uid. */
+  podSyncs: Map<string, number>;
   /** The provisioner's failed claims: when (sandbox ms) it tries again, and the delay after the next failure. */
   provisioningRetries: Map<string, { notBefore: number; delayMs: number }>;
   /** Each external-provisioner's identity (its Events' source), per driver name. */
@@ -47,7 +49,7 @@ export interface SidecarMemory {
 export function createSidecarMemory(): SidecarMemory {
   return {
     expandCalls: new Map(), finalErrors: new Set(), slowResize: new Map(), modifyCalls: new Map(), slowModify: new Map(),
-    missingClassReported: new Map(), expansionSeen: new Map(), nodeExpansionTicks: new Map(), podsAtNodePending: new Map(),
+    missingClassReported: new Map(), expansionSeen: new Map(), nodeExpansionTicks: new Map(), podsAtNodePending: new Map(), podSyncs: new Map(),
     provisioningRetries: new Map(), provisionerIdentities: new Map(),
   };
 }

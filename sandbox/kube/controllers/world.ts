@@ -39,6 +39,21 @@ export const defaultDriver: DriverProfile = {
   acceptedMutableParameterNames: [], transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1,
 };
 
+/** The kubelet of the sandbox's one node (recorded: ../shared/conformance/node-v1.34.9/). */
+export interface KubeletProfile {
+  /** The node every pod runs on: its `spec.nodeName`, and the last word of the kubelet's FileSystemResizeSuccessful. */
+  nodeName: string;
+  /**
+   * The kubelet's `--sync-frequency`, in ms: a running pod is synced again this long after its last sync, jittered up to
+   * half as long again (its pod workers' `wait.Jitter(resyncInterval, 0.5)`), and only at a sync does the kubelet see
+   * that a claim its pod mounts has grown. 0 syncs every pod at every tick (the pace tests run at); a real kubelet's
+   * default is 1m, the recorded one ran with 20s.
+   */
+  syncFrequencyMs: number;
+}
+
+export const defaultKubelet: KubeletProfile = { nodeName: 'node-1', syncFrequencyMs: 0 };
+
 export interface World {
   store: ObjectStore;
   /** The Kubernetes version the cluster plays: which controllers its kube-controller-manager runs, what they set. */
@@ -46,6 +61,7 @@ export interface World {
   now: () => Date;
   /** Driver profile per StorageClass name. */
   drivers: Map<string, DriverProfile>;
+  kubelet: KubeletProfile;
   /** What the CSI sidecars, the expand controller and the kubelet's volume manager remember between ticks. */
   sidecars: SidecarMemory;
   random: () => number;
@@ -74,7 +90,7 @@ export function createWorld(store: ObjectStore, now: () => Date, drivers = new M
     const uid = change.object.metadata.uid;
     if (uid !== undefined && change.object.metadata.deletionTimestamp && !deletionsSeenAt.has(uid)) deletionsSeenAt.set(uid, now().getTime());
   });
-  return { store, server: defaultServerVersion, now, drivers, sidecars: createSidecarMemory(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
+  return { store, server: defaultServerVersion, now, drivers, kubelet: { ...defaultKubelet }, sidecars: createSidecarMemory(), random, garbageCollectorDelayMs: 0, deletionsSeenAt };
 }
 
 /** The profile of the driver named `name` (a PV's `csi.driver`), if this cluster runs it. */

@@ -27,3 +27,32 @@ export function allowed(entries: readonly CsiAllowlistEntry[], scenario: string,
   const index = entries.findIndex((e) => (e.scenario === undefined || e.scenario === scenario) && e.check === check && new RegExp(e.difference).test(difference));
   return index >= 0 ? index : undefined;
 }
+
+/** Differences found by one check of one scenario. */
+export interface CheckResult {
+  scenario: string;
+  check: string;
+  differences: string[];
+}
+
+/**
+ * Each difference either allowed by an entry or a failure (`scenario/ check: difference`); and the entries that allowed
+ * nothing (`check /pattern/: reason`), which must go.
+ */
+export function judge(entries: readonly CsiAllowlistEntry[], checks: readonly CheckResult[]): { failures: string[]; unused: string[]; allowedCount: number } {
+  const used = new Set<number>();
+  const failures: string[] = [];
+  let allowedCount = 0;
+  for (const { scenario, check, differences } of checks) {
+    for (const difference of differences) {
+      const entry = allowed(entries, scenario, check, difference);
+      if (entry === undefined) failures.push(`${scenario}/ ${check}: ${difference}`);
+      else {
+        used.add(entry);
+        allowedCount += 1;
+      }
+    }
+  }
+  const unused = entries.filter((_, i) => !used.has(i)).map((e) => `${e.check} /${e.difference}/: ${e.reason}`);
+  return { failures, unused, allowedCount };
+}

@@ -40,13 +40,7 @@ export interface Replayed {
 export async function replayScenarios(scenarios: readonly Scenario[]): Promise<Replayed> {
   let nowMs = recordingStart;
   const kube = await startKubeSandbox({ seed: recordedStack, controllers: recordedControllers, now: () => new Date(nowMs) });
-  const history: History = { claims: [], volumes: [] };
-  kube.store.onChange((change) => {
-    if (change.kind === 'deleted') return;
-    const rv = Number(change.object.metadata.resourceVersion);
-    if (change.type === pvcType) history.claims.push({ rv, name: change.object.metadata.name, object: structuredClone(change.object) });
-    if (change.type === pvType) history.volumes.push({ rv, claim: (change.object.spec?.claimRef as { name?: string } | undefined)?.name, object: structuredClone(change.object) });
-  });
+  const history = keepHistory(kube);
   const outcomes: CommandOutcome[] = [];
   const volumeClaims = new Map<string, string>();
   try {
@@ -66,7 +60,19 @@ export async function replayScenarios(scenarios: readonly Scenario[]): Promise<R
   } finally {
     await kube.close();
   }
-  return { outcomes, volumeClaims, streamOf: (claim) => streamOf(history, claim) };
+  return { outcomes, volumeClaims, streamOf: history.streamOf };
+}
+
+/** From now on, every version of every claim and volume the sandbox writes: `streamOf` a claim, in write order. */
+export function keepHistory(kube: KubeSandbox): { streamOf: (claim: string) => StreamItem[] } {
+  const history: History = { claims: [], volumes: [] };
+  kube.store.onChange((change) => {
+    if (change.kind === 'deleted') return;
+    const rv = Number(change.object.metadata.resourceVersion);
+    if (change.type === pvcType) history.claims.push({ rv, name: change.object.metadata.name, object: structuredClone(change.object) });
+    if (change.type === pvType) history.volumes.push({ rv, claim: (change.object.spec?.claimRef as { name?: string } | undefined)?.name, object: structuredClone(change.object) });
+  });
+  return { streamOf: (claim) => streamOf(history, claim) };
 }
 
 function streamOf(history: History, claim: string): StreamItem[] {
@@ -131,7 +137,7 @@ function expectedAnswer(output: readonly string[], name: string): string | undef
   return undefined;
 }
 
-async function send(kube: KubeSandbox, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; message: string }> {
+export async function send(kube: KubeSandbox, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; message: string }> {
   const token = kube.kubeConfig().getCurrentUser()?.token ?? '';
   const response = await fetch(`${kube.url}${path}`, {
     method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': contentType, Accept: 'application/json' },

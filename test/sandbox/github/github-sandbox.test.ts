@@ -42,6 +42,16 @@ describe('GitHub sandbox through Octokit', () => {
     assertMatchesOpenApi('git/get-commit', 200, commit.data);
   });
 
+  it('lists a path with control characters as Git holds it, as GitHub does (git would quote it)', async () => {
+    const path = 'k8s/odd\x1b[31m\r\nname "quoted".yaml';
+    const sha = await gh.commitFiles({ branch: 'odd-path', baseBranch: 'main', message: 'odd path', files: { [path]: 'a: 1\n' } });
+    const tree = await octokit.rest.git.getTree({ ...repo, tree_sha: sha, recursive: 'true' });
+    assert.ok(tree.data.tree.some((e) => e.path === path), tree.data.tree.map((e) => e.path).join(', '));
+    const again = await gh.commitFiles({ branch: 'odd-path', message: 'another', files: { 'k8s/other.yaml': 'b: 2\n' } });
+    const kept = await octokit.rest.git.getTree({ ...repo, tree_sha: again, recursive: 'true' });
+    assert.ok(kept.data.tree.some((e) => e.path === path), 'a later commit keeps the path');
+  });
+
   it('decodes percent-encoded path parameters and serves contents as JSON and raw', async () => {
     const content = await octokit.rest.repos.getContent({ ...repo, path: 'k8s/db/pg.yaml' });
     assertMatchesOpenApi('repos/get-content', 200, content.data);

@@ -84,6 +84,11 @@ describe('StatefulSet controller in the sandbox', () => {
     const config = await readFile(info.config ?? '', 'utf8');
     assert.ok(info.toolKubeconfig && config.includes(JSON.stringify(info.toolKubeconfig)), config);
     assert.ok(!config.includes(JSON.stringify(info.kubeconfig)));
+    // The Prometheus API over the volumes' usage: printed, and in the config the target reads usage from.
+    assert.ok(info.prometheusUrl && config.includes(`usage: { prometheus: { url: ${JSON.stringify(info.prometheusUrl)} } }`), config);
+    const query = 'max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_used_bytes{namespace=~"db"})';
+    const answer = await fetch(`${info.prometheusUrl}/api/v1/query?${new URLSearchParams({ query }).toString()}`);
+    assert.equal(((await answer.json()) as { data: { result: unknown[] } }).data.result.length, 3, 'db/pg\'s three volumes');
     const asTool = new KubeConfig();
     asTool.loadFromFile(info.toolKubeconfig);
     const apps = asTool.makeApiClient(AppsV1Api);

@@ -1,0 +1,61 @@
+// One proposal's pull request, made to say what the proposal says (Renovate's ensurePr, without per-kind code): found
+// by its branch; opened when there is none; updated in place (the branch rewritten with the new one-line commit on the
+// current head, the title and body edited) when the proposal changed; left as it is when it did not; never written
+// over a person's push; never proposed again after a person closed it unmerged, until the proposal changes in a way
+// its kind says matters.
+import type { ProposalPullRequest, ReviewHost } from '../../engine/ports.ts';
+import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
+import { composeBody } from '../body/compose-body.ts';
+import { footerSection } from '../body/footer.ts';
+import { oneLineDiff } from '../edits/editable-value.ts';
+import type { Proposal, ProposalKind, ProposalOutcome } from '../proposal.ts';
+import { isClosedByTool, proposalBranch, proposalLabels, proposalNoun, templateKey } from './identity.ts';
+import { readMarker, sameValues, writeMarker, type ProposalMark } from './marker.ts';
+
+/** Where a proposal goes: the target (its branch names), the branch it is proposed into, and the commit it starts from. */
+export interface ProposalPlace {
+  target: string;
+  base: string;
+  headSha: string;
+}
+
+export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind: ProposalKind, place: ProposalPlace): Promise<ProposalOutcome> {
+  const { identity, values, edit, title } = proposal;
+  const key = templateKey(identity);
+  const noun = proposalNoun(identity.kind);
+  const branch = proposalBranch(place.target, identity);
+  const body = composeBody(proposal.body, { marker: writeMarker({ identity, values }), edit, footer: footerSection(kind.reproposedWhen) });
+  const said = { key, kind: identity.kind, change: { from: edit.from, to: edit.to }, title, body, diff: oneLineDiff(edit.path, edit.line, edit.before, edit.after) };
+  const existing = await host.pullRequestsFrom(branch);
+  const ours = (pull: ProposalPullRequest): ProposalMark | undefined => {
+    const mark = readMarker(pull.body);
+    return mark && mark.identity.kind === identity.kind && templateKey(mark.identity) === key ? mark : undefined;
+  };
+  const declined = existing.find((p) => {
+    const mark = p.state === 'closed' && !p.merged && !isClosedByTool(p) ? ours(p) : undefined;
+    return mark !== undefined && !kind.changedSinceDeclined(mark.values, values);
+  });
+  if (declined) {
+    return {
+      key, kind: identity.kind, action: 'declined-before', pullRequestUrl: undefined, change: said.change,
+      reason: `a ${noun} to ${edit.to} was closed without merging; it is not proposed again until ${kind.reproposedWhen}`,
+    };
+  }
+  const open = existing.find((p) => p.state === 'open');
+  if (open) {
+    const shown = { ...said, pullRequest: open.number, pullRequestUrl: open.htmlUrl };
+    if (await host.branchHeadIsOurs(branch) !== true) {
+      await host.ensureComment(open.number, `${noun}-human:${key}`,
+        `sts-volume-gitops would now propose **${escapeMarkdown(edit.to)}**, but someone else pushed to ${codeSpan(branch)}, so the branch is left alone. Merge, edit or close this pull request as you see fit.`);
+      return { ...shown, action: 'left-alone' };
+    }
+    const mark = ours(open);
+    if (mark && sameValues(mark.values, values)) return { ...shown, action: 'unchanged' };
+    await host.commitFile(branch, place.headSha, edit.path, edit.after, proposal.commitMessage);
+    await host.updatePullRequest(open.number, { title, body, kind: noun });
+    return { ...shown, action: 'updated' };
+  }
+  await host.commitFile(branch, place.headSha, edit.path, edit.after, proposal.commitMessage);
+  const created = await host.createPullRequest({ branch, base: place.base, title, body, labels: proposalLabels(identity.kind), kind: noun });
+  return { ...said, action: 'opened', pullRequest: created.number, pullRequestUrl: created.htmlUrl };
+}

@@ -1,0 +1,72 @@
+// One pass of the proposals lifecycle for the kinds a step manages (recovery: size and class): each candidate template
+// proposed or said why not, its pull request ensured (ensure-proposal.ts); then the kinds' open pull requests this
+// pass did not propose for are closed when no longer needed (close-resolved.ts). Each item succeeds or fails on its
+// own; a rate limit stops the step; an item without time left is left for the next pass.
+import type { PassReport } from '../../engine/pass-report.ts';
+import type { ReviewHost } from '../../engine/ports.ts';
+import { forEachItem } from '../../feedback/for-each-item.ts';
+import type { ProposalKind, ProposalOutcome, Proposing } from '../proposal.ts';
+import { closeNoLongerNeeded } from './close-resolved.ts';
+import { ensureProposal, type ProposalPlace } from './ensure-proposal.ts';
+import { describeProposal, proposalBranch, proposalNoun, templateKey, type ProposalIdentity } from './identity.ts';
+import { openProposals } from './pull-requests.ts';
+
+/** A template a kind may propose for this pass; `propose` reads what it needs and says what it proposes, or why not. */
+export interface ProposalCandidate {
+  identity: ProposalIdentity;
+  propose(): Promise<Proposing>;
+}
+
+export interface ProposalsResult<O extends ProposalOutcome = ProposalOutcome> {
+  /** `namespace/statefulset/template` -> the URL of the first pull request proposed for it, for statuses and comments. */
+  links: Map<string, string>;
+  outcomes: O[];
+  /** Every write this step made to the review host, in order. */
+  writes: string[];
+  /** Proposals (and the closing round) left for the next pass because the invocation ran short of time. */
+  deferred: string[];
+}
+
+export async function manageProposals(input: {
+  host: ReviewHost; place: ProposalPlace; report: PassReport; kinds: readonly ProposalKind[]; candidates: readonly ProposalCandidate[];
+  /** Whether there is time for one more item (a proposal makes up to six GitHub calls). */
+  hasTime?: (() => boolean) | undefined;
+}): Promise<ProposalsResult> {
+  const { host, place, kinds } = input;
+  const writesBefore = host.writes.length;
+  const result: ProposalsResult = { links: new Map(), outcomes: [], writes: [], deferred: [] };
+  const kindOf = (identity: ProposalIdentity): ProposalKind => {
+    const kind = kinds.find((k) => k.name === identity.kind);
+    if (!kind) throw new Error(`no proposal kind ${identity.kind} among ${kinds.map((k) => k.name).join(', ')}`);
+    return kind;
+  };
+  // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported as
+  // failed; the other templates' proposals and the rest of the pass go on.
+  result.outcomes.push(...await forEachItem(input.candidates, {
+    hasTime: input.hasTime,
+    onDeferred: ({ identity }) => result.deferred.push(describeProposal(identity.kind, templateKey(identity))),
+    onFailed: ({ identity }, error): ProposalOutcome => ({
+      key: templateKey(identity), kind: identity.kind, action: 'failed', pullRequestUrl: undefined,
+      reason: `no ${proposalNoun(identity.kind)} pull request could be proposed: ${error}`,
+    }),
+  }, async (candidate): Promise<ProposalOutcome> => {
+    const { identity } = candidate;
+    const proposing = await candidate.propose();
+    if ('unproposable' in proposing) return { key: templateKey(identity), kind: identity.kind, action: 'impossible', pullRequestUrl: undefined, reason: proposing.unproposable };
+    return ensureProposal(host, proposing.proposal, kindOf(identity), place);
+  }));
+  // A template's progress links the first of its proposals that has a pull request (a size recovery before a class one).
+  for (const outcome of result.outcomes) {
+    if (outcome.pullRequestUrl && !result.links.has(outcome.key)) result.links.set(outcome.key, outcome.pullRequestUrl);
+  }
+  if (input.hasTime?.() ?? true) {
+    const proposed = new Set(input.candidates.map(({ identity }) => proposalBranch(place.target, identity)));
+    const others = (await openProposals(host, place.target)).filter((o) => kinds.some((k) => k.name === o.mark.identity.kind) && !proposed.has(o.pull.headRef));
+    result.outcomes.push(...await closeNoLongerNeeded({ host, report: input.report, kinds, others }));
+  } else {
+    const nouns = [...new Set(kinds.map((k) => proposalNoun(k.name)))].join(' and ');
+    result.deferred.push(`closing ${nouns} pull requests that are no longer needed`);
+  }
+  result.writes.push(...host.writes.slice(writesBefore));
+  return result;
+}

@@ -1,0 +1,57 @@
+// The PromQL a pass sends, and nothing else: one query per metric family, filtered by the namespaces in play and
+// collapsed to one sample per claim, so a pass asks the same five questions at ten volumes or ten thousand. Pure.
+// `max by (namespace, persistentvolumeclaim)` drops the labels a scrape adds (instance, job, node, metrics_path: see
+// ../shared/conformance/prometheus/real-kubelet/) and keeps one series per claim when a volume was reported by two
+// kubelets (a pod moved) or two Prometheus replicas.
+
+/** The kubelet's volume statistics (pkg/kubelet/metrics/collectors/volume_stats.go), labels namespace and persistentvolumeclaim. */
+export const volumeStatsFamilies = {
+  usedBytes: 'kubelet_volume_stats_used_bytes',
+  capacityBytes: 'kubelet_volume_stats_capacity_bytes',
+  inodesUsed: 'kubelet_volume_stats_inodes_used',
+  inodes: 'kubelet_volume_stats_inodes',
+} as const;
+
+export type VolumeStatsFamily = keyof typeof volumeStatsFamilies;
+
+/** What the pace of a volume is measured over: the last day (deriv, a least-squares slope, so a spike weighs little). */
+export const paceWindow = '1d';
+
+/** One query of the pass: what it reads and its PromQL. */
+export interface VolumeStatsQuery {
+  reads: VolumeStatsFamily | 'bytesPerSecond';
+  promql: string;
+}
+
+/** The labels a claim's series is keyed by, as the kubelet writes them. */
+export const claimLabels = ['namespace', 'persistentvolumeclaim'] as const;
+
+/**
+ * `namespace=~"db|cache"`. Prometheus anchors the regex; namespace names are DNS labels (no regex metacharacters), and
+ * anything else is escaped all the same.
+ */
+export function namespaceMatcher(namespaces: readonly string[]): string {
+  const alternatives = [...new Set(namespaces)].sort().map((ns) => ns.replace(/[.*+?^${}()|[\]\\"]/g, '\\\\$&'));
+  return `namespace=~"${alternatives.join('|')}"`;
+}
+
+/** The five queries of a pass over these namespaces, in the order they are sent. */
+export function volumeStatsQueries(namespaces: readonly string[]): VolumeStatsQuery[] {
+  const selector = (family: string): string => `${family}{${namespaceMatcher(namespaces)}}`;
+  const perClaim = (inner: string): string => `max by (${claimLabels.join(', ')}) (${inner})`;
+  return [
+    ...Object.entries(volumeStatsFamilies).map(([reads, family]) => ({ reads: reads as VolumeStatsFamily, promql: perClaim(selector(family)) })),
+    { reads: 'bytesPerSecond', promql: perClaim(`deriv(${selector(volumeStatsFamilies.usedBytes)}[${paceWindow}])`) },
+  ];
+}
+
+/**
+ * What `check` asks when claims have no series, to say why: a few of the used-bytes series anywhere with all their
+ * labels (relabelled claim or namespace labels show there), the namespaces that have series, and the metric names
+ * that look like the kubelet's (a recording rule or a renamed family).
+ */
+export const diagnosisQueries = {
+  sampleSeries: `topk(3, ${volumeStatsFamilies.usedBytes})`,
+  namespaces: `group by (namespace) (${volumeStatsFamilies.usedBytes})`,
+  metricNames: 'group by (__name__) ({__name__=~".*volume_stats.*"})',
+} as const;

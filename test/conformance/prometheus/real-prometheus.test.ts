@@ -1,0 +1,45 @@
+// The tool's usage reader against a real Prometheus (Debian's package, 2.42: `apt-get install prometheus`; .ci/run
+// installs it), started on a free loopback port over three days of backfilled kubelet statistics (real-prometheus.ts).
+// Skipped, and saying so, where the binaries are absent. The world adds what a real scrape adds: a second series of one
+// claim (a second Prometheus replica's, as a Thanos querier sees them) and extra labels, which the queries collapse.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { prometheusAuthorizer } from '../../../functions/usage/prometheus-auth.ts';
+import { readVolumeUsage } from '../../../functions/usage/read-volume-usage.ts';
+import { prometheusInstalled, startRealPrometheus, type RealPrometheus } from './real-prometheus.ts';
+import { assertReadsRecordedWorld, recordedVolumes } from './world.ts';
+
+const installed = await prometheusInstalled();
+const skip = installed ? false : 'prometheus and promtool are not installed here (apt-get install --no-install-recommends prometheus); .ci/run installs them';
+
+describe('the usage reader against a real Prometheus 2.42', { skip }, () => {
+  let prometheus: RealPrometheus;
+  const end = Math.floor(Date.now() / 1000 / 300) * 300;
+
+  before(async () => {
+    const volumes = recordedVolumes.map((v) => (v.claim === 'data-pg-0'
+      ? { ...v, series: [...v.series.map((s) => ({ ...s, node: 'node-a', prometheus_replica: 'prometheus-0' })), { ...v.series[0], node: 'node-a', prometheus_replica: 'prometheus-1' }] }
+      : v));
+    prometheus = await startRealPrometheus(volumes, end);
+  });
+  after(async () => { await prometheus?.close(); });
+
+  it('reads every claim of the namespaces asked, one sample each, with the kubelet\'s capacity, inodes and the last day\'s pace', async () => {
+    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db', 'search'], new Date(end * 1000), 10_000);
+    assertReadsRecordedWorld(reading, 1e-6);
+    assert.ok(reading.ok);
+    assert.deepEqual(reading.warnings, []);
+  });
+
+  it('reads nothing (and fails nothing) for a namespace without series', async () => {
+    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['nowhere'], new Date(end * 1000), 10_000);
+    assert.ok(reading.ok);
+    assert.equal(reading.claims.size, 0);
+  });
+
+  it('finds no sample older than the lookback: asked a day after the last sample, nothing is current', async () => {
+    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db'], new Date((end + 86_400) * 1000), 10_000);
+    assert.ok(reading.ok);
+    assert.equal(reading.claims.size, 0);
+  });
+});

@@ -1,0 +1,47 @@
+// Records a real Prometheus's answers to exactly the queries the tool sends (functions/usage/volume-stats-queries.ts),
+// over the volumes of world.ts backfilled for three days: `node --import tsx test/conformance/prometheus/record.ts`
+// (needs Debian's prometheus package: prometheus and promtool). Writes recordings.json beside it; README.md says more.
+import { writeFile } from 'node:fs/promises';
+import { diagnosisQueries, volumeStatsQueries } from '../../../functions/usage/volume-stats-queries.ts';
+import { startRealPrometheus } from './real-prometheus.ts';
+import { recordedNamespaces, recordedVolumes } from './world.ts';
+
+/** Every query recorded, named: the pass's five, check's diagnosis, a namespace without series, a malformed query. */
+export function recordedQueries(): Array<{ name: string; query: string }> {
+  return [
+    ...volumeStatsQueries(recordedNamespaces).map((q) => ({ name: `pass: ${q.reads}`, query: q.promql })),
+    ...Object.entries(diagnosisQueries).map(([name, query]) => ({ name: `check: ${name}`, query })),
+    { name: 'pass: usedBytes in a namespace without series', query: volumeStatsQueries(['nowhere'])[0]?.promql ?? '' },
+    { name: 'malformed', query: 'max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_used_bytes{namespace=~"db"' },
+  ];
+}
+
+export interface Recording {
+  name: string;
+  query: string;
+  /** The `time` parameter sent (unix seconds). */
+  time: number;
+  status: number;
+  contentType: string | null;
+  body: unknown;
+}
+
+if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
+  const end = Math.floor(Date.now() / 1000 / 300) * 300;
+  const prometheus = await startRealPrometheus(recordedVolumes, end);
+  try {
+    const version = await fetch(`${prometheus.url}/api/v1/status/buildinfo`).then(async (r) => ((await r.json()) as { data: { version: string } }).data.version);
+    const recordings: Recording[] = [];
+    for (const { name, query } of recordedQueries()) {
+      const response = await fetch(`${prometheus.url}/api/v1/query`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ query, time: String(end) }),
+      });
+      recordings.push({ name, query, time: end, status: response.status, contentType: response.headers.get('content-type'), body: await response.json() });
+    }
+    const file = new URL('./recordings.json', import.meta.url);
+    await writeFile(file, `${JSON.stringify({ prometheus: version, recordedAt: new Date().toISOString(), lastSampleTime: end, recordings }, null, 2)}\n`);
+    process.stdout.write(`recorded ${recordings.length} answers of Prometheus ${version} to ${file.pathname}\n`);
+  } finally {
+    await prometheus.close();
+  }
+}
