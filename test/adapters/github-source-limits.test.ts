@@ -61,7 +61,7 @@ describe('GitHubSource reads nothing over its limits', () => {
     suite.gh.requestLog.reset();
     await assert.rejects(source(['k8s/wide/*.yaml']).readBranchHead(), {
       name: 'SourceTooLargeError',
-      message: /^the files the target's paths match at [0-9a-f]{12} are 34603008 bytes together, over the limit of 33554432 a pass reads; nothing was read: narrow the paths$/,
+      message: /^the files the target's paths match at [0-9a-f]{12} are 33 MiB \(34,603,008 bytes\) together, over the limit of 32 MiB \(33,554,432 bytes\) a pass reads; nothing was read: narrow the paths$/,
     });
     const counts = suite.gh.requestLog.countsByOperation();
     assert.deepEqual([counts['git.getBlob'], counts['codeload.tarball']], [undefined, undefined]);
