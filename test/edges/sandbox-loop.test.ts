@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { createGitHubClient, type GitHubClient } from '../../functions/adapters/github/octokit.ts';
 import { runCli, startWebhookCommand, type WebhookCommand } from '../support/cli-children.ts';
 import { startSandboxCommand, type SandboxCommand } from '../sandbox/kube/fixtures.ts';
+import { freePort } from '../support/free-port.ts';
 
 const run = promisify(execFile);
 const secret = 'sandbox-loop-webhook-secret';
@@ -44,14 +44,6 @@ async function readmeWalk(): Promise<string[]> {
   const section = readme.slice(readme.indexOf('### The loop on the sandboxes'));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
   return block.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#')).map((line) => line.replace(/\s+# .*$/, ''));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Polls `read` until it gives something, for at most `ms`. */
