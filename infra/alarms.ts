@@ -44,6 +44,8 @@ interface AlarmSpec {
   threshold: number;
   /** Periods looked at, any one breaching raises the alarm; 1 unless late data must be waited for. */
   evaluationPeriods?: number;
+  /** Breaching periods among them that raise the alarm: 1 unless only a lasting condition is worth a person. */
+  datapointsToAlarm?: number;
 }
 
 const deadLetterPeriod = Duration.minutes(5);
@@ -87,6 +89,12 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): StackAla
       id: 'RefusedRecords', suffix: 'refused-records', metric: metrics.passCountForAlarm('RefusedRecreationRecords', period), threshold: 1,
       meaning: 'a pass found a recreation record it could not authenticate (no or a wrong MAC, claims that disagree, too old) and left it in place: someone else writes in the state namespace, or a record from before signing',
       firstStep: 'the "Needs action" table and a Warning Event RefusedRecreationRecord on the ConfigMap name it; README, "Recreation records", says what to do with it',
+    },
+    {
+      // Once is a Prometheus blip (growth waits a pass); every period for an hour is a configuration to fix.
+      id: 'UsageReadFailures', suffix: 'usage-read-failures', metric: metrics.passCountForAlarm('UsageReadFailures', period), threshold: 1, evaluationPeriods: 4, datapointsToAlarm: 4,
+      meaning: 'passes of a target with usage configured could not read its volumes\' usage for an hour (Prometheus unreachable, refusing the credentials, or without the series for its claims): no growth is proposed for it meanwhile',
+      firstStep: '`npx sts-volume-gitops check` for the target says whether Prometheus answers and has the series, and the relabelling or credentials to fix; the worker\'s "usage read failed" lines name the target and the failure',
     },
     {
       id: 'FailedTargets', suffix: 'failed-targets', metric: deadLetterArrivals(queues.failedMessages, 'New failed target messages'), threshold: 1, evaluationPeriods: 3,
@@ -141,7 +149,7 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): StackAla
     const evaluationPeriods = spec.evaluationPeriods ?? 1;
     const alarm = new cloudwatch.Alarm(scope, spec.id, {
       alarmName: name, metric: spec.metric, threshold: spec.threshold, evaluationPeriods,
-      ...(evaluationPeriods > 1 ? { datapointsToAlarm: 1 } : {}),
+      ...(evaluationPeriods > 1 ? { datapointsToAlarm: spec.datapointsToAlarm ?? 1 } : {}),
       alarmDescription: `sts-volume-gitops: ${spec.meaning}. First: ${spec.firstStep}. Dashboard: ${subjects.dashboardUrl}`,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,

@@ -48,6 +48,13 @@ const needsActionQuery = [
   'sort severity desc, target asc',
 ];
 
+/** The Logs Insights query of volumes near full per target: what each target's last pass that read usage counted. */
+const nearFullQuery = [
+  `filter message = "${passLogMessages.finished}" and ispresent(volumesNearFull)`,
+  'stats latest(volumesNearFull) as nearFull, max(@timestamp) as lastRead by target',
+  'sort nearFull desc, target asc',
+];
+
 /** The runbook, one line per alarm: what it means and what to do first (the same words as its description). */
 function runbookMarkdown(alarms: readonly StackAlarm[]): string {
   const cell = (text: string): string => text.replaceAll('|', '\\|');
@@ -86,7 +93,19 @@ export function operationsDashboard(scope: Construct, subjects: DashboardSubject
   dashboard.addWidgets(
     graph('Resizes', [metrics.passCount('ResizesPlanned'), metrics.passCount('ResizesApplied'), metrics.passCount('ResizesBlocked'), metrics.passCount('Recreations')]),
     graph('PVC patches', [metrics.passCount('PvcPatches')]),
-    graph('Recovery pull requests', [metrics.passCount('RecoveryPullRequestsOpened', 'opened'), metrics.passCount('RecoveryPullRequestsClosed', 'closed')]),
+    graph('Pull requests proposed: opened and closed, by kind (recovery, growth, write-back)', [
+      metrics.passCount('ProposalPullRequestsOpened', 'opened (all kinds)'), metrics.passCount('ProposalPullRequestsClosed', 'closed (all kinds)'),
+      metrics.byKind('ProposalPullRequestsOpened'), metrics.byKind('ProposalPullRequestsClosed'),
+    ]),
+  );
+  dashboard.addWidgets(
+    graph('Volumes near full (the most one pass saw), usage read failures', [
+      metrics.passMaximum('VolumesNearFull', 'Volumes at or above the growth threshold'), metrics.passCount('UsageReadFailures', 'Passes that could not read usage (growth skipped)'),
+    ]),
+    new cloudwatch.LogQueryWidget({
+      title: 'Volumes near full, per target (worker logs)', logGroupNames: [subjects.workerLogs.logGroupName], queryLines: nearFullQuery,
+      view: cloudwatch.LogQueryVisualizationType.TABLE, width: 16, height: 6,
+    }),
   );
   dashboard.addWidgets(
     graph('API calls', [metrics.passCount('KubernetesApiCalls'), metrics.passCount('GitHubApiCalls')]),

@@ -3,7 +3,7 @@
 // type check here rather than leaving a graph empty.
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import { passMetrics, passOutcomes, type PassMetrics, type PassOutcome, type ReasonCountName } from '../functions/lambda/pass-metrics.ts';
+import { passMetrics, passOutcomes, type KindCountName, type PassMetrics, type PassOutcome, type ReasonCountName } from '../functions/lambda/pass-metrics.ts';
 import { webhookMetricNames } from '../functions/lambda/webhook-metric-names.ts';
 import { powertoolsServiceName } from './shipped-function.ts';
 
@@ -32,6 +32,15 @@ export class EmittedMetrics {
   }
 
   /**
+   * A count of what one pass saw of its target (volumes near full): the most any pass saw in the period, since a sum
+   * would count a target once per pass.
+   */
+  passMaximum(name: PassCountName, label?: string): cloudwatch.Metric {
+    this.countsUsed.add(name);
+    return new cloudwatch.Metric({ namespace: this.namespace, metricName: name, dimensionsMap: { service: powertoolsServiceName }, statistic: 'Maximum', period: this.period, label: label ?? name });
+  }
+
+  /**
    * A per-pass count for an alarm: no label (a labelled metric makes CloudWatch alarms use the metric-query form) and
    * not counted as drawn, so the dashboard still graphs it.
    */
@@ -56,6 +65,18 @@ export class EmittedMetrics {
     this.countsUsed.add(name);
     return new cloudwatch.MathExpression({
       expression: `SEARCH('{"${this.namespace}",reason,service} MetricName="${name}"', 'Sum', ${this.period.toSeconds()})`,
+      usingMetrics: {}, period: this.period, label: '',
+    });
+  }
+
+  /**
+   * Pull requests opened or closed, one line per proposal `kind` (recovery, growth, write-back: whichever are published).
+   * A graph only: CloudWatch alarms cannot evaluate SEARCH.
+   */
+  byKind(name: KindCountName): cloudwatch.MathExpression {
+    this.countsUsed.add(name);
+    return new cloudwatch.MathExpression({
+      expression: `SEARCH('{"${this.namespace}",kind,service} MetricName="${name}"', 'Sum', ${this.period.toSeconds()})`,
       usingMetrics: {}, period: this.period, label: '',
     });
   }

@@ -60,16 +60,16 @@ export async function probeUsage(config: TargetConfig, desired: TargetDesired | 
     return [answered, warning('usage.series', namespaces.join(', '), `series for ${claims.length - missing.length} of ${count(claims.length, 'claim')}; none for ${shown}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}`,
       'a kubelet reports only the volumes of running pods: a replica not running (or not created yet) has none; growth decides on the replicas it can read')];
   }
-  return [answered, await diagnose(source.endpoint, namespaces, at)];
+  return [answered, await diagnoseNoSeries(source.endpoint, namespaces, at)];
 }
 
-/** No series for any claim: what Prometheus has instead, asked in three more queries. */
-async function diagnose(endpoint: PrometheusEndpoint, namespaces: readonly string[], at: Date): Promise<CheckResult> {
+/** No series for any claim: what Prometheus has instead, asked in three more queries (held to a real Prometheus too). */
+export async function diagnoseNoSeries(endpoint: PrometheusEndpoint, namespaces: readonly string[], at: Date): Promise<CheckResult> {
   const [sample, withSeries, names] = await Promise.all([diagnosisQueries.sampleSeries, diagnosisQueries.namespaces, diagnosisQueries.metricNames].map((q) => queryInstant(endpoint, q, at, 10_000)));
   const samplesOf = (answer: typeof sample) => (answer?.ok ? answer.samples : []);
   const diagnosis = diagnoseMissingSeries({
     sampleSeries: samplesOf(sample),
-    namespaces: samplesOf(withSeries).flatMap((s) => (s.labels.namespace !== undefined ? [s.labels.namespace] : [])),
+    namespaceLabels: samplesOf(withSeries).map((s) => s.labels),
     metricNames: samplesOf(names).flatMap((s) => (s.labels.__name__ !== undefined ? [s.labels.__name__] : [])),
   }, namespaces);
   return error('usage.series', namespaces.join(', '), `no series for any claim of the target's StatefulSets: ${diagnosis.message}`, diagnosis.fix);

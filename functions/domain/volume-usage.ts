@@ -72,6 +72,8 @@ export interface UsageReport {
   /** Prometheus's warnings (a partial answer from a federated query), as it said them. */
   warnings?: string[];
   templates: TemplateUsage[];
+  /** Volumes read at or above their set's growth threshold (bytes or inodes); absent without `growth`. */
+  nearFull?: number;
 }
 
 /** Why a template is proposed growth: its fullest replica's bytes or inodes, or how soon it fills. */

@@ -48,6 +48,8 @@ function logRun(run: TargetRun): void {
     ...((run.feedback?.failures.length ?? 0) > 0 ? { feedbackFailures: run.feedback?.failures } : {}),
     target: run.target, outcome: verdict.outcome, reportOutcome: run.report?.outcome, commit: run.report?.commitSha, durationMs: run.durationMs, apiCalls: json.apiCalls,
     ...(run.report?.heldBy ? { heldBy: run.report.heldBy } : {}),
+    // Per target, for the dashboard's "Volumes near full" table (the metric has no target dimension).
+    ...(run.report?.usage?.nearFull !== undefined ? { volumesNearFull: run.report.usage.nearFull } : {}),
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
     recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, kind: o.kind, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
     ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),

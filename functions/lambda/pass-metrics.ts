@@ -3,6 +3,9 @@
 import type { TargetRun } from '../app/run-targets.ts';
 import { refusedRecordCount } from '../engine/pass-report.ts';
 import { passVerdict, statefulSetsWith, type Severity, type VerdictOutcome } from '../engine/pass-verdict.ts';
+import type { ProposalKindName } from '../proposals/lifecycle/identity.ts';
+import { pullRequestCounts } from '../proposals/lifecycle/outcome-counts.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 
 export type PassOutcome = VerdictOutcome;
 
@@ -12,6 +15,10 @@ export const passOutcomes: readonly PassOutcome[] = ['ok', 'busy', 'incomplete',
 /** The counts also published per `reason` (a bounded set: the plan's block codes, how a resize failed). */
 const countsByReason = { failed: 'StatefulSetsFailed', blocked: 'StatefulSetsBlocked' } as const satisfies Record<Severity, string>;
 export type ReasonCountName = (typeof countsByReason)[Severity];
+
+/** The counts also published per proposal `kind` (a bounded set: the lifecycle's kinds). */
+export const countsByKind = { opened: 'ProposalPullRequestsOpened', closed: 'ProposalPullRequestsClosed' } as const;
+export type KindCountName = (typeof countsByKind)[keyof typeof countsByKind];
 
 export interface PassMetrics {
   outcome: PassOutcome;
@@ -23,8 +30,9 @@ export interface PassMetrics {
     ResizesBlocked: number;
     PvcPatches: number;
     Recreations: number;
-    RecoveryPullRequestsOpened: number;
-    RecoveryPullRequestsClosed: number;
+    /** Pull requests the tool's proposals opened and closed, every kind (recovery, growth, write-back); per kind in `byKind`. */
+    ProposalPullRequestsOpened: number;
+    ProposalPullRequestsClosed: number;
     GitHubApiCalls: number;
     KubernetesApiCalls: number;
     /** GitHub steps left for the next pass (time or a rate limit). */
@@ -44,16 +52,27 @@ export interface PassMetrics {
     ManifestErrors: number;
     /** A pass whose target reads usage and could not (Prometheus unreachable, refusing, or without the series): growth skipped. */
     UsageReadFailures: number;
+    /** Volumes at or above their set's growth threshold, bytes or inodes (a count per pass of one target: graph its maximum). */
+    VolumesNearFull: number;
   };
   /** The failed and blocked StatefulSets per reason (a set with two reasons counts under each); only reasons present. */
   byReason: Array<{ name: ReasonCountName; reason: string; value: number }>;
+  /** The pull requests opened and closed per proposal kind; only kinds and counts present. */
+  byKind: Array<{ name: KindCountName; kind: ProposalKindName; value: number }>;
+}
+
+/** Every proposal outcome of the run, whichever step's (recovery now; a step added for another kind adds its outcomes here). */
+function proposalOutcomes(run: TargetRun): ProposalOutcome[] {
+  return [...(run.recovery?.outcomes ?? [])];
 }
 
 export function passMetrics(run: TargetRun): PassMetrics {
   const statefulSets = run.report?.statefulSets ?? [];
   const templates = statefulSets.flatMap((s) => s.templates.map((t) => ({ sts: s, template: t })));
   const applying = run.report?.mode === 'apply';
-  const recoveryActions = (run.recovery?.outcomes ?? []).map((o) => o.action);
+  const proposals = proposalOutcomes(run);
+  const perKind = pullRequestCounts(proposals);
+  const sum = (action: keyof typeof countsByKind): number => perKind.reduce((total, count) => total + count[action], 0);
   const verdict = passVerdict(run);
   const byReason = new Map<string, { name: ReasonCountName; reason: string; value: number }>();
   for (const problem of verdict.problems.filter((p) => p.kind === 'statefulset')) {
@@ -75,18 +94,20 @@ export function passMetrics(run: TargetRun): PassMetrics {
       ResizesBlocked: templates.filter((t) => t.template.action === 'blocked').length,
       PvcPatches: run.apiCalls.pvcPatches,
       Recreations: statefulSets.filter((s) => s.templateUpdate === 'recreated').length,
-      RecoveryPullRequestsOpened: recoveryActions.filter((a) => a === 'opened').length,
-      RecoveryPullRequestsClosed: recoveryActions.filter((a) => a === 'closed').length,
+      ProposalPullRequestsOpened: sum('opened'),
+      ProposalPullRequestsClosed: sum('closed'),
       GitHubApiCalls: run.apiCalls.github,
       KubernetesApiCalls: run.apiCalls.kubernetes,
       DeferredSteps: run.deferred.length,
-      GitHubItemsFailed: (run.feedback?.failures.length ?? 0) + recoveryActions.filter((a) => a === 'failed').length,
+      GitHubItemsFailed: (run.feedback?.failures.length ?? 0) + proposals.filter((o) => o.action === 'failed').length,
       RefusedRecreationRecords: run.report ? refusedRecordCount(run.report) : 0,
       StatefulSetsFailed: statefulSetsWith(verdict, 'failed'),
       StatefulSetsBlocked: statefulSetsWith(verdict, 'blocked'),
       ManifestErrors: verdict.problems.filter((p) => p.kind === 'manifest').length,
       UsageReadFailures: run.report?.usage?.outcome === 'failed' ? 1 : 0,
+      VolumesNearFull: run.report?.usage?.nearFull ?? 0,
     },
     byReason: [...byReason.values()],
+    byKind: perKind.flatMap((count) => (['opened', 'closed'] as const).flatMap((action) => (count[action] > 0 ? [{ name: countsByKind[action], kind: count.kind, value: count[action] }] : []))),
   };
 }

@@ -1,8 +1,9 @@
 // Publishes one pass's metrics as CloudWatch embedded metric format (Powertools Metrics) the moment the pass ends:
-// `Passes` with an `outcome` dimension, the counts and the duration under the service dimension, and the failed and
-// blocked StatefulSets again per `reason` (only the reasons present: a dimension value is a metric of its own, paid
-// monthly; there is no target dimension for the same reason, the worker's log lines say which target and set). The
-// namespace comes from POWERTOOLS_METRICS_NAMESPACE (set by the stack) or the option.
+// `Passes` with an `outcome` dimension, the counts and the duration under the service dimension, the failed and
+// blocked StatefulSets again per `reason`, and the proposals' pull requests opened and closed again per `kind` (only
+// the reasons and kinds present: a dimension value is a metric of its own, paid monthly; there is no target dimension
+// for the same reason, the worker's log lines say which target and set). The namespace comes from
+// POWERTOOLS_METRICS_NAMESPACE (set by the stack) or the option.
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { TargetRun } from '../app/run-targets.ts';
 import { defaultMetricsNamespace } from './metrics-namespace.ts';
@@ -22,6 +23,11 @@ export function createPassMetricsPublisher(options: { serviceName: string; names
       const byReason = metrics.singleMetric();
       byReason.addDimension('reason', reason);
       byReason.addMetric(name, MetricUnit.Count, value);
+    }
+    for (const { name, kind, value } of pass.byKind) {
+      const byKind = metrics.singleMetric();
+      byKind.addDimension('kind', kind);
+      byKind.addMetric(name, MetricUnit.Count, value);
     }
     for (const [name, value] of Object.entries(pass.counts)) metrics.addMetric(name, MetricUnit.Count, value);
     metrics.addMetric('PassDuration', MetricUnit.Milliseconds, pass.durationMs);

@@ -13,6 +13,7 @@ import type { PrometheusEndpoint } from './prometheus-api.ts';
 import { readVolumeUsage, type UsageReading } from './read-volume-usage.ts';
 import { setPolicy, type SetPolicy } from './set-policy.ts';
 import { templateUsageOf } from './template-usage.ts';
+import { volumesNearFull } from './near-full.ts';
 import { decideWriteBack } from './write-back.ts';
 
 /** The longest a pass waits for Prometheus; less when the invocation has less left. */
@@ -79,7 +80,10 @@ function usageAndGrowth(
   };
   const growth = inPlay.map(({ sts, template }, index) => decideGrowth(sts, template, templates[index] ?? templateUsageOf(sts, template, reading.claims),
     policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices }));
-  return { usage, growth };
+  // A set with growth off (or a policy in error) is still counted near full, against the target's threshold.
+  const thresholdOf = (sts: StatefulSetPlan): number => { const policy = policyOf(sts); return policy.kind === 'on' ? policy.usedPercent.value : target.usedPercent; };
+  const nearFull = volumesNearFull(inPlay.flatMap(({ sts }, index) => { const read = templates[index]; return read ? [{ usage: read, usedPercent: thresholdOf(sts) }] : []; }));
+  return { usage: { ...usage, nearFull }, growth };
 }
 /** Prometheus answered, with no series for any claim in play: as good as no usage (a relabelled scrape, the wrong Prometheus). */
 function noSeries(reading: Extract<UsageReading, { ok: true }>, templates: readonly TemplateUsage[], namespaces: readonly string[]): UsageReport['failure'] {

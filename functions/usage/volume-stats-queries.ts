@@ -46,12 +46,19 @@ export function volumeStatsQueries(namespaces: readonly string[]): VolumeStatsQu
 }
 
 /**
- * What `check` asks when claims have no series, to say why: a few of the used-bytes series anywhere with all their
- * labels (relabelled claim or namespace labels show there), the namespaces that have series, and the metric names
- * that look like the kubelet's (a recording rule or a renamed family).
+ * Labels a scrape may have put the kubelet's namespace under: `exported_namespace` when the scrape's own `namespace`
+ * won (no honor_labels), or a relabelling's name.
+ */
+export const relabelledNamespaceLabels = ['exported_namespace', 'kubernetes_namespace', 'k8s_namespace', 'namespace_name'] as const;
+
+/**
+ * What `check` asks when claims have no series, to say why (three queries, whatever the number of series): a few of
+ * the used-bytes series anywhere with all their labels (relabelled claim or namespace labels show there), the
+ * namespaces that have series under `namespace` and the labels a scrape may have moved it to, and the metric names
+ * that look like the kubelet's (a prefix, a recording rule or a renamed family).
  */
 export const diagnosisQueries = {
   sampleSeries: `topk(3, ${volumeStatsFamilies.usedBytes})`,
-  namespaces: `group by (namespace) (${volumeStatsFamilies.usedBytes})`,
+  namespaces: `group by (${[claimLabels[0], ...relabelledNamespaceLabels].join(', ')}) (${volumeStatsFamilies.usedBytes})`,
   metricNames: 'group by (__name__) ({__name__=~".*volume_stats.*"})',
 } as const;

@@ -54,7 +54,10 @@ export interface SandboxPrometheus {
   /** Every query asked so far, in order. */
   queries: string[];
   setAuth(auth: PrometheusAuth): void;
-  /** Plays a scrape whose relabelling put the kubelet's labels under other names (`{ persistentvolumeclaim: 'pvc' }`). */
+  /**
+   * Plays a scrape whose relabelling put the kubelet's labels under other names (`{ persistentvolumeclaim: 'pvc' }`),
+   * kept its own namespace label over the kubelet's, or prefixed the metric names.
+   */
   setRelabelling(relabel: Relabelling): void;
 }
 

@@ -10,6 +10,7 @@ import { readDesiredState } from '../../functions/domain/manifests.ts';
 import type { TargetDesired } from '../../functions/engine/desired-input.ts';
 import { diagnoseMissingSeries } from '../../functions/usage/diagnose-series.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import type { Relabelling } from '../../sandbox/kube/prometheus/api-server.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 
@@ -67,17 +68,38 @@ describe('check: usage', () => {
     }
   });
 
-  it('finds the claim relabelled under pvc: did you mean it', async () => {
-    kube.prometheus.setRelabelling({ persistentvolumeclaim: 'pvc' });
-    try {
-      const [, series] = await probeUsage(configFor(kube.prometheus.url), desiredIn('db'), { env: {} });
-      assert.equal(series?.level, 'error');
-      assert.equal(series?.message, 'no series for any claim of the target\'s StatefulSets: the kubelet_volume_stats_used_bytes series carry no persistentvolumeclaim label, but pvc (did you mean it? a scrape relabelled it)');
-      assert.match(series?.fix ?? '', /keep them in the scrape's relabelling/);
-    } finally {
-      kube.prometheus.setRelabelling({});
-    }
-  });
+  /** A misconfigured scrape the sandbox plays, what check says of it, and the fix it gives. */
+  const relabelled: Array<{ name: string; relabel: Relabelling; message: string; fix: string }> = [
+    {
+      name: 'finds the claim relabelled under pvc: did you mean it, and the rule that puts it back',
+      relabel: { persistentvolumeclaim: 'pvc' },
+      message: 'the kubelet_volume_stats_used_bytes series carry no persistentvolumeclaim label, but pvc (did you mean it? a scrape relabelled it)',
+      fix: 'the tool reads the kubelet\'s own labels, namespace and persistentvolumeclaim: put persistentvolumeclaim back in the scrape\'s metric_relabel_configs (- {source_labels: [pvc], target_label: persistentvolumeclaim}), or remove the rule that renamed it',
+    },
+    {
+      name: 'finds the namespace under exported_namespace when the scrape kept its own: did you mean it, and honor the labels',
+      relabel: { scrapeNamespace: 'kube-system', namespace: 'exported_namespace' },
+      message: 'the kubelet_volume_stats_used_bytes series\' namespace label holds the scrape\'s own (kube-system), and db is under exported_namespace (did you mean it? a scrape that does not honor labels renames the kubelet\'s namespace label)',
+      fix: 'honor the kubelet\'s labels in its scrape: honor_labels: true (kube-prometheus-stack: the kubelet ServiceMonitor\'s honorLabels: true), so namespace is the volume\'s',
+    },
+    {
+      name: 'finds the kubelet\'s names under a prefix: did you mean it, and how to strip it',
+      relabel: { metricPrefix: 'eks_' },
+      message: 'Prometheus has no kubelet_volume_stats_used_bytes series, but has eks_kubelet_volume_stats_used_bytes (did you mean it? the names carry the prefix eks_)',
+      fix: 'the tool reads the kubelet\'s own names: strip the prefix in the scrape\'s metric_relabel_configs (- {source_labels: [__name__], regex: "eks_(kubelet_volume_stats_.+)", target_label: __name__}), or remove the rule that added it',
+    },
+  ];
+  for (const { name, relabel, message, fix } of relabelled) {
+    it(name, async () => {
+      kube.prometheus.setRelabelling(relabel);
+      try {
+        const [, series] = await probeUsage(configFor(kube.prometheus.url), desiredIn('db'), { env: {} });
+        assert.deepEqual([series?.level, series?.message, series?.fix], ['error', `no series for any claim of the target's StatefulSets: ${message}`, fix]);
+      } finally {
+        kube.prometheus.setRelabelling({});
+      }
+    });
+  }
 
   it('finds the series in another namespace than the one in Git: did you mean it', async () => {
     const [, series] = await probeUsage(configFor(kube.prometheus.url), desiredIn('dbs'), { env: {} });
@@ -110,8 +132,11 @@ describe('check: usage', () => {
     assert.match(unreachable?.fix ?? '', /check usage\.prometheus\.url/);
   });
 
-  it('names a renamed family it finds in place of the kubelet\'s', () => {
-    const diagnosis = diagnoseMissingSeries({ sampleSeries: [], namespaces: [], metricNames: ['kubelet_volume_stats_used_byte'] }, ['db']);
+  it('names a renamed family it finds in place of the kubelet\'s, never another of its families', () => {
+    const diagnosis = diagnoseMissingSeries({ sampleSeries: [], namespaceLabels: [], metricNames: ['kubelet_volume_stats_used_byte'] }, ['db']);
     assert.equal(diagnosis.message, 'Prometheus has no kubelet_volume_stats_used_bytes series, but has kubelet_volume_stats_used_byte (did you mean it?)');
+    const otherFamily = diagnoseMissingSeries({ sampleSeries: [], namespaceLabels: [], metricNames: ['kubelet_volume_stats_capacity_bytes', 'kubelet_volume_stats_inodes'] }, ['db']);
+    assert.equal(otherFamily.message, 'Prometheus has no kubelet_volume_stats_used_bytes series (only kubelet_volume_stats_capacity_bytes, kubelet_volume_stats_inodes): a scrape drops it');
+    assert.match(otherFamily.fix, /metric_relabel_configs/);
   });
 });

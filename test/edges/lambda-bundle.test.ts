@@ -93,7 +93,11 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
       for (; invocations < 12; invocations++) {
         const { outcome, code, stderr, lines } = await invoke({ source: 'schedule' });
         for (const blob of emf(lines)) {
-          for (const metric of blob._aws.CloudWatchMetrics.flatMap((m) => m.Metrics)) totals.set(metric.Name, (totals.get(metric.Name) ?? 0) + Number(blob[metric.Name]));
+          for (const metric of blob._aws.CloudWatchMetrics.flatMap((m) => m.Metrics)) {
+            // A count published per proposal kind too is kept apart from its total.
+            const name = typeof blob.kind === 'string' ? `${metric.Name}{kind=${blob.kind}}` : metric.Name;
+            totals.set(name, (totals.get(name) ?? 0) + Number(blob[metric.Name]));
+          }
         }
         assert.equal(code, 0, stderr);
         assert.ok(outcome.ok, JSON.stringify(outcome));
@@ -120,7 +124,8 @@ describe('the Lambda bundle, built as the stack builds it, in its own Node 22 pr
     assert.equal(totals.get('Recreations'), 3);
     assert.equal(totals.get('ResizesApplied'), 4);
     assert.ok((totals.get('PvcPatches') ?? 0) >= 3, `PVC patches: ${totals.get('PvcPatches')}`);
-    assert.equal(totals.get('RecoveryPullRequestsOpened'), 1);
+    assert.equal(totals.get('ProposalPullRequestsOpened'), 1);
+    assert.equal(totals.get('ProposalPullRequestsOpened{kind=size-recovery}'), 1);
     assert.equal(totals.get('TargetsFailed'), 0);
   });
 

@@ -264,8 +264,12 @@ describe('StsVolumeGitopsStack', () => {
     const alarms = alarmsOf(template);
     assert.deepEqual(alarms.map((a) => a.Properties.AlarmName).sort(), [
       'Test-blocked-resizes', 'Test-dispatcher-dead-letters', 'Test-dispatcher-errors', 'Test-duration-near-timeout', 'Test-failed-resizes', 'Test-failed-targets',
-      'Test-manifest-errors', 'Test-oldest-message', 'Test-refused-records', 'Test-webhook-errors', 'Test-webhook-refused', 'Test-worker-errors',
+      'Test-manifest-errors', 'Test-oldest-message', 'Test-refused-records', 'Test-usage-read-failures', 'Test-webhook-errors', 'Test-webhook-refused', 'Test-worker-errors',
     ]);
+    // Growth skipped for an hour (usage unread in each of four 15-minute periods), not one Prometheus blip.
+    const usage = alarmNamed(template, 'Test-usage-read-failures');
+    assert.deepEqual([usage.MetricName, usage.Statistic, usage.Period, usage.Threshold, usage.EvaluationPeriods, usage.DatapointsToAlarm], ['UsageReadFailures', 'Sum', 900, 1, 4, 4]);
+    assert.match(joined(alarmsOf(template).find((a) => a.Properties.AlarmName === 'Test-usage-read-failures')?.Properties.AlarmDescription), /First: `npx sts-volume-gitops check` /);
     // What a pass finds that needs a person, from the counts the worker publishes (their totals: dimension service alone).
     for (const [name, metric] of [['Test-failed-resizes', 'StatefulSetsFailed'], ['Test-blocked-resizes', 'StatefulSetsBlocked'], ['Test-manifest-errors', 'ManifestErrors'], ['Test-refused-records', 'RefusedRecreationRecords']] as const) {
       const alarm = alarmNamed(template, name);
@@ -338,9 +342,16 @@ describe('StsVolumeGitopsStack', () => {
     const ours = drawn.filter((m) => m.startsWith('StsVolumeGitops/')).map((m) => m.slice('StsVolumeGitops/'.length));
     for (const name of ours) assert.ok(emitted.has(name), `${name} is not emitted`);
     for (const name of emitted) assert.ok(ours.includes(name), `${name} is emitted and not drawn`);
-    for (const name of ['Passes', 'TargetsFailed', 'ResizesPlanned', 'ResizesApplied', 'PvcPatches', 'RecoveryPullRequestsOpened', 'RecoveryPullRequestsClosed', 'KubernetesApiCalls', 'GitHubApiCalls', 'DeferredSteps']) {
+    for (const name of ['Passes', 'TargetsFailed', 'ResizesPlanned', 'ResizesApplied', 'PvcPatches', 'ProposalPullRequestsOpened', 'ProposalPullRequestsClosed', 'KubernetesApiCalls', 'GitHubApiCalls', 'DeferredSteps', 'VolumesNearFull', 'UsageReadFailures']) {
       assert.ok(ours.includes(name), `${name} is on the dashboard`);
     }
+    // Pull requests opened and closed per proposal kind: one line per kind published, whichever kinds there are.
+    for (const name of ['ProposalPullRequestsOpened', 'ProposalPullRequestsClosed']) {
+      assert.ok(drawn.includes(`SEARCH('{"StsVolumeGitops",kind,service} MetricName="${name}"', 'Sum', 300)`), name);
+    }
+    // Volumes near full: the most any one pass saw (a count per pass, which a sum over passes would multiply).
+    const nearFull = widgets.find((w) => w.type === 'metric' && w.properties.title.startsWith('Volumes near full')) ?? assert.fail('a volumes near full graph');
+    assert.ok(JSON.stringify(nearFull.properties.metrics).includes('"stat":"Maximum"'), JSON.stringify(nearFull.properties.metrics));
     assert.equal(ours.filter((m) => m === 'Passes').length, 5, 'ok, busy, incomplete, blocked, failed');
     // The failed and blocked sets per reason: the series published with the reason dimension, one line each.
     for (const name of ['StatefulSetsFailed', 'StatefulSetsBlocked']) {
@@ -355,6 +366,7 @@ describe('StsVolumeGitopsStack', () => {
     const logWidget = (title: string): Widget => widgets.find((w) => w.type === 'log' && w.properties.title.startsWith(title)) ?? assert.fail(`a Logs Insights widget ${title}`);
     assert.match(logWidget('Passes per target').properties.query ?? '', /SOURCE 'TOKEN'.*message = "pass finished" or message like \/\^target failed\/.*by target/s);
     assert.match(logWidget('Needs action, per target').properties.query ?? '', /SOURCE 'TOKEN'.*filter message = "needs action".*by target, severity, kind, subject, reason/s);
+    assert.match(logWidget('Volumes near full, per target').properties.query ?? '', /SOURCE 'TOKEN'.*filter message = "pass finished" and ispresent\(volumesNearFull\).*latest\(volumesNearFull\).*by target/s);
     // The runbook: a line per alarm, by its name, saying what it means and what to do first.
     const runbook = widgets.find((w) => w.type === 'text')?.properties.markdown ?? assert.fail('a runbook');
     const rows = runbook.split('\n').filter((line) => line.startsWith('| Test-'));

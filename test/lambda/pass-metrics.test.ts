@@ -45,6 +45,34 @@ describe('passMetrics', () => {
     assert.equal(none(true).outcome, 'ok');
   });
 
+  it('counts the pull requests a pass opened and closed, in total and per proposal kind', () => {
+    const withProposals: TargetRun = {
+      ...run(0),
+      recovery: {
+        links: new Map(), writes: [], deferred: [],
+        outcomes: [
+          { key: 'db/pg/data', kind: 'size-recovery', action: 'opened', pullRequestUrl: 'https://github.test/o/r/pull/1', decision: undefined },
+          { key: 'db/es/data', kind: 'class-recovery', action: 'closed', pullRequestUrl: 'https://github.test/o/r/pull/2', decision: undefined },
+          { key: 'db/kafka/data', kind: 'size-recovery', action: 'updated', pullRequestUrl: 'https://github.test/o/r/pull/3', decision: undefined },
+        ],
+      },
+    };
+    const metrics = passMetrics(withProposals);
+    assert.equal(metrics.counts.ProposalPullRequestsOpened, 1);
+    assert.equal(metrics.counts.ProposalPullRequestsClosed, 1);
+    assert.deepEqual(metrics.byKind, [
+      { name: 'ProposalPullRequestsOpened', kind: 'size-recovery', value: 1 },
+      { name: 'ProposalPullRequestsClosed', kind: 'class-recovery', value: 1 },
+    ]);
+    assert.deepEqual(passMetrics(run(0)).byKind, []);
+  });
+
+  it('counts the volumes near full that the pass read (0 when usage was not read)', () => {
+    const read = run(0, { usage: { source: 'http://prometheus', at: '2026-11-28T08:00:00Z', queries: 5, outcome: 'read', templates: [], nearFull: 4 } });
+    assert.equal(passMetrics(read).counts.VolumesNearFull, 4);
+    assert.equal(passMetrics(run(0)).counts.VolumesNearFull, 0);
+  });
+
   it('publishes a validation of one pull request (no branch pass) as ok, not failed', () => {
     assert.equal(passMetrics({ ...run(0), report: undefined }).outcome, 'ok');
     assert.equal(passMetrics({ ...run(0), report: undefined, error: 'unreachable' }).outcome, 'failed');

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { SQSBatchResponse } from 'aws-lambda';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
+import { sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-config.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -124,4 +124,20 @@ describe('the worker counts failed and blocked StatefulSets as the exit code doe
     assert.deepEqual(answer, { batchItemFailures: [] });
     assert.equal(emf(lines).find((b) => 'Passes' in b)?.outcome, 'ok');
   });
+
+  it('says how many volumes are near full: on the pass summary, per target, and as VolumesNearFull', async () => {
+    const configFile = join(dir, 'config-usage.yaml');
+    // Growth from 40%: pg's first volume (8.5Gi of 20Gi by now) and clickhouse's are at least that full.
+    const config = sandboxConfig(kube.kubeconfigPath, github.url, token, [], { recordKey: { env: sandboxRecordKeyVariable }, stateNamespace: 'default', prometheusUrl: kube.prometheus.url });
+    assert.ok(config.includes('usedPercent: 80'));
+    await writeFile(configFile, config.replace('usedPercent: 80', 'usedPercent: 40'));
+    env = { ...env, STS_VOLUME_GITOPS_CONFIG: configFile };
+    const { lines } = await work({ action: 'pass', trigger: 'schedule' });
+    const summary = lines.find((l) => l.message === 'pass finished');
+    assert.ok(typeof summary?.volumesNearFull === 'number' && summary.volumesNearFull >= 2, JSON.stringify(summary?.volumesNearFull));
+    const counts = emf(lines).find((b) => 'VolumesNearFull' in b);
+    assert.equal(counts?.VolumesNearFull, summary.volumesNearFull);
+    assert.equal(counts?.UsageReadFailures, 0);
+  });
+
 });

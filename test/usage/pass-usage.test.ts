@@ -105,6 +105,8 @@ ${usage}`, 'test.yaml', dir);
     assert.match(text, /\n {4}db\/pg data: fullest data-pg-0 8\.5Gi of 10Gi \(85%\), inodes \d+%, full in 3 days\n/);
     assert.match(text, /\n {2}growth db\/pg data \(k8s\/pg\.yaml:\d+\): propose 15Gi \(from 10Gi\), because data-pg-0 is 85% full \(8\.5Gi of 10Gi; growth from 80%\)\n/);
     assert.equal(passMetrics(run).counts.UsageReadFailures, 0);
+    assert.equal(report.usage?.nearFull, 1, 'data-pg-0 at 85% of growth\'s 80%; the others below');
+    assert.equal(passMetrics(run).counts.VolumesNearFull, 1);
   });
 
   it('proposes Git the size of a volume grown outside it, with what was found where', async () => {

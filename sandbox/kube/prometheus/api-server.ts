@@ -26,6 +26,13 @@ export interface PrometheusApiOptions {
 export interface Relabelling {
   namespace?: string;
   persistentvolumeclaim?: string;
+  /**
+   * The scrape target's own `namespace` label (`kube-system`), which wins over the kubelet's when the scrape does not
+   * honor labels: Prometheus then keeps the kubelet's as `exported_namespace` (set `namespace` to say so).
+   */
+  scrapeNamespace?: string;
+  /** A prefix a relabelling put before every metric name (`eks_`). */
+  metricPrefix?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -65,8 +72,10 @@ function formatValue(value: number): string {
 
 /** The series at a time: every family's, or only the one a query names (the others would be filtered out anyway). */
 function seriesAt(stats: VolumeStats, atMs: number, relabel: Relabelling, only: string | undefined): Series[] {
-  return stats.samples(atMs).flatMap((sample) => Object.entries(sample.values).filter(([name]) => only === undefined || name === only).map(([name, value]) => ({
-    labels: { __name__: name, instance: sample.instance, job: 'kubelet', [relabel.namespace ?? 'namespace']: sample.namespace, [relabel.persistentvolumeclaim ?? 'persistentvolumeclaim']: sample.claim },
+  const prefix = relabel.metricPrefix ?? '';
+  const scrape: Record<string, string> = relabel.scrapeNamespace !== undefined ? { namespace: relabel.scrapeNamespace } : {};
+  return stats.samples(atMs).flatMap((sample) => Object.entries(sample.values).filter(([name]) => only === undefined || prefix + name === only).map(([name, value]) => ({
+    labels: { __name__: prefix + name, instance: sample.instance, job: 'kubelet', ...scrape, [relabel.namespace ?? 'namespace']: sample.namespace, [relabel.persistentvolumeclaim ?? 'persistentvolumeclaim']: sample.claim },
     value,
     ...(name === 'kubelet_volume_stats_used_bytes' ? { slope: (windowMs: number) => sample.bytesPerSecond(windowMs, atMs) } : {}),
   })));

@@ -4,6 +4,7 @@
 // claim (a second Prometheus replica's, as a Thanos querier sees them) and extra labels, which the queries collapse.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { diagnoseNoSeries } from '../../../functions/check/probe-usage.ts';
 import { prometheusAuthorizer } from '../../../functions/usage/prometheus-auth.ts';
 import { readVolumeUsage } from '../../../functions/usage/read-volume-usage.ts';
 import { prometheusInstalled, startRealPrometheus, type RealPrometheus } from './real-prometheus.ts';
@@ -41,5 +42,24 @@ describe('the usage reader against a real Prometheus 2.42', { skip }, () => {
     const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db'], new Date((end + 86_400) * 1000), 10_000);
     assert.ok(reading.ok);
     assert.equal(reading.claims.size, 0);
+  });
+});
+
+describe('check\'s diagnosis against a real Prometheus 2.42', { skip }, () => {
+  let prometheus: RealPrometheus;
+  const end = Math.floor(Date.now() / 1000 / 300) * 300;
+
+  before(async () => {
+    // A scrape that does not honor the kubelet's labels: `namespace` is the scrape target's, the kubelet's is kept as
+    // `exported_namespace` (Prometheus's own renaming on a collision).
+    const volumes = recordedVolumes.filter((v) => v.namespace === 'db').map((v) => ({ ...v, namespace: 'kube-system', series: v.series.map((s) => ({ ...s, exported_namespace: v.namespace })) }));
+    prometheus = await startRealPrometheus(volumes, end, { days: 1 });
+  });
+  after(async () => { await prometheus?.close(); });
+
+  it('finds the volumes\' namespace under exported_namespace with the three diagnosis queries', async () => {
+    const result = await diagnoseNoSeries({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db'], new Date(end * 1000));
+    assert.equal(result.message, 'no series for any claim of the target\'s StatefulSets: the kubelet_volume_stats_used_bytes series\' namespace label holds the scrape\'s own (kube-system), and db is under exported_namespace (did you mean it? a scrape that does not honor labels renames the kubelet\'s namespace label)');
+    assert.match(result.fix ?? '', /honor_labels: true/);
   });
 });
