@@ -165,6 +165,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
         host: github.host, repository: github.repository, branch: github.branch, links: github.links,
         target: opened.target, cluster: opened.cluster, ...(report ? { report } : {}),
+        ...(opened.usage ? { usage: opened.usage } : {}), ...(options.now ? { now: () => new Date(now()) } : {}),
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
