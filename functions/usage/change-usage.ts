@@ -4,7 +4,7 @@
 import { parseQuantity } from '../domain/quantity.ts';
 import type { UsageReadFailure } from '../domain/volume-usage.ts';
 import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts';
-import { gib } from './growth-decision.ts';
+import { gib } from '../domain/spelling.ts';
 import { usedPercentAt } from './growth-size.ts';
 import { claimKey, type UsageReading } from './read-volume-usage.ts';
 import { replicaUsageOf } from './template-usage.ts';

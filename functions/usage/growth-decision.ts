@@ -4,7 +4,7 @@
 // as it allows, and says so; at a limit, no proposal and the limit's own words.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, quantityFromBytes, type Quantity } from '../domain/quantity.ts';
-import { monthly, showSize } from '../domain/spelling.ts';
+import { gib, monthly, showSize } from '../domain/spelling.ts';
 import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
@@ -18,11 +18,6 @@ import { sizeSourceOf, templateRefOf } from './template-usage.ts';
 export interface GrowthContext {
   guardrails: GuardrailsConfig | undefined;
   prices: PriceConfig | undefined;
-}
-
-/** `8.5Gi`: bytes in GiB with one decimal at most, for sentences (the data keeps the bytes). */
-export function gib(bytes: number | bigint): string {
-  return `${Number((Number(bytes) / 2 ** 30).toFixed(1))}Gi`;
 }
 
 function percent(value: number): string {
