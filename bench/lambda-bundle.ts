@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { buildLambdaBundle, lambdaBundle, lambdaEntries } from '../infra/lambda-bundle.ts';
-import { sandboxConfig } from '../functions/cli/sandbox-command.ts';
+import { sandboxConfig } from '../functions/cli/sandbox-config.ts';
 
 const run = promisify(execFile);
 

@@ -16,7 +16,7 @@ import { RecordKey } from '../functions/engine/records/authenticity.ts';
 import { prometheusAuthorizer } from '../functions/usage/prometheus-auth.ts';
 import { sizeProposalStep } from '../functions/usage/size-proposals.ts';
 import type { PlannedPass, SizeProposalStep } from '../functions/engine/pass-context.ts';
-import { generateRecordKey } from '../functions/cli/sandbox-command.ts';
+import { generateRecordKey } from '../functions/cli/sandbox-config.ts';
 
 export interface ScenarioResult {
   world: string;

@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { startLocalWebhookServer } from '../functions/app/local-webhook-server.ts';
 import { runTargets } from '../functions/app/run-targets.ts';
 import { parseConfig } from '../functions/domain/config.ts';
-import { validateContext } from '../functions/feedback/validate-pull-requests.ts';
+import { validateContext } from '../functions/feedback/check-names.ts';
 import { startGitHubSandbox } from '../sandbox/github/index.ts';
 import { startKubeSandbox } from '../sandbox/kube/index.ts';
 import { kubeSeed, namespaceName, setNames, statefulSetManifest, type WorldSize } from './worlds.ts';

@@ -78,12 +78,12 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): StackAla
     {
       id: 'BlockedResizes', suffix: 'blocked-resizes', metric: metrics.passCountForAlarm('StatefulSetsBlocked', period), threshold: 1,
       meaning: 'a change in Git cannot be applied: a guardrail, the quota, a class that cannot expand, a namespace not allowed, an operator that owns the set',
-      firstStep: 'the "Needs action" table names the target, set and rule; `sts-volume-gitops plan` shows the limit at its file:line and where to raise it; change Git or the limit',
+      firstStep: 'the "Needs action" table names the target, set and rule; `npx sts-volume-gitops plan` shows the limit at its file:line and where to raise it; change Git or the limit',
     },
     {
       id: 'ManifestErrors', suffix: 'manifest-errors', metric: metrics.passCountForAlarm('ManifestErrors', period), threshold: 1,
       meaning: 'a manifest in a target\'s paths cannot be read, so its StatefulSets are not planned; or the paths match no manifest at all (a target without size sources)',
-      firstStep: 'the "Needs action" table (kind manifest) or `sts-volume-gitops plan` names the file:line, or the paths that match nothing and where the YAML files are; fix it in Git, or the target\'s paths',
+      firstStep: 'the "Needs action" table (kind manifest) or `npx sts-volume-gitops plan` names the file:line, or the paths that match nothing and where the YAML files are; fix it in Git, or the target\'s paths',
     },
     {
       id: 'RefusedRecords', suffix: 'refused-records', metric: metrics.passCountForAlarm('RefusedRecreationRecords', period), threshold: 1,
@@ -94,7 +94,7 @@ export function stackAlarms(scope: Construct, subjects: AlarmSubjects): StackAla
       // Once is a Prometheus blip (growth waits a pass); every period for an hour is a configuration to fix.
       id: 'UsageReadFailures', suffix: 'usage-read-failures', metric: metrics.passCountForAlarm('UsageReadFailures', period), threshold: 1, evaluationPeriods: 4, datapointsToAlarm: 4,
       meaning: 'passes of a target with usage configured could not read its volumes\' usage for an hour (Prometheus unreachable, refusing the credentials, or without the series for its claims): no growth is proposed for it meanwhile',
-      firstStep: '`sts-volume-gitops check` for the target says whether Prometheus answers and has the series, and the relabelling or credentials to fix; the worker\'s "usage read failed" lines name the target and the failure',
+      firstStep: '`npx sts-volume-gitops check` for the target says whether Prometheus answers and has the series, and the relabelling or credentials to fix; the worker\'s "usage read failed" lines name the target and the failure',
     },
     {
       id: 'FailedTargets', suffix: 'failed-targets', metric: deadLetterArrivals(queues.failedMessages, 'New failed target messages'), threshold: 1, evaluationPeriods: 3,

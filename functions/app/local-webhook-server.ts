@@ -1,7 +1,8 @@
 // The webhook for local development (`sts-volume-gitops webhook --port N`): GitHub deliveries over plain HTTP, checked
 // and matched exactly as the Lambda does (receiveWebhook), their validations and passes run in this process one at a
 // time, in order, each target message once per five minutes (as the FIFO queue deduplicates). A body over GitHub's
-// 25 MB cap is refused with 413 as soon as it is declared or seen, and not read further.
+// 25 MB cap is refused with 413 as soon as it is declared or seen, and not read further. A message this process will
+// not run (`refuse` says why) is not queued, and the answer says so: 202 only for what runs, else 422 with the reason.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../domain/config.ts';
@@ -22,14 +23,21 @@ const unreadLingerMs = 2_000;
 export async function startLocalWebhookServer(options: {
   port: number; host?: string; config: Config; secret: string;
   run: (message: TargetMessage) => Promise<void>;
+  /** Why a message will not be run here (undefined: it will). */
+  refuse?: (message: TargetMessage) => string | undefined;
   log: WebhookDeps['log'];
   now?: () => number;
 }): Promise<LocalWebhookServer> {
   const now = options.now ?? Date.now;
   const seen = new Map<string, number>();
   let chain: Promise<void> = Promise.resolve();
-  const enqueue = (messages: readonly QueuedTargetMessage[]): Promise<void> => {
+  const enqueue = (messages: readonly QueuedTargetMessage[], refused: Array<{ target: string; action: string; reason: string }>): Promise<void> => {
     for (const message of messages) {
+      const reason = options.refuse?.(message.body);
+      if (reason !== undefined) {
+        refused.push({ target: message.body.target, action: message.body.action, reason });
+        continue;
+      }
       const at = seen.get(message.deduplicationId);
       if (at !== undefined && now() - at < dedupWindowMs) continue;
       seen.set(message.deduplicationId, now());
@@ -83,9 +91,11 @@ export async function startLocalWebhookServer(options: {
     });
     request.on('end', () => {
       const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]));
+      const refused: Array<{ target: string; action: string; reason: string }> = [];
       receiveWebhook({ headers, body: Buffer.concat(chunks).toString('utf8') }, {
-        secret: () => Promise.resolve(options.secret), config: () => Promise.resolve(options.config), enqueue, log: options.log,
-      }).then((answer) => send(response, answer), (error: unknown) => {
+        secret: () => Promise.resolve(options.secret), config: () => Promise.resolve(options.config),
+        enqueue: (messages) => enqueue(messages, refused), log: options.log,
+      }).then((answer) => send(response, refused.length === 0 ? answer : withRefusals(answer, refused, options.log)), (error: unknown) => {
         options.log('warn', 'webhook failed', { error: error instanceof Error ? error.message : String(error) });
         response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal"}');
       });
@@ -111,4 +121,14 @@ export async function startLocalWebhookServer(options: {
       await chain;
     },
   };
+}
+
+/** A queued answer less the messages refused here: 202 with both lists, or 422 when nothing is left to run. */
+function withRefusals(answer: WebhookAnswer, refused: ReadonlyArray<{ target: string; action: string; reason: string }>, log: WebhookDeps['log']): WebhookAnswer {
+  const queued = (JSON.parse(answer.body) as { queued?: Array<{ target: string; action: string }> }).queued ?? [];
+  const running = queued.filter((q) => !refused.some((r) => r.target === q.target && r.action === q.action));
+  for (const r of refused) log('warn', 'webhook refused here', { target: r.target, action: r.action, reason: r.reason });
+  if (running.length === 0) return refusal(422, 'not-run-here', refused.map((r) => r.reason).join('; '));
+  const repeated = answer.outcome.kind === 'queued' && answer.outcome.repeated;
+  return { statusCode: 202, body: JSON.stringify({ queued: running, refused }), outcome: { kind: 'queued', messages: running.length, repeated } };
 }

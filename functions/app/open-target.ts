@@ -16,6 +16,7 @@ import { DirectorySource } from '../adapters/local/directory-source.ts';
 import type { ClusterPort, GitHistoryPort, GitSourcePort, ReviewHost } from '../engine/ports.ts';
 import type { RepoLinks } from '../feedback/render-plan-comment.ts';
 import type { PassTarget } from '../engine/run-pass.ts';
+import type { RerunRef } from './target-messages.ts';
 import { prometheusAuthorizer } from '../usage/prometheus-auth.ts';
 import type { UsageSource } from '../usage/size-proposals.ts';
 
@@ -49,6 +50,8 @@ export interface OpenOptions {
   onWarning?: (message: string) => void;
   /** The invocation's time left: bounds every request and every rate-limit wait. */
   remainingMs?: RemainingMs;
+  /** This tool's check runs someone asked for again on a commit (a check's Re-run): written anew even unchanged. */
+  rerun?: RerunRef;
 }
 
 export class TargetSetupError extends Error {
@@ -90,7 +93,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
   });
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config), options.onWarning);
   const repo = { owner: source.owner, repo: source.repo };
-  const host = new GitHubReviewHost(client, repo, source.app ? { checkRunsAppId: source.app.appId } : {});
+  const host = new GitHubReviewHost(client, repo, source.app ? { checkRunsAppId: source.app.appId, ...(options.rerun ? { rerun: options.rerun } : {}) } : {});
   return { target, recordKey, cluster, usage, git, github: { client, host, repository: git, branch: source.branch, links: { htmlBase: htmlBaseOf(source.apiUrl), ...repo } } };
 }
 

@@ -22,7 +22,9 @@ export interface WebhookRequest {
 }
 
 /** Why a delivery was refused: the `reason` dimension of the `WebhookDeliveriesRefused` metric. */
-export type WebhookRefusal = 'method' | 'too-large' | 'bad-signature' | 'empty-body' | 'no-event' | 'not-json' | 'payload-mismatch';
+export type WebhookRefusal = 'method' | 'too-large' | 'bad-signature' | 'empty-body' | 'no-event' | 'not-json' | 'payload-mismatch'
+  /** The local webhook only: what the delivery asks for is not run in that process (an apply on an EKS target). */
+  | 'not-run-here';
 
 export type WebhookOutcome =
   | { kind: 'refused'; reason: WebhookRefusal }
@@ -87,7 +89,7 @@ export async function receiveWebhook(request: WebhookRequest, deps: WebhookDeps)
   if (!reading.ok) {
     return refuse(refusal(400, 'payload-mismatch', `${reading.problem} (X-GitHub-Event says ${event})`), 'the body does not match its event', { problem: reading.problem });
   }
-  const decision = decideWebhook(await deps.config(), reading.delivery);
+  const decision = decideWebhook(await deps.config(), reading.delivery, delivery);
   if (decision.kind === 'ignore') return ignore(decision.reason);
   await deps.enqueue(decision.messages);
   const queued = decision.messages.map((m) => ({ target: m.body.target, action: m.body.action }));

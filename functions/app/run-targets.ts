@@ -17,7 +17,7 @@ const itemMs = 10_000;
 import { publishFeedback, type FeedbackResult } from '../feedback/publish-feedback.ts';
 import type { WriteBackLinks } from '../feedback/validate-pull-requests.ts';
 import { foreignVerdictLine } from '../feedback/foreign-verdict-words.ts';
-import { validateContext } from '../feedback/validate-pull-requests.ts';
+import { validateContext } from '../feedback/check-names.ts';
 import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 import { manageGrowthPullRequests } from '../proposals/growth/manage-growth-pull-requests.ts';

@@ -11,12 +11,20 @@ export type TargetAction = 'pass' | 'validate';
 export interface TargetMessage {
   target: string;
   action: TargetAction;
-  /** Why it was sent: `schedule`, `manual` (the dispatcher invoked by hand), or the GitHub event that asked for it (`pull_request`, `push`, `merge_group`). */
+  /** Why it was sent: `schedule`, `manual` (the dispatcher invoked by hand), or the GitHub event that asked for it (`pull_request`, `push`, `merge_group`, `check_run`, `check_suite`). */
   trigger: string;
   /** A merge queue's merge commit to check (`validate` only): its changes from `baseSha` are planned, not the open PRs. */
   mergeGroup?: MergeGroupRef;
   /** The one pull request a `validate` from its own event checks (the schedule checks them all). */
   pullRequest?: number;
+  /** Someone asked for this tool's checks on a commit again (a check's Re-run): they are written anew, even unchanged. */
+  rerun?: RerunRef;
+}
+
+/** The commit whose check runs were asked for again, and the one run (all of this tool's on the commit when absent). */
+export interface RerunRef {
+  sha: string;
+  check?: string;
 }
 
 export interface MergeGroupRef {
@@ -80,9 +88,14 @@ export function parseTargetMessage(text: string): TargetMessage {
   if (message.pullRequest !== undefined && (!Number.isInteger(message.pullRequest) || message.pullRequest < 1)) {
     throw new TargetMessageError(`"pullRequest" must be a pull request number, got ${JSON.stringify(message.pullRequest)}`);
   }
+  const rerun = message.rerun === undefined ? undefined : parseRerun(message.rerun);
   if (message.mergeGroup === undefined) {
-    return { target: message.target, action: message.action, trigger, ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}) };
+    return {
+      target: message.target, action: message.action, trigger,
+      ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}), ...(rerun ? { rerun } : {}),
+    };
   }
+  if (rerun) throw new TargetMessageError('"rerun" does not go with "mergeGroup": a merge queue commit is checked from merge_group alone');
   const group = message.mergeGroup as Partial<MergeGroupRef> | null;
   const isSha = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{40}$/.test(value);
   if (typeof group !== 'object' || group === null || !isSha(group.headSha) || !isSha(group.baseSha)) {
@@ -92,4 +105,13 @@ export function parseTargetMessage(text: string): TargetMessage {
   // Only GitHub's signed merge_group delivery names a queue's commits (app/merge-queue-webhooks.ts).
   if (trigger !== 'merge_group') throw new TargetMessageError('"mergeGroup" comes from a merge_group delivery only (trigger merge_group)');
   return { target: message.target, action: message.action, trigger, mergeGroup: { headSha: group.headSha, baseSha: group.baseSha } };
+}
+
+function parseRerun(value: unknown): RerunRef {
+  const rerun = value as Partial<RerunRef> | null;
+  if (typeof rerun !== 'object' || rerun === null || typeof rerun.sha !== 'string' || !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(rerun.sha)) {
+    throw new TargetMessageError('"rerun" must be { sha, check? } with a commit SHA');
+  }
+  if (rerun.check !== undefined && (typeof rerun.check !== 'string' || rerun.check === '')) throw new TargetMessageError('"rerun.check" must be a check run\'s name');
+  return { sha: rerun.sha, ...(rerun.check !== undefined ? { check: rerun.check } : {}) };
 }

@@ -2,8 +2,8 @@
 // body, not the X-GitHub-Event header: a signed body of one event resent under another event's name must be refused,
 // so each reader demands the fields that make its event what it is (a push has a ref, before and after SHAs, created,
 // deleted and a pusher; a pull_request an action, a number and the pull request's head and base; a merge_group an
-// action and the queue's head and base commits). Pure: a problem is a sentence naming the field, never a value from
-// the body.
+// action and the queue's head and base commits; a check_run its run, with the run's suite; a check_suite the suite).
+// Pure: a problem is a sentence naming the field, never a value from the body.
 
 /** A commit SHA as GitHub writes it: SHA-1, or SHA-256 in repositories that use it. */
 const commitSha = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -44,7 +44,39 @@ export interface MergeGroupDelivery {
   baseRef: string;
 }
 
-export type WebhookDelivery = PushDelivery | PullRequestDelivery | MergeGroupDelivery;
+/** A pull request GitHub lists on a check run or suite: only those of this repository whose head is the commit. */
+export interface CheckPullRequest {
+  number: number;
+  baseRef: string;
+}
+
+/** Someone asked for a check run again ("Re-run" on a check): `check_run` `rerequested`, and its other actions. */
+export interface CheckRunDelivery {
+  event: 'check_run';
+  /** `owner/name` in lower case. */
+  repository: string;
+  action: string;
+  /** The check run's name (`sts-volume-gitops/validate (prod)`), its commit and the App that made it. */
+  name: string;
+  headSha: string;
+  appId: number;
+  /** The branch the check suite was made for: null for a fork's commit; a merge queue's is `gh-readonly-queue/...`. */
+  headBranch: string | null;
+  pullRequests: CheckPullRequest[];
+}
+
+/** "Re-run all checks" on a commit: `check_suite` `rerequested` (and its other actions), for one App's suite. */
+export interface CheckSuiteDelivery {
+  event: 'check_suite';
+  repository: string;
+  action: string;
+  headSha: string;
+  appId: number;
+  headBranch: string | null;
+  pullRequests: CheckPullRequest[];
+}
+
+export type WebhookDelivery = PushDelivery | PullRequestDelivery | MergeGroupDelivery | CheckRunDelivery | CheckSuiteDelivery;
 
 /** The delivery, or why the body is not one of `event`. */
 export type PayloadReading<T> = { ok: true; delivery: T } | { ok: false; problem: string };
@@ -150,11 +182,62 @@ export function readMergeGroup(payload: unknown): PayloadReading<MergeGroupDeliv
   });
 }
 
+/** The suite's branch: a string, or null (a fork's commit, or a commit no branch pointed at). */
+function branchAt(suite: Json, where: string): string | null {
+  const value = suite.head_branch;
+  if (value === null) return null;
+  if (typeof value !== 'string' || value === '') throw new ShapeProblem(`${where}.head_branch must be a branch name or null`);
+  return value;
+}
+
+function appIdAt(object: Json, where: string): number {
+  return numberAt(objectAt(object.app, `${where}.app`), 'id', `${where}.app`);
+}
+
+function pullRequestsAt(object: Json, where: string): CheckPullRequest[] {
+  const list = object.pull_requests;
+  if (!Array.isArray(list)) throw new ShapeProblem(`${where}.pull_requests must be a list`);
+  return list.map((item: unknown, index) => {
+    const pr = objectAt(item, `${where}.pull_requests[${index}]`);
+    const base = objectAt(pr.base, `${where}.pull_requests[${index}].base`);
+    return { number: numberAt(pr, 'number', `${where}.pull_requests[${index}]`), baseRef: stringAt(base, 'ref', `${where}.pull_requests[${index}].base`) };
+  });
+}
+
+export function readCheckRun(payload: unknown): PayloadReading<CheckRunDelivery> {
+  return reading('check_run', () => {
+    const body = objectAt(payload, 'the body');
+    const action = stringAt(body, 'action', 'body');
+    const run = objectAt(body.check_run, 'body.check_run');
+    const suite = objectAt(run.check_suite, 'body.check_run.check_suite');
+    return {
+      event: 'check_run', repository: fullNameAt(body, 'repository', 'body'), action,
+      name: stringAt(run, 'name', 'body.check_run'), headSha: shaAt(run, 'head_sha', 'body.check_run'), appId: appIdAt(run, 'body.check_run'),
+      headBranch: branchAt(suite, 'body.check_run.check_suite'), pullRequests: pullRequestsAt(run, 'body.check_run'),
+    };
+  });
+}
+
+export function readCheckSuite(payload: unknown): PayloadReading<CheckSuiteDelivery> {
+  return reading('check_suite', () => {
+    const body = objectAt(payload, 'the body');
+    const action = stringAt(body, 'action', 'body');
+    const suite = objectAt(body.check_suite, 'body.check_suite');
+    return {
+      event: 'check_suite', repository: fullNameAt(body, 'repository', 'body'), action,
+      headSha: shaAt(suite, 'head_sha', 'body.check_suite'), appId: appIdAt(suite, 'body.check_suite'),
+      headBranch: branchAt(suite, 'body.check_suite'), pullRequests: pullRequestsAt(suite, 'body.check_suite'),
+    };
+  });
+}
+
 /** One reader per event the webhook acts on; deliveries of any other event are ignored unread. */
 export const payloadReaders: Readonly<Record<WebhookDelivery['event'], (payload: unknown) => PayloadReading<WebhookDelivery>>> = {
   push: readPush,
   pull_request: readPullRequest,
   merge_group: readMergeGroup,
+  check_run: readCheckRun,
+  check_suite: readCheckSuite,
 };
 
 export function isReadEvent(event: string): event is WebhookDelivery['event'] {

@@ -4,9 +4,11 @@
 // target validates forks (`pullRequests.forks: validate`): under `neutral` it is never planned, so a delivery for it
 // must not make the worker read the cluster or spend the App's rate limit. A merge queue's commit gets its own
 // `validate` from GitHub's `merge_group` delivery alone (merge-queue-webhooks.ts: a push to a queue-named branch is
-// ignored), and a pull request whose base changed is checked again. Pure: the delivery is only a key, so the message
-// carries the target and the commit (for deduplication), never the payload.
+// ignored), and a pull request whose base changed is checked again; a check's Re-run checks again (check-rerun-webhooks.ts).
+// Pure: the delivery is only a key, so the message carries the target and the commit (for deduplication), never the
+// payload.
 import type { Config, TargetConfig } from '../domain/config.ts';
+import { checkRerunMessages } from './check-rerun-webhooks.ts';
 import { isMergeQueueDelivery, mergeQueueMessages } from './merge-queue-webhooks.ts';
 import { queuedMessage, type QueuedTargetMessage } from './target-messages.ts';
 import type { PullRequestDelivery, PushDelivery, WebhookDelivery } from './webhook-payloads.ts';
@@ -26,9 +28,11 @@ function branchOf(target: TargetConfig): string {
   return 'github' in target.source ? target.source.github.branch : '';
 }
 
-export function decideWebhook(config: Config, delivery: WebhookDelivery): WebhookDecision {
+/** `deliveryId` (X-GitHub-Delivery) tells a check's second Re-run from a redelivery of the first. */
+export function decideWebhook(config: Config, delivery: WebhookDelivery, deliveryId = ''): WebhookDecision {
   const targets = targetsOf(config, delivery.repository);
   if (targets.length === 0) return { kind: 'ignore', reason: `no target reads ${delivery.repository}` };
+  if (delivery.event === 'check_run' || delivery.event === 'check_suite') return checkRerunMessages(targets, delivery, deliveryId);
   if (isMergeQueueDelivery(delivery)) return mergeQueueMessages(targets, delivery);
   return delivery.event === 'pull_request' ? decidePullRequest(targets, delivery) : decidePush(targets, delivery);
 }

@@ -63,7 +63,7 @@ export function accessQuestions(target: Pick<TargetConfig, 'name' | 'namespaces'
           questions.push({
             verb, apiGroup, resource, namespace,
             ...(everyNamespace ? { everyNamespace } : {}), ...(name !== undefined ? { name } : {}),
-            why: source?.rule.why[verb] ?? 'for what `sts-volume-gitops rbac` grants it',
+            why: source?.rule.why[verb] ?? 'for what `npx sts-volume-gitops rbac` grants it',
           });
         }
       }
@@ -131,7 +131,7 @@ export function judgeAccess(questions: readonly AccessQuestion[], answers: reado
   if (refusedCount > 0 && refusedCount === questions.length) {
     // One fix for all of them: said once, with the list of what it grants, not once per resource and namespace.
     return [error('cluster.access', 'permissions', `this identity has none of the ${questions.length} permissions the tool needs: ${describeRefusals([...refused.values()])}`,
-      'apply the manifest the config needs (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`), bound to this identity (--group, --user or --service-account)')];
+      'apply the manifest the config needs (`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -`), bound to this identity (--group, --user or --service-account)')];
   }
   for (const [scope, group] of refused) {
     const binding = group.question.everyNamespace ? ' with a ClusterRole bound cluster-wide (namespaces.allow has "*")' : '';

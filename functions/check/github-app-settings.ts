@@ -23,6 +23,8 @@ export interface AppEventSetting {
 
 /** Every event the webhook reads (a new payload reader does not compile without its row here). */
 export const appEvents: Readonly<Record<WebhookDelivery['event'], AppEventSetting>> = {
+  check_run: { title: 'Check run', needs: 'checks', what: 'Re-run on one of its checks plans that pull request again (or, on a progress check, runs a pass) at once, not at the next scheduled slot' },
+  check_suite: { title: 'Check suite', needs: 'checks', what: 'Re-run all checks on a commit checks its pull requests again (on the target\'s branch, runs a pass)' },
   merge_group: { title: 'Merge group', needs: 'merge_queues', what: 'a merge queue\'s commit is checked, so a required check does not keep the queue waiting' },
   pull_request: { title: 'Pull request', needs: 'pull_requests', what: 'a pull request into a target\'s branch is checked within seconds (reads and dry runs only)' },
   push: { title: 'Push', needs: 'contents', what: 'a push to a target\'s branch runs a pass (which applies) right away, not at the next scheduled slot' },

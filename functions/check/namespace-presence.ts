@@ -122,7 +122,7 @@ function untoldResult(findings: readonly NamespaceFinding[]): CheckResult {
   const id = findings.some((f) => idOf(f) === 'cluster.namespaces') ? 'cluster.namespaces' : 'cluster.lease-namespace';
   const reasons = [...new Set(findings.map((f) => (typeof f.presence === 'object' ? (f.presence.refused ? refusedRead : f.presence.unknown) : '')))];
   return warning(id, names.join(', '), `could not tell whether ${names.length === 1 ? `namespace ${names[0] ?? ''} exists` : `namespaces ${shown.join(', ')} exist`}: ${reasons.join('; ')}`,
-    'apply the RBAC manifest (`sts-volume-gitops rbac --config FILE | kubectl apply -f -`) and run check again (a grant in a namespace tells it exists), or run check once with a kubeconfig that may read Namespaces');
+    'apply the RBAC manifest (`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -`) and run check again (a grant in a namespace tells it exists), or run check once with a kubeconfig that may read Namespaces');
 }
 
 const refusedRead = 'this identity may not read Namespaces (nor need it: the RBAC manifest grants no read of them) and holds no grant there yet';
@@ -140,7 +140,7 @@ function missingResult(config: TargetConfig, finding: NamespaceFinding, names: r
   if (finding.named.includes('state')) {
     return error('cluster.lease-namespace', namespace, `the namespace that holds the target's Lease and recreation records (namespaces.state) ${how}: the first pass that writes would fail`,
       namespace === defaultStateNamespace
-        ? `apply the RBAC manifest \`sts-volume-gitops rbac\` generates: it creates ${namespace}`
+        ? `apply the RBAC manifest \`npx sts-volume-gitops rbac\` generates: it creates ${namespace}`
         : `kubectl create namespace ${namespace} (then apply the RBAC manifest again: its Role there could not be created without it)${ifItExists}`);
   }
   const setting = finding.named.includes('allow') ? 'namespaces.allow' : 'namespaces.default';

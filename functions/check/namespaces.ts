@@ -20,7 +20,7 @@ export function judgeNamespaces(desired: Pick<TargetDesired, 'statefulSets' | 's
       continue;
     }
     results.push(error('source.namespaces', namespace, `${sets.join(', ')} ${sets.length === 1 ? 'is' : 'are'} in namespace ${namespace}, which namespaces.allow (${allow.join(', ')}) does not list: every plan blocks ${sets.length === 1 ? 'it' : 'them'}`,
-      `add ${namespace} to namespaces.allow, then apply the RBAC manifest again (\`sts-volume-gitops rbac --config FILE | kubectl apply -f -\`)`));
+      `add ${namespace} to namespaces.allow, then apply the RBAC manifest again (\`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -\`)`));
   }
   if (results.length === 0 && named.size > 0) results.push(ok('source.namespaces', [...named.keys()].sort().join(', '), 'every namespace the files name is in namespaces.allow'));
   return results;

@@ -8,7 +8,7 @@ import {
 } from './github-permissions.ts';
 import { judgeMergeQueuePermission } from './merge-queue-permission.ts';
 import { judgeRequiredCheckSource, type CheckRequirement, type RequirementReading } from './required-check-source.ts';
-import { validateContext } from '../feedback/validate-pull-requests.ts';
+import { validateContext } from '../feedback/check-names.ts';
 
 interface OctokitFailure {
   status?: number;

@@ -5,10 +5,11 @@ import { awsSetupFailureOf, awsSetupFix } from '../adapters/aws/aws-setup-failur
 import { webhookSecretFromSecret } from '../adapters/github/secrets.ts';
 import { webhookSecretVariable as deployedWebhookSecretVariable } from '../lambda/webhook.ts';
 import { error, ok, type CheckResult } from './check-result.ts';
+import { minimumWebhookSecretLength, webhookSecretProblem } from '../domain/webhook-secret.ts';
 
 export interface WebhookProbeOptions {
   env: NodeJS.ProcessEnv;
-  /** The variable the local webhook reads its secret from (`webhook --secret-env`), when one is run. */
+  /** The variable the local webhook reads its secret from (`webhook --webhook-secret-env`), when one is run. */
   localSecretVariable?: string;
   /** Reads a Secrets Manager secret's text. */
   readSecret?: (id: string) => Promise<string>;
@@ -30,17 +31,17 @@ export async function probeWebhook(options: WebhookProbeOptions): Promise<CheckR
         results.push(setup
           ? error('webhook.secret', secretId, message, awsSetupFix(setup, `secretsmanager:GetSecretValue on ${secretId}`))
           : error('webhook.secret', secretId, `the deployed webhook cannot check signatures: ${message}`,
-            'put {"webhookSecret": "<the secret entered in the GitHub webhook settings, 16 characters or more>"} in the secret (infra/README.md)'));
+            `put {"webhookSecret": "<the secret entered in the GitHub webhook settings, ${minimumWebhookSecretLength} characters or more>"} in the secret (infra/README.md)`));
       }
     }
   }
   const variable = options.localSecretVariable;
   if (variable !== undefined) {
-    const value = options.env[variable] ?? '';
-    results.push(value.length >= 16
+    const problem = webhookSecretProblem(options.env[variable]);
+    results.push(problem === undefined
       ? ok('webhook.secret', `$${variable}`, 'the local webhook\'s secret is set')
-      : error('webhook.secret', `$${variable}`, value === '' ? 'is not set: the webhook cannot check signatures' : 'is shorter than 16 characters',
-        `export ${variable}=<the secret entered in the GitHub webhook settings>`));
+      : error('webhook.secret', `$${variable}`, problem,
+        `export ${variable}=<the secret entered in the GitHub webhook settings, ${minimumWebhookSecretLength} characters or more>`));
   }
   if (results.length === 0) {
     results.push(ok('webhook.secret', 'webhook', `no webhook to check here (${deployedWebhookSecretVariable} is not set and no --webhook-secret-env was given)`));

@@ -91,10 +91,10 @@ export function judgeStateNamespaceWriters(grants: NamespaceGrants): CheckResult
   // Said once the others are known, so that it says how many follow (none, maybe).
   const unbound = (others: number): CheckResult => warning(stateWritersCheck, `RoleBinding ${rbacRoleName}`,
     `not in namespace ${namespace}: the tool's identity is not bound there, so ${others === 0 ? 'it may not write there either' : `every identity that may write there is said after this as another (${count(others, 'line')})`}`,
-    'apply the manifest `sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)');
+    'apply the manifest `npx sts-volume-gitops rbac --config FILE` generates (it binds the tool in the state namespace)');
   for (const { subject, binding } of (tool ?? []).filter((t) => t.subject.kind === 'Group' && everyoneGroups.test(t.subject.name))) {
     results.push(warning(stateWritersCheck, describeSubject(subject), `RoleBinding ${binding} in ${namespace} binds the tool's role to ${describeSubject(subject)}: every identity in it may write the recreation records and the Lease`,
-      `bind the tool's own identity (\`sts-volume-gitops rbac --config FILE --group NAME\`, \`--user\` or \`--service-account\`, applied: it adds bindings of its own), then delete the bindings of ${describeSubject(subject)} (RoleBinding ${binding} here; \`kubectl get clusterrolebindings,rolebindings -A -l app.kubernetes.io/name=sts-volume-gitops -o wide\` lists them all with their subjects)`));
+      `bind the tool's own identity (\`npx sts-volume-gitops rbac --config FILE --group NAME\`, \`--user\` or \`--service-account\`, applied: it adds bindings of its own), then delete the bindings of ${describeSubject(subject)} (RoleBinding ${binding} here; \`kubectl get clusterrolebindings,rolebindings -A -l app.kubernetes.io/name=sts-volume-gitops -o wide\` lists them all with their subjects)`));
   }
   const skipped = (subject: BindingSubject): boolean => isTool(subject) || isControlPlane(subject);
   for (const grantee of grantees.filter((g) => !skipped(g.subject))) {

@@ -1,12 +1,17 @@
 // A command's arguments read with node:util parseArgs from its row of the command table, and its help printed from the
 // same row. Pure, but for `readCommandLine`, which prints the help or the usage error and says the exit code.
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { commandTable, type CommandSpec, type FlagSpec } from './command-table.ts';
+import { commandTable, sandboxPullRequestTable, type CommandSpec, type FlagSpec } from './command-table.ts';
 import { printCliError } from './usage-errors.ts';
 import { closestName } from '../domain/similar-names.ts';
 import { writeOut, type Write } from './terminal.ts';
 
 export const programName = 'sts-volume-gitops';
+/**
+ * How a person runs it: `npm ci` puts no `sts-volume-gitops` on PATH (the package is not installed globally), and npx
+ * runs the package's own bin. Every command line the CLI prints starts with this (test/docs/npx-command-lines.test.ts).
+ */
+export const runAs = `npx ${programName}`;
 /** Every help's last line, and README's (test/docs/cli-docs.test.ts): 1 is the verdict's blocked or failed, a stalled volume counting as failed. */
 export const exitCodesLine = 'Exit codes: 0 ok, 1 something blocked, failed or stalled, 2 bad usage or configuration.';
 
@@ -43,6 +48,7 @@ export function parseCommandLine<S extends CommandSpec>(spec: S, args: readonly 
   if (positional !== undefined && allowed && !allowed.includes(positional)) {
     return usageError(`${spec.positional?.name ?? 'the argument'} must be ${allowed.join(' or ')}, not ${JSON.stringify(positional)}`);
   }
+  if (spec.positional?.required && positional === undefined) return usageError(`${spec.name} needs ${spec.positional.name}`);
   const missing = Object.entries(spec.flags).find(([name, flag]) => flag.required && values[name] === undefined);
   if (missing) return usageError(`${spec.name} needs --${missing[0]} ${missing[1].value ?? ''}`.trimEnd());
   // parseArgs, strict over these very options, gives each flag the type FlagValues says.
@@ -83,15 +89,19 @@ export function readCommandLine<S extends CommandSpec>(spec: S, args: readonly s
     out(renderCommandHelp(spec));
     return 0;
   }
-  printCliError({ kind: 'usage', message: line.message, hint: `Run '${programName} ${spec.name} --help' for its usage and flags.` }, line.json, out);
+  printCliError({ kind: 'usage', message: line.message, hint: `Run '${runAs} ${spec.name} --help' for its usage and flags.` }, line.json, out);
   return 2;
 }
 
-/** `sts-volume-gitops plan [--config FILE] [--target NAME] [--json]`. */
+/** `npx sts-volume-gitops plan [--config FILE] [--target NAME] [--json]`. */
 export function synopsis(spec: CommandSpec): string {
-  const words = [programName, spec.name];
-  if (spec.positional) words.push(`[${spec.positional.values ? spec.positional.values.join('|') : spec.positional.name}]`);
+  const words = [runAs, spec.name];
+  if (spec.positional) {
+    const name = spec.positional.values ? spec.positional.values.join('|') : spec.positional.name;
+    words.push(spec.positional.required ? name : `[${name}]`);
+  }
   for (const [name, flag] of Object.entries(spec.flags)) {
+    if (flag.deprecatedFor !== undefined) continue;
     const flagText = flag.value === undefined ? `--${name}` : `--${name} ${flag.value}`;
     words.push(`${flag.required ? flagText : `[${flagText}]`}${flag.multiple ? '...' : ''}`);
   }
@@ -105,7 +115,7 @@ export function renderCommandHelp(spec: CommandSpec): string {
   }
   const flags: Array<[string, string]> = Object.entries(spec.flags).map(([name, flag]) => [
     `--${name}${flag.value === undefined ? '' : ` ${flag.value}`}`,
-    `${flag.description}${flag.multiple ? '; repeatable' : ''}${flag.required ? '; required' : ''}`,
+    `${flag.deprecatedFor === undefined ? '' : `deprecated: use --${flag.deprecatedFor}; `}${flag.description}${flag.multiple ? '; repeatable' : ''}${flag.required ? '; required' : ''}`,
   ]);
   flags.push(['-h, --help', 'show this help']);
   lines.push('Flags:', ...columns(flags), '');
@@ -118,18 +128,23 @@ export function renderCommandHelp(spec: CommandSpec): string {
 export function renderOverview(version: string): string {
   const lines = [
     `${programName} ${version}: resize StatefulSet volumes from volumeClaimTemplates edits in Git (KEP-0661 from outside the cluster)`,
-    '', 'Usage:', `  ${programName} COMMAND [flags]`, '', 'Commands:',
+    '', 'Usage:', `  ${runAs} COMMAND [flags]`, '', 'Commands:',
     ...columns(Object.values(commandTable).map((spec): [string, string] => [spec.name, spec.summary])),
     '',
-    `Run '${programName} COMMAND --help' (or '${programName} help COMMAND') for a command's usage and flags.`,
+    `Run '${runAs} COMMAND --help' (or '${runAs} help COMMAND') for a command's usage and flags.`,
     exitCodesLine,
   ];
   return `${lines.join('\n')}\n`;
 }
 
+/** Every command and subcommand, each subcommand after its command (`sandbox pr open` after `sandbox`). */
+export function allCommandSpecs(): CommandSpec[] {
+  return Object.values(commandTable).flatMap((spec): CommandSpec[] => (spec.name === 'sandbox' ? [spec, ...Object.values(sandboxPullRequestTable)] : [spec]));
+}
+
 /** The README's command list: each command's summary as a comment above its usage line. */
 export function renderSynopses(): string {
-  return Object.values(commandTable).map((spec) => `# ${spec.summary}\n${synopsis(spec)}`).join('\n');
+  return allCommandSpecs().map((spec) => `# ${spec.summary}\n${synopsis(spec)}`).join('\n');
 }
 
 function columns(rows: ReadonlyArray<readonly [string, string]>): string[] {

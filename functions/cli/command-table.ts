@@ -11,6 +11,8 @@ export interface FlagSpec {
   value?: string;
   /** Shown without brackets in the usage line (the command refuses to run without it). */
   required?: boolean;
+  /** An old name still read, left out of the usage line; the help names the flag to use instead. */
+  deprecatedFor?: string;
   description: string;
 }
 
@@ -23,7 +25,7 @@ export interface CommandSpec {
   /** Lines printed after the flags in the command's help (a legend). */
   notes?: readonly string[];
   /** One positional argument the command may take (a subcommand), with the values it may have when they are fixed. */
-  positional?: { name: string; values?: readonly string[]; description: string };
+  positional?: { name: string; values?: readonly string[]; description: string; required?: boolean };
   flags: Readonly<Record<string, FlagSpec>>;
 }
 
@@ -74,20 +76,23 @@ export const commandTable = {
   webhook: {
     name: 'webhook',
     summary: 'GitHub webhooks for local development',
-    description: 'Listens for GitHub webhook deliveries: pull requests are validated (no cluster write) and pushes to a target\'s branch reconciled, in this process. Runs until Ctrl-C.',
+    description: 'Listens for GitHub webhook deliveries: pull requests and merge queue commits are validated (no cluster write), checks re-run, and pushes to a target\'s branch reconciled, in this process, one at a time; each run is logged with its verdict. On an EKS target, validations use this machine\'s AWS credentials and pushes are refused (422): applying there is the deployed function\'s. Runs until Ctrl-C.',
     flags: {
       port: { type: 'string', value: 'N', required: true, description: 'the port to listen on (0 for any free one)' },
       config,
-      'secret-env': { type: 'string', value: 'VAR', description: 'the environment variable holding the webhook secret (default: GITHUB_WEBHOOK_SECRET)' },
+      'webhook-secret-env': { type: 'string', value: 'VAR', description: 'the environment variable holding the webhook secret GitHub signs with, 16 characters or more (default: GITHUB_WEBHOOK_SECRET); check takes the same flag' },
+      'secret-env': { type: 'string', value: 'VAR', deprecatedFor: 'webhook-secret-env', description: 'still read, for scripts that pass it' },
     },
   },
   sandbox: {
     name: 'sandbox',
     summary: 'start the Kubernetes and GitHub sandboxes, seeded from examples/',
-    description: 'Starts both sandboxes and prints how to reach them (the Kubernetes one with a Prometheus API over its volumes\' usage) and a ready configuration (the tool runs as a user granted only what `rbac` generates; it reads usage there), or one sandbox alone. Runs until Ctrl-C.',
+    description: 'Starts both sandboxes and prints how to reach them (the Kubernetes one with a Prometheus API over its volumes\' usage) and a ready configuration (the tool runs as a user granted only what `rbac` generates, and as the GitHub sandbox\'s App; it reads usage there), or one sandbox alone. The repository is a git remote (its URL is printed: clone, push); `sandbox pr open|merge|close|reopen|rerun` drive its pull requests, and with --webhook it delivers pushes, pull requests and check re-runs, signed, as GitHub does. Runs until Ctrl-C.',
     positional: { name: 'SANDBOX', values: ['kube', 'github'], description: 'start only the Kubernetes or only the GitHub sandbox' },
     flags: {
-      seed: { type: 'string', value: 'PATH', description: 'what to seed from: a folder with cluster-seed.yaml and gitops-repo/ (both), a cluster seed file (kube), a repository folder (github); default: examples/' },
+      webhook: { type: 'string', value: 'URL', description: 'deliver the GitHub sandbox\'s webhooks (push, pull_request, check_run) to this URL, e.g. a `webhook --port 8080` at http://127.0.0.1:8080/' },
+      'webhook-secret-env': { type: 'string', value: 'VAR', description: 'sign deliveries with the secret in this variable (default: GITHUB_WEBHOOK_SECRET; generated and printed when it is unset)' },
+      seed: { type: 'string', value: 'PATH', description: 'what to seed from: a folder with cluster-seed.yaml, gitops-repo/ and optionally sandbox-target.yaml (size sources and prices for the ready config) (both), a cluster seed file (kube), a repository folder (github); default: examples/' },
       port: { type: 'string', value: 'N', description: 'the port of a sandbox started alone (default: any free one)' },
       version: { type: 'string', value: 'V', description: 'the Kubernetes version the sandbox plays: 1.34 (v1.34.9, the default) or 1.26 (v1.26.5)' },
       'tick-ms': { type: 'string', value: 'MS', description: 'how often the simulated controllers advance, in milliseconds (default: 1000)' },
@@ -97,7 +102,7 @@ export const commandTable = {
   demo: {
     name: 'demo',
     summary: 'the whole story on the sandboxes (npm start)',
-    description: 'Runs check, plan and passes on the sandboxes seeded from examples/ and prints what happens: resizes, a failed expansion and its recovery pull request, a reviewer\'s pull request, a values-file size. Its temporary folder is removed at the end and on Ctrl-C.',
+    description: 'Runs check, plan and passes on the sandboxes seeded from examples/ and prints what happens: a shrink blocked on its pull request, resizes, a failed expansion and its recovery pull request, a reviewer\'s pull request, a guardrail holding a typo back, a values-file size. Its temporary folder is removed at the end and on Ctrl-C.',
     flags: {},
   },
   help: {
@@ -114,6 +119,59 @@ export const commandTable = {
     flags: { json },
   },
 } as const satisfies Record<string, CommandSpec>;
+
+const sandboxEnv = 'Talks to a running GitHub sandbox (`npx sts-volume-gitops sandbox`) through its REST API, at $STS_SANDBOX_GITHUB_URL with the token in $STS_SANDBOX_GITHUB_TOKEN (the sandbox prints both), on $STS_SANDBOX_GITHUB_REPOSITORY (default: acme/platform-gitops, the sandbox\'s).';
+const prNumber = { name: 'NUMBER', description: 'the pull request\'s number', required: true } as const;
+
+/** `sandbox pr ACTION`: the GitHub sandbox's pull requests, driven as a person on github.com would. */
+export const sandboxPullRequestTable = {
+  open: {
+    name: 'sandbox pr open',
+    summary: 'open a pull request on the GitHub sandbox',
+    description: `Opens a pull request from a branch pushed to the sandbox's repository; the sandbox delivers pull_request opened. ${sandboxEnv}`,
+    flags: {
+      head: { type: 'string', value: 'BRANCH', required: true, description: 'the branch with the change' },
+      title: { type: 'string', value: 'TEXT', required: true, description: 'the pull request\'s title' },
+      base: { type: 'string', value: 'BRANCH', description: 'the branch to merge into (default: the repository\'s default branch)' },
+      body: { type: 'string', value: 'TEXT', description: 'the pull request\'s description' },
+      json,
+    },
+  },
+  merge: {
+    name: 'sandbox pr merge',
+    summary: 'merge a pull request on the GitHub sandbox',
+    description: `Merges the pull request; the sandbox delivers the push to its base branch and pull_request closed. ${sandboxEnv}`,
+    positional: prNumber,
+    flags: { method: { type: 'string', value: 'merge|squash', description: 'how to merge (default: merge)' }, json },
+  },
+  close: {
+    name: 'sandbox pr close',
+    summary: 'close a pull request without merging it',
+    description: `Closes the pull request unmerged; the sandbox delivers pull_request closed. ${sandboxEnv}`,
+    positional: prNumber,
+    flags: { json },
+  },
+  reopen: {
+    name: 'sandbox pr reopen',
+    summary: 'reopen a closed pull request',
+    description: `Reopens the pull request; the sandbox delivers pull_request reopened. ${sandboxEnv}`,
+    positional: prNumber,
+    flags: { json },
+  },
+  rerun: {
+    name: 'sandbox pr rerun',
+    summary: 'press Re-run on this tool\'s checks of a pull request',
+    description: `Asks for this tool's check runs on the pull request's head again (POST .../check-runs/{id}/rerequest, as the Re-run button); the sandbox delivers check_run rerequested. ${sandboxEnv}`,
+    positional: prNumber,
+    flags: { check: { type: 'string', value: 'NAME', description: 'only the check run of this name (default: every sts-volume-gitops/validate check on the head)' }, json },
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type SandboxPullRequestAction = keyof typeof sandboxPullRequestTable;
+
+export function isSandboxPullRequestAction(name: string | undefined): name is SandboxPullRequestAction {
+  return name !== undefined && Object.hasOwn(sandboxPullRequestTable, name);
+}
 
 export type CommandName = keyof typeof commandTable;
 

@@ -1,10 +1,12 @@
 // `npm start`: the whole story on the embedded sandboxes, seeded from examples/. Passes run (advancing the simulated
-// cluster between them) and print a timeline: the plan with what it costs, template updates, PVC patches, per-replica
-// progress, the terminal failure and its recovery pull request, a reviewer's pull request with its check run (title,
-// summary, annotations on the storage line, cost) and comments as GitHub shows them, a performance class
-// (VolumeAttributesClass) the driver cannot reach and its recovery pull request, and a size that lives in a Helm
-// chart's values file (a size source) going through the same check, merge and resize. The tool runs as the sandbox's
-// GitHub App, as README sets one up, so its verdicts are check runs.
+// cluster between them) and print a timeline: the plan with what it costs, a pull request that shrinks a volume and is
+// blocked on its check (README's first example), template updates, PVC patches, per-replica progress (each pass says
+// what changed in it), the terminal failure and its recovery pull request, a reviewer's pull request with its check run
+// (title, summary, annotations on the storage line, cost) and comments as GitHub shows them, a size with a zero too
+// many that a guardrail holds back, a performance class (VolumeAttributesClass) the driver cannot reach and its
+// recovery pull request, and a size that lives in a Helm chart's values file (a size source) going through the same
+// check, merge and resize. The tool runs as the sandbox's GitHub App, as README sets one up, so its verdicts are check
+// runs; the pull requests are checked as the webhook checks them (a validation of that pull request alone).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,16 +21,18 @@ import { proposalOutcomes, runTargets, type TargetRun } from '../app/run-targets
 import { renderCheckReport } from './render-check.ts';
 import { parseTemplateKey } from '../proposals/lifecycle/identity.ts';
 import { renderPassReport } from './render-report.ts';
-import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-command.ts';
+import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-config.ts';
+import { exampleSeedTarget } from './sandbox-seed.ts';
+import { createGitHubClient } from '../adapters/github/octokit.ts';
 import { commandTable } from './command-table.ts';
 import { readCommandLine } from './command-line.ts';
 import { withTemporaryFolder } from './temporary-folder.ts';
 import { failureText, writeErr, writeOut } from './terminal.ts';
 import { checkRunsByCommit, checkRunView, indent, latestCheckRun, rendered } from './demo-views.ts';
-import { validateContext } from '../feedback/validate-pull-requests.ts';
+import { validateContext } from '../feedback/check-names.ts';
 import { count } from '../domain/spelling.ts';
-import { outcomeWords } from '../feedback/glossary.ts';
-import type { TemplateReport } from '../engine/pass-report.ts';
+import { outcomeWords, pvcWords } from '../feedback/glossary.ts';
+import type { PassReport, TemplateReport } from '../engine/pass-report.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
@@ -45,6 +49,8 @@ interface Demo {
   env: Record<string, string>;
   print: Print;
   passNumber: number;
+  /** Each StatefulSet's state after the last pass (`namespace/name` to its line): a pass line says what changed. */
+  lastSeen: Map<string, string>;
 }
 
 /** `sts-volume-gitops demo`: no flags but --help. */
@@ -70,21 +76,23 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     // It reaches GitHub as the sandbox's App (README's permissions), so its verdicts are check runs with annotations.
     const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources, {
       recordKey: { env: 'DEMO_RECORD_KEY' }, stateNamespace: undefined,
-      app: { appId: github.app.appId, installationId: github.app.installationId, keyVariable: 'DEMO_APP_KEY' }, prices: examplePrices,
+      app: { appId: github.app.appId, installationId: github.app.installationId, privateKey: { env: 'DEMO_APP_KEY' } }, prices: examplePrices,
+      ...(exampleSeedTarget.guardrails ? { guardrails: exampleSeedTarget.guardrails } : {}),
     });
     await writeFile(configPath, configText);
     const env = { DEMO_APP_KEY: github.app.privateKeyPem, DEMO_RECORD_KEY: generateRecordKey() };
-    const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env, print, passNumber: 0 };
+    const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env, print, passNumber: 0, lastSeen: new Map() };
     const rbac = rbacObjects(demo.config.targets);
     await applyObjects(kube, rbac);
 
-    heading(print, 'sts-volume-gitops demo');
+    heading(print, 'sts-volume-gitops: the demo (npm start)');
     print(`Kubernetes sandbox  ${kube.url}  (kubeconfig ${kube.kubeconfigPath})`);
     print(`GitHub sandbox      ${github.url}/repos/${github.owner}/${github.repo}`);
     print(`Configuration       ${configPath}`);
-    print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
+    print(`Runs as             User "${demoUser}" in group ${defaultRbacGroup}, granted only \`npx sts-volume-gitops rbac\`'s ${rbac.length} objects (kubeconfig ${identity.kubeconfigPath})`);
     print(`On GitHub as        App ${github.app.slug} (installation ${github.app.installationId}): verdicts are check runs`);
     print(`Prices              ${describePrices(examplePrices)}`);
+    print(`Guardrails          ${guardrailsLine(exampleSeedTarget.guardrails)}`);
 
     heading(print, '0. Before the first pass: what check finds (read-only)');
     const checked = await checkTarget(demo.config.targets[0] as TargetConfig, { env: demo.env });
@@ -94,12 +102,15 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env });
     if (plan?.report) print(renderPassReport(plan.report, { proposals: proposalOutcomes(plan) }));
 
-    heading(print, '2. Reconcile passes until the cluster converges');
+    heading(print, '2. A pull request that shrinks a volume: blocked on its check, before anyone merges it');
+    await shrinkStory(demo);
+
+    heading(print, '3. Reconcile passes until the cluster converges');
     let run = await passUntil(demo, (r) => r.report?.statefulSets.every((s) => s.outcome === 'converged' || s.outcome === 'failed' || s.outcome === 'blocked') === true
       && (r.recovery?.outcomes.some((o) => o.action === 'opened' || o.action === 'unchanged') ?? false));
     if (run.report) print(renderPassReport(run.report, { proposals: proposalOutcomes(run) }));
 
-    heading(print, '3. The resize the driver cannot satisfy, and its recovery pull request');
+    heading(print, '4. The resize the driver cannot satisfy, and its recovery pull request');
     const recovery = run.recovery?.outcomes.find((o) => o.pullRequestUrl !== undefined);
     const recoveryPr = github.state.pulls.find((p) => p.state === 'open' && p.number === recovery?.pullRequest);
     if (recovery && recoveryPr) {
@@ -110,9 +121,9 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
       print('(no recovery pull request was opened)');
     }
 
-    heading(print, '4. A reviewer\'s pull request: checked before merge, followed after merge');
+    heading(print, '5. A reviewer\'s pull request: checked before merge, followed after merge');
     const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
-    await github.commitFiles({ branch: 'grow-pg-30', message: 'Grow pg data to 30Gi', files: { 'k8s/db/pg.yaml': current.replace('storage: 20Gi', 'storage: 30Gi') } });
+    await github.commitFiles({ branch: 'grow-pg-30', message: 'Grow pg data to 30Gi', files: { 'k8s/db/pg.yaml': edited(current, 'storage: 20Gi', 'storage: 30Gi') } });
     const pr = await github.openPullRequest({ head: 'grow-pg-30', title: 'Grow pg data volumes to 30Gi' });
     print(`Opened pull request #${pr} (k8s/db/pg.yaml: storage 20Gi -> 30Gi)`);
     run = await pass(demo);
@@ -126,13 +137,16 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     print('\nProgress comment on the merged pull request, as a reviewer reads it:\n');
     print(rendered(progress?.markdown ?? ''));
 
-    heading(print, '5. A performance class the driver cannot reach, and its recovery pull request');
+    heading(print, '6. A zero too many: a guardrail holds the pull request back');
+    await guardrailStory(demo);
+
+    heading(print, '7. A performance class the driver cannot reach, and its recovery pull request');
     await infeasibleClassStory(demo);
 
-    heading(print, '6. A size in a Helm chart\'s values file (Argo CD or Flux renders the StatefulSet)');
+    heading(print, '8. A size in a Helm chart\'s values file (Argo CD or Flux renders the StatefulSet)');
     await chartValuesStory(demo);
 
-    heading(print, '7. Converged: one more pass changes nothing');
+    heading(print, '9. Converged: one more pass changes nothing');
     github.requestLog.reset();
     kube.requestLog.reset();
     run = await pass(demo);
@@ -152,7 +166,7 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
 async function infeasibleClassStory(demo: Demo): Promise<void> {
   const { github, print } = demo;
   const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
-  await github.commitFiles({ branch: 'main', message: 'pg data volumes: extreme performance class', files: { 'k8s/db/pg.yaml': current.replace('volumeAttributesClassName: gold', 'volumeAttributesClassName: extreme') } });
+  await github.commitFiles({ branch: 'main', message: 'pg data volumes: extreme performance class', files: { 'k8s/db/pg.yaml': edited(current, 'volumeAttributesClassName: gold', 'volumeAttributesClassName: extreme') } });
   print('Pushed to main: k8s/db/pg.yaml volumeAttributesClassName gold -> extreme (io2 at 100,000 IOPS: the driver cannot change a volume\'s type)');
   const run = await passUntil(demo, (r) => r.recovery?.outcomes.some((o) => o.kind === 'class-recovery' && o.pullRequestUrl !== undefined) === true);
   if (run.report) print(renderPassReport({ ...run.report, statefulSets: run.report.statefulSets.filter((s) => s.name === 'pg') }, { proposals: proposalOutcomes(run).filter((o) => parseTemplateKey(o.key)?.statefulSet === 'pg') }));
@@ -174,7 +188,7 @@ async function chartValuesStory(demo: Demo): Promise<void> {
   if (!mapping) return;
   print(`sizeSources: ${mapping.file} ${mapping.path} -> ${mapping.statefulSet} template ${mapping.template}`);
   const values = await github.readFile('main', mapping.file) ?? '';
-  await github.commitFiles({ branch: 'grow-vlogs-20', message: 'Grow victoria-logs to 20Gi', files: { [mapping.file]: values.replace('size: 10Gi', 'size: 20Gi') } });
+  await github.commitFiles({ branch: 'grow-vlogs-20', message: 'Grow victoria-logs to 20Gi', files: { [mapping.file]: edited(values, 'size: 10Gi', 'size: 20Gi') } });
   const pr = await github.openPullRequest({ head: 'grow-vlogs-20', title: 'Grow victoria-logs storage to 20Gi' });
   print(`Opened pull request #${pr} (${mapping.file}: ${mapping.path} 10Gi -> 20Gi)`);
   const run = await pass(demo);
@@ -187,6 +201,100 @@ async function chartValuesStory(demo: Demo): Promise<void> {
   print(`\nPVCs: ${pvcs.map((p) => `${p.metadata.name} ${String((p.status as { capacity?: { storage?: string } } | undefined)?.capacity?.storage)}`).join(', ')}`);
 }
 
+/**
+ * README's first example: a pull request that asks for less than the volumes have. Kubernetes never shrinks a volume
+ * (KEP-1790 lowers only a failed request, to above the capacity), so its check fails at the size's line before merge;
+ * its author closes it.
+ */
+async function shrinkStory(demo: Demo): Promise<void> {
+  const { github, print } = demo;
+  const current = await github.readFile('main', 'k8s/db/pg.yaml') ?? '';
+  await github.commitFiles({ branch: 'shrink-pg', message: 'Shrink pg data to 5Gi', files: { 'k8s/db/pg.yaml': edited(current, 'storage: 20Gi', 'storage: 5Gi') } });
+  const pr = await github.openPullRequest({ head: 'shrink-pg', title: 'Shrink pg data volumes to 5Gi' });
+  print(`Opened pull request #${pr} (k8s/db/pg.yaml: storage 20Gi -> 5Gi; the volumes have 10Gi)`);
+  const headSha = await validate(demo, pr);
+  printCheckRun(demo, headSha);
+  await closePullRequest(demo, pr);
+  print(`\nIts author closes #${pr}: nothing was written to the cluster for it.`);
+}
+
+/** A size with a zero too many (8Gi -> 80Gi): blocked on its pull request by the target's maxGrowthFactor. */
+async function guardrailStory(demo: Demo): Promise<void> {
+  const { github, print } = demo;
+  const current = await github.readFile('main', 'k8s/cache/redis.yaml') ?? '';
+  const typo = edited(current, 'storage: "8Gi"', 'storage: "80Gi"');
+  await github.commitFiles({ branch: 'grow-redis', message: 'Grow redis data', files: { 'k8s/cache/redis.yaml': typo } });
+  const pr = await github.openPullRequest({ head: 'grow-redis', title: 'Grow redis data volumes to 80Gi' });
+  print(`Opened pull request #${pr} (k8s/cache/redis.yaml: data 8Gi -> 80Gi; 18Gi was meant)`);
+  printCheckRun(demo, await validate(demo, pr));
+  await closePullRequest(demo, pr);
+  print(`\nIts author closes #${pr}: nothing was written to the cluster for it.`);
+}
+
+/** The pull request checked alone, as the webhook checks it on its own event: reads and dry runs, no cluster write. */
+async function validate(demo: Demo, pr: number): Promise<string | undefined> {
+  const [run] = await runTargets(demo.config, { mode: 'validate', pullRequest: pr, holderIdentity: 'demo', env: demo.env, onEvent: (_target, line) => demo.print(`    ${line}`) });
+  if (run?.error !== undefined) throw new Error(run.error);
+  return run?.feedback?.checks.find((c) => c.number === pr)?.headSha;
+}
+
+/** Closed on GitHub by its author, through the REST API. */
+async function closePullRequest(demo: Demo, pr: number): Promise<void> {
+  const octokit = createGitHubClient({ baseUrl: demo.github.url, auth: { kind: 'token', token: demo.github.token } });
+  await octokit.rest.pulls.update({ owner: demo.github.owner, repo: demo.github.repo, pull_number: pr, state: 'closed' });
+}
+
+/** `text` with `from` replaced by `to`; a story whose edit finds nothing to change would tell something untrue. */
+function edited(text: string, from: string, to: string): string {
+  if (!text.includes(from)) throw new Error(`the demo's edit found no ${JSON.stringify(from)} to change`);
+  return text.replace(from, to);
+}
+
+function guardrailsLine(guardrails: Config['targets'][number]['guardrails']): string {
+  const limits = [
+    ...(guardrails?.maxGrowthFactor !== undefined ? [`at most ${guardrails.maxGrowthFactor}x growth in one change`] : []),
+    ...(guardrails?.maxSize !== undefined ? [`at most ${String(guardrails.maxSize)}`] : []),
+    ...(guardrails?.maxMonthlyIncrease !== undefined ? [`at most ${guardrails.maxMonthlyIncrease} a month more per change`] : []),
+  ];
+  return limits.length === 0 ? 'the defaults' : limits.join(', ');
+}
+
+/**
+ * One StatefulSet's state, for telling what a pass changed: its outcome and each template's progress, with where the
+ * volumes not done yet stand (`2 waiting for the node to expand the file system`).
+ */
+function setLine(sts: PassReport['statefulSets'][number]): string {
+  const templates = sts.templates.map((t) => {
+    const pending = new Map<string, number>();
+    for (const pvc of t.pvcs.filter((p) => p.state !== 'done')) {
+      const words = pvcWords(sts, t, pvc);
+      pending.set(words, (pending.get(words) ?? 0) + 1);
+    }
+    const where = [...pending].map(([words, n]) => `${n} ${words}`).join(', ');
+    return `${t.templateName} ${t.readyReplicas}/${t.replicas} done ${doneAt(t)}${where === '' ? '' : `: ${where}`}`;
+  });
+  return `${outcomeWords[sts.outcome]} (${templates.join('; ')})`;
+}
+
+/**
+ * Where all the sets stand after a pass, in counts, then one line per set whose state moved in it (a set first seen
+ * converged changed nothing), with its new state.
+ */
+function passLines(demo: Demo, report: PassReport | undefined): string[] {
+  const changed: string[] = [];
+  const tally = new Map<string, number>();
+  for (const sts of report?.statefulSets ?? []) {
+    const key = `${sts.namespace}/${sts.name}`;
+    const line = setLine(sts);
+    const before = demo.lastSeen.get(key);
+    if (before !== line && !(before === undefined && sts.outcome === 'converged')) changed.push(`${key} ${line}`);
+    demo.lastSeen.set(key, line);
+    tally.set(outcomeWords[sts.outcome], (tally.get(outcomeWords[sts.outcome]) ?? 0) + 1);
+  }
+  const standing = [...tally].map(([words, n]) => `${n} ${words}`).join(', ');
+  return [`pass ${demo.passNumber}: ${standing}${changed.length === 0 ? '; no set changed' : ''}`, ...changed.map((line) => `  ${line}`)];
+}
+
 async function pass(demo: Demo): Promise<TargetRun> {
   demo.passNumber += 1;
   const timeline: string[] = [];
@@ -197,9 +305,7 @@ async function pass(demo: Demo): Promise<TargetRun> {
   });
   if (!run) throw new Error('the demo config has no target');
   if (run.error !== undefined) throw new Error(run.error);
-  const progress = run.report?.statefulSets
-    .map((s) => `${s.namespace}/${s.name} ${outcomeWords[s.outcome]} (${s.templates.map((t) => `${t.templateName} ${t.readyReplicas}/${t.replicas} done ${doneAt(t)}`).join(', ')})`) ?? [];
-  demo.print(`pass ${demo.passNumber}: ${progress.join('; ')}`);
+  for (const line of passLines(demo, run.report)) demo.print(line);
   for (const line of timeline.filter((l) => !l.startsWith('plan at'))) demo.print(`    ${line}`);
   return run;
 }

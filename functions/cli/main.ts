@@ -11,7 +11,7 @@ import { terminalStyle } from './terminal-style.ts';
 import { closestName } from '../domain/similar-names.ts';
 import { printCliError, reportUsageError } from './usage-errors.ts';
 import { commandTable, isCommandName, type CommandName } from './command-table.ts';
-import { programName, readCommandLine, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
+import { programName, readCommandLine, runAs, renderCommandHelp, renderOverview, wantsJson } from './command-line.ts';
 import { failureText, jsonText, progressLine, stdoutStream, writeErr, writeOut } from './terminal.ts';
 import { printable } from '../domain/printable.ts';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -60,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (!isCommandName(command)) {
-    printCliError({ kind: 'usage', message: unknownCommand(command), hint: `Run '${programName} --help' for what each does.` }, rest.includes('--json'));
+    printCliError({ kind: 'usage', message: unknownCommand(command), hint: `Run '${runAs} --help' for what each does.` }, rest.includes('--json'));
     return 2;
   }
   try {

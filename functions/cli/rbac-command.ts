@@ -24,7 +24,7 @@ export async function rbacCommand(args: string[], out: Write = writeOut): Promis
       ...(values['service-account'] ?? []).map((v) => parseSubject('service-account', v)),
     ];
   } catch (error) {
-    printCliError({ kind: 'usage', message: (error as Error).message, hint: 'Run \'sts-volume-gitops rbac --help\' for its usage and flags.' }, false);
+    printCliError({ kind: 'usage', message: (error as Error).message, hint: 'Run \'npx sts-volume-gitops rbac --help\' for its usage and flags.' }, false);
     return 2;
   }
   try {

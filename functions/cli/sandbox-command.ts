@@ -1,110 +1,23 @@
-// `sts-volume-gitops sandbox`: both sandboxes seeded from examples/ (or one of them alone), printing how to reach them
-// and a ready-to-use config file. Runs until interrupted; the Kubernetes controllers advance on a timer.
+// `npx sts-volume-gitops sandbox`: both sandboxes seeded from examples/ (or one of them alone), printing how to reach
+// them and a ready-to-use config file (sandbox-serve.ts); `sandbox pr ...` drives the GitHub sandbox's pull requests
+// (sandbox-pr-command.ts). Runs until interrupted; the Kubernetes controllers advance on a timer.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { startGitHubSandbox } from '../../sandbox/github/index.ts';
-import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { join } from 'node:path';
 import { parseServerVersion, ServerVersionError } from '../../sandbox/kube/server-version.ts';
-import { defaultRbacGroup, rbacObjects } from '../app/rbac-manifest.ts';
-import { parseConfig, type PriceConfig, type SizeSourceConfig } from '../domain/config.ts';
+import { webhookSecretProblem } from '../domain/webhook-secret.ts';
 import { commandTable } from './command-table.ts';
-import { readCommandLine, type FlagValues } from './command-line.ts';
-import { printCliError } from './usage-errors.ts';
-import { unitPrice } from '../domain/spelling.ts';
-import { jsonText, writeErr, writeOut } from './terminal.ts';
+import { readCommandLine } from './command-line.ts';
+import { printCliError, reportUsageError } from './usage-errors.ts';
+import { sandboxPullRequestCommand } from './sandbox-pr-command.ts';
+import { serveSandboxes, type SandboxWebhook } from './sandbox-serve.ts';
+import { defaultWebhookSecretVariable } from './webhook-command.ts';
+import { writeErr } from './terminal.ts';
 import { printable } from '../domain/printable.ts';
 
-const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
-
-/** The example repository's chart values (examples/gitops-repo/apps/victoria-logs) mapped to the StatefulSet it renders. */
-export const exampleSizeSources: readonly SizeSourceConfig[] = [{
-  file: 'apps/victoria-logs/values-prod.yaml', path: 'server.persistentVolume.size',
-  statefulSet: 'analytics/vlogs-victoria-logs-single-server', template: 'server-volume',
-}];
-
-/**
- * Figures per GiB-month for the example cluster's classes (examples/cluster-seed.yaml), so that plans, pull request
- * checks and recovery pull requests on the sandboxes say what a change costs, as they do with `prices` configured.
- */
-export const examplePrices: PriceConfig = { currency: 'USD', perGiBMonth: { standard: 0.1, capped: 0.125 } };
-
-/** `standard 0.1 USD per GiB-month, capped 0.125 USD per GiB-month`. */
-export function describePrices(prices: PriceConfig): string {
-  return Object.entries(prices.perGiBMonth).map(([klass, price]) => `${klass} ${unitPrice(price, prices.currency)}`).join(', ');
-}
-
-/** The variable the sandbox config names for the recreation record key by default (tests put a fresh key in it). */
-export const sandboxRecordKeyVariable = 'STS_SANDBOX_RECORD_KEY';
-
-/** A fresh record key, as an environment for the default sandbox config. */
-export function sandboxRecordKeyEnv(): Record<string, string> {
-  return { [sandboxRecordKeyVariable]: generateRecordKey() };
-}
-
-/** 32 random bytes, base64: what `openssl rand -base64 32` prints. */
-export function generateRecordKey(): string {
-  return randomBytes(32).toString('base64');
-}
-
-/**
- * Where the deployment keeps its record key and its Lease and records. By default: the key in $STS_SANDBOX_RECORD_KEY,
- * and the state in `default` (a sandbox without the RBAC manifest has no sts-volume-gitops namespace). The demo and the
- * `sandbox` command apply the manifest, so they use the real default (`stateNamespace: undefined`) and a key file.
- */
-export interface SandboxDeployment {
-  recordKey: { env: string } | { file: string };
-  stateNamespace: string | undefined;
-  /** The sandbox's GitHub App instead of the token (its verdicts are then check runs), its key in `keyVariable`. */
-  app?: { appId: number; installationId: number; keyVariable: string };
-  /** Prices per GiB-month of the sandbox's StorageClasses: plans and recovery pull requests then say what a change costs. */
-  prices?: PriceConfig;
-  /** The Kubernetes sandbox's Prometheus API: the target reads its volumes' usage there, and decides growth from it. */
-  prometheusUrl?: string;
-}
-
-/** The growth policy of the sandbox's ready config (README, "Usage and growth"). */
-export const sandboxGrowth = '{ usedPercent: 80, fullWithin: 7d, step: 50%, max: 100Gi }';
-
-export function sandboxConfig(
-  kubeconfigPath: string, githubUrl: string, tokenVariable: string, sizeSources: readonly SizeSourceConfig[] = [],
-  deployment: SandboxDeployment = { recordKey: { env: sandboxRecordKeyVariable }, stateNamespace: 'default' },
-): string {
-  const recordKey = 'env' in deployment.recordKey ? `{ env: ${deployment.recordKey.env} }` : `{ file: ${JSON.stringify(deployment.recordKey.file)} }`;
-  const state = deployment.stateNamespace === undefined ? '' : `state: ${deployment.stateNamespace}, `;
-  const credential = deployment.app
-    ? `app: { appId: ${deployment.app.appId}, installationId: ${deployment.app.installationId}, privateKey: { env: ${deployment.app.keyVariable} } }`
-    : `token: { env: ${tokenVariable} }`;
-  const prices = deployment.prices
-    ? `    prices: { currency: ${deployment.prices.currency}, perGiBMonth: { ${Object.entries(deployment.prices.perGiBMonth).map(([k, v]) => `${k}: ${v}`).join(', ')} } }\n` : '';
-  const usage = deployment.prometheusUrl === undefined ? ''
-    : `    usage: { prometheus: { url: ${JSON.stringify(deployment.prometheusUrl)} } }\n    growth: ${sandboxGrowth}\n`;
-  const mappings = sizeSources.length === 0 ? ''
-    : `    sizeSources:\n${sizeSources.map((s) => `      - { file: ${JSON.stringify(s.file)}, path: ${JSON.stringify(s.path)}, statefulSet: ${s.statefulSet}, template: ${s.template}${s.value ? `, value: ${s.value}` : ''} }\n`).join('')}`;
-  return `targets:
-  - name: demo
-    source:
-      github:
-        owner: acme
-        repo: platform-gitops
-        branch: main
-        paths: ["k8s/**/*.yaml"]
-        apiUrl: ${githubUrl}
-        ${credential}
-    cluster:
-      kubeconfig: { path: ${JSON.stringify(kubeconfigPath)} }
-    namespaces: { default: default, ${state}allow: [db, cache, analytics] }
-    recordKey: ${recordKey}
-    pullRequests: { validate: true, recovery: true }
-${prices}${usage}${mappings}`;
-}
-
-type SandboxValues = FlagValues<typeof commandTable.sandbox>;
-
 export async function sandboxCommand(args: string[]): Promise<number> {
+  if (args[0] === 'pr') return sandboxPullRequestCommand(args.slice(1));
   const line = readCommandLine(commandTable.sandbox, args);
   if (typeof line === 'number') return line;
   const { values } = line;
@@ -135,6 +48,9 @@ export async function sandboxCommand(args: string[]): Promise<number> {
   if (!Number.isInteger(tickMs) || tickMs < 1) {
     return refuse(`--tick-ms must be a whole number of milliseconds, not ${values['tick-ms'] ?? ''}`);
   }
+  const webhook = values.webhook === undefined ? undefined : webhookOf(values.webhook, values['webhook-secret-env']);
+  if (typeof webhook === 'string') return refuse(webhook);
+  if (webhook !== undefined && which === 'kube') return refuse('--webhook delivers the GitHub sandbox\'s events: it applies to `sandbox` and `sandbox github`, not `sandbox kube`');
   const closers: Array<() => Promise<void>> = [];
   const workDir = await mkdtemp(join(tmpdir(), 'sts-volume-gitops-sandbox-'));
   // Interrupted at any point, even while starting, the sandboxes are closed and the folder, which holds the record key
@@ -144,9 +60,12 @@ export async function sandboxCommand(args: string[]): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    await serveSandboxes({ which, values, port, tickMs, workDir, closers });
+    await serveSandboxes({ which, values, port, tickMs, workDir, closers, webhook });
     await stopped;
   } catch (error) {
+    // A seed's sandbox-target.yaml in error is said as a configuration file's would be.
+    const code = reportUsageError(error, values.json === true);
+    if (code !== undefined) return code;
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
     return refuse(`--port ${values.port ?? ''}: the port is in use; choose another (0 takes any free port)`);
   } finally {
@@ -158,74 +77,22 @@ export async function sandboxCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-/** Starts the sandboxes asked for in `workDir`, adding how to close each to `closers`, and prints how to reach them. */
-async function serveSandboxes(input: {
-  which: 'kube' | 'github' | undefined; values: SandboxValues; port: number | undefined; tickMs: number; workDir: string; closers: Array<() => Promise<void>>;
-}): Promise<void> {
-  const { which, values, port, tickMs, workDir, closers } = input;
-  const info: Record<string, string> = {};
-  let kubeSandbox: KubeSandbox | undefined;
-  if (which !== 'github') {
-    const seedFile = which === 'kube' ? values.seed : undefined;
-    const kube = await startKubeSandbox({
-      ...(port !== undefined && which === 'kube' ? { port } : {}),
-      seedFile: seedFile ? resolve(seedFile) : join(values.seed && which === undefined ? resolve(values.seed) : examples, 'cluster-seed.yaml'),
-      workDir: join(workDir, 'kube'),
-      ...(values.version !== undefined ? { version: values.version } : {}),
-    });
-    kube.startTimer(tickMs);
-    // A seed written for a newer server (the examples, on --version 1.26) starts without what this one does not serve.
-    for (const warning of kube.seedWarnings) writeErr(`warning: kube sandbox seed: ${printable(warning)}\n`);
-    kubeSandbox = kube;
-    closers.push(() => kube.close());
-    info.kubernetesUrl = kube.url;
-    info.kubernetesVersion = kube.server.gitVersion;
-    info.kubeconfig = kube.kubeconfigPath;
-    info.prometheusUrl = kube.prometheus.url;
+/**
+ * Where `--webhook` delivers and what signs it: the secret in the variable named (GITHUB_WEBHOOK_SECRET, which the
+ * `webhook` command reads by default), held to the webhook's own rule, or one generated for this sandbox when it is
+ * unset; or why not.
+ */
+function webhookOf(url: string, variable: string | undefined): SandboxWebhook | string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `--webhook must be a URL such as http://127.0.0.1:8080/, not ${JSON.stringify(url)}`;
   }
-  if (which !== 'kube') {
-    const seedDir = which === 'github' ? values.seed : undefined;
-    const github = await startGitHubSandbox({
-      ...(port !== undefined && which === 'github' ? { port } : {}),
-      seedDir: seedDir ? resolve(seedDir) : join(values.seed && which === undefined ? resolve(values.seed) : examples, 'gitops-repo'),
-      workDir: join(workDir, 'github'),
-    });
-    closers.push(() => github.close());
-    info.githubUrl = github.url;
-    info.githubToken = github.token;
-    info.repository = `${github.owner}/${github.repo}`;
-  }
-  if (kubeSandbox && info.githubUrl) {
-    info.config = join(workDir, 'config.yaml');
-    // The tool gets what it gets on a real cluster: a user in the group the RBAC manifest binds, granted only that
-    // manifest (applied here), never the sandbox's admin kubeconfig, so a missing permission shows up here first.
-    const identity = await kubeSandbox.addIdentity({ name: 'sts-volume-gitops-sandbox', groups: [defaultRbacGroup] });
-    info.toolKubeconfig = identity.kubeconfigPath;
-    // The example mapping and prices belong to the example repository and cluster: a seed from elsewhere gets neither.
-    // A key generated for this sandbox, in a file only its user can read; the Lease and records in their own namespace,
-    // which the RBAC manifest applied below creates.
-    const recordKeyFile = join(workDir, 'record-key');
-    await writeFile(recordKeyFile, `${generateRecordKey()}\n`, { mode: 0o600 });
-    const examples = values.seed === undefined;
-    const configText = sandboxConfig(identity.kubeconfigPath, info.githubUrl, 'STS_SANDBOX_GITHUB_TOKEN', examples ? exampleSizeSources : [],
-      { recordKey: { file: recordKeyFile }, stateNamespace: undefined, prometheusUrl: kubeSandbox.prometheus.url, ...(examples ? { prices: examplePrices } : {}) });
-    if (examples) info.prices = describePrices(examplePrices);
-    await writeFile(info.config, configText);
-    for (const object of rbacObjects(parseConfig(configText, info.config, workDir).targets)) {
-      // A cluster seeded from elsewhere may lack a namespace the config allows: that grant is missing, and said so.
-      await applyObjects(kubeSandbox, [object]).catch((error: unknown) => {
-        const { kind, metadata } = object as { kind?: string; metadata?: { namespace?: string; name?: string } };
-        writeErr(printable(`warning: could not grant ${kind ?? '?'} ${metadata?.namespace ? `${metadata.namespace}/` : ''}${metadata?.name ?? '?'}: ${(error as Error).message}`) + '\n');
-      });
-    }
-  }
-  if (values.json) {
-    writeOut(jsonText(info));
-  } else {
-    for (const [key, value] of Object.entries(info)) writeOut(`${key.padEnd(14)} ${printable(value)}\n`);
-    if (info.config) {
-      writeOut(`\nTry:\n  export STS_SANDBOX_GITHUB_TOKEN=${info.githubToken ?? ''}\n  sts-volume-gitops check --config ${info.config}\n  sts-volume-gitops plan --config ${info.config}\n`);
-    }
-    writeOut('\nPress Ctrl-C to stop.\n');
-  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `--webhook must be an http or https URL, not ${JSON.stringify(url)}`;
+  const secretVariable = variable ?? defaultWebhookSecretVariable;
+  const given = process.env[secretVariable];
+  if (given === undefined || given === '') return { url: parsed.toString(), secret: randomBytes(24).toString('hex'), secretVariable };
+  const problem = webhookSecretProblem(given);
+  return problem === undefined ? { url: parsed.toString(), secret: given, secretVariable } : `$${secretVariable} ${problem}`;
 }

@@ -14,7 +14,7 @@ export interface CliError {
   problems?: string[];
   /** The configuration file the problems are in. */
   file?: string;
-  /** Where to read more: `Run 'sts-volume-gitops plan --help' ...`. */
+  /** Where to read more: `Run 'npx sts-volume-gitops plan --help' ...`. */
   hint?: string;
 }
 

@@ -232,7 +232,7 @@ function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { 
 function stateNamespaceProblems(state: string, allow: readonly string[], where: string): string[] {
   if (!allow.includes(state)) return [];
   return [`${where}.namespaces.state ${JSON.stringify(state)} is also in namespaces.allow: ${stateNamespaceWhy}; give the target a state `
-    + `namespace of its own (leave namespaces.state unset for ${defaultStateNamespace}, which \`sts-volume-gitops rbac\` creates), or take it out of allow`];
+    + `namespace of its own (leave namespaces.state unset for ${defaultStateNamespace}, which \`npx sts-volume-gitops rbac\` creates), or take it out of allow`];
 }
 
 /** One template sized by two mappings is ambiguous (a set named by a manifest and a mapping is found in Git, per pass). */

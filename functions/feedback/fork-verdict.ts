@@ -6,7 +6,7 @@
 // branch's, and the target's configuration. It passes a pull request whose sizes and classes are the branch's, fails
 // one with a problem Git shows (an unreadable manifest or size, a namespace the target may not resize, paths that match
 // no manifest), at its line, and gives every other one, whatever the cluster would say, one fixed verdict that does
-// not pass: a maintainer's pull request or `sts-volume-gitops plan` tells the rest (README, "Pull requests from forks").
+// not pass: a maintainer's pull request or `npx sts-volume-gitops plan` tells the rest (README, "Pull requests from forks").
 import type { DesiredStatefulSet, LocatedError } from '../domain/desired-state.ts';
 import type { NoManifests } from '../engine/pass-report.ts';
 import type { TargetDesired } from '../engine/desired-input.ts';
@@ -16,10 +16,10 @@ import { count } from '../domain/spelling.ts';
 import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
 
 /** The fixed verdict of a fork's change to sizes or classes: the same words, whatever the cluster would say. */
-export const forkChangeTitle = 'changes volume sizes or classes: not checked against the cluster for a fork; a maintainer\'s pull request or `sts-volume-gitops plan` tells';
+export const forkChangeTitle = 'changes volume sizes or classes: not checked on the cluster for a fork; a maintainer\'s pull request or `npx sts-volume-gitops plan` tells';
 export const forkChangeSummary = 'This pull request comes from a fork and changes the size or class of a volume. Whether the cluster '
   + 'can apply it is not told to pull requests from forks: what a cluster accepts tells what it has. A maintainer can push '
-  + 'this branch to the repository (its pull request is then checked against the cluster), or run `sts-volume-gitops plan` '
+  + 'this branch to the repository (its pull request is then checked against the cluster), or run `npx sts-volume-gitops plan` '
   + 'on it. This check does not pass until then.';
 
 /** One reading of a target's files at a commit: what the fork view compares and judges. */

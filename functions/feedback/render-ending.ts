@@ -82,7 +82,9 @@ export function renderEnding(input: {
     lines.push('', `${codeSpan(e.template.templateName)}: ${whatEnded(e, escapeMarkdown)}; ${howItEnded(e, by, escapeMarkdown)}.`);
     if (e.replaced.failedForGood && e.replaced.lastError !== undefined) lines.push('', 'The driver said then:', codeBlock(e.replaced.lastError));
     const link = input.recoveryLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: e.template.templateName }));
-    if (link !== undefined && e.template.pvcs.some((p) => p.state === 'failed')) lines.push('', recoveryLinkLine(failedOnClassOnly(e.template), link, e.template.atDriverMaximum?.volumes));
+    // The way forward while the value Git asks now fails, or is blocked above the driver's maximum (the recovery is kept).
+    const stuck = e.template.pvcs.some((p) => p.state === 'failed') || e.template.reasonCodes?.includes('above-driver-maximum') === true;
+    if (link !== undefined && stuck) lines.push('', recoveryLinkLine(failedOnClassOnly(e.template), link, e.template.atDriverMaximum?.volumes));
   }
   const followed = by.pullRequest !== undefined ? `#${by.pullRequest}` : `commit ${by.sha.slice(0, 7)}`;
   lines.push('', `<sub>The StatefulSet's progress is followed on ${followed}. Updated by sts-volume-gitops.</sub>`);

@@ -225,7 +225,7 @@ export function fitComment(lines: readonly string[]): string {
     kept.push(line);
     length += line.length + 1;
   }
-  kept.push('', `_…${lines.length - kept.length + 1} more lines were left out to stay within GitHub's comment size limit; \`sts-volume-gitops plan\` prints them all._`);
+  kept.push('', `_…${lines.length - kept.length + 1} more lines were left out to stay within GitHub's comment size limit; \`npx sts-volume-gitops plan\` prints them all._`);
   return kept.join('\n');
 }
 

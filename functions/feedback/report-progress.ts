@@ -8,12 +8,9 @@ import { reportEndings } from './report-endings.ts';
 import { valueChanges } from './value-history.ts';
 import { renderProgressComment, type ProgressReport, type RecoveryNotes } from './render-progress.ts';
 import type { FeedbackFailure } from './validate-pull-requests.ts';
+import { progressContext } from './check-names.ts';
 
 export type { ProgressReport } from './render-progress.ts';
-
-export function progressContext(target: string, sts: { namespace: string; name: string }): string {
-  return `sts-volume-gitops/${target}/${sts.namespace}/${sts.name}`;
-}
 
 const reportable = new Set<StatefulSetReport['outcome']>(['in-progress', 'waiting', 'blocked', 'failed', 'stalled', 'converged']);
 

@@ -9,7 +9,8 @@ import type { PassTarget } from '../engine/run-pass.ts';
 import type { UsageSource } from '../usage/size-proposals.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import type { RepoLinks } from './render-plan-comment.ts';
-import { planCommit, touchedFiles, validateContext, type FeedbackFailure } from './validate-pull-requests.ts';
+import { planCommit, touchedFiles, type FeedbackFailure } from './validate-pull-requests.ts';
+import { validateContext } from './check-names.ts';
 
 export interface MergeGroupCheck {
   headSha: string;

@@ -14,6 +14,7 @@ import { foreignVerdictSection } from './foreign-verdict-words.ts';
 import { forEachItem } from './for-each-item.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
+import { validateContext } from './check-names.ts';
 import type { NoManifests } from '../engine/pass-report.ts';
 import { changeUsageOf, namespacesResized, type ChangeUsage } from '../usage/change-usage.ts';
 import { readVolumeUsage } from '../usage/read-volume-usage.ts';
@@ -30,10 +31,6 @@ export interface PullRequestCheck {
   comment: WriteOutcome;
   /** Verdicts of the check's name on the head that this tool did not write (said in the comment and the log). */
   foreign: ForeignVerdict[];
-}
-
-export function validateContext(target: string): string {
-  return `sts-volume-gitops/validate (${target})`;
 }
 
 /** Something that could not be published; the other pull requests and StatefulSets were still served. */

@@ -11,7 +11,7 @@ import { passLogMessages } from './pass-log-messages.ts';
 import { secrets } from './lambda-secrets.ts';
 import { recordKeyFromSecret } from './record-key-secret.ts';
 import { foreignVerdictWhy } from '../feedback/foreign-verdict-words.ts';
-import { validateContext } from '../feedback/validate-pull-requests.ts';
+import { validateContext } from '../feedback/check-names.ts';
 
 const publishPassMetrics = createPassMetricsPublisher({ serviceName });
 

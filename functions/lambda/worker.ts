@@ -23,6 +23,7 @@ export function createWorker(deps: { env?: NodeJS.ProcessEnv; ownAccount?: () =>
           mode: message.action === 'validate' ? 'validate' : 'apply', targetName: message.target,
           ...(message.mergeGroup ? { mergeGroup: message.mergeGroup } : {}),
           ...(message.pullRequest !== undefined ? { pullRequest: message.pullRequest } : {}),
+          ...(message.rerun ? { rerun: message.rerun } : {}),
         });
         if (run?.error !== undefined) failures.push({ itemIdentifier: record.messageId });
       } catch (error) {

@@ -94,6 +94,6 @@ function noSeries(reading: Extract<UsageReading, { ok: true }>, templates: reado
   return {
     kind: 'no-series',
     message: `Prometheus has no kubelet_volume_stats series for any of the ${count(claims, 'claim')} in ${namespaces.join(', ')}`
-      + `${reading.claims.size > 0 ? ` (it has series for ${count(reading.claims.size, 'other claim')} there)` : ''}; \`sts-volume-gitops check\` says what it finds instead`,
+      + `${reading.claims.size > 0 ? ` (it has series for ${count(reading.claims.size, 'other claim')} there)` : ''}; \`npx sts-volume-gitops check\` says what it finds instead`,
   };
 }

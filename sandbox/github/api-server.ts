@@ -17,10 +17,12 @@ import { ruleRoutes } from './endpoints/rules.ts';
 import { archiveRoutes } from './endpoints/archives.ts';
 import { branchProtectionRoutes } from './endpoints/branch-protection.ts';
 import { checkRunRoutes } from './endpoints/check-runs.ts';
+import { checkRerunRoutes } from './endpoints/check-reruns.ts';
 import { statusRoutes } from './endpoints/statuses.ts';
 import { userRoutes } from './endpoints/users.ts';
 import { dropReply } from '../kube/faults.ts';
 import { GitHubError, notFound } from './errors.ts';
+import { isGitRequest, serveGit } from './git-http.ts';
 import type { Route } from './routing.ts';
 import type { GitHubServerContext, Json } from './state.ts';
 
@@ -29,7 +31,7 @@ export type { CommitStatus, Fork, GitHubServerContext, GitHubState, Identity, Is
 
 const routes: Route[] = [
   ...userRoutes, ...repositoryRoutes, ...installationRoutes, ...gitDataRoutes, ...contentsRoutes, ...archiveRoutes, ...commitRoutes, ...statusRoutes,
-  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes, ...ruleRoutes, ...branchProtectionRoutes,
+  ...pullRoutes, ...issueCommentRoutes, ...labelRoutes, ...checkRunRoutes, ...checkRerunRoutes, ...ruleRoutes, ...branchProtectionRoutes,
 ];
 
 export function createGitHubServer(ctx: GitHubServerContext): Server {
@@ -71,6 +73,11 @@ async function readJson(request: IncomingMessage): Promise<Json> {
 
 async function handle(ctx: GitHubServerContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sandbox');
+  // The repository as a git remote (`git clone <url>/<owner>/<repo>.git`): git's smart HTTP, not the REST API.
+  if (isGitRequest(url.pathname)) {
+    await serveGit(ctx, request, response, url);
+    return;
+  }
   const method = request.method ?? 'GET';
   const matched = routes.map((r) => ({ r, m: r.method === method ? r.pattern.exec(url.pathname) : null })).find((x) => x.m);
   const operation = matched?.r.operation ?? `${method} ${url.pathname}`;

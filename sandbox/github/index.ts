@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultInjector } from '../kube/faults.ts';
 import { listenOnLoopback } from '../kube/listen.ts';
-import { createGitHubServer, type GitHubState, type RepositoryRole } from './api-server.ts';
+import { createGitHubServer, type GitHubServerContext, type GitHubState, type RepositoryRole } from './api-server.ts';
 import { personIdentity } from './auth.ts';
 import { defaultInstallationPermissions, gitHubActionsApp } from './endpoints/installations.ts';
 import { createFork, forkBranchRef, headRefOf, parseHead } from './forks.ts';
@@ -14,7 +14,8 @@ import { GitRepo } from './git-repo.ts';
 import { RateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { writeRepeatedBlob, type RepeatedText } from './repeated-blob.ts';
 import { GitHubRequestLog } from './request-log.ts';
-import { pullRequestPayload, pushPayload, WebhookDeliveries } from './webhooks.ts';
+import { branchMoved, pullRequestChanged } from './events.ts';
+import { WebhookDeliveries } from './webhook-deliveries.ts';
 
 export interface GitHubSandboxOptions {
   port?: number;
@@ -38,9 +39,14 @@ export interface GitHubSandbox {
   /** The GitHub App; its installation tokens act as the bot user `botLogin` (`slug[bot]`). */
   app: { appId: number; installationId: number; privateKeyPem: string; slug: string; botLogin: string };
   state: GitHubState;
+  /** What every endpoint is given (the payload builders of webhooks.ts take it). */
+  context: GitHubServerContext;
   faults: FaultInjector;
   requestLog: GitHubRequestLog;
-  /** Subscribe a URL and secret: pull requests opened or synchronised and branches pushed are delivered, signed. */
+  /**
+   * Subscribe a URL and secret: branches pushed (through the API, git over HTTP or these helpers), pull requests
+   * opened, synchronized, closed and reopened, and check runs asked for again are delivered, signed (events.ts).
+   */
   webhooks: WebhookDeliveries;
   /**
    * Commits to a branch of the repository, or of `fork`'s fork (see forkRepository). A file given as `RepeatedText` is a
@@ -88,12 +94,13 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
   const requestLog = new GitHubRequestLog();
   const webhooks = new WebhookDeliveries();
   let url = '';
-  const server = createGitHubServer({ state, faults, requestLog, baseUrl: () => url });
+  const context: GitHubServerContext = { state, faults, requestLog, baseUrl: () => url, webhooks };
+  const server = createGitHubServer(context);
   url = await listenOnLoopback(server, options.port);
 
   const now = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
   return {
-    url, token, tokenLogin, owner, repo, defaultBranch, state, faults, requestLog, webhooks,
+    url, token, tokenLogin, owner, repo, defaultBranch, state, context, faults, requestLog, webhooks,
     app: {
       appId: state.appId, installationId: state.installationId, privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
       slug: state.appSlug, botLogin: `${state.appSlug}[bot]`,
@@ -113,13 +120,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       const name = author ?? 'Dana Developer';
       const sha = await git.commitTree(tree, head ? [head] : [], message, { name, email: `${name.toLowerCase().replace(/\W+/g, '.')}@example.com` });
       await git.updateRef(refOf(branch), sha);
-      if (webhooks.subscriptions.length > 0 && fork === undefined) {
-        await webhooks.deliver('push', pushPayload(state, branch, previous, sha, name));
-        for (const pr of state.pulls.filter((p) => p.state === 'open' && p.head === branch && p.headOwner === owner)) {
-          pr.headSha = sha;
-          await webhooks.deliver('pull_request', pullRequestPayload(state, pr, 'synchronize', name));
-        }
-      }
+      if (fork === undefined) await branchMoved(context, branch, previous, sha, name);
       return sha;
     },
     openPullRequest: async ({ head: headSpec, base, title, body, author }) => {
@@ -131,7 +132,7 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       const number = state.nextId++;
       const pull = { number, title, body: body ?? null, state: 'open' as const, head, headOwner, base: base ?? defaultBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user: author ?? (headOwner === owner ? 'dana' : headOwner), labels: [] };
       state.pulls.push(pull);
-      await webhooks.deliver('pull_request', pullRequestPayload(state, pull, 'opened', pull.user));
+      await pullRequestChanged(context, pull, 'opened', pull.user);
       return number;
     },
     addPerson: (login, role = 'write', kind = {}) => {
@@ -164,8 +165,8 @@ export async function startGitHubSandbox(options: GitHubSandboxOptions = {}): Pr
       });
       const body = await response.json() as { sha?: string; message?: string };
       if (!response.ok || !body.sha) throw new Error(`merge of #${number} failed: ${body.message ?? response.status}`);
-      const merged = state.pulls.find((p) => p.number === number);
-      if (merged) await webhooks.deliver('push', pushPayload(state, merged.base, merged.baseSha, body.sha, tokenLogin));
+      // The merge's push and closed deliveries, made by the endpoint, are made before this returns.
+      await webhooks.idle();
       return body.sha;
     },
     readFile: async (ref, path) => {

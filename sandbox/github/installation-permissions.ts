@@ -28,6 +28,7 @@ const neededBy: Readonly<Record<string, Needed>> = {
   'issues.deleteComment': commentsWrite, 'issues.addLabels': commentsWrite,
   'repos.listCommitStatusesForRef': [['statuses', 'read']], 'repos.getCombinedStatusForRef': [['statuses', 'read']],
   'repos.createCommitStatus': [['statuses', 'write']],
+  'checks.rerequestRun': [['checks', 'write']], 'checks.rerequestSuite': [['checks', 'write']],
   'repos.getStatusChecksProtection': [['administration', 'read']],
 };
 

@@ -5,6 +5,7 @@ import type { FaultInjector } from '../kube/faults.ts';
 import type { GitRepo } from './git-repo.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { GitHubRequestLog } from './request-log.ts';
+import type { WebhookDeliveries } from './webhook-deliveries.ts';
 import type { Json } from './json.ts';
 
 export type { Json } from './json.ts';
@@ -169,4 +170,6 @@ export interface GitHubServerContext {
   faults: FaultInjector;
   requestLog: GitHubRequestLog;
   baseUrl: () => string;
+  /** Who hears about pushes, pull requests and re-runs (events.ts), as a GitHub App's webhook would. */
+  webhooks: WebhookDeliveries;
 }

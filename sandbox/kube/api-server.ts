@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { ApiError, badRequest, cannotBeHandled, invalidPatch, notFound } from './api-errors.ts';
 import { readAccessReview } from './access-review-protobuf.ts';
+import { decodeProtobufObject, decodesProtobuf } from './object-protobuf.ts';
+import { protobufMediaType } from './protobuf.ts';
 import type { AccessControl } from './authorization.ts';
 import { DecodeError, decodeObject } from './decode.ts';
 import { duplicateFieldsOf, recordDuplicateFields } from './duplicate-fields.ts';
@@ -61,20 +63,32 @@ function send(response: ServerResponse, code: number, body: unknown, headers: Ou
 }
 
 /**
- * The sandbox decodes JSON only (a real server also decodes protobuf, which kubectl's typed commands such as
- * `kubectl create configmap` send). Other formats get the 415 a server without that codec answers, rather than a
- * misleading "invalid JSON".
+ * The sandbox decodes JSON, and protobuf only for the creates kubectl's typed commands send (`kubectl create namespace`,
+ * `serviceaccount`, `configmap`: object-protobuf.ts); a real server decodes protobuf for every built-in kind. Other
+ * formats get the 415 a server without that codec answers, rather than a misleading "invalid JSON".
  */
-function checkBodyFormat(method: string, contentType: string): void {
-  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (method === 'PATCH' || mediaType === '' || mediaType === 'application/json' || mediaType.endsWith('+json')) return;
+function isProtobufCreate(method: string, mediaType: string, type: ResourceType): boolean {
+  return method === 'POST' && mediaType === protobufMediaType && decodesProtobuf(type.kind);
+}
+
+function checkBodyFormat(method: string, mediaType: string, type: ResourceType): void {
+  if (method === 'PATCH' || mediaType === '' || mediaType === 'application/json' || mediaType.endsWith('+json') || isProtobufCreate(method, mediaType, type)) return;
   throw new ApiError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: application/json`);
 }
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
-  checkBodyFormat(request.method ?? 'GET', request.headers['content-type'] ?? '');
+async function readBody(request: IncomingMessage, type: ResourceType): Promise<unknown> {
+  const method = request.method ?? 'GET';
+  const mediaType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  checkBodyFormat(method, mediaType, type);
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
+  if (isProtobufCreate(method, mediaType, type)) {
+    try {
+      return decodeProtobufObject(Buffer.concat(chunks), type.kind);
+    } catch (error) {
+      throw badRequest(`the server could not read the request body: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
   try {
@@ -166,7 +180,7 @@ async function handle(ctx: ApiServerContext, watches: WatchHub, request: Incomin
       send(response, status, answer);
       return;
     }
-    const body = method === 'GET' ? undefined : await readBody(request);
+    const body = method === 'GET' ? undefined : await readBody(request, route.type);
     const result = serve(ctx, method, route, url.searchParams, body, request.headers['content-type'] ?? '', dryRun);
     if (method === 'GET' && wantsTable(request.headers.accept)) result.body = asTable(ctx, route.type, result.body as KubeObject);
     status = result.code;

@@ -4,6 +4,9 @@
 
 const envelopeMagic = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
+/** The media type of Kubernetes protobuf bodies. */
+export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
+
 /** The encoded object inside a Kubernetes protobuf body (its `raw`), or an error naming what is wrong. */
 export function envelopedObject(body: Buffer): Buffer {
   if (!body.subarray(0, 4).equals(envelopeMagic)) throw new Error('not a Kubernetes protobuf envelope');
@@ -67,6 +70,6 @@ export async function readJsonOrProtobuf(request: AsyncIterable<unknown> & { hea
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType === 'application/vnd.kubernetes.protobuf') return fromProtobuf(body);
+  if (mediaType === protobufMediaType) return fromProtobuf(body);
   return JSON.parse(body.toString('utf8')) as unknown;
 }

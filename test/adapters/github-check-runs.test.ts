@@ -58,6 +58,21 @@ describe('check runs through Octokit (adapter)', () => {
     assert.equal(latest.data.check_runs[0]?.output.annotations_count, 1);
   });
 
+  it('answers a run asked for again (a Re-run) with a new run of its name, once, though its verdict is unchanged', async () => {
+    const before = gh.state.checkRuns.length;
+    const latest = check({ annotations: annotations(1, 'another reason') });
+    assert.equal(await checkRuns.ensure(head, latest), 'unchanged');
+    const answering = new CheckRuns(app, exampleRepo, gh.app.appId, writes, { sha: head, check: latest.context });
+    gh.requestLog.reset();
+    assert.equal(await answering.ensure(head, latest), 'updated');
+    assert.deepEqual(checkWrites(), ['checks.create']);
+    assert.equal(gh.state.checkRuns.length, before + 1);
+    assert.match(writes.at(-1) ?? '', / \(re-run\)$/);
+    assert.equal(await answering.ensure(head, latest), 'unchanged', 'answered once');
+    const otherName = new CheckRuns(app, exampleRepo, gh.app.appId, writes, { sha: head, check: 'another check' });
+    assert.equal(await otherName.ensure(head, latest), 'unchanged', 'another run of the commit was not asked for');
+  });
+
   it('cuts a summary and an annotation message past the API\'s limits instead of being refused', async () => {
     const long = 'x'.repeat(maxOutputCharacters + 10);
     assert.equal(await checkRuns.ensure(head, check({ context: 'long', summary: long, annotations: [{ path: 'k8s/db/pg.yaml', line: 3, level: 'notice', title: 't'.repeat(300), message: 'm'.repeat(70_000) }] })), 'created');

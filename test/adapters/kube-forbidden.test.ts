@@ -21,7 +21,7 @@ describe('RBAC refusals', () => {
     const missing = parseMissingPermission('persistentvolumeclaims "data-pg-0" is forbidden: User "u" cannot patch resource "persistentvolumeclaims" in API group "" in the namespace "db"');
     assert.ok(missing);
     assert.equal(describeMissingPermission(missing),
-      'the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (`sts-volume-gitops rbac --config FILE | kubectl apply -f -` grants what the configuration needs): User "u" may not patch persistentvolumeclaims "data-pg-0"');
+      'the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -` grants what the configuration needs): User "u" may not patch persistentvolumeclaims "data-pg-0"');
   });
 
   it('leaves admission refusals as the server words them', () => {

@@ -29,7 +29,7 @@ describe('check: cluster access questions', () => {
   it('knows why each granted verb is needed (every rule of the generated manifest is one of permissions.ts)', () => {
     for (const allow of [['db'], ['*']]) {
       const questions = accessQuestions({ name: 'prod', namespaces: { default: 'platform', state: 'platform', allow } });
-      assert.deepEqual(questions.filter((q) => q.why === 'for what `sts-volume-gitops rbac` grants it'), []);
+      assert.deepEqual(questions.filter((q) => q.why === 'for what `npx sts-volume-gitops rbac` grants it'), []);
     }
   });
 
@@ -42,7 +42,7 @@ describe('check: cluster access questions', () => {
     assert.deepEqual(rest, []);
     assert.equal(refused?.subject, 'list pods in every namespace');
     // The binding belongs to the grant; the manifest that makes it comes last, as in every other grant.
-    assert.equal(refused?.fix, 'grant "list" on "pods" at the cluster scope with a ClusterRole bound cluster-wide (namespaces.allow has "*") (`sts-volume-gitops rbac --config FILE | kubectl apply -f -` grants what the configuration needs)');
+    assert.equal(refused?.fix, 'grant "list" on "pods" at the cluster scope with a ClusterRole bound cluster-wide (namespaces.allow has "*") (`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -` grants what the configuration needs)');
   });
 
   it('groups refused verbs by resource and scope, with the authorizer\'s reason', () => {
@@ -58,7 +58,7 @@ describe('check: cluster access questions', () => {
   it('says an identity granted nothing must apply the generated manifest; all granted is one ok line', () => {
     const questions = accessQuestions(target);
     const none = judgeAccess(questions, questions.map(() => ({ allowed: false })));
-    assert.match(none[0]?.fix ?? '', /sts-volume-gitops rbac --config FILE \| kubectl apply -f -/);
+    assert.match(none[0]?.fix ?? '', /npx sts-volume-gitops rbac --config FILE \| kubectl apply -f -/);
     const all = judgeAccess(questions, questions.map(() => ({ allowed: true })));
     assert.deepEqual(all.map((r) => r.level), ['ok']);
     assert.match(all[0]?.message ?? '', /namespaces cache, db, platform/);

@@ -89,7 +89,7 @@ describe('who may write in the state namespace', () => {
     const missing = deployed();
     missing.roleBindings = [];
     assert.deepEqual(levels(missing), [['warning', 'RoleBinding sts-volume-gitops']]);
-    assert.match(judgeStateNamespaceWriters(missing)[0]?.fix ?? '', /apply the manifest `sts-volume-gitops rbac --config FILE` generates/);
+    assert.match(judgeStateNamespaceWriters(missing)[0]?.fix ?? '', /apply the manifest `npx sts-volume-gitops rbac --config FILE` generates/);
     // It says what follows it, never "listed below" with nothing below (issue 37 item 14).
     assert.match(judgeStateNamespaceWriters(missing)[0]?.message ?? '', /the tool's identity is not bound there, so it may not write there either$/);
     const others = deployed({ roles: [role('team', [rule(['create'], ['configmaps'])])], roleBindings: [roleBinding('team', { kind: 'Role', name: 'team' }, [group('app-team')])] });

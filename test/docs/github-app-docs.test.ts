@@ -41,7 +41,7 @@ describe('the GitHub App settings in the docs', () => {
 
   it('the events are those the webhook reads, and the permissions cover everything check asks of an App', () => {
     assert.deepEqual(Object.keys(appEvents).sort(), Object.keys(payloadReaders).sort());
-    assert.deepEqual(Object.keys(appEvents).sort(), ['merge_group', 'pull_request', 'push']);
+    assert.deepEqual(Object.keys(appEvents).sort(), ['check_run', 'check_suite', 'merge_group', 'pull_request', 'push']);
     const rows = appPermissionRows();
     for (const recovery of [true, false]) {
       for (const need of neededGitHubPermissions({ validate: true, recovery, forks: 'neutral' }, { checkRuns: true })) {

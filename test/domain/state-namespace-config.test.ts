@@ -25,7 +25,7 @@ describe('namespaces.state and namespaces.allow', () => {
       'target "prod": namespaces.state "db" is also in namespaces.allow: it holds the Lease and the recreation records (each an instruction to create '
       + 'a StatefulSet), and application teams usually may write ConfigMaps in the namespaces they deploy to: whoever may write ConfigMaps there '
       + 'can plant records (refused and reported) or delete a genuine one while its StatefulSet is absent; give the target a state namespace of '
-      + 'its own (leave namespaces.state unset for sts-volume-gitops, which `sts-volume-gitops rbac` creates), or take it out of allow',
+      + 'its own (leave namespaces.state unset for sts-volume-gitops, which `npx sts-volume-gitops rbac` creates), or take it out of allow',
     ]);
   });
 

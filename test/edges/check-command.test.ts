@@ -13,7 +13,7 @@ import { defaultRbacGroup, rbacObjects, type RbacObject } from '../../functions/
 import { parseConfig } from '../../functions/domain/config.ts';
 import { checkCommand } from '../../functions/cli/check-command.ts';
 import { renderCheckReport, type CheckReport } from '../../functions/cli/render-check.ts';
-import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-command.ts';
+import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-config.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { requireMergeQueue } from '../../sandbox/github/endpoints/rules.ts';
@@ -120,7 +120,7 @@ describe('check: what is missing before anything runs', () => {
     assert.deepEqual(errors(checked).map((e) => [e.id, e.subject]), [['cluster.access', 'patch persistentvolumeclaims in namespace "db"']]);
     const [missing] = errors(checked);
     // The manifest generated for the config, not infra/k8s/rbac.yaml (the example's: another target's Lease name).
-    assert.match(missing?.fix ?? '', /^grant "patch" on "persistentvolumeclaims" in namespace "db" \(`sts-volume-gitops rbac --config FILE \| kubectl apply -f -` grants what the configuration needs\)$/);
+    assert.match(missing?.fix ?? '', /^grant "patch" on "persistentvolumeclaims" in namespace "db" \(`npx sts-volume-gitops rbac --config FILE \| kubectl apply -f -` grants what the configuration needs\)$/);
     assert.equal(missing?.message, 'not allowed; needed to raise a PVC\'s storage request (and to dry-run it), and to write the status annotation of a set an operator writes',
       'the refused verb\'s reason alone, in words (issue 30 item 9: not `needed for list: readSnapshot; patch: ...`)');
     assert.match(checked.text, /error +cluster\.access +patch persistentvolumeclaims in namespace "db": not allowed/);
@@ -287,7 +287,7 @@ describe('check: what is missing before anything runs', () => {
   it('checks the webhook secret where a webhook is deployed', async () => {
     const path = await configFile('good');
     const unset = await check(['--config', path, '--webhook-secret-env', 'HOOK_SECRET']);
-    assert.deepEqual(unset.report.webhook.map((r) => [r.level, r.subject, r.fix]), [['error', '$HOOK_SECRET', 'export HOOK_SECRET=<the secret entered in the GitHub webhook settings>']]);
+    assert.deepEqual(unset.report.webhook.map((r) => [r.level, r.subject, r.fix]), [['error', '$HOOK_SECRET', 'export HOOK_SECRET=<the secret entered in the GitHub webhook settings, 16 characters or more>']]);
     assert.equal(unset.code, 1);
     // --json counts what a script would otherwise count itself: every result, targets and webhook together.
     const levels = [...results(unset), ...unset.report.webhook].map((r) => r.level);

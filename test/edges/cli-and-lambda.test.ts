@@ -1,30 +1,19 @@
 // The edges end to end: the CLI's plan/reconcile and the Lambda handler, against both sandboxes seeded from examples/.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import type { Context } from 'aws-lambda';
-import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { handler } from '../../functions/lambda/handler.ts';
 import type { TargetRunJson } from '../../functions/app/report-json.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { runCli } from '../support/cli-children.ts';
 
-const run = promisify(execFile);
 const examples = new URL('../../examples/', import.meta.url).pathname;
 
-async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'functions/cli/main.ts', ...args], { env: { ...process.env, ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 function lambdaContext(remainingMs: number): Context {
   return {
@@ -55,7 +44,7 @@ describe('CLI and Lambda against the sandboxes', () => {
 
   it('plan prints what would change with file:line, exits 0, and writes nothing', async () => {
     kube.requestLog.reset();
-    const result = await cli(['plan', '--config', configPath], env);
+    const result = await runCli(['plan', '--config', configPath], env);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Plan for target demo at commit [0-9a-f]{12}/);
     assert.match(result.stdout, /data: 10Gi -> 20Gi, class silver -> gold \[standard\] 0\/3 done {2}\(k8s\/db\/pg\.yaml:33\)/);
@@ -64,7 +53,7 @@ describe('CLI and Lambda against the sandboxes', () => {
   });
 
   it('plan --json prints the report as JSON', async () => {
-    const result = await cli(['plan', '--config', configPath, '--json'], env);
+    const result = await runCli(['plan', '--config', configPath, '--json'], env);
     const runs = JSON.parse(result.stdout) as Array<{ target: string; report: { statefulSets: Array<{ name: string }> } }>;
     assert.deepEqual(runs[0]?.report.statefulSets.map((s) => s.name).sort(), ['clickhouse', 'pg', 'redis']);
   });
@@ -73,30 +62,30 @@ describe('CLI and Lambda against the sandboxes', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sts-edges-paths-'));
     const typo = join(dir, 'typo.yaml');
     await writeFile(typo, sandboxConfig(kube.kubeconfigPath, github.url, 'TEST_GITHUB_TOKEN').replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8/**/*.yaml"]'));
-    const text = await cli(['plan', '--config', typo], env);
+    const text = await runCli(['plan', '--config', typo], env);
     assert.equal(text.code, 1, text.stderr);
     assert.match(text.stdout, /\n {2}! paths \["k8\/\*\*\/\*\.yaml"\] match no YAML file at [0-9a-f]{12}: no manifest was read; k8\/ has no YAML file; did you mean k8s\/\*\*\/\*\.yaml\?\n/);
     assert.doesNotMatch(text.stdout, /no StatefulSets in the target paths/);
-    const json = await cli(['plan', '--config', typo, '--json'], env);
+    const json = await runCli(['plan', '--config', typo, '--json'], env);
     const [run] = JSON.parse(json.stdout) as TargetRunJson[];
     assert.deepEqual(run?.report?.noManifests?.paths, ['k8/**/*.yaml']);
     assert.deepEqual(run?.verdict.problems.map((p) => [p.severity, p.kind, p.reason, p.subject]), [['blocked', 'manifest', 'no-manifests', 'k8/**/*.yaml']]);
     // With size sources the pass still reads those: said in the report, not a blocked verdict.
     const mapped = join(dir, 'mapped.yaml');
     await writeFile(mapped, sandboxConfig(kube.kubeconfigPath, github.url, 'TEST_GITHUB_TOKEN', exampleSizeSources).replace('paths: ["k8s/**/*.yaml"]', 'paths: ["k8/**/*.yaml"]'));
-    const [withSources] = JSON.parse((await cli(['plan', '--config', mapped, '--json'], env)).stdout) as TargetRunJson[];
+    const [withSources] = JSON.parse((await runCli(['plan', '--config', mapped, '--json'], env)).stdout) as TargetRunJson[];
     assert.equal(withSources?.report?.noManifests?.sizeSources, true);
     assert.match(withSources?.report?.noManifests?.message ?? '', /no manifest was read, only the size sources/);
     assert.ok(!withSources?.verdict.problems.some((p) => p.reason === 'no-manifests'));
   });
 
   it('exits 2 with an actionable message on bad usage, a bad config or an unknown target', async () => {
-    assert.equal((await cli(['plan', '--bogus'], env)).code, 2);
-    assert.match((await cli(['plan'], {})).stderr, /pass --config FILE or set STS_VOLUME_GITOPS_CONFIG/);
-    const unknown = await cli(['plan', '--config', configPath, '--target', 'nope'], env);
+    assert.equal((await runCli(['plan', '--bogus'], env)).code, 2);
+    assert.match((await runCli(['plan'], {})).stderr, /pass --config FILE or set STS_VOLUME_GITOPS_CONFIG/);
+    const unknown = await runCli(['plan', '--config', configPath, '--target', 'nope'], env);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no target named nope in the configuration \(targets: demo\)/);
-    assert.equal((await cli(['frobnicate'], env)).code, 2);
+    assert.equal((await runCli(['frobnicate'], env)).code, 2);
   });
 
   it('the Lambda handler runs one pass per target with structured logs and a JSON report', async () => {
@@ -136,7 +125,7 @@ describe('CLI and Lambda against the sandboxes', () => {
     let last = { code: -1, stdout: '', stderr: '' };
     for (let i = 0; i < 8; i++) {
       kube.tick(3);
-      last = await cli(['reconcile', '--config', configPath], env);
+      last = await runCli(['reconcile', '--config', configPath], env);
     }
     assert.match(last.stdout, /= db\/pg \(OrderedReady, 3 replicas\): converged/);
     assert.match(last.stdout, /x analytics\/clickhouse .*: failed/);
@@ -145,7 +134,7 @@ describe('CLI and Lambda against the sandboxes', () => {
   });
 
   it('reconcile --json prints plain JSON once a recovery is decided: its verdict failed as the exit code, sizes as decimal strings, links as an object', async () => {
-    const result = await cli(['reconcile', '--config', configPath, '--json'], env);
+    const result = await runCli(['reconcile', '--config', configPath, '--json'], env);
     assert.equal(result.code, 1, result.stderr);
     const runs = JSON.parse(result.stdout) as TargetRunJson[];
     // The exit code and the JSON agree: the pass got everywhere (report.outcome) and its verdict is failed, naming why.

@@ -10,7 +10,7 @@ import { delimiter, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { commandTable } from '../../functions/cli/command-table.ts';
-import { renderCommandHelp } from '../../functions/cli/command-line.ts';
+import { allCommandSpecs, renderCommandHelp } from '../../functions/cli/command-line.ts';
 import { nodeVersionProblem } from '../../bin/node-version.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
@@ -61,7 +61,7 @@ describe('the command line, as a child process', () => {
   after(() => rm(tmp, { recursive: true, force: true }));
 
   it('COMMAND --help prints that command\'s usage and every flag, exits 0 and does nothing else', async () => {
-    const answers = await Promise.all(Object.values(commandTable).map(async (spec) => ({ spec, answer: await spawnCli([spec.name, '--help'], { tmp }) })));
+    const answers = await Promise.all(allCommandSpecs().map(async (spec) => ({ spec, answer: await spawnCli([...spec.name.split(' '), '--help'], { tmp }) })));
     for (const { spec, answer } of answers) {
       assert.deepEqual(answer, { code: 0, stdout: renderCommandHelp(spec), stderr: '' }, `${spec.name} --help`);
     }
@@ -98,7 +98,7 @@ describe('the command line, as a child process', () => {
     assert.equal(checked.error.kind, 'configuration');
     assert.ok(checked.error.problems.length > 0);
     assert.match(checkBad.stderr, /^configuration error in .*bad\.yaml:\n {2}- /, 'a person still reads the problems on stderr');
-    assert.deepEqual(JSON.parse(checkFlag.stdout), { error: { kind: 'usage', message: 'Unknown option \'--bogus\'', hint: 'Run \'sts-volume-gitops check --help\' for its usage and flags.' } });
+    assert.deepEqual(JSON.parse(checkFlag.stdout), { error: { kind: 'usage', message: 'Unknown option \'--bogus\'', hint: 'Run \'npx sts-volume-gitops check --help\' for its usage and flags.' } });
     assert.equal((JSON.parse(reconcileBad.stdout) as { error: { kind: string } }).error.kind, 'configuration');
     assert.equal((JSON.parse(sandboxBad.stdout) as { error: { kind: string } }).error.kind, 'usage');
   });
@@ -108,10 +108,10 @@ describe('the command line, as a child process', () => {
       spawnCli([], { tmp }), spawnCli(['frobnicate'], { tmp }), spawnCli(['webhook'], { tmp }), spawnCli(['plan', '--bogus'], { tmp }),
     ]);
     assert.equal(nothing.code, 2);
-    assert.match(nothing.stderr, /^Usage:\n {2}sts-volume-gitops COMMAND \[flags\]$/m);
+    assert.match(nothing.stderr, /^Usage:\n {2}npx sts-volume-gitops COMMAND \[flags\]$/m);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown command "frobnicate": the commands are plan, reconcile, check, rbac, webhook, sandbox, demo, help, version\nRun 'sts-volume-gitops --help'/);
-    assert.deepEqual([webhook.code, webhook.stderr], [2, 'webhook needs --port N\nRun \'sts-volume-gitops webhook --help\' for its usage and flags.\n']);
+    assert.match(unknown.stderr, /unknown command "frobnicate": the commands are plan, reconcile, check, rbac, webhook, sandbox, demo, help, version\nRun 'npx sts-volume-gitops --help'/);
+    assert.deepEqual([webhook.code, webhook.stderr], [2, 'webhook needs --port N\nRun \'npx sts-volume-gitops webhook --help\' for its usage and flags.\n']);
     assert.deepEqual([plan.code, plan.stdout], [2, '']);
   });
 

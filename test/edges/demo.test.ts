@@ -9,7 +9,7 @@ describe('the npm start demo', () => {
     const code = await runDemo((text) => lines.push(text));
     const output = lines.join('\n');
     assert.equal(code, 0);
-    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `sts-volume-gitops rbac`'s 13 objects/);
+    assert.match(output, /Runs as\s+User "sts-volume-gitops-demo" in group sts-volume-gitops, granted only `npx sts-volume-gitops rbac`'s 13 objects/);
     assert.match(output, /0\. Before the first pass: what check finds[\s\S]*ok +cluster\.access +permissions: all \d+ verbs the tool uses are allowed[\s\S]*0 errors/);
     // It reaches GitHub as README's App: checks write and merge queues read are verified first.
     assert.match(output, /ok +github\.permissions +checks: write: the installation has checks: write/);
@@ -40,7 +40,7 @@ describe('the npm start demo', () => {
     assert.match(output, /\n {6}db\/pg {8}data {6}3 {9}class extreme → gold {2}standard \(expandable\) {2}no quota {2}✅ will change class\n/);
     assert.match(output, /k8s\/db\/pg\.yaml:30 {2}notice {2}db\/pg data: will change class\n {8}VolumeAttributesClass extreme → gold on 3 PVCs \(StorageClass standard\)\n/);
     assert.doesNotMatch(output, /30Gi → 30Gi|\+0\.00 USD/);
-    assert.match(output, /db\/pg waiting \(data 0\/3 done in extreme\)/);
+    assert.match(output, /\n {2}db\/pg waiting \(data 0\/3 done in extreme: 3 to be patched\)\n/);
     // The recovery pull request says what it costs, in its body and its check run, with the annotation on the line.
     assert.match(output, /Recover analytics\/clickhouse data: 100Gi → 50Gi \(expansion failed\)/);
     assert.match(output, /That adds \+7\.50 USD a month \(60Gi more on capped at 0\.125 USD per GiB-month\)\./);
@@ -57,6 +57,21 @@ describe('the npm start demo', () => {
     assert.match(output, /server-volume: 20Gi \[standard\] 1\/1 done {2}\(apps\/victoria-logs\/values-prod\.yaml:11\)/);
     assert.match(output, /4 converged, 0 in progress, 0 blocked or failed, 0 stalled, 0 missing, 0 manifest errors/);
     assert.match(output, /Writes in that pass: Kubernetes 0, GitHub 0\./);
+    // README's first example: a shrink, blocked on its pull request's check at the size's line, before anyone merges it.
+    assert.match(output, /2\. A pull request that shrinks a volume: blocked on its check[\s\S]*?✖ sts-volume-gitops\/validate \(demo\) on [0-9a-f]{7} — failure\n {4}db\/pg data: 5Gi is not above the current capacity of data-pg-0 \(10Gi\), data-pg-1 \(10Gi\), data-pg-2 \(10Gi\); a request can only be lowered to a value strictly above status\.capacity \(KEP-1790\)\n/);
+    assert.match(output, /\n {6}sts-volume-gitops plan for demo at [0-9a-f]{7}\n/, 'the plan\'s title names the tool, not a command line');
+    assert.match(output, /\n {6}db\/pg {8}data {6}3 {9}10Gi → 5Gi; class silver → gold {2}standard \(expandable\) {2}— {6}❌ blocked\n/);
+    assert.match(output, /k8s\/db\/pg\.yaml:33 {2}failure {2}db\/pg data: blocked\n/);
+    // A zero too many, held back by the target's guardrail, named where it is set.
+    assert.match(output, /6\. A zero too many[\s\S]*?✖ sts-volume-gitops\/validate \(demo\) on [0-9a-f]{7} — failure\n {4}cache\/redis data: 80Gi is 10x the current size 8Gi, more than the 5x allowed in one change \(guardrails\.maxGrowthFactor, set on the target\)/);
+    assert.match(output, /k8s\/cache\/redis\.yaml:45 {2}failure {2}cache\/redis data: blocked\n/);
+    // Each pass says where the sets stand in a short line, then only the sets it changed, one a line (issue 37 item 17).
+    const passLines = output.split('\n').filter((line) => /^pass \d+: /.test(line));
+    assert.ok(passLines.length >= 20, `${passLines.length} passes`);
+    for (const line of passLines) assert.match(line, /^pass \d+: (\d+ [a-z ]+(, |; no set changed$|$))+/, line);
+    assert.ok(passLines.every((line) => line.length <= 80), passLines.join('\n'));
+    assert.match(output, /\npass \d+: 3 converged, 1 failed\n {2}db\/pg failed \(data 0\/3 done in extreme: 3 failed\)\n {4}github: /, 'a pass that changed one set names that set alone');
+    assert.match(output, /9\. Converged: one more pass changes nothing ===\n\npass \d+: 4 converged; no set changed\n/);
     // What GitHub renders, never its Markdown source; and the glossary's words (issue 30 item 9).
     assert.doesNotMatch(output, /\\[+()_`|]|&gt;|&lt;|&amp;|<br>|\*\*[A-Za-z]|<!--|<sub>/, 'Markdown shown as a reviewer reads it');
     assert.doesNotMatch(output, /\(s\)|(?<![\d.,/])1 (PVC|replica|annotation|commit|file|error|warning)s\b|\/month|\bready\b|in-progress/);

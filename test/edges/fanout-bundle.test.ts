@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { buildLambdaBundle, lambdaBundle, lambdaEntries, type BuiltBundle, type LambdaEntryName } from '../../infra/lambda-bundle.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload } from '../../sandbox/github/webhooks.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -105,7 +105,7 @@ describe('the fan-out bundles, built as the stack builds them, each in its own N
     const number = await github.openPullRequest({ head: 'grow', title: 'grow' });
     const pr = github.state.pulls.find((p) => p.number === number);
     assert.ok(pr);
-    const payload = pullRequestPayload(github.state, pr, 'opened', 'dana');
+    const payload = pullRequestPayload(github.context, pr, 'opened', 'dana');
     const signed = await invoke('webhook', await gitHubDelivery({ event: 'pull_request', payload, secret: webhookSecret }));
     assert.ok(signed.outcome.ok, `${JSON.stringify(signed.outcome)}\n${signed.output}`);
     assert.deepEqual(JSON.parse(signed.outcome.body), { statusCode: 202, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ queued: [{ target: 'demo', action: 'validate' }] }) });

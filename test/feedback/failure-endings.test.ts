@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { progressContext } from '../../functions/feedback/report-progress.ts';
+import { progressContext } from '../../functions/feedback/check-names.ts';
 import { startCappedWarehouse, type CappedWarehouse } from '../support/capped-warehouse.ts';
 import { applyPass, commentBodies, statusesOf } from '../support/passes.ts';
 import { withSandboxApp } from '../support/sandbox-app.ts';

@@ -6,7 +6,7 @@ import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { pgManifest, startOneSetWorld } from './one-set-world.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 
 

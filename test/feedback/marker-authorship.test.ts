@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { applyPass, commentBodies, passUntil, statusesOf, writeFiles } from '../support/passes.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';

@@ -282,7 +282,7 @@ describe('StsVolumeGitopsStack', () => {
     // Growth skipped for an hour (usage unread in each of four 15-minute periods), not one Prometheus blip.
     const usage = alarmNamed(template, 'Test-usage-read-failures');
     assert.deepEqual([usage.MetricName, usage.Statistic, usage.Period, usage.Threshold, usage.EvaluationPeriods, usage.DatapointsToAlarm], ['UsageReadFailures', 'Sum', 900, 1, 4, 4]);
-    assert.match(joined(alarmsOf(template).find((a) => a.Properties.AlarmName === 'Test-usage-read-failures')?.Properties.AlarmDescription), /First: `sts-volume-gitops check` /);
+    assert.match(joined(alarmsOf(template).find((a) => a.Properties.AlarmName === 'Test-usage-read-failures')?.Properties.AlarmDescription), /First: `npx sts-volume-gitops check` /);
     // What a pass finds that needs a person, from the counts the worker publishes (their totals: dimension service alone).
     for (const [name, metric] of [['Test-failed-resizes', 'StatefulSetsFailed'], ['Test-blocked-resizes', 'StatefulSetsBlocked'], ['Test-manifest-errors', 'ManifestErrors'], ['Test-refused-records', 'RefusedRecreationRecords']] as const) {
       const alarm = alarmNamed(template, name);

@@ -11,7 +11,7 @@ import { DirectorySource } from '../../functions/adapters/local/directory-source
 import { runPass, type PassReport, type StatefulSetReport } from '../../functions/engine/run-pass.ts';
 import { defaultStateNamespace } from '../../functions/domain/config.ts';
 import { RecordKey } from '../../functions/engine/records/authenticity.ts';
-import { generateRecordKey } from '../../functions/cli/sandbox-command.ts';
+import { generateRecordKey } from '../../functions/cli/sandbox-config.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType, type KubeObject } from '../../sandbox/kube/store.ts';

@@ -5,7 +5,7 @@
 // set converges with every pod kept.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { progressContext } from '../../functions/feedback/report-progress.ts';
+import { progressContext } from '../../functions/feedback/check-names.ts';
 import { ChildPool } from '../campaign/child-pool.ts';
 import { FaultPlan } from '../campaign/fault-plan.ts';
 import { leaseName, namespace, podIdentities, startWorld, types, type World } from '../campaign/world.ts';

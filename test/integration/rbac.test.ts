@@ -96,7 +96,7 @@ describe('the engine under RBAC', () => {
       const report = await h.pass();
       const pg = statefulSetReport(report, 'pg');
       assert.equal(pg.outcome, 'blocked');
-      const expected = `the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (\`sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs): User "${engineUser}" may not patch persistentvolumeclaims "data-pg-0"`;
+      const expected = `the cluster refused: grant "patch" on "persistentvolumeclaims" in namespace "db" (\`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs): User "${engineUser}" may not patch persistentvolumeclaims "data-pg-0"`;
       assert.equal(pg.templates[0]?.reasons[0], `dry run of the patch to data-pg-0 was rejected: ${expected}`);
       const rendered = renderPassReport(report);
       process.stdout.write(`# ${rendered.split('\n').join('\n# ')}\n`);
@@ -123,7 +123,7 @@ describe('the engine under RBAC', () => {
       const [run] = await runTargets(parseConfig(configText, 'config.yaml', dir), { mode: 'plan', holderIdentity: 'test' });
       process.stdout.write(`# target ${run?.target ?? ''}: error: ${run?.error ?? ''}\n`);
       assert.equal(run?.report, undefined);
-      assert.equal(run?.error, `the cluster refused: grant "list" on "storageclasses" (API group "storage.k8s.io") at the cluster scope (\`sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs): User "${engineUser}" may not list storageclasses`);
+      assert.equal(run?.error, `the cluster refused: grant "list" on "storageclasses" (API group "storage.k8s.io") at the cluster scope (\`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs): User "${engineUser}" may not list storageclasses`);
       await rm(dir, { recursive: true, force: true });
     } finally {
       await h.close();
@@ -135,7 +135,7 @@ describe('the engine under RBAC', () => {
     try {
       await h.writeManifest({ name: 'pg', replicas: 1, templates: { data: '20Gi' } });
       await assert.rejects(h.pass(), (error: Error) => {
-        assert.equal(error.message, `the cluster refused: grant "create" on "leases" (API group "coordination.k8s.io") in namespace "${h.stateNamespace}" (\`sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs): User "${engineUser}" may not create leases`);
+        assert.equal(error.message, `the cluster refused: grant "create" on "leases" (API group "coordination.k8s.io") in namespace "${h.stateNamespace}" (\`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs): User "${engineUser}" may not create leases`);
         return true;
       });
       assert.deepEqual(h.kube.requestLog.writes().filter((w) => w.status < 400), [], 'nothing was written');

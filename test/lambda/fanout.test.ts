@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { createDispatcher } from '../../functions/lambda/dispatcher.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { sqsTargetQueue } from '../../functions/adapters/aws/target-queue.ts';

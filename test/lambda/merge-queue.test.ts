@@ -8,9 +8,9 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { runTargets } from '../../functions/app/run-targets.ts';
 import { parseTargetMessage } from '../../functions/app/target-messages.ts';
-import { sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig } from '../../functions/cli/sandbox-config.ts';
 import { loadConfig } from '../../functions/domain/config.ts';
-import { validateContext } from '../../functions/feedback/validate-pull-requests.ts';
+import { validateContext } from '../../functions/feedback/check-names.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
@@ -88,7 +88,7 @@ describe('merge queues and base changes through the webhook', () => {
     const prHead = await github.commitFiles({ branch: 'shrink-pg', message: 'pg to 5Gi', files: { 'k8s/db/pg.yaml': await pgWith('5Gi') } });
     const number = await github.openPullRequest({ head: 'shrink-pg', title: 'pg to 5Gi' });
     const pr = github.state.pulls.find((p) => p.number === number) ?? assert.fail('pr');
-    assert.equal((await deliver('pull_request', pullRequestPayload(github.state, pr, 'opened', 'dana'))).statusCode, 202);
+    assert.equal((await deliver('pull_request', pullRequestPayload(github.context, pr, 'opened', 'dana'))).statusCode, 202);
     await drainToWorker();
     const entry = await queueEntry(number, { 'k8s/db/pg.yaml': await pgWith('5Gi') });
     const answer = await deliver('merge_group', mergeGroupEvent(entry));
@@ -107,7 +107,7 @@ describe('merge queues and base changes through the webhook', () => {
 
   it('checks a queue commit on merge_group alone: the push of its queue branch queues nothing', async () => {
     const entry = await queueEntry(900, { 'k8s/db/pg.yaml': await pgWith('40Gi') });
-    const push = pushPayload(github.state, entry.ref.replace('refs/heads/', ''), undefined, entry.headSha, 'github-merge-queue[bot]');
+    const push = await pushPayload(github.context, entry.ref.replace('refs/heads/', ''), undefined, entry.headSha, 'github-merge-queue[bot]');
     assert.match(String((await deliver('push', push)).body.ignored), /^a push to a gh-readonly-queue\/ branch validates nothing: .* checked only on GitHub's merge_group delivery/);
     assert.deepEqual(await drainToWorker(), [], 'nothing queued for the push');
     assert.equal(github.state.checkRuns.some((r) => r.headSha === entry.headSha), false);
@@ -123,7 +123,7 @@ describe('merge queues and base changes through the webhook', () => {
     const prHead = await github.commitFiles({ branch: 'spoof-pg', message: 'pg to 4Gi', files: { 'k8s/db/pg.yaml': await pgWith('4Gi') } });
     const number = await github.openPullRequest({ head: 'spoof-pg', title: 'pg to 4Gi' });
     const pr = github.state.pulls.find((p) => p.number === number) ?? assert.fail('pr');
-    await deliver('pull_request', pullRequestPayload(github.state, pr, 'opened', 'mallory'));
+    await deliver('pull_request', pullRequestPayload(github.context, pr, 'opened', 'mallory'));
     await drainToWorker();
     assert.equal((await checkRunOn(prHead)).conclusion, 'failure');
     const runsBefore = structuredClone(github.state.checkRuns.filter((r) => r.headSha === prHead));
@@ -132,7 +132,7 @@ describe('merge queues and base changes through the webhook', () => {
     // so that the "queue commit" changes nothing and would pass as "no volume changes".
     const branch = `gh-readonly-queue/main/pr-${number}-${prHead}`;
     await github.state.git.updateRef(`refs/heads/${branch}`, prHead);
-    const answer = await deliver('push', pushPayload(github.state, branch, undefined, prHead, 'mallory'));
+    const answer = await deliver('push', await pushPayload(github.context, branch, undefined, prHead, 'mallory'));
     const queued = await drainToWorker();
     assert.equal((await checkRunOn(prHead)).conclusion, 'failure', 'the pull request\'s failing check stays failing');
     assert.deepEqual(github.state.checkRuns.filter((r) => r.headSha === prHead), runsBefore, 'the pull request\'s check is untouched');
@@ -169,7 +169,7 @@ describe('merge queues and base changes through the webhook', () => {
     const destroyed = { ...retarget(exampleOf('merge_group', 'checks_requested')), action: 'destroyed' };
     assert.match(String((await deliver('merge_group', destroyed)).body.ignored), /merge_group destroyed asks for no check/);
     const entry = await queueEntry(902, { 'README.md': 'again\n' });
-    const deleted = { ...pushPayload(github.state, entry.ref.replace('refs/heads/', ''), entry.headSha, '0'.repeat(40), 'github-merge-queue[bot]'), deleted: true };
+    const deleted = { ...await pushPayload(github.context, entry.ref.replace('refs/heads/', ''), entry.headSha, undefined, 'github-merge-queue[bot]'), deleted: true };
     assert.match(String((await deliver('push', deleted)).body.ignored), /validates nothing/);
     assert.equal(sqs.drain().length, 0);
   });
@@ -179,7 +179,7 @@ describe('merge queues and base changes through the webhook', () => {
     const otherHead = await github.commitFiles({ branch: 'grow-other', message: 'pg to 30Gi', files: { 'k8s/db/pg.yaml': await pgWith('30Gi') } });
     await github.openPullRequest({ head: 'grow-other', title: 'pg to 30Gi' });
     const opened = retarget(exampleOf('pull_request', 'opened'));
-    const ours = pullRequestPayload(github.state, pr, 'opened', 'dana');
+    const ours = pullRequestPayload(github.context, pr, 'opened', 'dana');
     const edited = { ...opened, ...ours, action: 'edited', changes: { base: { ref: { from: 'develop' }, sha: { from: '0'.repeat(40) } } } };
     assert.deepEqual((await deliver('pull_request', edited)).body, { queued: [{ target: 'demo', action: 'validate' }] });
     const retitled = { ...edited, changes: { title: { from: 'old title' } } };

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
-import { sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-config.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import { checkCommand } from '../../functions/cli/check-command.ts';
 import { handler as webhookHandler, webhookSecretVariable } from '../../functions/lambda/webhook.ts';

@@ -51,4 +51,15 @@ describe('target messages', () => {
     assert.deepEqual(parseTargetMessage('{"target":"a","action":"validate","pullRequest":12}'), { target: 'a', action: 'validate', trigger: 'unknown', pullRequest: 12 });
     assert.throws(() => parseTargetMessage('{"target":"a","action":"validate","pullRequest":"12"}'), /"pullRequest" must be a pull request number/);
   });
+
+  it('carries the check runs asked for again (a Re-run), with a commit SHA, never beside a merge queue commit', () => {
+    const rerun = { sha: 'c'.repeat(40), check: 'sts-volume-gitops/validate (a)' };
+    assert.deepEqual(parseTargetMessage(JSON.stringify({ target: 'a', action: 'validate', trigger: 'check_run', pullRequest: 3, rerun })),
+      { target: 'a', action: 'validate', trigger: 'check_run', pullRequest: 3, rerun });
+    assert.deepEqual(parseTargetMessage(JSON.stringify({ target: 'a', action: 'pass', trigger: 'check_suite', rerun: { sha: rerun.sha } })),
+      { target: 'a', action: 'pass', trigger: 'check_suite', rerun: { sha: rerun.sha } });
+    assert.throws(() => parseTargetMessage(JSON.stringify({ target: 'a', action: 'pass', rerun: { sha: 'HEAD' } })), /"rerun" must be \{ sha, check\? \}/);
+    assert.throws(() => parseTargetMessage(JSON.stringify({ target: 'a', action: 'pass', rerun: { sha: rerun.sha, check: 7 } })), /"rerun\.check" must be/);
+    assert.throws(() => parseTargetMessage(JSON.stringify({ target: 'a', action: 'validate', trigger: 'merge_group', mergeGroup: { headSha: 'a'.repeat(40), baseSha: 'b'.repeat(40) }, rerun })), /"rerun" does not go with "mergeGroup"/);
+  });
 });

@@ -6,7 +6,7 @@ import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { createWorker } from '../../functions/lambda/worker.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import { pullRequestPayload, pushPayload } from '../../sandbox/github/webhooks.ts';
@@ -47,7 +47,7 @@ describe('the webhook Lambda', () => {
   function pullRequestEvent(number: number): Record<string, unknown> {
     const pr = github.state.pulls.find((p) => p.number === number);
     assert.ok(pr);
-    return pullRequestPayload(github.state, pr, 'opened', 'dana');
+    return pullRequestPayload(github.context, pr, 'opened', 'dana');
   }
 
   const drainToWorker = (): Promise<Array<{ target: string; action: string }>> => world.drainToWorker();
@@ -121,11 +121,11 @@ describe('the webhook Lambda', () => {
     assert.equal(await ignored('pull_request', prElsewhere), 'no target reads someone/else');
     assert.match(await ignored('pull_request', { ...pr, action: 'closed' }), /pull_request closed changes nothing/);
     const head = await github.readFile('refs/heads/main', 'k8s/db/pg.yaml') ? await github.state.git.resolve('refs/heads/main') ?? '' : '';
-    assert.match(await ignored('push', pushPayload(github.state, 'grow-pg', undefined, head, 'dana')), /no target of acme\/platform-gitops follows refs\/heads\/grow-pg/);
+    assert.match(await ignored('push', await pushPayload(github.context, 'grow-pg', undefined, head, 'dana')), /no target of acme\/platform-gitops follows refs\/heads\/grow-pg/);
     assert.match(await ignored('issues', {}), /event issues is not used/);
     assert.match(await ignored('pull_request', { ...pr, action: 'labeled' }), /pull_request labeled changes nothing/);
     assert.equal(sqs.drain().length, 0);
-    const push = await webhook(await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', head, head, 'dana'), secret, base64: true }), lambdaContext('webhook')) as { statusCode: number; body: string };
+    const push = await webhook(await gitHubDelivery({ event: 'push', payload: await pushPayload(github.context, 'main', head, head, 'dana'), secret, base64: true }), lambdaContext('webhook')) as { statusCode: number; body: string };
     assert.deepEqual({ status: push.statusCode, body: JSON.parse(push.body) as unknown }, { status: 202, body: { queued: [{ target: 'demo', action: 'pass' }] } });
     assert.deepEqual(sqs.drain().map((r) => JSON.parse(r.body) as unknown), [{ target: 'demo', action: 'pass', trigger: 'push' }]);
   });
@@ -164,7 +164,7 @@ describe('the webhook Lambda', () => {
   it('refuses signed bodies that are not the event their header names (the header is not signed) with 400, never 5xx', async () => {
     const repository = { full_name: 'acme/platform-gitops', name: 'platform-gitops', owner: { login: 'acme' } };
     const workflowDispatch = { ref: 'refs/heads/main', inputs: null, repository, sender: { login: 'mallory' }, workflow: '.github/workflows/ci.yml' };
-    const push = pushPayload(github.state, 'main', undefined, await github.state.git.resolve('refs/heads/main') ?? '', 'dana');
+    const push = await pushPayload(github.context, 'main', undefined, await github.state.git.resolve('refs/heads/main') ?? '', 'dana');
     const cases: Array<[string, unknown, RegExp]> = [
       ['push', workflowDispatch, /the body is not a push delivery: body\.before must be a commit SHA/],
       ['push', null, /the body is not a push delivery: the body must be an object/],
@@ -196,7 +196,7 @@ describe('the webhook Lambda', () => {
       const oversized = await gitHubDelivery({ event: 'push', payload: null, secret });
       const tooLarge = await webhook({ ...oversized, body: 'x'.repeat(25 * 1024 * 1024 + 1) }, lambdaContext('webhook')) as { statusCode: number };
       assert.equal(tooLarge.statusCode, 413);
-      await webhook(await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', undefined, head, 'dana'), secret }), lambdaContext('webhook'));
+      await webhook(await gitHubDelivery({ event: 'push', payload: await pushPayload(github.context, 'main', undefined, head, 'dana'), secret }), lambdaContext('webhook'));
       await webhook(await gitHubDelivery({ event: 'issues', payload: {}, secret }), lambdaContext('webhook'));
     });
     sqs.drain();
@@ -215,10 +215,10 @@ describe('the webhook Lambda', () => {
   it('counts a delivery id it queued before as WebhookDeliveriesRepeated, and still queues it (GitHub\'s Redeliver keeps the id)', async () => {
     const head = await github.state.git.resolve('refs/heads/main') ?? '';
     // A captured delivery sent again: the signature covers the body, not a time, so it verifies every time.
-    const captured = await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', undefined, head, 'dana'), secret, delivery: 'captured-delivery' });
+    const captured = await gitHubDelivery({ event: 'push', payload: await pushPayload(github.context, 'main', undefined, head, 'dana'), secret, delivery: 'captured-delivery' });
     const lines = await captureOutput(async () => {
       for (let i = 0; i < 3; i++) assert.equal((await webhook(captured, lambdaContext('webhook')) as { statusCode: number }).statusCode, 202);
-      await webhook(await gitHubDelivery({ event: 'push', payload: pushPayload(github.state, 'main', undefined, head, 'dana'), secret }), lambdaContext('webhook'));
+      await webhook(await gitHubDelivery({ event: 'push', payload: await pushPayload(github.context, 'main', undefined, head, 'dana'), secret }), lambdaContext('webhook'));
     });
     sqs.drain();
     const names = metricsIn(lines).flatMap((blob) => blob._aws.CloudWatchMetrics.flatMap((m) => m.Metrics.map((metric) => metric.Name)));

@@ -10,7 +10,7 @@ import { rbacObjects, type RbacObject } from '../../functions/app/rbac-manifest.
 import { parseConfig } from '../../functions/domain/config.ts';
 import { checkCommand } from '../../functions/cli/check-command.ts';
 import { renderCheckReport, type CheckReport } from '../../functions/cli/render-check.ts';
-import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-command.ts';
+import { exampleSizeSources, sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import type { CheckResult } from '../../functions/check/check-result.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';

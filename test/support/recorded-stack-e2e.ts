@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { defaultRbacGroup, rbacObjects } from '../../functions/app/rbac-manifest.ts';
-import { generateRecordKey, sandboxConfig } from '../../functions/cli/sandbox-command.ts';
+import { generateRecordKey, sandboxConfig } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { applyObjects } from '../../sandbox/kube/apply-objects.ts';

@@ -116,7 +116,7 @@ ${usage}`, 'test.yaml', dir);
       const cases: Array<[string, string, Record<string, string>, string, RegExp]> = [
         ['unreachable', withUsage(`http://127.0.0.1:${closed}`), {}, 'unreachable', /^connection refused by 127\.0\.0\.1:\d+ \(ECONNREFUSED\)/],
         ['refusing', withUsage(kube.prometheus.url, ', auth: { bearer: { env: PROM_TOKEN } }'), { PROM_TOKEN: 'a-wrong-token-5678' }, 'refused', /^HTTP 401: Unauthorized$/],
-        ['without the series', withUsage(empty.prometheus.url), {}, 'no-series', /^Prometheus has no kubelet_volume_stats series for any of the 6 claims in cache, db; `sts-volume-gitops check` says what it finds instead$/],
+        ['without the series', withUsage(empty.prometheus.url), {}, 'no-series', /^Prometheus has no kubelet_volume_stats series for any of the 6 claims in cache, db; `npx sts-volume-gitops check` says what it finds instead$/],
       ];
       for (const [name, usage, env, kind, message] of cases) {
         const run = await plan(configWith(usage), env);

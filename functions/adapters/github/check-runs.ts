@@ -1,7 +1,8 @@
 // Check runs of this tool's GitHub App (Octokit only): one per name and commit, created once and updated in place,
 // annotations sent 50 a request as the Checks API requires, texts fitted to its limits. A hash of what was sent rides
-// in `external_id`, so an unchanged verdict costs one read and no write. Every text is made printable here too, the
-// last guard (its renderers already quote outside text printable): titles on one line, a message or summary by lines.
+// in `external_id`, so an unchanged verdict costs one read and no write, unless someone asked for the run again. Every
+// text is made printable here too, the last guard (its renderers already quote outside text printable): titles on one
+// line, a message or summary by lines.
 import { createHash } from 'node:crypto';
 import type { CheckAnnotation, CommitCheck, WriteOutcome } from '../../engine/ports.ts';
 import type { GitHubClient, RepoRef } from './octokit.ts';
@@ -50,7 +51,7 @@ export function fitAnnotation(a: CheckAnnotation): { path: string; start_line: n
 }
 
 function fitOutput(check: CommitCheck): { title: string; summary: string } {
-  const note = '\n\n_…cut to stay within GitHub\'s check run size limit; `sts-volume-gitops plan` prints it all._';
+  const note = '\n\n_…cut to stay within GitHub\'s check run size limit; `npx sts-volume-gitops plan` prints it all._';
   return { title: fitText(printable(check.title), maxTitle), summary: fitText(printableLines(check.summary), maxOutputCharacters, note) };
 }
 
@@ -69,7 +70,24 @@ function conclusionWord(check: Pick<CommitCheck, 'state' | 'neutral'>): string {
 }
 
 export class CheckRuns {
-  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, private readonly appId: number, private readonly writes: string[]) {}
+  /** The runs asked for again that this host has answered: each once. */
+  private readonly answered = new Set<string>();
+
+  /**
+   * `rerun`: the commit (and run) someone asked for again. GitHub then resets the suite to queued and leaves the run
+   * as it was, for the App to answer: that run is written anew even when its verdict has not changed.
+   */
+  constructor(
+    private readonly octokit: GitHubClient, private readonly repo: RepoRef, private readonly appId: number, private readonly writes: string[],
+    private readonly rerun?: { sha: string; check?: string },
+  ) {}
+
+  private askedAgain(sha: string, name: string): boolean {
+    if (this.rerun === undefined || this.rerun.sha !== sha || (this.rerun.check !== undefined && this.rerun.check !== name)) return false;
+    if (this.answered.has(name)) return false;
+    this.answered.add(name);
+    return true;
+  }
 
   /**
    * GitHub appends annotations on every update and never replaces them: a run whose annotations would change is
@@ -86,9 +104,11 @@ export class CheckRuns {
     // A run whose annotations are not all there (a batch was lost) is not ours to build on.
     const sameAnnotations = existing !== undefined && existing.external_id?.endsWith(`:${annotationsHash}`) === true
       && existing.output.annotations_count === annotations.length;
-    if (existing && sameAnnotations && existing.external_id === externalId) return 'unchanged';
+    const again = this.askedAgain(sha, check.context);
+    if (existing && sameAnnotations && existing.external_id === externalId && !again) return 'unchanged';
     const fields = { ...progressOf(check), external_id: externalId, ...(check.targetUrl ? { details_url: check.targetUrl } : {}) };
-    if (existing && sameAnnotations) {
+    // A run asked for again gets a new run of its name (the page shows the latest), so the Re-run is seen answered.
+    if (existing && sameAnnotations && !again) {
       await this.refusedAs403(() => this.octokit.rest.checks.update({ ...this.repo, check_run_id: existing.id, ...fields, output }));
       this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${conclusionWord(check)} "${check.description}"`);
       return 'updated';
@@ -100,7 +120,7 @@ export class CheckRuns {
     for (const batch of rest) {
       await this.octokit.rest.checks.update({ ...this.repo, check_run_id: created.data.id, output: { ...output, annotations: batch } });
     }
-    this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${conclusionWord(check)} "${check.description}"${annotations.length > 0 ? ` (${count(annotations.length, 'annotation')})` : ''}`);
+    this.writes.push(`check ${check.context} on ${sha.slice(0, 7)}: ${conclusionWord(check)} "${check.description}"${annotations.length > 0 ? ` (${count(annotations.length, 'annotation')})` : ''}${again ? ' (re-run)' : ''}`);
     return existing ? 'updated' : 'created';
   }
 

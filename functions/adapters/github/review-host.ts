@@ -31,11 +31,17 @@ export class GitHubReviewHost implements ReviewHost {
   /** Which statuses and check runs of a name are this tool's own. */
   private readonly authors: VerdictAuthors;
 
-  /** `checkRunsAppId`: the App the client authenticates as, whose verdicts are check runs while it may write them. */
-  constructor(private readonly octokit: GitHubClient, private readonly repo: RepoRef, options: { checkRunsAppId?: number } = {}) {
+  /**
+   * `checkRunsAppId`: the App the client authenticates as, whose verdicts are check runs while it may write them.
+   * `rerun`: the check runs someone asked for again (a check's Re-run), answered with a new run even when unchanged.
+   */
+  constructor(
+    private readonly octokit: GitHubClient, private readonly repo: RepoRef,
+    options: { checkRunsAppId?: number; rerun?: { sha: string; check?: string } } = {},
+  ) {
     convertHostErrors(octokit);
     this.comments = new MarkedComments(octokit, repo, this.writes);
-    if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes);
+    if (options.checkRunsAppId !== undefined) this.checkRuns = new CheckRuns(octokit, repo, options.checkRunsAppId, this.writes, options.rerun);
     this.authors = new VerdictAuthors(octokit, repo, options.checkRunsAppId);
   }
 

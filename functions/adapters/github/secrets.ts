@@ -4,6 +4,7 @@
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { SecretsManagerClientConfig } from '@aws-sdk/client-secrets-manager';
 import { awsSetupMessage } from '../aws/aws-setup-failure.ts';
+import { minimumWebhookSecretLength, webhookSecretProblem } from '../../domain/webhook-secret.ts';
 
 export class SecretReadError extends Error {
   /** `cause`: the SDK's error, kept for what it is (no credentials, no region), never for its text. */
@@ -89,11 +90,14 @@ export class SecretReader {
 export function webhookSecretFromSecret(secretId: string, text: string): string {
   const trimmed = text.trim();
   if (!trimmed.startsWith('{')) {
-    if (trimmed.length < 16) throw new SecretReadError(secretId, 'the webhook secret is shorter than 16 characters');
+    const problem = webhookSecretProblem(trimmed);
+    if (problem !== undefined) throw new SecretReadError(secretId, `the webhook secret ${problem}`);
     return trimmed;
   }
   const secret = (parseSecretJson(secretId, trimmed) as { webhookSecret?: unknown } | null)?.webhookSecret;
-  if (typeof secret !== 'string' || secret.length < 16) throw new SecretReadError(secretId, 'the JSON has no "webhookSecret" of at least 16 characters (see infra/README.md)');
+  if (typeof secret !== 'string' || webhookSecretProblem(secret) !== undefined) {
+    throw new SecretReadError(secretId, `the JSON has no "webhookSecret" of at least ${minimumWebhookSecretLength} characters (see infra/README.md)`);
+  }
   return secret;
 }
 

@@ -43,5 +43,5 @@ export function grantToMake(access: Pick<MissingPermission, 'resource' | 'apiGro
   const verbs = (typeof access.verb === 'string' ? [access.verb] : access.verb).map((v) => `"${v}"`).join(', ');
   const resource = access.apiGroup === '' ? `"${access.resource}"` : `"${access.resource}" (API group "${access.apiGroup}")`;
   const scope = access.namespace === undefined ? 'at the cluster scope' : `in namespace "${access.namespace}"`;
-  return `grant ${verbs} on ${resource} ${scope}${binding} (\`sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs)`;
+  return `grant ${verbs} on ${resource} ${scope}${binding} (\`npx sts-volume-gitops rbac --config FILE | kubectl apply -f -\` grants what the configuration needs)`;
 }

@@ -19,7 +19,7 @@ export interface PermissionRule {
 export function whyText(rule: Pick<PermissionRule, 'verbs' | 'why'>): string {
   const byReason = new Map<string, string[]>();
   for (const verb of rule.verbs) {
-    const reason = rule.why[verb] ?? 'to do what `sts-volume-gitops rbac` grants it for';
+    const reason = rule.why[verb] ?? 'to do what `npx sts-volume-gitops rbac` grants it for';
     byReason.set(reason, [...(byReason.get(reason) ?? []), verb]);
   }
   if (byReason.size === 1) return [...byReason.keys()][0] ?? '';

@@ -88,13 +88,14 @@ function applyFields(run: CheckRun, body: Json): void {
 }
 
 /** One suite per commit for the App (GitHub makes it with the first run). */
-function suiteId(sha: string): number {
+export function suiteId(sha: string): number {
   return Number.parseInt(sha.slice(0, 8), 16) || 1;
 }
 
 export function checkRunJson(ctx: GitHubServerContext, run: CheckRun): Json {
   const url = `${repoUrl(ctx)}/check-runs/${run.id}`;
-  const pulls = ctx.state.pulls.filter((p) => p.state === 'open' && p.headSha === run.headSha).map((p) => ({
+  // As GitHub lists them: open pull requests of this repository whose head is the commit (a fork's are never listed).
+  const pulls = ctx.state.pulls.filter((p) => p.state === 'open' && p.headSha === run.headSha && p.headOwner === ctx.state.owner).map((p) => ({
     id: p.number, number: p.number, url: `${repoUrl(ctx)}/pulls/${p.number}`,
     head: { ref: p.head, sha: p.headSha, repo: { id: 1, url: repoUrl(ctx, p.headOwner), name: ctx.state.repo } },
     base: { ref: p.base, sha: p.baseSha, repo: { id: 1, url: repoUrl(ctx), name: ctx.state.repo } },
@@ -114,7 +115,7 @@ function annotationJson(ctx: GitHubServerContext, run: CheckRun, a: CheckRunAnno
   };
 }
 
-function findRun(ctx: GitHubServerContext, id: string | undefined): CheckRun {
+export function findRun(ctx: GitHubServerContext, id: string | undefined): CheckRun {
   const run = ctx.state.checkRuns.find((r) => r.id === Number(id));
   if (!run) throw notFound();
   return run;

@@ -5,6 +5,7 @@ import { repoPath, routeInto, str, type Route } from '../routing.ts';
 import { htmlUrl, now, repoMatches, repoUrl } from '../shapes.ts';
 import type { TreeEntry } from '../git-repo.ts';
 import type { GitHubServerContext, Json } from '../state.ts';
+import { branchMoved } from '../events.ts';
 
 /** GitHub serves a file's bytes in the JSON contents answer up to 1 MB. */
 export const maxJsonContentBytes = 1024 * 1024;
@@ -69,6 +70,7 @@ route('PUT', `${repoPath}/contents/{+path}`, 'repos.createOrUpdateFileContents',
   const tree = await ctx.state.git.buildTree(head, new Map([[path, { mode: '100644', sha: blob }]]));
   const sha = await ctx.state.git.commitTree(tree, [head], str(body.message, `Update ${path}`), { name: user, email: `${user}@users.noreply.github.com` });
   await ctx.state.git.updateRef(`refs/heads/${branch}`, sha, head);
+  void branchMoved(ctx, branch, head, sha, user);
   const info = await ctx.state.git.commitInfo(sha);
   const person = { name: info?.authorName ?? user, email: info?.authorEmail ?? '', date: info ? new Date(info.date).toISOString().replace(/\.\d{3}Z$/, 'Z') : now() };
   const name = path.split('/').pop() ?? path;

@@ -5,6 +5,7 @@ import { repoPath, routeInto, str, type Route } from '../routing.ts';
 import { paginate } from '../paging.ts';
 import { htmlUrl, repoMatches, repoUrl } from '../shapes.ts';
 import type { GitHubServerContext, Json } from '../state.ts';
+import { branchMoved } from '../events.ts';
 
 export const gitDataRoutes: Route[] = [];
 const route = routeInto(gitDataRoutes);
@@ -28,7 +29,12 @@ route('GET', `${repoPath}/git/matching-refs/{+ref}`, 'git.listMatchingRefs', asy
   return paginate(await refsFor(ctx, ref, false), query, `/repos/${ctx.state.owner}/${ctx.state.repo}/git/matching-refs/${ref}`, ctx);
 });
 
-route('POST', `${repoPath}/git/refs`, 'git.createRef', async (ctx, [o, r], _q, body) => {
+/** A branch of the repository (not a tag, nor a fork's branch kept beside it): its pushes are delivered. */
+function branchOf(ref: string): string | undefined {
+  return ref.startsWith('refs/heads/') ? ref.slice('refs/heads/'.length) : undefined;
+}
+
+route('POST', `${repoPath}/git/refs`, 'git.createRef', async (ctx, [o, r], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
   const ref = str(body.ref, '');
   const sha = str(body.sha, '');
@@ -36,11 +42,13 @@ route('POST', `${repoPath}/git/refs`, 'git.createRef', async (ctx, [o, r], _q, b
   if ((await ctx.state.git.objectType(sha)) !== 'commit') throw validationFailed([], 'Object does not exist');
   if ((await ctx.state.git.refs(ref)).some((x) => x.ref === ref)) throw validationFailed([], 'Reference already exists');
   await ctx.state.git.updateRef(ref, sha);
+  const branch = branchOf(ref);
+  if (branch !== undefined) void branchMoved(ctx, branch, undefined, sha, user);
   const [created] = await refsFor(ctx, ref.slice(5), true);
   return { status: 201, body: created };
 });
 
-route('PATCH', `${repoPath}/git/refs/{+ref}`, 'git.updateRef', async (ctx, [o, r, ref = ''], _q, body) => {
+route('PATCH', `${repoPath}/git/refs/{+ref}`, 'git.updateRef', async (ctx, [o, r, ref = ''], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
   const full = `refs/${ref}`;
   const current = (await ctx.state.git.refs(full)).find((x) => x.ref === full);
@@ -49,15 +57,20 @@ route('PATCH', `${repoPath}/git/refs/{+ref}`, 'git.updateRef', async (ctx, [o, r
   if ((await ctx.state.git.objectType(sha)) !== 'commit') throw validationFailed([], 'Object does not exist');
   if (body.force !== true && !(await ctx.state.git.isAncestor(current.sha, sha))) throw validationFailed([], 'Update is not a fast forward');
   await ctx.state.git.updateRef(full, sha);
+  const branch = branchOf(full);
+  if (branch !== undefined && sha !== current.sha) void branchMoved(ctx, branch, current.sha, sha, user);
   const [updated] = await refsFor(ctx, ref, true);
   return { body: updated };
 });
 
-route('DELETE', `${repoPath}/git/refs/{+ref}`, 'git.deleteRef', async (ctx, [o, r, ref = '']) => {
+route('DELETE', `${repoPath}/git/refs/{+ref}`, 'git.deleteRef', async (ctx, [o, r, ref = ''], _q, _body, { login: user }) => {
   repoMatches(ctx, o, r);
   const full = `refs/${ref}`;
-  if (!(await ctx.state.git.refs(full)).some((x) => x.ref === full)) throw validationFailed([], 'Reference does not exist');
+  const current = (await ctx.state.git.refs(full)).find((x) => x.ref === full);
+  if (!current) throw validationFailed([], 'Reference does not exist');
   await ctx.state.git.deleteRef(full);
+  const branch = branchOf(full);
+  if (branch !== undefined) void branchMoved(ctx, branch, current.sha, undefined, user);
   return { status: 204, body: undefined };
 });
 

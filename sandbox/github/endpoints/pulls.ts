@@ -1,5 +1,6 @@
 // Pull requests (from a branch of the repository or of a fork): list, get, create, update, merge, files, commits.
 import { GitHubError, notFound, validationFailed } from '../errors.ts';
+import { branchMoved, pullRequestChanged } from '../events.ts';
 import { findFork, headRefOf, parseHead } from '../forks.ts';
 import { paginate } from '../paging.ts';
 import { repoPath, routeInto, str, type Route } from '../routing.ts';
@@ -72,22 +73,27 @@ route('POST', `${repoPath}/pulls`, 'pulls.create', async (ctx, [o, r], _q, body,
   const created = now();
   const pr: PullRequest = { number: ctx.state.nextId++, title: str(body.title, ''), body: typeof body.body === 'string' ? body.body : null, state: 'open', head, headOwner, base: baseBranch, headSha, baseSha, mergedAt: null, mergeCommitSha: null, createdAt: created, updatedAt: created, closedAt: null, user, labels: [] };
   ctx.state.pulls.push(pr);
+  void pullRequestChanged(ctx, pr, 'opened', user);
   return { status: 201, body: pullJson(ctx, pr) };
 });
 
-route('PATCH', `${repoPath}/pulls/{number}`, 'pulls.update', async (ctx, [o, r, n], _q, body) => {
+route('PATCH', `${repoPath}/pulls/{number}`, 'pulls.update', async (ctx, [o, r, n], _q, body, { login: user }) => {
   repoMatches(ctx, o, r);
   const pr = await findPull(ctx, n);
   if (typeof body.title === 'string') pr.title = body.title;
   if (typeof body.body === 'string') pr.body = body.body;
+  let action: 'closed' | 'reopened' | undefined;
   if (body.state === 'closed' && pr.state === 'open') {
     pr.state = 'closed';
     pr.closedAt = now();
+    action = 'closed';
   } else if (body.state === 'open' && pr.state === 'closed' && pr.mergedAt === null) {
     pr.state = 'open';
     pr.closedAt = null;
+    action = 'reopened';
   }
   pr.updatedAt = now();
+  if (action) void pullRequestChanged(ctx, pr, action, user);
   return { body: pullJson(ctx, pr) };
 });
 
@@ -109,6 +115,8 @@ route('PUT', `${repoPath}/pulls/{number}/merge`, 'pulls.merge', async (ctx, [o, 
   pr.closedAt = pr.mergedAt;
   pr.mergeCommitSha = sha;
   pr.updatedAt = pr.mergedAt;
+  void branchMoved(ctx, pr.base, pr.baseSha, sha, user);
+  void pullRequestChanged(ctx, pr, 'closed', user);
   return { body: { sha, merged: true, message: 'Pull Request successfully merged' } };
 });
 

@@ -4,11 +4,11 @@
 // script (record.ts) and by the test that runs the tool's reader against it.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { BackfilledVolume } from './world.ts';
+import { freePort } from '../../support/free-port.ts';
 
 const run = promisify(execFile);
 
@@ -49,14 +49,6 @@ export function openMetricsOf(volumes: readonly BackfilledVolume[], end: number,
     }
   }
   return `${lines.join('\n')}\n# EOF\n`;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export interface RealPrometheus {

@@ -13,7 +13,7 @@ import { load } from 'js-yaml';
 import { targetRunJson } from '../../../functions/app/report-json.ts';
 import type { TargetRun } from '../../../functions/app/run-targets.ts';
 import { renderPassReport } from '../../../functions/cli/render-report.ts';
-import { sandboxConfig, sandboxGrowth, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxGrowth, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../../functions/domain/config.ts';
 import { passMetrics } from '../../../functions/lambda/pass-metrics.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';

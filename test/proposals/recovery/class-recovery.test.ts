@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../../functions/domain/config.ts';
 import type { PvcReport } from '../../../functions/engine/pass-report.ts';
 import { chooseRecoveryClass } from '../../../functions/proposals/recovery/class-recovery.ts';

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1StatefulSet } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { runTargets, type TargetRun } from '../../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-command.ts';
+import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
 import { renderPassReport } from '../../../functions/cli/render-report.ts';
 import { parseConfig, type Config } from '../../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
