@@ -5,6 +5,7 @@ import type { PassReport } from '../engine/run-pass.ts';
 import { passVerdict, type PassVerdict } from '../engine/pass-verdict.ts';
 import type { RecoveryDecision } from '../proposals/recovery/choose-recovery-size.ts';
 import type { RecoveryOutcome } from '../proposals/recovery/manage-recovery-pull-requests.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 import type { TargetRun } from './run-targets.ts';
 
 export type RecoveryDecisionJson =
@@ -30,6 +31,8 @@ export interface TargetRunJson {
   report: PassReport | undefined;
   feedback: FeedbackResult | undefined;
   recovery: RecoveryResultJson | undefined;
+  /** Growth pull requests (an applying pass of a target with `growth`): what became of each, and the writes. */
+  growth?: { outcomes: ProposalOutcome[]; writes: string[] };
   error: string | undefined;
   deferred: string[];
   durationMs: number;
@@ -62,6 +65,7 @@ export function targetRunJson(run: TargetRun): TargetRunJson {
       outcomes: run.recovery.outcomes.map((o) => ({ ...o, decision: o.decision && recoveryDecisionJson(o.decision) })),
       writes: run.recovery.writes,
     },
+    ...(run.growth ? { growth: { outcomes: run.growth.outcomes, writes: run.growth.writes } } : {}),
     error: run.error,
     deferred: run.deferred,
     durationMs: run.durationMs,

@@ -19,6 +19,8 @@ import { foreignVerdictLine } from '../feedback/foreign-verdict-words.ts';
 import { validateContext } from '../feedback/validate-pull-requests.ts';
 import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
+import { manageGrowthPullRequests } from '../proposals/growth/manage-growth-pull-requests.ts';
+import type { ProposalsResult } from '../proposals/lifecycle/manage-proposals.ts';
 
 export interface TargetRun {
   target: string;
@@ -26,6 +28,8 @@ export interface TargetRun {
   /** What was written to GitHub (GitHub sources only). */
   feedback: FeedbackResult | undefined;
   recovery: RecoveryResult | undefined;
+  /** Growth pull requests (applying passes of targets with `growth`): functions/proposals/growth/. */
+  growth?: ProposalsResult;
   /** Set when the pass could not run or stopped on an unexpected error. */
   error: string | undefined;
   /** Steps left for the next pass because the invocation was running out of time. */
@@ -136,6 +140,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
+    let growth: ProposalsResult | undefined;
     if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && targetConfig.pullRequests.recovery) {
       // A plan writes nothing, but says which recovery pull requests are open: after a failure, what a person looks
       // for next. Not reading them costs the plan nothing else.
@@ -158,6 +163,16 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         for (const write of recovery?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
         for (const failed of (recovery?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
       }
+      if (targetConfig.growth && options.mode === 'apply' && report && report.outcome !== 'busy') {
+        const openAtOnce = targetConfig.growth.openAtOnce;
+        growth = await githubStep('growth pull requests', () => manageGrowthPullRequests({
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, openAtOnce,
+          hasTime: () => hasTimeFor(options.remainingMs, itemMs),
+        }));
+        for (const item of growth?.deferred ?? []) defer(item, 'the invocation is running out of time');
+        for (const write of growth?.writes ?? []) options.onEvent?.(targetConfig.name, `github: ${write}`);
+        for (const failed of (growth?.outcomes ?? []).filter((o) => o.action === 'failed')) options.onEvent?.(targetConfig.name, `github: ${describeProposal(failed.kind, failed.key)} failed: ${failed.reason ?? ''}`);
+      }
       const recoveryNotes = new Map<string, Partial<Record<ProposalKindName, string>>>();
       for (const o of (recovery?.outcomes ?? []).filter((o) => o.action === 'impossible' || o.action === 'declined-before' || o.action === 'failed')) {
         recoveryNotes.set(o.key, { ...recoveryNotes.get(o.key), [o.kind]: o.reason ?? o.action });
@@ -165,6 +180,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       feedback = await githubStep('pull request checks and progress', () => publishFeedback({
         host: github.host, repository: github.repository, branch: github.branch, links: github.links,
         target: opened.target, cluster: opened.cluster, ...(report ? { report } : {}),
+        ...(opened.usage ? { usage: opened.usage } : {}), ...(options.now ? { now: () => new Date(now()) } : {}),
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
@@ -179,7 +195,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       for (const item of feedback?.deferred ?? []) defer(item, 'the invocation is running out of time');
     }
     const error = githubFailures.length > 0 ? `GitHub: ${githubFailures.join('; ')}` : undefined;
-    return finish({ target: targetConfig.name, report, feedback, recovery, error });
+    return finish({ target: targetConfig.name, report, feedback, recovery, ...(growth ? { growth } : {}), error });
   } catch (error) {
     return finish({ target: targetConfig.name, report: undefined, feedback: undefined, recovery: undefined, error: error instanceof Error ? error.message : String(error) });
   }

@@ -73,7 +73,7 @@ async function planOrReconcile(command: 'plan' | 'reconcile', args: string[]): P
       writeOut(jsonText(runs.map(targetRunJson)));
     } else {
       for (const run of runs) {
-        if (run.report) writeOut(`${renderPassReport(run.report, run.recovery?.outcomes)}\n`);
+        if (run.report) writeOut(`${renderPassReport(run.report, [...(run.recovery?.outcomes ?? []), ...(run.growth?.outcomes ?? [])])}\n`);
         if (run.error !== undefined) writeOut(`target ${printable(run.target)}: error: ${printable(run.error)}\n`);
       }
     }

@@ -3,8 +3,7 @@
 // the sizes Git should take back from the cluster. Pure.
 import type { PassReport } from '../engine/pass-report.ts';
 import type { GrowthDecision, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
-import { count } from '../domain/spelling.ts';
-import { gib } from '../usage/growth-decision.ts';
+import { count, gib } from '../domain/spelling.ts';
 
 /** Growth decisions worth a line: a proposal, or none for a reason a person may act on (not "below the threshold"). */
 const quietCodes = new Set(['below-threshold', 'growth-off', 'change-under-way', 'blocked', 'not-in-cluster']);

@@ -51,3 +51,8 @@ export function unitPrice(price: number, currency: string): string {
 export function showSize(quantity: string): string {
   return groupDigits(quantity);
 }
+
+/** `8.5Gi`: bytes in GiB with one decimal at most, for sentences about usage (the data keeps the bytes). */
+export function gib(bytes: number | bigint): string {
+  return `${Number((Number(bytes) / 2 ** 30).toFixed(1))}Gi`;
+}

@@ -97,7 +97,7 @@ export interface GrowthCut {
 
 export type NoGrowthCode =
   | 'growth-off' | 'below-threshold' | 'no-usage' | 'change-under-way' | 'blocked' | 'at-max' | 'at-guardrail' | 'guardrail-unknown'
-  | 'policy-invalid' | 'not-in-cluster';
+  | 'policy-invalid' | 'not-in-cluster' | 'driver-window';
 
 /** Which template, and where its size is written (a manifest's line or a size source's value). */
 export interface TemplateRef {

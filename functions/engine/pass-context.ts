@@ -27,6 +27,8 @@ export interface PassTarget {
   stateNamespace: string;
   /** How long a volume may wait for its node before it is stalled (`stalledAfter`; engine/node-expansion.ts). */
   stalledAfterSeconds?: number;
+  /** Each CSI driver's modification cooldown in seconds over the defaults (`drivers.<name>.modificationCooldown`). */
+  modificationCooldowns?: Readonly<Record<string, number>>;
 }
 
 /** Which namespaces the target may resize in: the one reading the plan, its dry runs and the records all use. */

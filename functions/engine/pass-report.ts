@@ -12,6 +12,7 @@ import type { BlockCode } from './plan-types.ts';
 import { datedFromEvents, eventsOfFailedAttempts } from './failure-evidence.ts';
 import { withNodeWaits, type NodeWaitPolicy } from './node-expansion.ts';
 import { describePvc, type ClaimCondition, type PvcProgress } from './pvc-progress.ts';
+import { windowWords, type VolumeWindow } from './modification-windows.ts';
 import type { VolumeRollout } from './reconcile-volumes.ts';
 import type { RecreationBlockCode, TemplateUpdateOutcome } from './records/recreate-statefulset.ts';
 import { isFinished, readStatusAnnotation, summariseTemplate, type TemplateStatus } from './template-status.ts';
@@ -74,6 +75,8 @@ export interface TemplateReport extends TemplateStatus {
    * (KEP-1790) grows the volumes from their capacity: `from` 100Gi, `volumesFrom` 20Gi. `20Gi–30Gi` when they differ.
    */
   volumesFrom?: string;
+  /** Volumes within their CSI driver's modification window: the change to them waits until it has passed. */
+  modificationWindows?: VolumeWindow[];
 }
 
 export interface CostReport {
@@ -207,7 +210,7 @@ export function outcomeOf(templates: readonly TemplateReport[], rollout: VolumeR
   if (needsPerson) return needsPerson;
   if (rollout.stoppedByTransientError) return 'in-progress';
   if (templates.every((t) => t.finished)) return 'converged';
-  if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing'))) return 'waiting';
+  if (templates.every((t) => t.pvcs.every((p) => p.state === 'done' || p.state === 'waiting-for-pod' || p.state === 'missing' || p.state === 'waiting-for-window'))) return 'waiting';
   return 'in-progress';
 }
 
@@ -225,7 +228,10 @@ export function describeTemplatePvcs(template: TemplatePlan, live: LiveStatefulS
   const result: PvcProgress[] = [];
   for (let ordinal = 0; ordinal < live.replicas; ordinal++) {
     const name = pvcName(template.templateName, live.name, ordinal);
-    result.push(describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to, template.volumeAttributesClassName));
+    const progress = describePvc(name, ordinal, template.pvcs.find((p) => p.name === name), template.to, template.volumeAttributesClassName);
+    // A read-only pass says what an applying one would do: a volume within its driver's window waits for it.
+    const window = progress.state === 'to-patch' ? template.modificationWindows?.find((w) => w.claim === name) : undefined;
+    result.push(window ? { ...progress, state: 'waiting-for-window', message: windowWords(window) } : progress);
   }
   return result;
 }
@@ -263,6 +269,7 @@ export function templateReport(
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
     ...volumesFromOf(template),
+    ...(template.modificationWindows && (template.templateNeedsUpdate || template.pvcsToPatch.length > 0) ? { modificationWindows: template.modificationWindows } : {}),
     ...(template.cost ? {
       cost: {
         storageClassName: template.cost.storageClassName, growth: formatBytesLike(template.cost.growthBytes, template.to), currency: template.cost.currency,

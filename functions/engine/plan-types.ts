@@ -8,6 +8,7 @@ import type { VolumeCost } from '../domain/volume-cost.ts';
 import type { OwnershipCode } from './controller-owner.ts';
 import type { GuardrailCode } from './guardrails.ts';
 import type { ClassBlockCode, ClassChange } from './plan-volume-attributes.ts';
+import type { VolumeWindow } from './modification-windows.ts';
 
 export type BlockCode =
   | 'namespace-not-allowed'
@@ -66,6 +67,8 @@ export interface TemplatePlan {
   reasons: BlockReason[];
   /** What the change adds a month, when the target has prices (domain/volume-cost.ts). */
   cost?: VolumeCost;
+  /** Volumes within their CSI driver's modification window (modification-windows.ts): a change to them waits. */
+  modificationWindows?: VolumeWindow[];
 }
 
 export type StatefulSetOutcome = 'planned' | 'missing-in-cluster' | 'namespace-not-allowed';

@@ -6,7 +6,8 @@ import { capabilitiesOf } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from './concurrency.ts';
 import { assembleDesired, desiredNamespaces, type DesiredInput } from './desired-input.ts';
 import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
-import { namespaceScopeOf, type PassContext } from './pass-context.ts';
+import { namespaceScopeOf, passNow, type PassContext } from './pass-context.ts';
+import { markModificationWindows } from './modification-windows.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import { classToPatch } from './plan-volume-attributes.ts';
@@ -16,7 +17,7 @@ export const minimumRemainingMs = 30_000;
 
 /** Plans, then dry-runs every PVC patch the plan wants (validation, admission and quota on the real server). */
 export async function planWithDryRuns(
-  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs'>, input: DesiredInput,
+  ctx: Pick<PassContext, 'cluster' | 'target' | 'apiConcurrency' | 'remainingMs' | 'now'>, input: DesiredInput,
   /** Dry-run answers already had in this pass, keyed `namespace/pvc=storage` (a re-plan need not ask again). */
   answered: Map<string, string | undefined> = new Map(),
   /** Answers of earlier passes, reused while the PVC, the quotas and the StorageClasses are unchanged. */
@@ -30,6 +31,11 @@ export async function planWithDryRuns(
   const desired = assembleDesired(input, snapshot);
   const { guardrails, prices } = ctx.target;
   const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
+  // Which volumes are within their driver's modification window, by the pass's clock (a change to them waits).
+  const withWindows = (plans: StatefulSetPlan[]): StatefulSetPlan[] => {
+    markModificationWindows(plans, snapshot, passNow(ctx), ctx.target.modificationCooldowns);
+    return plans;
+  };
   let first = planTarget(desired, snapshot, options);
   // VolumeAttributesClasses are read only when a template's class changes (one LIST), then the plan is made again.
   const api = snapshot.server ? capabilitiesOf(snapshot.server).volumeAttributesClassApi : 'storage.k8s.io/v1';
@@ -41,7 +47,7 @@ export async function planWithDryRuns(
   const patches = first.flatMap((sts) => sts.templates
     .filter((t) => t.action === 'resize')
     .flatMap((t) => t.pvcsToPatch.map((name) => ({ namespace: sts.namespace, name, storage: t.desired.storageText, className: classToPatch(t, sts.namespace, name, snapshot) }))));
-  if (patches.length === 0) return { plans: first, snapshot, unchecked };
+  if (patches.length === 0) return { plans: withWindows(first), snapshot, unchecked };
   const rejections = new Map<string, string>();
   await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
     const asked = patch.className === undefined ? patch.storage : `${patch.storage},class=${patch.className}`;
@@ -61,5 +67,5 @@ export async function planWithDryRuns(
     answered.set(key, rejection);
     if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
   });
-  return { plans: planTarget(desired, snapshot, { ...options, dryRunRejections: rejections }), snapshot, unchecked };
+  return { plans: withWindows(planTarget(desired, snapshot, { ...options, dryRunRejections: rejections })), snapshot, unchecked };
 }

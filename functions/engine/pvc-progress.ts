@@ -17,6 +17,12 @@ export type PvcState =
   /** Waiting for (or on) the node for longer than the target's `stalledAfter` (engine/node-expansion.ts): a person must act. */
   | 'stalled-on-node'
   | 'retrying'
+  /**
+   * The volume is within its CSI driver's modification window (AWS EBS: one modification per volume every six hours):
+   * not patched until it has passed (modification-windows.ts), or, patched, refused by the driver in its own words,
+   * which the resizer retries until the backend takes it. Never a failure.
+   */
+  | 'waiting-for-window'
   | 'in-progress-other-size'
   | 'modifying'
   /** `modifyVolumeStatus: Pending`: the resizer cannot start the modification (the class does not exist). */
@@ -57,6 +63,15 @@ export interface PvcProgress {
   requestedClass?: string | undefined;
   currentClass?: string | undefined;
   modifyStatus?: string | undefined;
+}
+
+/**
+ * A backend's refusal of a modification within its rate limit, in its own words: AWS EC2's error code and message, as
+ * aws-ebs-csi-driver passes them on (`api error VolumeModificationRateExceeded: You've reached the maximum modification
+ * rate per volume limit. Wait at least 6 hours between modifications per EBS volume.`).
+ */
+export function refusedWithinWindow(message: string | undefined): boolean {
+  return message !== undefined && /VolumeModificationRateExceeded|maximum modification rate per volume/.test(message);
 }
 
 export function hasReachedSize(pvc: LivePvc, desired: Quantity): boolean {
@@ -154,6 +169,12 @@ function describePvcSize(name: string, ordinal: number, pvc: LivePvc | undefined
   // Only the error of the step under way is retried: after a passing controller error the resizer keeps
   // ControllerResizeError beside FileSystemResizePending, though the controller step is done and the node's is next.
   const transient = onNode ? condition('NodeResizeError') : condition('ControllerResizeError') ?? condition('NodeResizeError');
+  if (transient !== undefined && refusedWithinWindow(transient.message)) {
+    return {
+      ...base, state: 'waiting-for-window', message: `waiting for the driver's window: ${transient.message ?? ''}`,
+      since: transient.lastTransitionTime ?? since, condition: claimCondition(transient),
+    };
+  }
   if (transient !== undefined) {
     return {
       ...base, state: 'retrying', message: transient.message ?? transient.reason ?? transient.type,

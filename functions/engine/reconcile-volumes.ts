@@ -8,6 +8,7 @@ import type { TemplatePlan } from './plan.ts';
 import { pvcName } from './plan.ts';
 import { ClusterError, type ClusterPort } from './ports.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
+import { windowWords } from './modification-windows.ts';
 
 export interface PatchFailure {
   pvcName: string;
@@ -56,8 +57,12 @@ export async function reconcileVolumes(
       // The class goes in the same patch as the size, and only when it differs (KEP-3751).
       const classToSend = wantedClass !== undefined && pvc?.volumeAttributesClassName !== wantedClass ? wantedClass : undefined;
       const sizeChanges = pvc?.request === undefined || compareQuantities(pvc.request, template.to) !== 0;
+      const window = template.modificationWindows?.find((w) => w.claim === name);
       if (progress.state === 'to-patch' && pvc) {
-        if (stopped) {
+        if (window) {
+          // The backend would refuse it: the patch waits for the driver's window, and is made by the first pass after it.
+          progress = { ...progress, state: 'waiting-for-window', message: windowWords(window) };
+        } else if (stopped) {
           progress = { ...progress, message: 'not attempted: an earlier replica failed (OrderedReady)' };
         } else if (!eligible) {
           progress = { ...progress, state: 'waiting-for-pod', message: waitingReason(pod, updateRevision) };

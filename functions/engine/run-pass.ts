@@ -220,7 +220,7 @@ async function finishReport(
   for (const template of plan.templates) {
     const progress = withNodeWaits(rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live), live, nodeWaits, pods);
     if (progress.some((p) => growingStates.has(p.state))) growing = true;
-    const status = summariseTemplate(template, progress, live, commitSha, previous, passNow(ctx));
+    const status = withVolumesModified(summariseTemplate(template, progress, live, commitSha, previous, passNow(ctx)), template, rollout, passNow(ctx));
     statuses.push(status);
     templates.push(templateReport(template, status, progress, events));
   }
@@ -262,6 +262,13 @@ async function finishReport(
   return { ...report, outcome, templates };
 }
 
+/** The status with the time this pass patched each of the template's volumes (a driver's modification window runs from it). */
+function withVolumesModified(status: TemplateStatus, template: StatefulSetPlan['templates'][number], rollout: VolumeRollout, now: Date): TemplateStatus {
+  const patched = rollout.patched.filter((p) => template.pvcs.some((c) => c.name === p.pvcName) && (p.storage !== undefined || p.volumeAttributesClassName !== undefined));
+  if (patched.length === 0) return status;
+  return { ...status, volumesModifiedAt: { ...status.volumesModifiedAt, ...Object.fromEntries(patched.map((p) => [p.pvcName, now.toISOString()])) } };
+}
+
 /** The status annotation as it stands before this pass patches anything. */
 function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: string, now: Date): string {
   const previous = readStatusAnnotation(live);
@@ -270,7 +277,7 @@ function pendingStatus(plan: StatefulSetPlan, live: LiveStatefulSet, commitSha: 
 
 /** PVCs whose request is the desired size (and class) and whose capacity (or volume) has not reached it yet. */
 const growingStates = new Set<PvcState>([
-  'patched', 'retrying', 'resizing-controller', 'waiting-for-node', 'resizing-node', 'stalled-on-node', 'modifying', 'class-pending', 'failed',
+  'patched', 'retrying', 'waiting-for-window', 'resizing-controller', 'waiting-for-node', 'resizing-node', 'stalled-on-node', 'modifying', 'class-pending', 'failed',
 ]);
 
 function involved(live: LiveStatefulSet): { apiVersion: string; kind: string; namespace: string; name: string; uid: string } {

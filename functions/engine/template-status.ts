@@ -30,6 +30,11 @@ export interface TemplateStatus {
   change?: TemplateChange;
   /** The first failure, block or stall reason, when there is one. */
   lastError?: string;
+  /**
+   * When this tool last patched each replica's volume to a new size or class (ISO, by claim), carried from change to
+   * change: a CSI driver's modification window runs from it (modification-windows.ts).
+   */
+  volumesModifiedAt?: Record<string, string>;
 }
 
 /** Whether the change alters a size: the live template's, or a volume's not at it (a class change alone does not). */
@@ -64,6 +69,7 @@ export function summariseTemplate(
     ...startedAtOf(sameAsEarlier ? earlier : undefined, now),
     replicas: live.replicas,
     readyReplicas,
+    ...(earlier?.volumesModifiedAt ? { volumesModifiedAt: earlier.volumesModifiedAt } : {}),
   };
 
   if (plan.action !== 'blocked' && readyReplicas === live.replicas) {

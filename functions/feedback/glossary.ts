@@ -50,7 +50,11 @@ export const glossary: readonly GlossaryEntry[] = [
   },
   {
     word: 'waiting',
-    means: 'in progress, waiting on something outside the tool: the garbage collector removing the old StatefulSet object, a pod to run at the current revision, another pass holding the target\'s Lease (until when is said)',
+    means: 'in progress, waiting on something outside the tool: the garbage collector removing the old StatefulSet object, a pod to run at the current revision, another pass holding the target\'s Lease, the driver\'s window (until when is said)',
+  },
+  {
+    word: 'driver\'s window',
+    means: 'how long a CSI driver\'s backend refuses another modification of a volume after one (`drivers.<name>.modificationCooldown`; `ebs.csi.aws.com`: 6h by default): a change to a volume modified within it gets a warning before merge, waits once merged (never a failure, never a recovery pull request) and applies after it; growth is not proposed within it',
   },
   {
     word: 'busy',
@@ -108,6 +112,7 @@ const pvcStateWords: Readonly<Record<PvcReport['state'], string>> = {
   'resizing-node': 'resizing on the node',
   'stalled-on-node': 'stalled',
   'retrying': 'retrying after a transient error',
+  'waiting-for-window': "waiting for the driver's modification window",
   'in-progress-other-size': 'held back: another expansion in progress',
   'modifying': 'modifying the volume to its class',
   'class-pending': 'modification not started (class Pending)',

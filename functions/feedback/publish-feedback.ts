@@ -2,6 +2,7 @@
 import type { ClusterPort, GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget } from '../engine/run-pass.ts';
 import type { RepoLinks } from './render-plan-comment.ts';
+import type { UsageSource } from '../usage/size-proposals.ts';
 import type { RecoveryNotes } from './render-progress.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
 import { validateMergeGroup, type MergeGroupCheck } from './validate-merge-group.ts';
@@ -35,12 +36,16 @@ export async function publishFeedback(input: {
   mergeGroup?: { headSha: string; baseSha: string };
   /** Check this open pull request alone (a webhook event of its own). */
   onlyPullRequest?: number;
+  /** The target's Prometheus: a size change's check shows its replicas' usage (one read for all the checks). */
+  usage?: UsageSource;
+  now?: () => Date;
 }): Promise<FeedbackResult> {
   const { host, repository } = input;
   const writesBefore = host.writes.length;
   const failures: FeedbackFailure[] = [];
   const deferred: string[] = [];
   const budget = input.hasTime ? { hasTime: input.hasTime, deferred } : {};
+  const usage = { ...(input.usage ? { usage: input.usage } : {}), ...(input.now ? { now: input.now } : {}) };
   const report = input.report;
   const progress = report?.mode === 'apply'
     ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}) })
@@ -48,12 +53,12 @@ export async function publishFeedback(input: {
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.
     const mergeGroup = input.validatePullRequests
-      ? await validateMergeGroup({ host, repository, target: input.target, cluster: input.cluster, links: input.links, branch: input.branch, mergeGroup: input.mergeGroup, failures })
+      ? await validateMergeGroup({ host, repository, target: input.target, cluster: input.cluster, links: input.links, branch: input.branch, mergeGroup: input.mergeGroup, failures, ...usage })
       : undefined;
     return { checks: [], progress, failures, deferred, writes: host.writes.slice(writesBefore), ...(mergeGroup ? { mergeGroup } : {}) };
   }
   const checks = input.validatePullRequests
-    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}) })
+    ? await validatePullRequests({ host, repository, target: input.target, cluster: input.cluster, branch: input.branch, links: input.links, failures, ...budget, ...usage, forks: input.forkPullRequests ?? 'neutral', ...(input.onlyPullRequest !== undefined ? { only: input.onlyPullRequest } : {}) })
     : [];
   return { checks, progress, failures, deferred, writes: host.writes.slice(writesBefore) };
 }

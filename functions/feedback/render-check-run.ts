@@ -8,7 +8,7 @@ import type { StatefulSetReport } from '../engine/pass-report.ts';
 import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
 import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';
-import type { PlanSummary } from './render-plan-comment.ts';
+import { windowWarning, type PlanSummary } from './render-plan-comment.ts';
 import { requestChangeWords, volumesGrowFrom } from './size-change-words.ts';
 import { change, count, monthly, showSize } from '../domain/spelling.ts';
 import { printable } from '../domain/printable.ts';
@@ -31,6 +31,8 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
           message: printable(`${what} on ${count(template.pvcs.length, 'PVC')}`
             + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`),
         });
+        const windows = template.modificationWindows ?? [];
+        if (windows.length > 0) annotations.push({ path, line, level: 'warning', title: `${name}: waits for the driver's window`, message: printable(windowWarning(windows)) });
       }
     }
   }

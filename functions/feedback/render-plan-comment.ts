@@ -10,6 +10,8 @@ import { willChange } from './change-words.ts';
 import { codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { sizeChangeWords } from './size-change-words.ts';
 import { printable } from '../domain/printable.ts';
+import { replicaUsageWords, usageUnreadWords, type ChangeUsage } from '../usage/change-usage.ts';
+import { cooldownWords, type VolumeWindow } from '../engine/modification-windows.ts';
 
 export interface RepoLinks {
   htmlBase: string;
@@ -93,6 +95,8 @@ export function renderPlanComment(input: {
   noManifests?: NoManifests;
   /** Why the head was not read at all (more than a pass reads: domain/source-limits.ts): a failure. */
   unread?: string;
+  /** Each resized template's replicas now and at the new size, or why usage could not be read (never the verdict). */
+  usage?: ChangeUsage;
 }): PlanSummary {
   const { target, headSha, links, statefulSets, errors } = input;
   const nothingRead = readsNothing(input.noManifests);
@@ -118,7 +122,7 @@ export function renderPlanComment(input: {
     const first = blocked[0];
     description = `${first?.sts.namespace}/${first?.sts.name} ${first?.template.templateName}: ${first?.template.reasons[0] ?? 'blocked'}`;
   } else if (resizes.length > 0) {
-    description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${planWords(template)}`).join('; ');
+    description = resizes.map(({ sts, template }) => `${sts.namespace}/${sts.name}: ${planWords(template)}${windowSuffix(template)}`).join('; ');
     if (cost) {
       const unpriced = cost.unpricedClasses.length > 0 ? ` (no price for ${cost.unpricedClasses.join(', ')})` : '';
       description += `; ${monthly(cost.monthlyIncrease, cost.currency)}${unpriced}`;
@@ -148,6 +152,12 @@ export function renderPlanComment(input: {
     const unpriced = cost.unpricedClasses.length > 0 ? `; not counted: no price for StorageClass ${cost.unpricedClasses.join(', ')}` : '';
     lines.push(`**Storage cost:** ${escapeMarkdown(`${monthly(cost.monthlyIncrease, cost.currency)} (${perSet || 'nothing resizes'})${unpriced}`)}`, '');
   }
+  lines.push(...usageLines(input.usage));
+  for (const { sts, template } of resizes) {
+    const windows = template.modificationWindows ?? [];
+    if (windows.length === 0) continue;
+    lines.push(`- ⚠️ **Warning:** ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} ${codeSpan(template.templateName)}: ${escapeMarkdown(windowWarning(windows))}`);
+  }
   for (const { sts, template } of blocked) {
     const where = changeLocation(template);
     lines.push(`- ❌ **${escapeMarkdown(`${sts.namespace}/${sts.name}`)}** ${codeSpan(template.templateName)} at [${escapeMarkdown(`${where.path}:${where.line}`)}](${fileLink(links, headSha, where.path, where.line)}):`);
@@ -162,6 +172,41 @@ export function renderPlanComment(input: {
   lines.push('');
   lines.push(`<sub>Checked against the live cluster${input.server ? ` (${escapeMarkdown(input.server)})` : ''} with server-side dry runs; nothing was changed. This comment is updated on every push.</sub>`);
   return { state, description: fitDescription(description), headline: printable(description), markdown: fitComment(lines) };
+}
+
+/** `; waits for the driver's window until 14:00 UTC`: said in the status, since a status is all a token's check shows. */
+function windowSuffix(template: TemplateReport): string {
+  const last = latestWindow(template.modificationWindows ?? []);
+  return last ? ` (waits for the driver's window until ${last.until.replace(/\.\d{3}Z$/, 'Z')})` : '';
+}
+
+function latestWindow(windows: readonly VolumeWindow[]): VolumeWindow | undefined {
+  return [...windows].sort((a, b) => a.until.localeCompare(b.until)).at(-1);
+}
+
+/** What merging now does to volumes modified within their driver's window: each waits, and the change applies after. */
+export function windowWarning(windows: readonly VolumeWindow[]): string {
+  const claims = windows.map((w) => w.claim).join(', ');
+  const last = latestWindow(windows);
+  const first = windows[0];
+  if (!first || !last) return '';
+  return `${claims} ${windows.length === 1 ? 'was' : 'were'} modified less than ${cooldownWords(first.cooldownSeconds)} ago, and ${first.driver} accepts one `
+    + `modification per volume every ${cooldownWords(first.cooldownSeconds)}: once merged, the change to ${windows.length === 1 ? 'it' : 'them'} waits for the driver's window `
+    + `(until ${last.until.replace(/\.\d{3}Z$/, 'Z')} at the latest), then applies; nothing fails`;
+}
+
+/** The usage section: per resized template, each replica now and at the new size; or the one line saying it was not read. */
+function usageLines(usage: ChangeUsage | undefined): string[] {
+  if (!usage) return [];
+  if (usage.outcome === 'unread') return [`- ⚠️ ${escapeMarkdown(usageUnreadWords(usage))}`, ''];
+  const lines = ['**Volume usage** (the kubelet\'s, now → at the new size):'];
+  for (const template of usage.templates) {
+    lines.push(`- ${escapeMarkdown(`${template.namespace}/${template.statefulSet}`)} ${codeSpan(template.template)}:`);
+    for (const replica of template.replicas) lines.push(`  - ${escapeMarkdown(replicaUsageWords(replica, template.to, '→'))}`);
+    for (const claim of template.unread) lines.push(`  - ${escapeMarkdown(`${claim}: no usage series (a kubelet reports only the volumes of running pods)`)}`);
+  }
+  lines.push('');
+  return lines;
 }
 
 /** Keeps a comment under GitHub's limit by dropping detail lines from the end and saying so. */

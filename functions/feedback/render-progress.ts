@@ -21,7 +21,7 @@ export interface ProgressSummary {
 /** The icon before each PVC state's words (glossary.ts) in the progress table. */
 const stateIcons: Record<TemplateReport['pvcs'][number]['state'], string> = {
   'missing': '⏳', 'waiting-for-pod': '⏳', 'to-patch': '⏳', 'patched': '⏳', 'resizing-controller': '🔄', 'waiting-for-node': '⏳',
-  'resizing-node': '🔄', 'stalled-on-node': '⚠️', 'retrying': '🔁', 'in-progress-other-size': '⏸️', 'modifying': '🔄', 'class-pending': '⏳',
+  'resizing-node': '🔄', 'stalled-on-node': '⚠️', 'retrying': '🔁', 'waiting-for-window': '⏳', 'in-progress-other-size': '⏸️', 'modifying': '🔄', 'class-pending': '⏳',
   'done': '✅', 'failed': '❌',
 };
 

@@ -6,6 +6,7 @@
 // refused, so a queue's verdict (measured from a base the delivery names) can never stand in for that pull request's.
 import type { ClusterPort, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import type { PassTarget } from '../engine/run-pass.ts';
+import type { UsageSource } from '../usage/size-proposals.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import type { RepoLinks } from './render-plan-comment.ts';
 import { planCommit, touchedFiles, validateContext, type FeedbackFailure } from './validate-pull-requests.ts';
@@ -26,6 +27,9 @@ export async function validateMergeGroup(input: {
   branch: string;
   mergeGroup: { headSha: string; baseSha: string };
   failures: FeedbackFailure[];
+  /** The target's Prometheus: the check shows the replicas' usage now and after. */
+  usage?: UsageSource;
+  now?: () => Date;
 }): Promise<MergeGroupCheck | undefined> {
   const { host, target, mergeGroup: { headSha, baseSha } } = input;
   const context = validateContext(target.name);

@@ -14,6 +14,10 @@ import { foreignVerdictSection } from './foreign-verdict-words.ts';
 import { forEachItem } from './for-each-item.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
+import type { NoManifests } from '../engine/pass-report.ts';
+import { changeUsageOf, namespacesResized, type ChangeUsage } from '../usage/change-usage.ts';
+import { readVolumeUsage } from '../usage/read-volume-usage.ts';
+import { maxUsageReadMs, type UsageSource } from '../usage/size-proposals.ts';
 
 export interface PullRequestCheck {
   number: number;
@@ -55,21 +59,48 @@ export async function validatePullRequests(input: {
   forks: 'neutral' | 'validate';
   /** Only this pull request (its own webhook event): the others' heads have not moved. */
   only?: number;
+  /** The target's Prometheus: each size change's check shows its replicas' usage now and after (read once per run). */
+  usage?: UsageSource;
+  /** The clock usage is read at (tests play one); the real time by default. */
+  now?: () => Date;
 }): Promise<PullRequestCheck[]> {
   const { host, branch } = input;
   const open = await host.openPullRequests(branch);
-  // One pull request whose check cannot be written (a 403, a file it cannot read) must not cost the others theirs.
-  return forEachItem(input.only === undefined ? open : open.filter((p) => p.number === input.only), {
+  const failed = (pr: { number: number }, error: string): undefined => { input.failures.push({ item: `pull request #${pr.number}`, error }); return undefined; };
+  // First every pull request is planned (one that cannot be costs only itself), then usage is read once for the
+  // namespaces all of them resize, then each check is written: a fixed number of queries per run, not per pull request.
+  const prepared = await forEachItem(input.only === undefined ? open : open.filter((p) => p.number === input.only), {
     hasTime: input.hasTime,
     onDeferred: (pr) => input.deferred?.push(`check of pull request #${pr.number}`),
-    onFailed: (pr, error) => { input.failures.push({ item: `pull request #${pr.number}`, error }); return undefined; },
-  }, (pr) => validatePullRequest(input, pr));
+    onFailed: failed,
+  }, (pr) => preparePullRequest(input, pr));
+  const usageOf = await changeUsageReader(input.usage, prepared.flatMap((p) => (p.planned ? [p.planned.statefulSets] : [])), input.now?.() ?? new Date());
+  return forEachItem(prepared, { onDeferred: () => undefined, onFailed: (p, error) => failed(p.pr, error) }, (p) => p.publish(usageOf));
 }
 
-async function validatePullRequest(
-  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate' },
+/** A pull request planned and ready to publish, with the usage its check shows decided only when it is written. */
+interface PreparedCheck {
+  pr: { number: number };
+  planned?: PlannedHead;
+  publish: (usageOf: UsageOf) => Promise<PullRequestCheck | undefined>;
+}
+
+/** What a plan's check shows of usage: undefined where usage is not configured or the plan resizes nothing. */
+type UsageOf = (statefulSets: readonly StatefulSetReport[]) => ChangeUsage | undefined;
+
+/** One read of the namespaces every plan resizes (none when there are none, or no Prometheus); its answer for each plan. */
+export async function changeUsageReader(source: UsageSource | undefined, plans: ReadonlyArray<readonly StatefulSetReport[]>, at: Date): Promise<UsageOf> {
+  const namespaces = namespacesResized(plans);
+  if (!source || namespaces.length === 0) return () => undefined;
+  // Never rejects: every failure is typed, and said in the checks it would have informed, their verdicts unchanged.
+  const reading = await readVolumeUsage(source.endpoint, namespaces, at, Math.min(maxUsageReadMs, source.timeoutMs()));
+  return (statefulSets) => changeUsageOf(statefulSets, reading, source.endpoint.url);
+}
+
+async function preparePullRequest(
+  input: { host: ReviewHost; repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; forks: 'neutral' | 'validate'; now?: () => Date },
   pr: { number: number; headSha: string; fromFork: boolean; htmlUrl: string },
-): Promise<PullRequestCheck | undefined> {
+): Promise<PreparedCheck | undefined> {
   const { host, target } = input;
   const touched = touchedFiles(target, await host.changedFiles(pr.number));
   if (touched.size === 0) return undefined;
@@ -77,18 +108,34 @@ async function validatePullRequest(
   // Read before this tool writes its own: what else meets the check's name on this head.
   const foreign = await host.foreignVerdicts(pr.headSha, context);
   // Whoever opens a fork's pull request reads its statuses and comments: by default it is not checked at all; when
-  // validated, it is told what Git alone decides, and nothing the cluster does.
+  // validated, it is told what Git alone decides, and nothing the cluster does (usage included).
   if (pr.fromFork && input.forks === 'neutral') {
-    const status = await host.ensureCheck(pr.headSha, verdictCheck(context, 'error', forkNotValidated));
-    return { number: pr.number, headSha: pr.headSha, state: 'error', description: forkNotValidated, markdown: '', status, comment: 'unchanged', foreign };
+    return {
+      pr, publish: async () => {
+        const status = await host.ensureCheck(pr.headSha, verdictCheck(context, 'error', forkNotValidated));
+        return { number: pr.number, headSha: pr.headSha, state: 'error', description: forkNotValidated, markdown: '', status, comment: 'unchanged', foreign };
+      },
+    };
   }
   if (pr.fromFork) {
     // Judged from Git alone (fork-verdict.ts): the cluster is not read, so nothing the fork is told, nor when, depends on it.
     const check = await forkCheck(input, context, pr.headSha, touched);
-    const status = await host.ensureCheck(pr.headSha, check);
-    return { number: pr.number, headSha: pr.headSha, state: check.state, description: check.description, markdown: '', status, comment: 'unchanged', foreign };
+    return {
+      pr, publish: async () => {
+        const status = await host.ensureCheck(pr.headSha, check);
+        return { number: pr.number, headSha: pr.headSha, state: check.state, description: check.description, markdown: '', status, comment: 'unchanged', foreign };
+      },
+    };
   }
-  const planned = await planCommit(input, pr.headSha, touched);
+  const head = await planHead(input, pr.headSha, touched);
+  return { pr, planned: head, publish: (usageOf) => publishPlan(input, pr, context, foreign, renderPlanned(input, head, usageOf(head.statefulSets))) };
+}
+
+async function publishPlan(
+  input: { host: ReviewHost; target: PassTarget }, pr: { number: number; headSha: string; htmlUrl: string }, context: string,
+  foreign: ForeignVerdict[], planned: { plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] },
+): Promise<PullRequestCheck> {
+  const { host, target } = input;
   const summary = planned.plan;
   const key = `plan:${target.name}`;
   const markdown = `${summary.markdown}${foreignVerdictSection(foreign, context)}`;
@@ -122,31 +169,62 @@ export function touchedFiles(target: PassTarget, changed: readonly string[]): Se
   return new Set(changed.filter((f) => matchesManifestGlobs(f, target.globs) || mappedFiles.has(f)));
 }
 
+/** A commit planned: the reports, the errors, and what its comment says beside them; rendered once usage is known. */
+export interface PlannedHead {
+  headSha: string;
+  statefulSets: StatefulSetReport[];
+  errors: LocatedError[];
+  server?: string;
+  noManifests?: NoManifests;
+  /** Why the head was not read at all (more than a pass reads). */
+  unread?: string;
+}
+
 /** The plan of the StatefulSets and mapped values in `touched` at `headSha`, against the live cluster (dry runs only). */
-export async function planCommit(
-  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks }, headSha: string, touched: ReadonlySet<string>,
-): Promise<{ plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] }> {
-  const { repository, target, cluster, links } = input;
+export async function planHead(
+  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; now?: () => Date }, headSha: string, touched: ReadonlySet<string>,
+): Promise<PlannedHead> {
+  const { repository, target, cluster } = input;
   let head;
   try {
     head = await repository.readCommit(headSha);
   } catch (error) {
     if (!(error instanceof SourceTooLargeError)) throw error;
     // More than a pass reads: this commit's check says so, and the pass and the other pull requests go on.
-    return { plan: renderPlanComment({ target: target.name, headSha, links, statefulSets: [], errors: [], unread: error.message }), statefulSets: [], errors: [] };
+    return { headSha, statefulSets: [], errors: [], unread: error.message };
   }
   const desired = readTargetDesired(head.files, target, head.tooLarge);
-  const { plans, snapshot } = await planWithDryRuns({ cluster, target }, {
+  const { plans, snapshot } = await planWithDryRuns({ cluster, target, ...(input.now ? { now: input.now } : {}) }, {
     statefulSets: desired.statefulSets.filter((s) => touched.has(s.location.path)),
     sizeValues: desired.sizeValues.filter((v) => touched.has(v.source.file)),
     classValues: (desired.classValues ?? []).filter((v) => touched.has(v.source.file)),
   });
-  const statefulSets = plans.map((plan) => reportFromPlan(plan, headSha));
-  const errors = desired.errors.filter((e) => touched.has(e.path));
   const noManifests = noManifestsAt(head, target);
+  return {
+    headSha, statefulSets: plans.map((plan) => reportFromPlan(plan, headSha)), errors: desired.errors.filter((e) => touched.has(e.path)),
+    ...(snapshot.server ? { server: snapshot.server.gitVersion } : {}), ...(noManifests ? { noManifests } : {}),
+  };
+}
+
+/** A planned commit's check and comment, with its replicas' usage when it was read. */
+export function renderPlanned(
+  input: { target: PassTarget; links: RepoLinks }, head: PlannedHead, usage: ChangeUsage | undefined,
+): { plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] } {
+  const { statefulSets, errors } = head;
   const plan = renderPlanComment({
-    target: target.name, headSha, links, statefulSets, errors, ...(snapshot.server ? { server: snapshot.server.gitVersion } : {}),
-    ...(noManifests ? { noManifests } : {}),
+    target: input.target.name, headSha: head.headSha, links: input.links, statefulSets, errors,
+    ...(head.server !== undefined ? { server: head.server } : {}), ...(head.noManifests ? { noManifests: head.noManifests } : {}),
+    ...(head.unread !== undefined ? { unread: head.unread } : {}), ...(usage ? { usage } : {}),
   });
   return { plan, statefulSets, errors };
+}
+
+/** One commit planned and rendered, its usage read for it alone (a merge queue's commit). */
+export async function planCommit(
+  input: { repository: GitHistoryPort; target: PassTarget; cluster: ClusterPort; links: RepoLinks; usage?: UsageSource; now?: () => Date },
+  headSha: string, touched: ReadonlySet<string>,
+): Promise<{ plan: PlanSummary; statefulSets: StatefulSetReport[]; errors: LocatedError[] }> {
+  const head = await planHead(input, headSha, touched);
+  const usageOf = await changeUsageReader(input.usage, [head.statefulSets], input.now?.() ?? new Date());
+  return renderPlanned(input, head, usageOf(head.statefulSets));
 }

@@ -52,6 +52,7 @@ function logRun(run: TargetRun): void {
     ...(run.report?.usage?.nearFull !== undefined ? { volumesNearFull: run.report.usage.nearFull } : {}),
     statefulSets: run.report?.statefulSets.map((s) => ({ name: `${s.namespace}/${s.name}`, outcome: s.outcome })),
     recovery: json.recovery?.outcomes.map((o) => ({ key: o.key, kind: o.kind, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })),
+    ...(json.growth ? { growth: json.growth.outcomes.map((o) => ({ key: o.key, action: o.action, pullRequest: o.pullRequestUrl, ...(o.action === 'failed' ? { reason: o.reason } : {}) })) } : {}),
     ...(run.deferred.length > 0 ? { deferred: run.deferred } : {}),
   });
   for (const problem of verdict.problems.filter((p) => p.kind !== 'target')) {

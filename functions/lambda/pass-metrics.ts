@@ -33,6 +33,8 @@ export interface PassMetrics {
     /** Pull requests the tool's proposals opened and closed, every kind (recovery, growth, write-back); per kind in `byKind`. */
     ProposalPullRequestsOpened: number;
     ProposalPullRequestsClosed: number;
+    /** Templates that need growth and get none: at `growth.max` or a guardrail (the report's `! growth` line says which). */
+    GrowthAtLimit: number;
     GitHubApiCalls: number;
     KubernetesApiCalls: number;
     /** GitHub steps left for the next pass (time or a rate limit). */
@@ -63,7 +65,7 @@ export interface PassMetrics {
 
 /** Every proposal outcome of the run, whichever step's (recovery now; a step added for another kind adds its outcomes here). */
 function proposalOutcomes(run: TargetRun): ProposalOutcome[] {
-  return [...(run.recovery?.outcomes ?? [])];
+  return [...(run.recovery?.outcomes ?? []), ...(run.growth?.outcomes ?? [])];
 }
 
 export function passMetrics(run: TargetRun): PassMetrics {
@@ -96,6 +98,7 @@ export function passMetrics(run: TargetRun): PassMetrics {
       Recreations: statefulSets.filter((s) => s.templateUpdate === 'recreated').length,
       ProposalPullRequestsOpened: sum('opened'),
       ProposalPullRequestsClosed: sum('closed'),
+      GrowthAtLimit: (run.report?.growth ?? []).filter((g) => g.action === 'none' && (g.code === 'at-max' || g.code === 'at-guardrail')).length,
       GitHubApiCalls: run.apiCalls.github,
       KubernetesApiCalls: run.apiCalls.kubernetes,
       DeferredSteps: run.deferred.length,

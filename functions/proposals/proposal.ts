@@ -46,7 +46,9 @@ export interface ProposalKind {
 export type ProposalAction =
   | 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed'
   /** Found open by a pass that writes nothing (`plan`). */
-  | 'open';
+  | 'open'
+  /** Not proposed this pass: the kind's limit on pull requests open at once is reached (growth's `openAtOnce`). */
+  | 'waiting';
 
 /** What became of one proposal in a pass. */
 export interface ProposalOutcome {

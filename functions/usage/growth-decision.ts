@@ -4,11 +4,12 @@
 // as it allows, and says so; at a limit, no proposal and the limit's own words.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, quantityFromBytes, type Quantity } from '../domain/quantity.ts';
-import { monthly, showSize } from '../domain/spelling.ts';
+import { gib, monthly, showSize } from '../domain/spelling.ts';
 import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
 import { currentSize } from '../engine/plan-guards.ts';
+import { cooldownWords } from '../engine/modification-windows.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan.ts';
 import { factorNeeded, gibibyte, roundDownToGi, roundUpToGi, sizeForFactor, stepBytes, usedPercentAt } from './growth-size.ts';
 import type { SetPolicy } from './set-policy.ts';
@@ -17,11 +18,6 @@ import { sizeSourceOf, templateRefOf } from './template-usage.ts';
 export interface GrowthContext {
   guardrails: GuardrailsConfig | undefined;
   prices: PriceConfig | undefined;
-}
-
-/** `8.5Gi`: bytes in GiB with one decimal at most, for sentences (the data keeps the bytes). */
-export function gib(bytes: number | bigint): string {
-  return `${Number((Number(bytes) / 2 ** 30).toFixed(1))}Gi`;
 }
 
 function percent(value: number): string {
@@ -61,6 +57,15 @@ function unsettled(template: TemplatePlan): string | undefined {
   return growing ? `${growing.name} is still expanding to ${growing.request?.text ?? '?'}; growth waits for it to finish` : undefined;
 }
 
+/** A template with volumes in their driver's modification window: a growth merged now would only wait (engine/modification-windows.ts). */
+function drivenWindow(template: TemplatePlan): string | undefined {
+  const windows = template.modificationWindows ?? [];
+  const last = [...windows].sort((a, b) => a.until.localeCompare(b.until)).at(-1);
+  if (!last) return undefined;
+  return `${windows.map((w) => w.claim).join(', ')} ${windows.length === 1 ? 'was' : 'were'} modified less than ${cooldownWords(last.cooldownSeconds)} ago and `
+    + `${last.driver} accepts one modification per volume every ${cooldownWords(last.cooldownSeconds)}; growth waits for the driver's window, until ${last.until.replace(/\.\d{3}Z$/, 'Z')}`;
+}
+
 export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage: TemplateUsage, policy: SetPolicy, context: GrowthContext): GrowthDecision {
   const ref = templateRefOf(sts, template);
   if (policy.kind === 'off') return none(ref, 'growth-off', `growth is off for this StatefulSet (${policy.setBy})`);
@@ -69,6 +74,8 @@ export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage
   if (template.action === 'blocked') return none(ref, 'blocked', `its change in Git is blocked (${template.reasons[0]?.message ?? 'see the plan'})`);
   const busy = unsettled(template);
   if (busy) return none(ref, 'change-under-way', busy);
+  const window = drivenWindow(template);
+  if (window) return none(ref, 'driver-window', window);
   if (usage.replicas.length === 0) {
     return none(ref, 'no-usage', `no replica's volume has usage series (${usage.unread.join(', ') || 'no replicas'}): a kubelet reports only the volumes of running pods`);
   }

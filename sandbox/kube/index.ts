@@ -54,6 +54,8 @@ export interface SandboxPrometheus {
   /** Every query asked so far, in order. */
   queries: string[];
   setAuth(auth: PrometheusAuth): void;
+  /** Sets a volume's usage from now on, in the seed's `volumeUsage` shape (`{ namespace, claim, used, perDay }`). */
+  setVolumeUsage(entry: Record<string, unknown>): void;
   /**
    * Plays a scrape whose relabelling put the kubelet's labels under other names (`{ persistentvolumeclaim: 'pvc' }`),
    * kept its own namespace label over the kubelet's, or prefixed the metric names.
@@ -118,6 +120,10 @@ export async function startKubeSandbox(options: KubeSandboxOptions = {}): Promis
   const prometheusServer = createPrometheusApi({ stats: volumeStats, now, faults: prometheusFaults, auth: () => prometheusAuth, onQuery: (query) => queries.push(query), relabel: () => relabelling });
   const prometheus: SandboxPrometheus = {
     url: await listenOnLoopback(prometheusServer), faults: prometheusFaults, queries, setAuth: (auth) => { prometheusAuth = auth; }, setRelabelling: (relabel) => { relabelling = relabel; },
+    setVolumeUsage: (entry) => {
+      const [seed] = readVolumeUsageSeed({ volumeUsage: [entry] });
+      if (seed) volumeStats.setUsage(seed);
+    },
   };
 
   const workDir = options.workDir ?? await mkdtemp(join(tmpdir(), 'sts-kube-sandbox-'));

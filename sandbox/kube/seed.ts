@@ -81,7 +81,16 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
     ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
     modifyTicks: typeof raw.modifyTicks === 'number' ? raw.modifyTicks : 1,
     acceptedMutableParameterNames: stringList(raw.acceptedMutableParameterNames, `storageClasses[${name}].driver.acceptedMutableParameterNames`),
+    modificationCooldownMs: modificationCooldownOf(name, raw),
   };
+}
+
+/** AWS EBS refuses a second modification of a volume within six hours; any driver may be given a window in seconds. */
+function modificationCooldownOf(name: string, raw: Record<string, unknown>): number {
+  const seconds = raw.modificationCooldownSeconds;
+  if (seconds === undefined) return raw.name === 'ebs.csi.aws.com' ? 6 * 3_600_000 : 0;
+  if (typeof seconds !== 'number' || seconds < 0) throw new SeedError(`storageClasses[${name}].driver.modificationCooldownSeconds must be a number of seconds`);
+  return seconds * 1000;
 }
 
 function stringList(value: unknown, where: string): string[] {

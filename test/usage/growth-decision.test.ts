@@ -8,6 +8,7 @@ import type { ClaimUsage, GrowthDecision } from '../../functions/domain/volume-u
 import type { ToolAnnotation } from '../../functions/domain/desired-state.ts';
 import { planTarget } from '../../functions/engine/plan.ts';
 import { decideGrowth } from '../../functions/usage/growth-decision.ts';
+import { markModificationWindows } from '../../functions/engine/modification-windows.ts';
 import { setPolicy } from '../../functions/usage/set-policy.ts';
 import { templateUsageOf } from '../../functions/usage/template-usage.ts';
 import { desiredSet, desiredTemplate, pgWorld } from '../engine/builders.ts';
@@ -171,6 +172,27 @@ describe('the growth decision for a template', () => {
       assert.deepEqual({ namespace: decision.namespace, statefulSet: decision.statefulSet, template: decision.template }, { namespace: 'db', statefulSet: 'pg', template: 'data' });
     });
   }
+
+  it("proposes no growth while a replica's volume is within its driver's modification window (EBS: six hours), and does after it", () => {
+    const at = (hours: number): Date => new Date(Date.parse('2026-11-28T08:00:00Z') + hours * 3_600_000);
+    // data-pg-1 is resizing on an EBS volume since 08:00 (the resizer's Resizing condition): the backend takes no other change before 14:00.
+    const resizing = { type: 'Resizing', status: 'True', reason: undefined, message: undefined, lastTransitionTime: at(0).toISOString() };
+    const world = pgWorld({ 1: { conditions: [resizing] } });
+    world.storageClasses = world.storageClasses.map((c) => ({ ...c, provisioner: 'ebs.csi.aws.com' }));
+    const decideAt = (hours: number): GrowthDecision => {
+      const plans = planTarget([desiredSet({ templates: [desiredTemplate({ size: '10Gi' })] })], world, { allowedNamespaces: ['db'] });
+      markModificationWindows(plans, world, at(hours));
+      const [sts] = plans;
+      const template = sts?.templates[0];
+      assert.ok(sts && template);
+      const claims = new Map([used(0, 8.5), used(1, 4)].map((u) => [`${u.namespace}/${u.claim}`, u]));
+      return decideGrowth(sts, template, templateUsageOf(sts, template, claims), setPolicy(policy, undefined), { guardrails: undefined, prices: undefined });
+    };
+    const waiting = decideAt(2);
+    assert.deepEqual(waiting.action === 'none' ? [waiting.code, waiting.sentence] : waiting, ['driver-window',
+      "no growth: data-pg-1 was modified less than 6h ago and ebs.csi.aws.com accepts one modification per volume every 6h; growth waits for the driver's window, until 2026-11-28T14:00:00Z"]);
+    assert.equal(decideAt(6.1).action, 'grow');
+  });
 
   it('says each replica\'s share after the growth (the evidence: 85% -> 57%)', () => {
     const decision = decide({ name: '', usage: [used(0, 8.5), used(1, 4)], expect: { action: 'grow' } });

@@ -4,7 +4,6 @@
 // the same as without usage.
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,20 +14,13 @@ import { passMetrics } from '../../functions/lambda/pass-metrics.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
+import { closedPort } from '../support/closed-port.ts';
 import { writeFiles } from '../support/passes.ts';
 import { load } from 'js-yaml';
 
 const gi = 2 ** 30;
 const clock = Date.parse('2026-11-28T08:00:00Z');
 
-/** A loopback port nothing listens on (taken, then let go). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 const manifests = {
   'k8s/pg.yaml': statefulSetManifest({ name: 'pg', storage: '10Gi', replicas: 3 }),
   'k8s/solo.yaml': statefulSetManifest({ name: 'solo', storage: '10Gi', replicas: 1 }),

@@ -19,7 +19,13 @@ export interface ProposalPlace {
   headSha: string;
 }
 
-export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind: ProposalKind, place: ProposalPlace): Promise<ProposalOutcome> {
+/** A cap on pull requests open at once (growth's `openAtOnce`): whether one more may be opened, and why not. */
+export interface OpenLimit {
+  allows(): boolean;
+  reason: string;
+}
+
+export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind: ProposalKind, place: ProposalPlace, limit?: OpenLimit): Promise<ProposalOutcome> {
   const { identity, values, edit, title } = proposal;
   const key = templateKey(identity);
   const noun = proposalNoun(identity.kind);
@@ -55,6 +61,7 @@ export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind:
     await host.updatePullRequest(open.number, { title, body, kind: noun });
     return { ...shown, action: 'updated' };
   }
+  if (limit && !limit.allows()) return { ...said, action: 'waiting', pullRequestUrl: undefined, reason: limit.reason };
   await host.commitFile(branch, place.headSha, edit.path, edit.after, proposal.commitMessage);
   const created = await host.createPullRequest({ branch, base: place.base, title, body, labels: proposalLabels(identity.kind), kind: noun });
   return { ...said, action: 'opened', pullRequest: created.number, pullRequestUrl: created.htmlUrl };

@@ -2,8 +2,8 @@
 // links and markers (`namespace/statefulset/template`, built and parsed here only), the branch it lives on and the
 // labels its pull request carries. A new kind of proposal adds its name and one row to `kindIdentities`.
 
-/** The kinds of proposal; growth and write-back come next. */
-export type ProposalKindName = 'size-recovery' | 'class-recovery';
+/** The kinds of proposal; write-back comes next. */
+export type ProposalKindName = 'size-recovery' | 'class-recovery' | 'growth';
 
 /** A StatefulSet's volume claim template, which a proposal is about. */
 export interface TemplateRef {
@@ -32,6 +32,7 @@ const kindIdentities: Readonly<Record<ProposalKindName, KindIdentity>> = {
   'size-recovery': { branchFolder: 'recover', branchSuffix: '', labels: ['sts-volume-gitops', 'volume-recovery'], noun: 'recovery' },
   // A template name is a DNS label: it holds no dot, so `data.class` is never another template's branch.
   'class-recovery': { branchFolder: 'recover', branchSuffix: '.class', labels: ['sts-volume-gitops', 'volume-recovery'], noun: 'recovery', aspect: 'class' },
+  growth: { branchFolder: 'grow', branchSuffix: '', labels: ['sts-volume-gitops', 'volume-growth'], noun: 'growth' },
 };
 
 export function isProposalKindName(name: string): name is ProposalKindName {

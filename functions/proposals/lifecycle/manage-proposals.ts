@@ -31,6 +31,12 @@ export async function manageProposals(input: {
   host: ReviewHost; place: ProposalPlace; report: PassReport; kinds: readonly ProposalKind[]; candidates: readonly ProposalCandidate[];
   /** Whether there is time for one more item (a proposal makes up to six GitHub calls). */
   hasTime?: (() => boolean) | undefined;
+  /**
+   * At most this many pull requests of these kinds open at once for the target (growth's `openAtOnce`): candidates
+   * come in order of precedence; one that would open another beyond it is `waiting`. Updating an open one, or one a
+   * person declined, takes no place.
+   */
+  openAtOnce?: number | undefined;
 }): Promise<ProposalsResult> {
   const { host, place, kinds } = input;
   const writesBefore = host.writes.length;
@@ -39,6 +45,12 @@ export async function manageProposals(input: {
     const kind = kinds.find((k) => k.name === identity.kind);
     if (!kind) throw new Error(`no proposal kind ${identity.kind} among ${kinds.map((k) => k.name).join(', ')}`);
     return kind;
+  };
+  let places = input.openAtOnce === undefined ? undefined
+    : input.openAtOnce - (await openProposals(host, place.target)).filter((o) => kinds.some((k) => k.name === o.mark.identity.kind)).length;
+  const limit = places === undefined ? undefined : {
+    allows: () => (places ?? 0) > 0,
+    reason: `${input.openAtOnce ?? 0} ${[...new Set(kinds.map((k) => proposalNoun(k.name)))].join(' and ')} pull requests are open at once for this target, its limit; this one waits for one to close`,
   };
   // One template that cannot be proposed (a file whose value cannot be edited alone, a GitHub error) is reported as
   // failed; the other templates' proposals and the rest of the pass go on.
@@ -53,7 +65,9 @@ export async function manageProposals(input: {
     const { identity } = candidate;
     const proposing = await candidate.propose();
     if ('unproposable' in proposing) return { key: templateKey(identity), kind: identity.kind, action: 'impossible', pullRequestUrl: undefined, reason: proposing.unproposable };
-    return ensureProposal(host, proposing.proposal, kindOf(identity), place);
+    const outcome = await ensureProposal(host, proposing.proposal, kindOf(identity), place, limit);
+    if (places !== undefined && outcome.action === 'opened') places -= 1;
+    return outcome;
   }));
   // A template's progress links the first of its proposals that has a pull request (a size recovery before a class one).
   for (const outcome of result.outcomes) {

@@ -32,11 +32,16 @@ export interface DriverProfile {
   ticksPerPhase: number;
   /** Ticks ControllerModifyVolume takes once a modification is InProgress (a refusal comes on the next tick). */
   modifyTicks: number;
+  /**
+   * How long the backend refuses another modification of a volume after one, in ms (AWS EBS: six hours), in its own
+   * words (csi-driver.ts modificationRateExceeded). 0: never.
+   */
+  modificationCooldownMs: number;
 }
 
 export const defaultDriver: DriverProfile = {
   name: 'sandbox.csi.k8s.io', expansion: 'controller+node', nodeExpansion: 'online', maxVolumeBytes: undefined,
-  acceptedMutableParameterNames: [], transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1,
+  acceptedMutableParameterNames: [], transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1, modificationCooldownMs: 0,
 };
 
 /** The kubelet of the sandbox's one node (recorded: ../shared/conformance/node-v1.34.9/). */

@@ -85,6 +85,20 @@ export class VolumeStats {
     return samples;
   }
 
+  /**
+   * From now on, `seed`'s usage and pace (data deleted or written at once: the demo's and the tests' "a person cleans
+   * up"); its history before now is that pace extended back, as a seed's.
+   */
+  setUsage(seed: VolumeUsageSeed): void {
+    const key = `${seed.namespace}/${seed.claim}`;
+    const before = this.states.get(key);
+    this.states.set(key, {
+      seed, usedBytes: Number(seed.usedBytes), inodesUsed: seed.inodesUsed === undefined ? undefined : Number(seed.inodesUsed),
+      atMs: this.world.now().getTime(), inodesPerByte: before?.inodesPerByte,
+    });
+    this.last = undefined;
+  }
+
   private read(atMs: number): VolumeStatsSample[] {
     const samples: VolumeStatsSample[] = [];
     for (const { namespace, claim, node } of this.mountedClaims()) {

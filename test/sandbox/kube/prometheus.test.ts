@@ -74,6 +74,15 @@ describe('the Kubernetes sandbox\'s Prometheus API', () => {
     assert.equal(valueOf(await ask(query), 'data-pg-0'), Math.floor(10 * gi * 0.98) + 0.5 * gi);
   });
 
+  it('takes a volume\'s usage set mid-run (data deleted) from then on, at its new pace', async () => {
+    const query = 'max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_used_bytes{namespace=~"db"})';
+    kube.prometheus.setVolumeUsage({ namespace: 'db', claim: 'data-pg-1', used: '2Gi', perDay: '1Gi' });
+    assert.equal(valueOf(await ask(query), 'data-pg-1'), 2 * gi);
+    clock += 86_400_000;
+    assert.equal(valueOf(await ask(query), 'data-pg-1'), 3 * gi);
+    assert.throws(() => kube.prometheus.setVolumeUsage({ namespace: 'db', claim: 'data-pg-1', used: 'lots' }), SeedError);
+  });
+
   it('reports no claim whose pod is not running: a kubelet reports the volumes its pods mount', async () => {
     const podType = mustResourceType('v1', 'Pod');
     const pod = kube.store.peek(podType, 'db', 'pg-1');
