@@ -3,7 +3,7 @@
 // and capacity series is simply not in the result (its pod is not running, or Prometheus has not scraped it).
 import type { ClaimUsage, UsageReadFailure } from '../domain/volume-usage.ts';
 import { queryInstant, type PrometheusEndpoint, type VectorSample } from './prometheus-api.ts';
-import { volumeStatsQueries } from './volume-stats-queries.ts';
+import { volumeStatsQueries, type VolumeStatsQuery } from './volume-stats-queries.ts';
 
 export type UsageReading =
   | { ok: true; claims: Map<string, ClaimUsage>; warnings: string[]; queries: number }
@@ -19,37 +19,45 @@ export async function readVolumeUsage(endpoint: PrometheusEndpoint, namespaces: 
   const answers = await Promise.all(queries.map((q) => queryInstant(endpoint, q.promql, at, timeoutMs)));
   const failed = answers.find((a) => !a.ok);
   if (failed && !failed.ok) return { ok: false, failure: failed.failure, queries: queries.length };
-  const byFamily = new Map(queries.map((q, index) => {
+  // One index of the claims, filled family by family: a slot per query's value (the max of a claim's samples).
+  const slots = new Map<string, Map<string, number[]>>();
+  queries.forEach((q, index) => {
     const answer = answers[index];
-    return [q.reads, answer?.ok ? valuesByClaim(answer.samples) : new Map<string, number>()] as const;
-  }));
+    if (answer?.ok) collect(answer.samples, index, queries.length, slots);
+  });
+  const slotOf = (family: VolumeStatsQuery['reads']): number => queries.findIndex((q) => q.reads === family);
+  const [usedAt, capacityAt, inodesUsedAt, inodesAt, perSecondAt] = [slotOf('usedBytes'), slotOf('capacityBytes'), slotOf('inodesUsed'), slotOf('inodes'), slotOf('bytesPerSecond')];
   const claims = new Map<string, ClaimUsage>();
-  const used = byFamily.get('usedBytes') ?? new Map<string, number>();
-  for (const [key, usedBytes] of used) {
-    const capacityBytes = byFamily.get('capacityBytes')?.get(key);
-    if (capacityBytes === undefined || capacityBytes <= 0) continue;
-    const [namespace = '', claim = ''] = key.split('/');
-    const inodesUsed = byFamily.get('inodesUsed')?.get(key);
-    const inodes = byFamily.get('inodes')?.get(key);
-    const perSecond = byFamily.get('bytesPerSecond')?.get(key);
-    claims.set(key, {
-      namespace, claim, usedBytes, capacityBytes,
-      ...(inodesUsed !== undefined && inodes !== undefined && inodes > 0 ? { inodesUsed, inodes } : {}),
-      ...(perSecond !== undefined ? { bytesPerDay: perSecond * 86_400 } : {}),
-    });
+  for (const [namespace, byClaim] of slots) for (const [claim, values] of byClaim) {
+    const usedBytes = values[usedAt];
+    const capacityBytes = values[capacityAt];
+    if (usedBytes === undefined || capacityBytes === undefined || !(usedBytes > -Infinity) || !(capacityBytes > 0)) continue;
+    const usage: ClaimUsage = { namespace, claim, usedBytes, capacityBytes };
+    const inodesUsed = values[inodesUsedAt] ?? -Infinity;
+    const inodes = values[inodesAt] ?? -Infinity;
+    if (inodesUsed > -Infinity && inodes > 0) {
+      usage.inodesUsed = inodesUsed;
+      usage.inodes = inodes;
+    }
+    const perSecond = values[perSecondAt] ?? -Infinity;
+    if (perSecond > -Infinity) usage.bytesPerDay = perSecond * 86_400;
+    claims.set(claimKey(namespace, claim), usage);
   }
   const warnings = [...new Set(answers.flatMap((a) => (a.ok ? a.warnings : [])))];
   return { ok: true, claims, warnings, queries: queries.length };
 }
 
-function valuesByClaim(samples: readonly VectorSample[]): Map<string, number> {
-  const values = new Map<string, number>();
+/** Each sample's value into its claim's slot `index` (a claim first seen gets `width` empty slots, -Infinity). */
+function collect(samples: readonly VectorSample[], index: number, width: number, slots: Map<string, Map<string, number[]>>): void {
   for (const { labels, value } of samples) {
     const { namespace, persistentvolumeclaim: claim } = labels;
     if (typeof namespace !== 'string' || typeof claim !== 'string') continue;
-    const key = claimKey(namespace, claim);
+    // By namespace, then claim: the label strings as parsed, no key built per sample.
+    let byClaim = slots.get(namespace);
+    if (!byClaim) slots.set(namespace, byClaim = new Map<string, number[]>());
+    let values = byClaim.get(claim);
+    if (!values) byClaim.set(claim, values = new Array<number>(width).fill(-Infinity));
     // The queries collapse a claim's series already (max by); another layer (a federation) may not have: keep the max.
-    values.set(key, Math.max(value, values.get(key) ?? -Infinity));
+    if (value > (values[index] ?? -Infinity)) values[index] = value;
   }
-  return values;
 }

@@ -73,10 +73,13 @@ function usageAndGrowth(
   const target = settings.growth;
   if (!target) return { usage, growth: [] };
   const driverMaxima = knownMaxima(planned.snapshot, new Date(base.at));
-  // A set's policy is read once for all its templates.
+  // A set's policy is read once for all its templates; the sets without the tool's annotations (most) share the target's.
+  const targetPolicy = setPolicy(target);
   const policies = new Map<StatefulSetPlan, SetPolicy>();
   const policyOf = (sts: StatefulSetPlan): SetPolicy => {
-    const found = policies.get(sts) ?? setPolicy(target, sts.desired.toolAnnotations);
+    const annotations = sts.desired.toolAnnotations ?? [];
+    if (annotations.length === 0) return targetPolicy;
+    const found = policies.get(sts) ?? setPolicy(target, annotations);
     policies.set(sts, found);
     return found;
   };

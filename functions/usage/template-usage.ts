@@ -8,13 +8,18 @@ import { claimKey } from './read-volume-usage.ts';
 
 export function replicaUsageOf(claim: string, ordinal: number, usage: ClaimUsage): ReplicaUsage {
   const { usedBytes, capacityBytes, inodesUsed, inodes, bytesPerDay } = usage;
-  const free = Math.max(0, capacityBytes - usedBytes);
-  return {
-    claim, ordinal, usedBytes, capacityBytes, usedPercent: (usedBytes / capacityBytes) * 100,
-    ...(inodesUsed !== undefined && inodes !== undefined ? { inodesUsed, inodes, inodesPercent: (inodesUsed / inodes) * 100 } : {}),
-    ...(bytesPerDay !== undefined ? { bytesPerDay } : {}),
-    ...(bytesPerDay !== undefined && bytesPerDay > 0 ? { daysToFull: free / bytesPerDay } : {}),
-  };
+  // Fields set one by one, absent when unknown (thousands of replicas a pass: no spread of temporary objects).
+  const replica: ReplicaUsage = { claim, ordinal, usedBytes, capacityBytes, usedPercent: (usedBytes / capacityBytes) * 100 };
+  if (inodesUsed !== undefined && inodes !== undefined) {
+    replica.inodesUsed = inodesUsed;
+    replica.inodes = inodes;
+    replica.inodesPercent = (inodesUsed / inodes) * 100;
+  }
+  if (bytesPerDay !== undefined) {
+    replica.bytesPerDay = bytesPerDay;
+    if (bytesPerDay > 0) replica.daysToFull = Math.max(0, capacityBytes - usedBytes) / bytesPerDay;
+  }
+  return replica;
 }
 
 /** The replicas of a live template with their usage; those without series are listed as unread. */
