@@ -29,12 +29,7 @@ export async function growthStory(host: UsageStoryHost): Promise<void> {
   const { print } = host;
   host.kube.prometheus.setVolumeUsage({ namespace: redis.namespace, claim: 'data-redis-0', used: '7Gi', perDay: '0.5Gi' });
   print('The kubelet reports data-redis-0 at 7Gi of 8Gi, filling 0.5Gi a day (read through Prometheus)');
-  const run = await host.passUntil((r) => opened(r.growth?.outcomes, redis) !== undefined);
-  const growth = opened(run.growth?.outcomes, redis);
-  if (!growth?.pullRequest) return print('(no growth pull request was opened)');
-  showProposal(print, growth);
-  print(`\nMerging #${growth.pullRequest}...`);
-  await host.github.mergePullRequest(growth.pullRequest);
+  await openShowAndMerge(host, 'growth', redis);
   const converged = await host.passUntil((r) => isConverged(r, redis));
   print(`\nPVCs: ${pvcSizes(converged, redis)}`);
 }
@@ -52,12 +47,7 @@ export async function writeBackStory(host: UsageStoryHost): Promise<void> {
     host.kube.tick(1);
   }
   print(`An autoscaler grew PVC ${claim} to 30Gi, patching it directly (Git still says 20Gi)`);
-  const run = await host.passUntil((r) => opened(r.writeBack?.outcomes, vlogs) !== undefined);
-  const writeBack = opened(run.writeBack?.outcomes, vlogs);
-  if (!writeBack?.pullRequest) return print('(no write-back pull request was opened)');
-  showProposal(print, writeBack);
-  print(`\nMerging #${writeBack.pullRequest}...`);
-  await host.github.mergePullRequest(writeBack.pullRequest);
+  await openShowAndMerge(host, 'writeBack', vlogs);
   await host.passUntil((r) => isConverged(r, vlogs) && (r.report?.writeBack ?? []).length === 0);
   host.kube.requestLog.reset();
   host.github.requestLog.reset();
@@ -70,8 +60,14 @@ type Template = typeof redis;
 /** The first line of a body's cost section (growth's, write-back's): the evidence is the list before it. */
 const cost = /^The template and its|^Nothing new/;
 
-function opened(outcomes: readonly ProposalOutcome[] | undefined, t: Template): ProposalOutcome | undefined {
-  return outcomes?.find((o) => o.key === templateKey(t) && o.action === 'opened');
+/** Passes until the tool opens its pull request of `kind` for `t`, shown as a reviewer reads it, then merged. */
+async function openShowAndMerge(host: UsageStoryHost, kind: 'growth' | 'writeBack', t: Template): Promise<void> {
+  const opened = (run: TargetRun): ProposalOutcome | undefined => run[kind]?.outcomes.find((o) => o.key === templateKey(t) && o.action === 'opened');
+  const proposal = opened(await host.passUntil((r) => opened(r)?.pullRequest !== undefined));
+  if (proposal?.pullRequest === undefined) throw new Error(`no ${kind} pull request was opened for ${templateKey(t)}`);
+  showProposal(host.print, proposal);
+  host.print(`\nMerging #${proposal.pullRequest}...`);
+  await host.github.mergePullRequest(proposal.pullRequest);
 }
 
 function isConverged(run: TargetRun, t: Template): boolean {
