@@ -7,19 +7,10 @@
 // Pure.
 import { modificationWindow } from '../domain/modification-cooldown.ts';
 import type { ClusterSnapshot, LivePvc } from '../domain/live-state.ts';
-import type { StatefulSetPlan, TemplatePlan } from './plan-types.ts';
+import type { StatefulSetPlan, TemplatePlan, VolumeWindow } from './plan-types.ts';
 import { statusAnnotation, type TemplateStatus } from './template-status.ts';
 
-/** One volume within its driver's window: a change to it waits until `until`. */
-export interface VolumeWindow {
-  claim: string;
-  driver: string;
-  cooldownSeconds: number;
-  /** When it was last modified (ISO), as far as anyone wrote it down. */
-  modifiedAt: string;
-  /** When the driver accepts the next modification (ISO). */
-  until: string;
-}
+export type { VolumeWindow } from './plan-types.ts';
 
 /** Conditions a claim carries while a modification the backend took is under way (external-resizer, KEP-1790/3751). */
 const modificationConditions = new Set(['Resizing', 'FileSystemResizePending', 'ModifyingVolume']);

@@ -8,7 +8,6 @@ import type { VolumeCost } from '../domain/volume-cost.ts';
 import type { OwnershipCode } from './controller-owner.ts';
 import type { GuardrailCode } from './guardrails.ts';
 import type { ClassBlockCode, ClassChange } from './plan-volume-attributes.ts';
-import type { VolumeWindow } from './modification-windows.ts';
 
 export type BlockCode =
   | 'namespace-not-allowed'
@@ -103,4 +102,15 @@ export interface PlanOptions {
   prices?: PriceConfig;
   /** The caller's clock: a driver's maximum remembered longer ago is forgotten (remembered-maximum.ts); none forgets nothing. */
   now?: Date;
+}
+
+/** One volume within its CSI driver's window (modification-windows.ts marks them on the plan): a change to it waits until `until`. */
+export interface VolumeWindow {
+  claim: string;
+  driver: string;
+  cooldownSeconds: number;
+  /** When it was last modified (ISO), as far as anyone wrote it down. */
+  modifiedAt: string;
+  /** When the driver accepts the next modification (ISO). */
+  until: string;
 }

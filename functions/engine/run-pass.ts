@@ -32,6 +32,7 @@ import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from 
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
 import { count } from '../domain/spelling.ts';
+import { modificationCooldownOf } from '../domain/modification-cooldown.ts';
 import { recordProblemEvents } from './problem-events.ts';
 import { templateChangeWords, templateFinishedEvent, templatesUpdatedEvent, templateUpdateChange } from './template-events.ts';
 
@@ -223,7 +224,7 @@ async function finishReport(
   for (const template of plan.templates) {
     const progress = withNodeWaits(rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live), live, nodeWaits, pods);
     if (progress.some((p) => growingStates.has(p.state))) growing = true;
-    const status = withVolumesModified(summariseTemplate(template, progress, live, commitSha, previous, passNow(ctx)), template, rollout, passNow(ctx));
+    const status = withVolumesModified(summariseTemplate(template, progress, live, commitSha, previous, passNow(ctx)), template, rollout, passNow(ctx), ctx.target.modificationCooldowns);
     statuses.push(status);
     templates.push(templateReport(template, status, progress, events));
   }
@@ -265,8 +266,14 @@ async function finishReport(
   return { ...report, outcome, templates };
 }
 
-/** The status with the time this pass patched each of the template's volumes (a driver's modification window runs from it). */
-function withVolumesModified(status: TemplateStatus, template: StatefulSetPlan['templates'][number], rollout: VolumeRollout, now: Date): TemplateStatus {
+/**
+ * The status with the time this pass patched each of the template's volumes, for a driver with a modification window
+ * (it runs from that time); a driver without one needs no such record, so the annotation stays as it was.
+ */
+function withVolumesModified(
+  status: TemplateStatus, template: StatefulSetPlan['templates'][number], rollout: VolumeRollout, now: Date, cooldowns: Readonly<Record<string, number>> | undefined,
+): TemplateStatus {
+  if (modificationCooldownOf(template.driver, cooldowns) === 0) return status;
   const patched = rollout.patched.filter((p) => template.pvcs.some((c) => c.name === p.pvcName) && (p.storage !== undefined || p.volumeAttributesClassName !== undefined));
   if (patched.length === 0) return status;
   return { ...status, volumesModifiedAt: { ...status.volumesModifiedAt, ...Object.fromEntries(patched.map((p) => [p.pvcName, now.toISOString()])) } };

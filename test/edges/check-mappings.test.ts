@@ -14,8 +14,8 @@ describe('check and plan: size sources naming what the cluster does not have', (
   before(async () => {
     sandboxes = await startCheckSandboxes();
     // The mistake the issue saw: the mapping says `...-server`, the chart renders `...-single-server`.
-    wrongSet = await sandboxes.configFile('wrong-set', { edit: (t) => t.replace('statefulSet: analytics/vlogs-victoria-logs-single-server', 'statefulSet: analytics/vlogs-victoria-logs-server') });
-    wrongTemplate = await sandboxes.configFile('wrong-template', { edit: (t) => t.replace('template: server-volume', 'template: server-volumes') });
+    wrongSet = await sandboxes.configFile('wrong-set', { edit: (t) => t.replace('"statefulSet":"analytics/vlogs-victoria-logs-single-server"', '"statefulSet":"analytics/vlogs-victoria-logs-server"') });
+    wrongTemplate = await sandboxes.configFile('wrong-template', { edit: (t) => t.replace('"template":"server-volume"', '"template":"server-volumes"') });
   });
   after(() => sandboxes.close());
 

@@ -122,9 +122,9 @@ describe('the command line, as a child process', () => {
     assert.equal(command.code, 2);
     assert.match(command.stderr, /^unknown command "plna": did you mean plan\? The commands are plan, reconcile/);
     assert.equal(flag.code, 2);
-    assert.match(flag.stderr, /^Unknown option '--confg'; did you mean --config\?\nRun 'sts-volume-gitops check --help'/);
+    assert.match(flag.stderr, /^Unknown option '--confg'; did you mean --config\?\nRun 'npx sts-volume-gitops check --help'/);
     assert.deepEqual([early.code, early.stderr], [0, ''], 'the flag goes after the command it precedes');
-    assert.match(early.stdout, /^Usage:\n {2}sts-volume-gitops plan/);
+    assert.match(early.stdout, /^Usage:\n {2}npx sts-volume-gitops plan/);
     assert.equal(alone.code, 2);
     assert.match(alone.stderr, /^--verbose is a flag, not a command: it goes after the command \(sts-volume-gitops plan --verbose, or sts-volume-gitops reconcile --verbose, or sts-volume-gitops check --verbose\)/);
   });

@@ -158,7 +158,7 @@ describe('recreation records in the Lease namespace', () => {
       await h.writeManifest({ name: 'pg', replicas: 2, templates: { data: '20Gi' } });
       const first: string[] = [];
       await h.pass({ events: first });
-      assert.ok(first.includes('db/pg: template data=20Gi pending: old object still being deleted'), first.join('\n'));
+      assert.ok(first.includes('db/pg: template data -> 20Gi pending: old object still being deleted'), first.join('\n'));
       h.kube.tick(1);
       const next: string[] = [];
       await h.pass({ events: next });

@@ -53,7 +53,10 @@ export async function startCheckSandboxes(): Promise<CheckSandboxes> {
     async configFile(name, options = {}) {
       const text = sandboxConfig(options.kubeconfig ?? kube.kubeconfigPath, github.url, 'CHECK_GITHUB_TOKEN', exampleSizeSources);
       const path = join(dir, `${name}.yaml`);
-      await writeFile(path, options.edit ? options.edit(text) : text);
+      const edited = options.edit ? options.edit(text) : text;
+      // An edit that finds nothing to change would test the unedited configuration under another name.
+      if (options.edit && edited === text) throw new Error(`the edit of ${name} changed nothing in the configuration:\n${text}`);
+      await writeFile(path, edited);
       return path;
     },
     async toolIdentity(name, configPath) {

@@ -166,7 +166,8 @@ describe('Kubernetes sandbox field validation', () => {
 
   it('refuses a body in a format it cannot decode (protobuf, as kubectl\'s typed clients send) with 415', async () => {
     const token = kube.kubeConfig().getCurrentUser()?.token ?? '';
-    const response = await fetch(`${kube.url}/api/v1/namespaces/db/configmaps`, {
+    // A kind whose protobuf the sandbox does not read (it reads only the creates kubectl's typed commands send).
+    const response = await fetch(`${kube.url}/api/v1/namespaces/db/persistentvolumeclaims`, {
       method: 'POST', body: 'k8s\u0000', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.kubernetes.protobuf' },
     });
     assert.equal(response.status, 415);
