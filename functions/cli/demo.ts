@@ -4,9 +4,11 @@
 // what changed in it), the terminal failure and its recovery pull request, a reviewer's pull request with its check run
 // (title, summary, annotations on the storage line, cost) and comments as GitHub shows them, a size with a zero too
 // many that a guardrail holds back, a performance class (VolumeAttributesClass) the driver cannot reach and its
-// recovery pull request, and a size that lives in a Helm chart's values file (a size source) going through the same
-// check, merge and resize. The tool runs as the sandbox's GitHub App, as README sets one up, so its verdicts are check
-// runs; the pull requests are checked as the webhook checks them (a validation of that pull request alone).
+// recovery pull request, a size that lives in a Helm chart's values file (a size source) going through the same
+// check, merge and resize, and then, with usage from the sandbox's Prometheus turned on, a filling volume's growth pull
+// request and an autoscaler's size written back to Git (demo-usage-stories.ts). The tool runs as the sandbox's GitHub
+// App, as README sets one up, so its verdicts are check runs; the pull requests are checked as the webhook checks them
+// (a validation of that pull request alone).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +23,8 @@ import { proposalOutcomes, runTargets, type TargetRun } from '../app/run-targets
 import { renderCheckReport } from './render-check.ts';
 import { parseTemplateKey } from '../proposals/lifecycle/identity.ts';
 import { renderPassReport } from './render-report.ts';
-import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig } from './sandbox-config.ts';
+import { describePrices, examplePrices, exampleSizeSources, generateRecordKey, sandboxConfig, sandboxGrowth } from './sandbox-config.ts';
+import { growthStory, writeBackStory } from './demo-usage-stories.ts';
 import { exampleSeedTarget } from './sandbox-seed.ts';
 import { createGitHubClient } from '../adapters/github/octokit.ts';
 import { commandTable } from './command-table.ts';
@@ -74,14 +77,14 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     // The deployment's record key is generated for the demo; the Lease and records live in their own namespace, which
     // the RBAC manifest creates.
     // It reaches GitHub as the sandbox's App (README's permissions), so its verdicts are check runs with annotations.
-    const configText = sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources, {
+    const configText = (prometheusUrl?: string): string => sandboxConfig(identity.kubeconfigPath, github.url, 'DEMO_GITHUB_TOKEN', exampleSizeSources, {
       recordKey: { env: 'DEMO_RECORD_KEY' }, stateNamespace: undefined,
       app: { appId: github.app.appId, installationId: github.app.installationId, privateKey: { env: 'DEMO_APP_KEY' } }, prices: examplePrices,
-      ...(exampleSeedTarget.guardrails ? { guardrails: exampleSeedTarget.guardrails } : {}),
+      ...(exampleSeedTarget.guardrails ? { guardrails: exampleSeedTarget.guardrails } : {}), ...(prometheusUrl ? { prometheusUrl } : {}),
     });
-    await writeFile(configPath, configText);
+    await writeFile(configPath, configText());
     const env = { DEMO_APP_KEY: github.app.privateKeyPem, DEMO_RECORD_KEY: generateRecordKey() };
-    const demo: Demo = { kube, github, config: parseConfig(configText, configPath, workDir), env, print, passNumber: 0, lastSeen: new Map() };
+    const demo: Demo = { kube, github, config: parseConfig(configText(), configPath, workDir), env, print, passNumber: 0, lastSeen: new Map() };
     const rbac = rbacObjects(demo.config.targets);
     await applyObjects(kube, rbac);
 
@@ -146,7 +149,18 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     heading(print, '8. A size in a Helm chart\'s values file (Argo CD or Flux renders the StatefulSet)');
     await chartValuesStory(demo);
 
-    heading(print, '9. Converged: one more pass changes nothing');
+    // Usage and growth are turned on here, not from the start, so the stories above stay about what Git asks for.
+    heading(print, '9. A volume filling up: the tool\'s growth pull request, priced, merged and resized');
+    await writeFile(configPath, configText(kube.prometheus.url));
+    demo.config = parseConfig(configText(kube.prometheus.url), configPath, workDir);
+    print(`The target turns on usage from the sandbox's Prometheus (${kube.prometheus.url}) and growth: ${sandboxGrowth}`);
+    const usageHost = { kube, github, print, pass: () => pass(demo), passUntil: (done: (r: TargetRun) => boolean) => passUntil(demo, done) };
+    await growthStory(usageHost);
+
+    heading(print, '10. A volume grown outside Git (by an autoscaler): the write-back pull request');
+    await writeBackStory(usageHost);
+
+    heading(print, '11. Converged: one more pass changes nothing');
     github.requestLog.reset();
     kube.requestLog.reset();
     run = await pass(demo);
