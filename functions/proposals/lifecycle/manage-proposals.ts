@@ -9,7 +9,7 @@ import type { ProposalKind, ProposalOutcome, Proposing } from '../proposal.ts';
 import { closeNoLongerNeeded } from './close-resolved.ts';
 import { ensureProposal, type ProposalPlace } from './ensure-proposal.ts';
 import { describeProposal, proposalBranch, proposalNoun, templateKey, type ProposalIdentity } from './identity.ts';
-import { openProposals } from './pull-requests.ts';
+import { openProposals, type OpenProposal } from './pull-requests.ts';
 
 /** A template a kind may propose for this pass; `propose` reads what it needs and says what it proposes, or why not. */
 export interface ProposalCandidate {
@@ -46,8 +46,12 @@ export async function manageProposals(input: {
     if (!kind) throw new Error(`no proposal kind ${identity.kind} among ${kinds.map((k) => k.name).join(', ')}`);
     return kind;
   };
-  let places = input.openAtOnce === undefined ? undefined
-    : input.openAtOnce - (await openProposals(host, place.target)).filter((o) => kinds.some((k) => k.name === o.mark.identity.kind)).length;
+  // One listing of the open proposals serves the cap and the closing round: those opened or updated by this call's
+  // candidates are left out of the closing round by branch, so a listing taken before them is the one it needs.
+  let listed: Promise<OpenProposal[]> | undefined;
+  const openOfTheseKinds = async (): Promise<OpenProposal[]> =>
+    (await (listed ??= openProposals(host, place.target))).filter((o) => kinds.some((k) => k.name === o.mark.identity.kind));
+  let places = input.openAtOnce === undefined ? undefined : input.openAtOnce - (await openOfTheseKinds()).length;
   const limit = places === undefined ? undefined : {
     allows: () => (places ?? 0) > 0,
     reason: `${input.openAtOnce ?? 0} ${[...new Set(kinds.map((k) => proposalNoun(k.name)))].join(' and ')} pull requests are open at once for this target, its limit; this one waits for one to close`,
@@ -75,7 +79,7 @@ export async function manageProposals(input: {
   }
   if (input.hasTime?.() ?? true) {
     const proposed = new Set(input.candidates.map(({ identity }) => proposalBranch(place.target, identity)));
-    const others = (await openProposals(host, place.target)).filter((o) => kinds.some((k) => k.name === o.mark.identity.kind) && !proposed.has(o.pull.headRef));
+    const others = (await openOfTheseKinds()).filter((o) => !proposed.has(o.pull.headRef));
     result.outcomes.push(...await closeNoLongerNeeded({ host, report: input.report, kinds, others }));
   } else {
     const nouns = [...new Set(kinds.map((k) => proposalNoun(k.name)))].join(' and ');
