@@ -146,8 +146,10 @@ describe('write-back pull requests', () => {
     assert.ok(url?.endsWith(`/pull/${pr.number}`) === true && url !== undefined, url);
     const progress = run.feedback?.progress.find((p) => p.statefulSet === 'db/pg');
     assert.match(progress?.markdown ?? '', new RegExp(`- ❌ 10Gi is not above the current capacity .*KEP-1790.{0,4}; the volumes were grown outside Git: a write-back pull request sets Git to their size: ${escape(url)}`));
+    github.requestLog.reset();
     const [plan] = await runTargets(config, { mode: 'plan', holderIdentity: 'test', env, timing: noWaiting });
     assert.ok(plan?.report);
+    assert.equal(github.requestLog.entries.filter((e) => e.operation === 'pulls.list').length, 1, 'one listing for recovery and write-back');
     assert.match(renderPassReport(plan.report, { proposals: plan.writeBack?.outcomes ?? [] }), new RegExp(`blocked: 10Gi is not above .*; the volumes were grown outside Git: a write-back pull request sets Git to their size: ${escape(url)}`));
   });
 
