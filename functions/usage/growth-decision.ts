@@ -4,7 +4,7 @@
 // as it allows, and says so; at a limit, no proposal and the limit's own words.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, quantityFromBytes, type Quantity } from '../domain/quantity.ts';
-import { daysSpelled, gib, monthly, showSize } from '../domain/spelling.ts';
+import { daysSpelled, gib, monthly, percent, showSize } from '../domain/spelling.ts';
 import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
@@ -21,10 +21,6 @@ export interface GrowthContext {
   prices: PriceConfig | undefined;
   /** Per driver, the maximum it stated (engine/plan-driver-maximum.ts knownMaxima): growth never proposes above it. */
   driverMaxima?: ReadonlyMap<string, RememberedMaximum> | undefined;
-}
-
-function percent(value: number): string {
-  return `${Math.round(value)}%`;
 }
 
 const days = daysSpelled;
