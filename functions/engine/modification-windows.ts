@@ -1,19 +1,18 @@
 // Which volumes are within their CSI driver's modification window (issue 36 item 5): AWS EBS accepts four modifications
 // of a volume within any 24 hours, and none while one is under way (domain/modification-limit.ts), so a change to a
-// volume that used them, or is being modified, would be refused by the backend. What a volume's modifications were is
-// read from what the cluster and this tool wrote: the times this tool patched it (the status annotation's
-// `volumesModifiedAt`, written by the pass that patched it) and the claim's own resize and modification conditions (a
-// change under way, by this tool or anyone). Modifications by someone else, finished, leave neither: the driver's
+// volume that used them, or is being modified, would be refused by the backend. A volume's modifications are read
+// from what this tool and the cluster wrote: the times this tool patched it (the status annotation's
+// `volumesModifiedAt`, written by the pass that patched it), and a modification under way at the backend, by this tool
+// or anyone: a controller expansion (`Resizing`) or a class change in progress (`modifyVolumeStatus` InProgress, not
+// refused). `FileSystemResizePending` is none: the backend's part has returned (an offline expansion may stay there for
+// days). Modifications by someone else, finished, leave no trace, nor does a volume still optimizing: the driver's
 // refusal says it then (pvc-progress.ts `waiting-for-window`). Pure.
-import { modificationWindow, type ModificationLimit } from '../domain/modification-limit.ts';
-import type { ClusterSnapshot, LivePvc } from '../domain/live-state.ts';
+import { modificationWindow, type ModificationHistory, type ModificationLimit } from '../domain/modification-limit.ts';
+import type { ClusterSnapshot, LivePvc, PvcCondition } from '../domain/live-state.ts';
 import type { StatefulSetPlan, TemplatePlan, VolumeWindow } from './plan-types.ts';
 import { modificationTimes, statusAnnotation, type TemplateStatus } from './template-status.ts';
 
 export type { VolumeWindow } from './plan-types.ts';
-
-/** Conditions a claim carries while a modification the backend took is under way (external-resizer, KEP-1790/3751). */
-const modificationConditions = new Set(['Resizing', 'FileSystemResizePending', 'ModifyingVolume']);
 
 /** The status entries of a set: on the set, or on the PVC that carries them for a set its operator writes. */
 function statusesOf(sts: StatefulSetPlan, template: TemplatePlan): TemplateStatus[] {
@@ -30,13 +29,21 @@ function statusesOf(sts: StatefulSetPlan, template: TemplatePlan): TemplateStatu
 }
 
 /** When this tool modified a volume (each time remembered), and whether a modification is under way on it now. */
-export function modificationHistoryOf(pvc: LivePvc, statuses: readonly TemplateStatus[], templateName: string): { modifiedAt: Date[]; underWay?: { since?: Date } } {
+export function modificationHistoryOf(pvc: LivePvc, statuses: readonly TemplateStatus[], templateName: string): ModificationHistory {
   const modifiedAt = [...new Set(statuses.filter((s) => s.templateName === templateName).flatMap((s) => modificationTimes(s.volumesModifiedAt?.[pvc.name])))]
     .flatMap((t) => (Number.isNaN(Date.parse(t)) ? [] : [new Date(t)]));
-  const underWay = pvc.conditions.find((c) => modificationConditions.has(c.type) && c.status === 'True');
-  if (!underWay) return { modifiedAt };
-  const since = underWay.lastTransitionTime === undefined || Number.isNaN(Date.parse(underWay.lastTransitionTime)) ? undefined : new Date(underWay.lastTransitionTime);
-  return { modifiedAt, underWay: since ? { since } : {} };
+  const underWay = underWayOn(pvc);
+  return underWay ? { modifiedAt, underWay } : { modifiedAt };
+}
+
+/** A modification under way at the backend (external-resizer, KEP-1790/3751), since when its condition says. */
+function underWayOn(pvc: LivePvc): { since?: Date } | undefined {
+  const holds = (type: string): PvcCondition | undefined => pvc.conditions.find((c) => c.type === type && c.status === 'True');
+  // A class change the driver refused keeps ModifyingVolume ("failed. Waiting for retry.") beside ModifyVolumeError.
+  const modifying = pvc.modifyVolumeStatus?.status === 'InProgress' && !holds('ModifyVolumeError');
+  if (!holds('Resizing') && !modifying) return undefined;
+  const since = (holds('Resizing') ?? holds('ModifyingVolume'))?.lastTransitionTime;
+  return since === undefined || Number.isNaN(Date.parse(since)) ? {} : { since: new Date(since) };
 }
 
 /** The template's volumes within their driver's window at `now` (the driver: its StorageClass's provisioner). */

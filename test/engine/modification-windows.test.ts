@@ -7,7 +7,7 @@ import { planTarget } from '../../functions/engine/plan.ts';
 import { markModificationWindows, type VolumeWindow } from '../../functions/engine/modification-windows.ts';
 import { windowReasons, windowUntil, windowWords } from '../../functions/engine/modification-window-words.ts';
 import type { ModificationLimit } from '../../functions/domain/modification-limit.ts';
-import { desiredSet, desiredTemplate, pgWorld } from './builders.ts';
+import { desiredSet, desiredTemplate, pgWorld, type livePvc } from './builders.ts';
 
 const at = (hours: number): string => new Date(Date.parse('2026-11-28T08:00:00Z') + hours * 3_600_000).toISOString();
 const ebs = 'ebs.csi.aws.com';
@@ -36,6 +36,29 @@ describe("volumes within their driver's modification window, from the status ann
 
   it('forgets what a hand edit left that is no time', () => {
     assert.deepEqual(windowsOf({ 'data-pg-0': [at(0), 'soon', 7, at(1), at(2)], 'data-pg-1': { at: at(0) } }, 3), []);
+  });
+});
+
+describe('a modification under way, from the claim', () => {
+  const condition = (type: string) => ({ type, status: 'True', reason: undefined, message: undefined, lastTransitionTime: at(1) });
+  const underWay = (pvc: Parameters<typeof livePvc>[1]): unknown => {
+    const world = pgWorld({ 0: pvc });
+    world.storageClasses = world.storageClasses.map((c) => ({ ...c, provisioner: ebs }));
+    const plans = planTarget([desiredSet({ templates: [desiredTemplate({ size: '20Gi' })] })], world, { allowedNamespaces: ['db'] });
+    markModificationWindows(plans, world, new Date(at(2)));
+    return plans[0]?.templates[0]?.modificationWindows?.map((w) => [w.claim, w.reason, w.reason === 'under-way' ? w.since : w.until]);
+  };
+
+  it('is a controller expansion (Resizing) or a class change in progress, since its condition says', () => {
+    assert.deepEqual(underWay({ conditions: [condition('Resizing')] }), [['data-pg-0', 'under-way', at(1)]]);
+    assert.deepEqual(underWay({ conditions: [condition('ModifyingVolume')], modifyVolumeStatus: { status: 'InProgress', targetVolumeAttributesClassName: 'fast' } }), [['data-pg-0', 'under-way', at(1)]]);
+  });
+
+  it('is not a class change the driver refused, nor a volume waiting for its node (the backend has answered)', () => {
+    const refused = { conditions: [condition('ModifyingVolume'), condition('ModifyVolumeError')], modifyVolumeStatus: { status: 'InProgress', targetVolumeAttributesClassName: 'fast' } };
+    assert.equal(underWay(refused), undefined);
+    assert.equal(underWay({ conditions: [condition('ModifyingVolume')], modifyVolumeStatus: { status: 'Infeasible', targetVolumeAttributesClassName: 'fast' } }), undefined);
+    assert.equal(underWay({ conditions: [condition('FileSystemResizePending')] }), undefined);
   });
 });
 
