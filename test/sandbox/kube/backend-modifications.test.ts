@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backendModification } from '../../../sandbox/kube/controllers/backend-modifications.ts';
 import { createWorld, defaultDriver, type DriverProfile } from '../../../sandbox/kube/controllers/world.ts';
+import { applySeed } from '../../../sandbox/kube/seed.ts';
 import { ObjectStore, type KubeObject } from '../../../sandbox/kube/store.ts';
 
 const hour = 3_600_000;
@@ -51,5 +52,19 @@ describe("the sandbox backend's modification limit", () => {
   it('a driver without a limit is never refused and remembers nothing', () => {
     const free = backend(defaultDriver);
     for (const h of [0, 0.1, 0.2, 0.3, 0.4, 0.5]) assert.equal(free.at(start + h * hour), undefined);
+  });
+
+  it('is seeded per driver: EBS four per 24h by default, a limit or the older cooldown in seconds, and a clear error for neither', () => {
+    const seeded = (driver: Record<string, unknown>): DriverProfile | undefined => {
+      const world = createWorld(new ObjectStore(), () => new Date(start));
+      applySeed(world, { storageClasses: [{ name: 'gp3', driver }] });
+      return world.drivers.get('gp3');
+    };
+    assert.deepEqual(seeded({ name: 'ebs.csi.aws.com' })?.modificationLimit, { count: 4, perMs: 24 * hour });
+    assert.deepEqual(seeded({ name: 'ebs.csi.aws.com', modificationCooldownSeconds: 21_600 })?.modificationLimit, { count: 1, perMs: 6 * hour });
+    assert.deepEqual(seeded({ modificationLimit: { count: 2, perSeconds: 60 }, optimizingSeconds: 30 }), { ...seeded({}), modificationLimit: { count: 2, perMs: 60_000 }, optimizingMs: 30_000 });
+    assert.equal(seeded({ name: 'ebs.csi.aws.com', modificationLimit: { count: 1, perSeconds: 0 } })?.modificationLimit, undefined, '0 seconds: none');
+    assert.throws(() => seeded({ modificationLimit: { count: 0, perSeconds: 60 } }), /storageClasses\[gp3\]\.driver\.modificationLimit must be \{ count: a whole number of at least 1, perSeconds: a number of seconds \}/);
+    assert.throws(() => seeded({ modificationLimit: { count: 1, perSeconds: 60 }, modificationCooldownSeconds: 60 }), /sets both modificationLimit and modificationCooldownSeconds/);
   });
 });
