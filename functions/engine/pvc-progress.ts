@@ -131,6 +131,14 @@ export function describePvc(name: string, ordinal: number, pvc: LivePvc | undefi
         + 'does not exist or is not yet known to it; create the class, or name one that exists',
     };
   }
+  // The backend's limit refused it (a class change counts as a modification): the resizer retries; it waits, never fails.
+  const refusal = trueCondition(pvc, 'ModifyVolumeError');
+  if (modify?.status === 'InProgress' && refusal && refusedWithinWindow(refusal.message)) {
+    return {
+      ...withClass, state: 'waiting-for-window', message: `waiting for the driver's window: ${refusal.message ?? ''}`,
+      since: refusal.lastTransitionTime ?? size.since, condition: claimCondition(refusal),
+    };
+  }
   // A status left from another target (a refused class asked for before this one) is not this modification's.
   const ownStatus = modify && (modify.targetVolumeAttributesClassName === undefined || modify.targetVolumeAttributesClassName === desiredClass) ? ` (${modify.status})` : '';
   return {
