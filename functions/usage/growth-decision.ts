@@ -9,7 +9,7 @@ import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volum
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
 import { currentSize } from '../engine/plan-guards.ts';
-import { cooldownWords } from '../engine/modification-windows.ts';
+import { windowReasons, windowUntil } from '../engine/modification-window-words.ts';
 import type { RememberedMaximum } from '../engine/remembered-maximum.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan.ts';
 import { factorNeeded, gibibyte, roundDownToGi, roundUpToGi, sizeForFactor, stepBytes, usedPercentAt } from './growth-size.ts';
@@ -57,10 +57,8 @@ function unsettled(template: TemplatePlan): string | undefined {
 /** A template with volumes in their driver's modification window: a growth merged now would only wait (engine/modification-windows.ts). */
 function drivenWindow(template: TemplatePlan): string | undefined {
   const windows = template.modificationWindows ?? [];
-  const last = [...windows].sort((a, b) => a.until.localeCompare(b.until)).at(-1);
-  if (!last) return undefined;
-  return `${windows.map((w) => w.claim).join(', ')} ${windows.length === 1 ? 'was' : 'were'} modified less than ${cooldownWords(last.cooldownSeconds)} ago and `
-    + `${last.driver} accepts one modification per volume every ${cooldownWords(last.cooldownSeconds)}; growth waits for the driver's window, until ${last.until.replace(/\.\d{3}Z$/, 'Z')}`;
+  if (windows.length === 0) return undefined;
+  return `${windowReasons(windows)}; growth waits for the driver's window, ${windowUntil(windows)}`;
 }
 
 export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage: TemplateUsage, policy: SetPolicy, context: GrowthContext): GrowthDecision {
