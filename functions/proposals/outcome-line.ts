@@ -5,7 +5,7 @@ import { proposalAspect, proposalNoun } from './lifecycle/identity.ts';
 import type { ProposalOutcome } from './proposal.ts';
 
 const shown: Partial<Record<ProposalOutcome['action'], string>> = {
-  opened: ' (opened)', updated: ' (updated)', 'left-alone': ' (left alone: someone else pushed to its branch)',
+  opened: ' (opened)', updated: ' (updated)', refreshed: ' (evidence refreshed)', 'left-alone': ' (left alone: someone else pushed to its branch)',
 };
 
 /** `recovery pull request #12 proposes 100Gi -> 50Gi: https://github.com/acme/gitops/pull/12 (updated)`. */
