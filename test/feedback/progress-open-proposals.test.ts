@@ -32,7 +32,7 @@ function template(name: string, overrides: Partial<TemplateReport> = {}): Templa
 }
 const sts: StatefulSetReport = {
   namespace: 'db', name: 'pg', outcome: 'in-progress', podManagementPolicy: 'OrderedReady', replicas: 2, templateUpdate: undefined,
-  templates: [template('data', { action: 'none', desiredSize: '10Gi', finished: true }), template('wal')], notes: [],
+  templates: [template('data', { action: 'unchanged', desiredSize: '10Gi', finished: true }), template('wal')], notes: [],
 };
 
 describe('the open proposals in a progress comment', () => {
