@@ -216,7 +216,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
+        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), proposals: proposalOutcomes({ recovery, growth, writeBack }), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
         ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));

@@ -113,6 +113,7 @@ export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage
   const cutWords = cuts.map((c) => `; cut from ${c.wanted} to ${c.allowed} by ${c.setBy}`).join('');
   return {
     ...ref, action: 'grow', from: template.to.text, to: toText, because: fullest.trigger, cuts,
+    triggers: triggers.flatMap(({ trigger }) => (trigger ? [trigger] : [])),
     ...(cost ? { monthlyIncrease: cost.monthlyIncrease === undefined ? { unpriced: cost.storageClassName ?? '(no class)' } : { amount: cost.monthlyIncrease, currency: cost.currency } } : {}),
     after: usage.replicas.map((r) => ({ claim: r.claim, usedPercent: usedPercentAt(r, current, to) })),
     sentence: `propose ${showSize(toText)} (from ${showSize(template.to.text)}), because ${becauseWords(fullest.trigger, fullest.replica, policy)}${cutWords}`

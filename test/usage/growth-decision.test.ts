@@ -58,9 +58,12 @@ const cases: Case[] = [
     expect: { action: 'grow', from: '10Gi', to: '15Gi', because: { claim: 'data-pg-0', ordinal: 0, cause: 'bytes', value: 85 }, cuts: [], sentence: 'propose 15Gi (from 10Gi), because data-pg-0 is 85% full (8.5Gi of 10Gi; growth from 80%)' },
   },
   {
-    name: 'the fullest replica decides how many steps: 99% full with 1Gi steps needs 13Gi to be under 80%',
+    name: 'the fullest replica decides how many steps: 99% full with 1Gi steps needs 13Gi to be under 80%; every replica over the threshold is a reason',
     usage: [used(0, 8.2), used(1, 9.9)], policy: { step: { size: '1Gi' } },
-    expect: { action: 'grow', to: '13Gi', because: { claim: 'data-pg-1', ordinal: 1, cause: 'bytes', value: 99 } },
+    expect: {
+      action: 'grow', to: '13Gi', because: { claim: 'data-pg-1', ordinal: 1, cause: 'bytes', value: 99 },
+      triggers: [{ claim: 'data-pg-0', ordinal: 0, cause: 'bytes', value: 82 }, { claim: 'data-pg-1', ordinal: 1, cause: 'bytes', value: 99 }],
+    },
   },
   {
     name: 'inodes count as much as bytes: 40% of the bytes but 92% of the inodes',

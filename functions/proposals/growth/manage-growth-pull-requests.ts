@@ -25,7 +25,8 @@ export async function manageGrowthPullRequests(input: GrowthContext & {
   hasTime?: () => boolean;
 }): Promise<ProposalsResult> {
   const { host, report } = input;
-  const place = { target: input.target.name, base: input.branch, headSha: report.commitSha };
+  // The evidence a growth pull request shows is usage as read this pass: its stamp is that read's time.
+  const place = { target: input.target.name, base: input.branch, headSha: report.commitSha, evidenceAt: report.usage?.at };
   const growths = fullestFirst(input, (report.growth ?? []).filter((g): g is Growth => g.action === 'grow'));
   const rivals = growths.length === 0 ? new Map<string, OpenPullRequest>() : await rivalPullRequests(host, input.repository, input.branch, growths, input.target);
   const candidates: ProposalCandidate[] = [];
