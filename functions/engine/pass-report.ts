@@ -76,6 +76,8 @@ export interface TemplateReport extends TemplateStatus {
    * (KEP-1790) grows the volumes from their capacity: `from` 100Gi, `volumesFrom` 20Gi. `20Gi–30Gi` when they differ.
    */
   volumesFrom?: string;
+  /** Only the template changes, raised to the size its volumes already have (`volumesFrom`): nothing grows, no cost. */
+  catchesUp?: true;
   /** Volumes within their CSI driver's modification window: the change to them waits until it has passed. */
   modificationWindows?: VolumeWindow[];
   /** Failed for good at the driver's maximum: no size can succeed (engine/at-driver-maximum.ts). */
@@ -274,6 +276,7 @@ export function templateReport(
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
     ...volumesFromOf(template),
+    ...(template.catchesUp ? { catchesUp: true as const } : {}),
     ...(template.modificationWindows && (template.templateNeedsUpdate || template.pvcsToPatch.length > 0) ? { modificationWindows: template.modificationWindows } : {}),
     ...(atMaximum ? { atDriverMaximum: atMaximum } : {}),
     ...(template.cost ? {

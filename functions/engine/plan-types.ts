@@ -70,6 +70,11 @@ export interface TemplatePlan {
   reasons: BlockReason[];
   /** What the change adds a month, when the target has prices (domain/volume-cost.ts). */
   cost?: VolumeCost;
+  /**
+   * The template is raised to a size every replica's volume already has (committedBytes): only the template changes,
+   * nothing grows and nothing is added to the bill (a write-back merged after an autoscaler grew the volumes).
+   */
+  catchesUp?: true;
   /** Volumes within their CSI driver's modification window (modification-windows.ts): a change to them waits. */
   modificationWindows?: VolumeWindow[];
 }
