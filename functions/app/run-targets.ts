@@ -158,7 +158,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     let recovery: RecoveryResult | undefined;
     let growth: ProposalsResult | undefined;
     let writeBack: ProposalsResult | undefined;
-    if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && targetConfig.pullRequests.recovery) {
+    if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && (targetConfig.pullRequests.recovery || targetConfig.pullRequests.writeBack)) {
       // A plan writes nothing, but says which recovery pull requests are open: after a failure, what a person looks
       // for next. Not reading them costs the plan nothing else.
       const host = opened.github.host;
@@ -166,22 +166,25 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         options.onEvent?.(targetConfig.name, `${what} pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       };
-      recovery = await openRecoveryPullRequests(host, opened.target.name).catch(notRead('recovery'));
-      if (report.writeBack?.length) writeBack = await openWriteBackPullRequests(host, opened.target.name).catch(notRead('write-back'));
+      if (targetConfig.pullRequests.recovery) recovery = await openRecoveryPullRequests(host, opened.target.name).catch(notRead('recovery'));
+      if (targetConfig.pullRequests.writeBack && report.writeBack?.length) writeBack = await openWriteBackPullRequests(host, opened.target.name).catch(notRead('write-back'));
     }
     // A busy pass still publishes: its pull requests' checks (plans, read-only) and the progress of each change that
     // waits for the pass holding the target, saying until when; recovery is the holder's.
     if (opened.github && options.mode !== 'plan') {
       const github = opened.github;
-      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report && report.outcome !== 'busy') {
+      const applied = options.mode === 'apply' && report && report.outcome !== 'busy' ? report : undefined;
+      if (targetConfig.pullRequests.recovery && applied) {
         recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
-          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report: applied,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(recovery);
-        // Pull requests proposing a size grown outside Git back into it (needs the same Contents write as recovery).
+      }
+      if (targetConfig.pullRequests.writeBack && applied) {
+        // Pull requests proposing a size grown outside Git back into it (`pullRequests.writeBack`, recovery's by default).
         writeBack = await githubStep('write-back pull requests', () => manageWriteBackPullRequests({
-          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report: applied,
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(writeBack);
@@ -205,7 +208,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
+        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.writeBack),
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
         ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));
