@@ -24,6 +24,7 @@ import { manageGrowthPullRequests } from '../proposals/growth/manage-growth-pull
 import type { ProposalsResult } from '../proposals/lifecycle/manage-proposals.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
 import { manageWriteBackPullRequests, openWriteBackPullRequests } from '../proposals/write-back/manage-write-back-pull-requests.ts';
+import { writeBackHolds } from '../proposals/write-back/write-back-holds.ts';
 
 export interface TargetRun {
   target: string;
@@ -153,6 +154,8 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
       ...(options.now ? { now: () => new Date(now()) } : {}),
       ...(proposeSizes ? { proposeSizes } : {}),
+      // A live template grown outside Git is held, not shrunk, while its write-back proposes it (needs the pull requests).
+      ...(opened.github && targetConfig.pullRequests.writeBack ? { writeBackHolds: writeBackHolds(opened.github.host, opened.target.name, (line) => options.onEvent?.(targetConfig.name, line)) } : {}),
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;

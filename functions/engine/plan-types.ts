@@ -75,6 +75,8 @@ export interface TemplatePlan {
    * nothing grows and nothing is added to the bill (a write-back merged after an autoscaler grew the volumes).
    */
   catchesUp?: true;
+  /** The live template's size, left as it lives for the write-back that proposes it (write-back-hold.ts). */
+  heldForWriteBack?: string;
   /** Volumes within their CSI driver's modification window (modification-windows.ts): a change to them waits. */
   modificationWindows?: VolumeWindow[];
 }
