@@ -3,32 +3,28 @@
 // (not recreated at Git's smaller size, the set waiting, not failed) until a person merges the write-back (then all is
 // clean) or closes it unmerged (Git wins: the next pass applies Git's size as before).
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { runTargets, type TargetRun } from '../../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
 import { renderPassReport } from '../../../functions/cli/render-report.ts';
-import { parseConfig, type Config } from '../../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import type { Config } from '../../../functions/domain/config.ts';
+import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
-import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
-import { applyPass, noWaiting, passUntil, writeFiles } from '../../support/passes.ts';
+import { pgManifest, startOneSetSandboxes, type OneSetSandboxes } from '../../support/one-set-sandboxes.ts';
+import { noWaiting, passUntil } from '../../support/passes.ts';
 
 const stsType = mustResourceType('apps/v1', 'StatefulSet');
-const manifest = (storage: string): string => statefulSetManifest({ name: 'pg', storage, replicas: 2 });
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 describe('a live template grown outside Git, held for its write-back', () => {
+  let world: OneSetSandboxes;
   let kube: KubeSandbox;
   let github: GitHubSandbox;
   let config: Config;
-  const env: Record<string, string> = sandboxRecordKeyEnv();
-  const pass = (): Promise<TargetRun> => applyPass(config, env);
+  let env: Record<string, string>;
+  const pass = (): Promise<TargetRun> => world.pass();
   const liveTemplateSize = (): unknown => {
     const spec = kube.store.get(stsType, 'db', 'pg')?.spec as { volumeClaimTemplates?: Array<{ spec?: { resources?: { requests?: { storage?: unknown } } } }> } | undefined;
     return spec?.volumeClaimTemplates?.[0]?.spec?.resources?.requests?.storage;
@@ -42,32 +38,16 @@ describe('a live template grown outside Git, held for its write-back', () => {
     const apps = kube.kubeConfig().makeApiClient(AppsV1Api);
     await apps.deleteNamespacedStatefulSet({ namespace: 'db', name: 'pg', body: { propagationPolicy: 'Orphan' } });
     for (let i = 0; i < 10 && kube.store.get(stsType, 'db', 'pg'); i++) kube.tick(1);
-    const body = load(manifest(storage)) as Parameters<AppsV1Api['createNamespacedStatefulSet']>[0]['body'];
+    const body = load(pgManifest(storage)) as Parameters<AppsV1Api['createNamespacedStatefulSet']>[0]['body'];
     await apps.createNamespacedStatefulSet({ namespace: 'db', body });
     kube.tick(2);
   }
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-write-back-hold-'));
-    await writeFiles(join(dir, 'repo'), { 'k8s/pg.yaml': manifest('10Gi') });
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
-      seed: {
-        namespaces: ['db'],
-        storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } }],
-        statefulSets: [load(manifest('10Gi'))],
-      },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'HOLD_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db]'), 'h.yaml', dir);
-    env.HOLD_TOKEN = github.token;
-    kube.tick(4);
-    await passUntil(pass, kube, (run) => run.report?.statefulSets[0]?.outcome === 'converged');
+    world = await startOneSetSandboxes('10Gi');
+    ({ kube, github, config, env } = world);
   });
-  after(async () => {
-    await kube.close();
-    await github.close();
-  });
+  after(async () => { await world.close(); });
 
   it('holds the template grown by hand: not recreated at Git\'s size, the set waiting (not failed), the write-back opened; plan says so with its link', async () => {
     await recreateLarger('20Gi');
