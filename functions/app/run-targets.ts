@@ -27,6 +27,7 @@ import { growthKind } from '../proposals/growth/growth-kind.ts';
 import { writeBackKind } from '../proposals/write-back/write-back-kind.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
 import { manageWriteBackPullRequests } from '../proposals/write-back/manage-write-back-pull-requests.ts';
+import { writeBackHolds } from '../proposals/write-back/write-back-holds.ts';
 
 export interface TargetRun {
   target: string;
@@ -156,12 +157,14 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       onEvent: (line) => options.onEvent?.(targetConfig.name, line),
       ...(options.now ? { now: () => new Date(now()) } : {}),
       ...(proposeSizes ? { proposeSizes } : {}),
+      // A live template grown outside Git is held, not shrunk, while its write-back proposes it (needs the pull requests).
+      ...(opened.github && targetConfig.pullRequests.writeBack ? { writeBackHolds: writeBackHolds(opened.github.host, opened.target.name, (line) => options.onEvent?.(targetConfig.name, line)) } : {}),
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
     let growth: ProposalsResult | undefined;
     let writeBack: ProposalsResult | undefined;
-    const managesProposals = targetConfig.pullRequests.recovery || targetConfig.growth !== undefined;
+    const managesProposals = targetConfig.pullRequests.recovery || targetConfig.pullRequests.writeBack || targetConfig.growth !== undefined;
     if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && managesProposals) {
       // A plan writes nothing, but says which proposal pull requests are open (one listing): after a failure, what a
       // person looks for next. Not reading them costs the plan nothing else.
@@ -169,8 +172,8 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         options.onEvent?.(targetConfig.name, `proposal pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       });
-      if (open && targetConfig.pullRequests.recovery) {
-        recovery = openRecoveryPullRequests(open);
+      if (open && targetConfig.pullRequests.recovery) recovery = openRecoveryPullRequests(open);
+      if (open && targetConfig.pullRequests.writeBack) {
         const writeBacks = listedProposals(open, [writeBackKind.name]);
         if (report.writeBack?.length || writeBacks.outcomes.length > 0) writeBack = writeBacks;
       }
@@ -184,15 +187,18 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       // the first step that runs: a step left for the next pass lists nothing, one that fails to list fails them all.
       let listing: Promise<OpenProposal[]> | undefined;
       const openProposalsOnce = (): Promise<OpenProposal[]> => (listing ??= openProposals(github.host, opened.target.name));
-      if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report && report.outcome !== 'busy') {
+      const applied = options.mode === 'apply' && report && report.outcome !== 'busy' ? report : undefined;
+      if (targetConfig.pullRequests.recovery && applied) {
         recovery = await githubStep('recovery pull requests', async () => manageRecoveryPullRequests({
-          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, open: await openProposalsOnce(),
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report: applied, open: await openProposalsOnce(),
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(recovery);
-        // Pull requests proposing a size grown outside Git back into it (needs the same Contents write as recovery).
+      }
+      if (targetConfig.pullRequests.writeBack && applied) {
+        // Pull requests proposing a size grown outside Git back into it (`pullRequests.writeBack`, recovery's by default).
         writeBack = await githubStep('write-back pull requests', async () => manageWriteBackPullRequests({
-          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, open: await openProposalsOnce(),
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report: applied, open: await openProposalsOnce(),
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(writeBack);
@@ -216,7 +222,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), proposals: proposalOutcomes({ recovery, growth, writeBack }), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
+        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), proposals: proposalOutcomes({ recovery, growth, writeBack }), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.writeBack),
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
         ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));

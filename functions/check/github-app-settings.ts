@@ -32,8 +32,8 @@ export const appEvents: Readonly<Record<WebhookDelivery['event'], AppEventSettin
 
 /** The repository permissions, each at the level the default configuration (recovery pull requests on) needs. */
 export function appPermissionRows(): AppPermissionRow[] {
-  const withRecovery = neededGitHubPermissions({ validate: true, recovery: true, forks: 'neutral' }, { checkRuns: true });
-  const withoutRecovery = neededGitHubPermissions({ validate: true, recovery: false, forks: 'neutral' }, { checkRuns: true });
+  const withRecovery = neededGitHubPermissions({ validate: true, recovery: true, writeBack: true, forks: 'neutral' }, { checkRuns: true });
+  const withoutRecovery = neededGitHubPermissions({ validate: true, recovery: false, writeBack: false, forks: 'neutral' }, { checkRuns: true });
   const rows: AppPermissionRow[] = [{ permission: 'metadata', level: 'read', why: 'mandatory for every GitHub App' }];
   for (const need of withRecovery) {
     const lower = withoutRecovery.find((n) => n.permission === need.permission && n.level !== need.level);

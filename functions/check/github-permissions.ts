@@ -21,7 +21,7 @@ export interface NeededPermission {
  */
 export function neededGitHubPermissions(pullRequests: TargetConfig['pullRequests'], options: { checkRuns?: boolean } = {}): NeededPermission[] {
   return [
-    pullRequests.recovery
+    pullRequests.recovery || pullRequests.writeBack
       ? { permission: 'contents', level: 'write', why: 'read manifests and values files; recovery and write-back pull requests push a branch and a commit' }
       : { permission: 'contents', level: 'read', why: 'read manifests and values files' },
     { permission: 'statuses', level: 'write', why: 'the pull request check and the progress status after a merge' },

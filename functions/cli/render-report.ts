@@ -9,7 +9,7 @@ import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
 import { waysOutAtMaximum } from '../engine/at-driver-maximum.ts';
-import { reasonsWithWriteBack } from '../feedback/write-back-words.ts';
+import { heldWords, reasonsWithWriteBack } from '../feedback/write-back-words.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { outcomeLine } from '../proposals/outcome-line.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
@@ -128,6 +128,8 @@ function renderStatefulSet(sts: StatefulSetReport, cost: CostSummary | undefined
     const key = templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
     const writeBack = proposals.find((o) => o.key === key && o.kind === 'write-back' && o.action !== 'closed')?.pullRequestUrl;
     for (const reason of reasonsWithWriteBack(template, writeBack)) lines.push(`        blocked: ${reason}`);
+    const held = heldWords(template, writeBack);
+    if (held !== undefined) lines.push(`        held: ${held}`);
     if (template.atDriverMaximum) {
       lines.push(`        ${template.atDriverMaximum.noSizeCanSucceed}`);
       for (const way of waysOutAtMaximum(template.desiredSize, template.atDriverMaximum.volumes)) lines.push(`          - ${way}`);

@@ -94,8 +94,12 @@ export interface TargetConfig {
   /** `state`: where the Lease and the recreation records live. */
   namespaces: { default: string; state: string; allow: string[] };
   recordKey?: RecordKeySource;
-  /** `forks`: whether pull requests from forks are checked, from Git alone (feedback/fork-verdict.ts), or only marked not validated. */
-  pullRequests: { validate: boolean; recovery: boolean; forks: 'neutral' | 'validate' };
+  /**
+   * `forks`: whether pull requests from forks are checked, from Git alone (feedback/fork-verdict.ts), or only marked not
+   * validated. `writeBack`: write-back pull requests (usage/write-back.ts), and a live template grown outside Git held
+   * for them; recovery's value when not set (both need the same Contents write).
+   */
+  pullRequests: { validate: boolean; recovery: boolean; writeBack: boolean; forks: 'neutral' | 'validate' };
   /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/node-expansion.ts). */
   stalledAfterSeconds?: number;
   /** Where volume usage is read (domain/usage-config.ts); absent: none is read. */
@@ -159,7 +163,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
  * shape is too wrong to read is skipped (its schema problems say why), the others are judged as usual.
  */
 function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { targets: TargetConfig[]; problems: string[] } {
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds' | 'growth' | 'modificationLimits'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; growth?: GrowthConfigText; drivers?: DriversConfigText; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds' | 'growth' | 'modificationLimits'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; growth?: GrowthConfigText; drivers?: DriversConfigText; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; writeBack?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.flatMap((target, index): TargetConfig[] => {
@@ -220,7 +224,10 @@ function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { 
       ...(target.prices ? { prices: { currency: target.prices.currency ?? 'USD', perGiBMonth: target.prices.perGiBMonth } } : {}),
       namespaces: { default: target.namespaces.default ?? 'default', state: target.namespaces.state ?? defaultStateNamespace, allow: target.namespaces.allow },
       ...(recordKey !== undefined ? { recordKey } : {}),
-      pullRequests: { validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral' },
+      pullRequests: {
+        validate: target.pullRequests?.validate ?? true, recovery: target.pullRequests?.recovery ?? true,
+        writeBack: target.pullRequests?.writeBack ?? target.pullRequests?.recovery ?? true, forks: target.pullRequests?.forks ?? 'neutral',
+      },
       ...(stalledAfterSeconds ? { stalledAfterSeconds } : {}),
       ...(usage ? { usage } : {}),
       ...(growth?.policy ? { growth: growth.policy } : {}),

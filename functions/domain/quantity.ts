@@ -192,6 +192,17 @@ export function sameSize(a: string, b: string): boolean {
   }
 }
 
+/** A size text a report carries (parsed from the server's before), or undefined for none or one that is no quantity. */
+export function reportedQuantity(text: string | undefined): Quantity | undefined {
+  if (text === undefined) return undefined;
+  try {
+    return parseQuantity(text);
+  } catch (error) {
+    if (error instanceof QuantityError) return undefined;
+    throw error;
+  }
+}
+
 /** A size as people wrote it: the preferred (Git) spelling when it is the same size, else the quantity's own text. */
 export function spelledLike(quantity: Quantity | undefined, preferred: Quantity): string | undefined {
   if (quantity === undefined) return undefined;

@@ -2,6 +2,7 @@
 // GiB-month of its StorageClass (`prices` in the target's config; there is no built-in price list). Pure arithmetic.
 import type { PriceConfig } from './config.ts';
 import { expansionFailedForGood, type LivePvc, type PvcCondition } from './live-state.ts';
+import { reportedQuantity } from './quantity.ts';
 
 const bytesPerGiB = 2 ** 30;
 
@@ -41,6 +42,11 @@ export function committedBytes(volume: VolumeSizes): bigint {
   // After a failure, a request for another size than the failed one is a new attempt the resizer takes up (KEP-1790).
   else if (volume.request && failedSize && volume.request.bytes !== failedSize.bytes) sizes.push(volume.request.bytes);
   return sizes.reduce((a, b) => (a > b ? a : b));
+}
+
+/** A volume as a pass report spells it (sizes as text, `failed` for good or not), for committedBytes and growthOfReplicas. */
+export function reportedVolume(volume: { request: string | undefined; capacity: string | undefined; failed: boolean }): VolumeSizes {
+  return { request: reportedQuantity(volume.request), capacity: reportedQuantity(volume.capacity), allocated: undefined, failed: volume.failed };
 }
 
 /**

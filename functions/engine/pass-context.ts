@@ -5,6 +5,7 @@ import type { ClusterSnapshot } from '../domain/live-state.ts';
 import type { ModificationLimit } from '../domain/modification-limit.ts';
 import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
 import type { StatefulSetPlan } from './plan-types.ts';
+import type { WriteBackHolds } from './write-back-hold.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
 import type { NamespaceScope } from './allowed-namespaces.ts';
 import type { LeaseClock, LeaseTiming } from './lazy-lease.ts';
@@ -63,6 +64,8 @@ export interface PassContext {
    * read-only, and never failing the pass (a failed read is a report line).
    */
   proposeSizes?: SizeProposalStep;
+  /** Which live templates grown outside Git to hold for their write-back, not shrink (write-back-hold.ts); none without. */
+  writeBackHolds?: WriteBackHolds;
 }
 
 /** What the size proposals are decided from: the pass's final plans and the snapshot they were made over. */

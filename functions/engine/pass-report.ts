@@ -77,6 +77,10 @@ export interface TemplateReport extends TemplateStatus {
    * (KEP-1790) grows the volumes from their capacity: `from` 100Gi, `volumesFrom` 20Gi. `20Gi–30Gi` when they differ.
    */
   volumesFrom?: string;
+  /** Only the template changes, raised to the size its volumes already have (`volumesFrom`): nothing grows, no cost. */
+  catchesUp?: true;
+  /** The live template's size, larger than Git's and held for the write-back that proposes it (write-back-hold.ts). */
+  heldForWriteBack?: string;
   /** Volumes within their CSI driver's modification window: the change to them waits until it has passed. */
   modificationWindows?: VolumeWindow[];
   /** Failed for good at the driver's maximum: no size can succeed (engine/at-driver-maximum.ts). */
@@ -275,6 +279,8 @@ export function templateReport(
     ...(template.desired.classLocation ? { classLocation: template.desired.classLocation } : {}),
     ...(template.serverNotes ? { serverNotes: template.serverNotes } : {}),
     ...volumesFromOf(template),
+    ...(template.catchesUp ? { catchesUp: true as const } : {}),
+    ...(template.heldForWriteBack !== undefined ? { heldForWriteBack: template.heldForWriteBack } : {}),
     ...(template.modificationWindows && (template.templateNeedsUpdate || template.pvcsToPatch.length > 0) ? { modificationWindows: template.modificationWindows } : {}),
     ...(atMaximum ? { atDriverMaximum: atMaximum } : {}),
     ...(template.cost ? {
@@ -314,7 +320,8 @@ export function reportFromPlan(
   });
   // A read-only pass says a resize failed for good as an applying one does (outcomeOf), so `plan` exits as `reconcile`.
   const outcome: StatefulSetOutcome = plan.outcome !== 'planned' ? plan.outcome
-    : outcomeNeedingPerson(templates) ?? (templates.every((t) => t.finished) ? 'converged' : 'in-progress');
+    : outcomeNeedingPerson(templates) ?? (templates.every((t) => t.finished) ? 'converged'
+      : templates.every((t) => t.finished || t.heldForWriteBack !== undefined) ? 'waiting' : 'in-progress');
   return {
     namespace: plan.namespace, name: plan.name, outcome, podManagementPolicy: live?.podManagementPolicy ?? plan.desired.podManagementPolicy,
     replicas: live?.replicas, templateUpdate: undefined, templates,

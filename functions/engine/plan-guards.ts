@@ -25,9 +25,12 @@ export function applyGuards(sts: StatefulSetPlan, options: PlanOptions, maxima: 
       if (template.action === 'resize' && template.pvcsToPatch.length === 0) template.action = 'unchanged';
     }
     if (!template.templateNeedsUpdate && template.pvcsToPatch.length === 0) continue;
-    // A class change alone adds no storage: it has no cost to show (a resize that adds nothing still says +0.00). A
-    // template whose live size is unknown is measured as growing, as the guardrails do.
-    if (template.from === undefined || changesSize(template)) template.cost = costOfGrowth(growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs), template.storageClassName, options.prices);
+    // A class change alone adds no storage: it has no cost to show (a resize that adds nothing still says +0.00), nor
+    // has a template catching up with its volumes. A template whose live size is unknown is measured as growing, as
+    // the guardrails do.
+    const growth = growthOfReplicas(template.to.bytes, template.from?.bytes, live.replicas, template.pvcs);
+    if (catchesUp(template, growth)) template.catchesUp = true;
+    else if (template.from === undefined || changesSize(template)) template.cost = costOfGrowth(growth, template.storageClassName, options.prices);
     const change = {
       from: currentSize(template), to: template.to, cost: template.cost,
       sizeSource: sts.desired.sizedBy?.find((s) => s.template === template.templateName && !mapsClass(s)),
@@ -37,6 +40,12 @@ export function applyGuards(sts: StatefulSetPlan, options: PlanOptions, maxima: 
     template.reasons.push(...reasons, ...guardrailReasons(change, options.guardrails), ...(driverMaximum ? [driverMaximum] : []));
     if (template.reasons.length > 0) template.action = 'blocked';
   }
+}
+
+/** A template raised to what its volumes already have: no PVC to patch, no class to change, and no byte added. */
+function catchesUp(template: TemplatePlan, growth: bigint): boolean {
+  return template.from !== undefined && template.from.bytes < template.to.bytes && template.pvcs.length > 0 && template.pvcsToPatch.length === 0
+    && template.volumeAttributesClass === undefined && growth === 0n;
 }
 
 /** The size a change grows from: the largest of the live template's and its PVCs' requests and capacities. */

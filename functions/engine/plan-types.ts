@@ -71,6 +71,13 @@ export interface TemplatePlan {
   reasons: BlockReason[];
   /** What the change adds a month, when the target has prices (domain/volume-cost.ts). */
   cost?: VolumeCost;
+  /**
+   * The template is raised to a size every replica's volume already has (committedBytes): only the template changes,
+   * nothing grows and nothing is added to the bill (a write-back merged after an autoscaler grew the volumes).
+   */
+  catchesUp?: true;
+  /** The live template's size, left as it lives for the write-back that proposes it (write-back-hold.ts). */
+  heldForWriteBack?: string;
   /** Volumes within their CSI driver's modification window (modification-windows.ts): a change to them waits. */
   modificationWindows?: VolumeWindow[];
 }

@@ -28,6 +28,7 @@ import {
 import { noManifestsAt } from './no-manifests.ts';
 import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
+import { holdTemplates, shrinksLiveTemplate } from './write-back-hold.ts';
 import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from './pass-context.ts';
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
@@ -102,6 +103,8 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     const resumed = await resumeRecords(ctx, found.trusted, recordingCluster, lease, outOfTime);
     base.notes.push(...resumed.notes);
     const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
+    // A live template grown outside Git is not shrunk back while its write-back proposes it (write-back-hold.ts).
+    if (ctx.writeBackHolds && plans.some((p) => p.templates.some(shrinksLiveTemplate))) holdTemplates(plans, await ctx.writeBackHolds(plans));
     if (snapshot.server) base.server = serverReport(snapshot.server);
     say(`plan at ${head.commitSha.slice(0, 7)}: ${count(plans.length, 'StatefulSet')}, ${count(desired.errors.length, 'manifest error')}`);
     proposals = proposeSizes?.({ plans, snapshot }).catch((error: unknown) => {

@@ -147,7 +147,7 @@ function startedAtOf(earlier: TemplateStatus | undefined, now: Date | undefined)
 }
 
 export function isFinished(status: TemplateStatus, plan: TemplatePlan): boolean {
-  return plan.action !== 'blocked' && status.readyReplicas === status.replicas;
+  return plan.action !== 'blocked' && plan.heldForWriteBack === undefined && status.readyReplicas === status.replicas;
 }
 
 export function readStatusAnnotation(live: Pick<LiveStatefulSet, 'annotations'>): TemplateStatus[] {

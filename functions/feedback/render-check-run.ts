@@ -9,7 +9,7 @@ import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
 import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';
 import { windowWarning, type PlanSummary } from './render-plan-comment.ts';
-import { requestChangeWords, volumesGrowFrom } from './size-change-words.ts';
+import { requestChangeWords, sizeChangeWords, volumesGrowFrom } from './size-change-words.ts';
 import { change, count, monthly, showSize } from '../domain/spelling.ts';
 import { printable } from '../domain/printable.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
@@ -26,15 +26,7 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
         const reasons = reasonsWithWriteBack(template, writeBack);
         annotations.push({ path, line, level: 'failure', title: `${name}: blocked`, message: reasons.length > 0 ? reasons.map(printable).join('\n') : 'blocked' });
       } else if (template.action === 'resize') {
-        const klass = template.volumeAttributesClass;
-        const classWords = klass ? `VolumeAttributesClass ${change(klass.from ?? '(none)', klass.to ?? '(none)', 'github')}` : undefined;
-        const sizeWords = change(volumesGrowFrom(template) ?? '?', template.desiredSize, 'github');
-        const what = template.change === 'class' && classWords ? classWords : template.change === 'size-and-class' && classWords ? `${sizeWords} and ${classWords}` : sizeWords;
-        annotations.push({
-          path, line, level: 'notice', title: `${name}: ${willChange(template.change)}`,
-          message: printable(`${what} on ${count(template.pvcs.length, 'PVC')}`
-            + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`),
-        });
+        annotations.push({ path, line, level: 'notice', ...resizeNotice(template, name) });
         const windows = template.modificationWindows ?? [];
         if (windows.length > 0) annotations.push({ path, line, level: 'warning', title: `${name}: waits for the driver's window`, message: printable(windowWarning(windows)) });
       }
@@ -42,6 +34,20 @@ export function planAnnotations(statefulSets: readonly StatefulSetReport[], erro
   }
   for (const error of errors) annotations.push({ path: error.path, line: error.line, level: 'failure', title: 'not a valid size or manifest', message: printable(error.message) });
   return annotations;
+}
+
+/** The notice of a planned change: what changes on how many PVCs, in which class, at what cost; a template catching up, that. */
+function resizeNotice(template: StatefulSetReport['templates'][number], name: string): { title: string; message: string } {
+  if (template.catchesUp === true) return { title: `${name}: will update the template`, message: printable(sizeChangeWords(template, 'github')) };
+  const klass = template.volumeAttributesClass;
+  const classWords = klass ? `VolumeAttributesClass ${change(klass.from ?? '(none)', klass.to ?? '(none)', 'github')}` : undefined;
+  const sizeWords = change(volumesGrowFrom(template) ?? '?', template.desiredSize, 'github');
+  const what = template.change === 'class' && classWords ? classWords : template.change === 'size-and-class' && classWords ? `${sizeWords} and ${classWords}` : sizeWords;
+  return {
+    title: `${name}: ${willChange(template.change)}`,
+    message: printable(`${what} on ${count(template.pvcs.length, 'PVC')}`
+      + `${template.storageClassName ? ` (StorageClass ${template.storageClassName})` : ''}${costWords(template)}${requestWords(template)}`),
+  };
 }
 
 /** `, +7.50 USD a month`: what the change adds, when prices are configured. */

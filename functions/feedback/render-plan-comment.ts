@@ -10,7 +10,7 @@ import { costSummary, type StatefulSetReport, type TemplateReport } from '../eng
 import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';
 import { codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
-import { sizeChangeWords } from './size-change-words.ts';
+import { catchUpWords, sizeChangeWords } from './size-change-words.ts';
 import { printable } from '../domain/printable.ts';
 import { replicaUsageWords, usageUnreadWords, type ChangeUsage } from '../usage/change-usage.ts';
 import { windowReasons, windowUntil } from '../engine/modification-window-words.ts';
@@ -50,8 +50,13 @@ function quotaCell(template: TemplateReport): string {
   return template.quota.map((q) => escapeMarkdown(`${q.quota}: ${showSize(q.used)} + ${showSize(q.growth)} of ${showSize(q.limit)}`)).join('<br>');
 }
 
-/** `3 PVCs grow 10Gi → 20Gi`, `1 PVC grows ...` (from the volumes' size: size-change-words.ts), `3 PVCs class silver → gold`, or both. */
+/**
+ * `3 PVCs grow 10Gi → 20Gi`, `1 PVC grows ...` (from the volumes' size: size-change-words.ts), `3 PVCs class silver →
+ * gold`, or both; a template that only catches up with its volumes, that.
+ */
 function planWords(template: TemplateReport): string {
+  const catchUp = catchUpWords(template);
+  if (catchUp !== undefined) return catchUp;
   const classChange = template.volumeAttributesClass;
   const grows = template.from === undefined || template.from !== template.desiredSize;
   const pvcs = count(template.pvcs.length, 'PVC');
@@ -63,7 +68,8 @@ function planWords(template: TemplateReport): string {
 
 /** The volumes' own growth, under the request's, when they do not grow from the live size (a lowered failed request). */
 function volumesCell(template: TemplateReport): string {
-  return template.volumesFrom === undefined ? '' : `<br>volumes ${escapeMarkdown(template.volumesFrom)} → ${escapeMarkdown(template.desiredSize)}`;
+  if (template.volumesFrom === undefined) return '';
+  return template.catchesUp === true ? `<br>volumes already ${escapeMarkdown(template.volumesFrom)}` : `<br>volumes ${escapeMarkdown(template.volumesFrom)} → ${escapeMarkdown(template.desiredSize)}`;
 }
 
 /** The VolumeAttributesClass change (KEP-3751): `class silver → gold`. */
@@ -81,7 +87,7 @@ function fromToCell(template: TemplateReport): string {
 
 function verdict(template: TemplateReport): string {
   if (template.action === 'blocked') return '❌ blocked';
-  if (template.action === 'resize') return `✅ ${willChange(template.change)}`;
+  if (template.action === 'resize') return template.catchesUp === true ? '✅ will update the template' : `✅ ${willChange(template.change)}`;
   return template.finished ? '✔️ unchanged' : '⏳ in progress';
 }
 

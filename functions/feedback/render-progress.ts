@@ -13,6 +13,7 @@ import { doneCount, isHeldByBlock, outcomeWords, pvcWords } from './glossary.ts'
 import { fitComment } from './render-plan-comment.ts';
 import { atMaximumAdvice } from './at-maximum-texts.ts';
 import { printable } from '../domain/printable.ts';
+import { reportedQuantity } from '../domain/quantity.ts';
 
 export interface ProgressSummary {
   state: 'pending' | 'success' | 'failure';
@@ -20,6 +21,8 @@ export interface ProgressSummary {
   description: string;
   /** The check run's title: the same, whole (plain text, printable). */
   title: string;
+  /** Where the check links, when not the comment: the write-back pull request of volumes grown outside Git since. */
+  link?: string;
   markdown: string;
 }
 
@@ -48,9 +51,57 @@ function pvcIcon(sts: StatefulSetReport, template: TemplateReport, pvc: Template
 }
 
 /** Blocked, failed or stalled (a volume waits for its node longer than `stalledAfter`): a person must act. */
-export function progressState(sts: StatefulSetReport): ProgressSummary['state'] {
+export function progressState(sts: StatefulSetReport, writeBackLinks?: ReadonlyMap<string, string>): ProgressSummary['state'] {
+  const grown = grownOutsideGit(sts, writeBackLinks);
+  if (grown) return grown.every((g) => g.reached) && sts.templates.every((t) => t.action === 'blocked' || t.finished) ? 'success' : 'pending';
   if (sts.outcome === 'blocked' || sts.outcome === 'failed' || sts.outcome === 'stalled') return 'failure';
   return sts.templates.every((t) => t.finished) ? 'success' : 'pending';
+}
+
+/** A template blocked only because its volumes were grown outside Git since, and the write-back pull request proposing their size. */
+interface GrownOutsideGit {
+  template: TemplateReport;
+  url: string;
+  /** The largest size a volume has or asks for. */
+  size: string;
+  /** Every volume has at least what Git asks (nothing of this change is left to do). */
+  reached: boolean;
+}
+
+/**
+ * A set blocked only by the "decrease" below its volumes' capacity (reason code `below-capacity`: they were grown
+ * outside Git after this change, by an autoscaler or a person) while a write-back pull request proposes their size:
+ * not a failure of this change, which Git's next value (the write-back, merged) supersedes. Undefined otherwise.
+ */
+function grownOutsideGit(sts: StatefulSetReport, writeBackLinks: ReadonlyMap<string, string> | undefined): GrownOutsideGit[] | undefined {
+  if (sts.outcome !== 'blocked' || !writeBackLinks) return undefined;
+  const blocked = sts.templates.filter((t) => t.action === 'blocked');
+  const grown = blocked.flatMap((template) => {
+    const url = writeBackLinks.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName }));
+    const codes = template.reasonCodes ?? [];
+    if (url === undefined || codes.length === 0 || codes.some((c) => c !== 'below-capacity')) return [];
+    const desired = reportedQuantity(template.desiredSize);
+    const sizes = template.pvcs.flatMap((p) => [reportedQuantity(p.capacity), reportedQuantity(p.request)]).filter((q) => q !== undefined);
+    const largest = sizes.reduce<(typeof sizes)[number] | undefined>((a, b) => (a === undefined || b.bytes > a.bytes ? b : a), undefined);
+    const reached = desired !== undefined && template.pvcs.every((p) => (reportedQuantity(p.capacity)?.bytes ?? 0n) >= desired.bytes);
+    return [{ template, url, size: largest?.text ?? '?', reached }];
+  });
+  return blocked.length > 0 && grown.length === blocked.length ? grown : undefined;
+}
+
+/** `data: grown outside Git to 30Gi since, beyond 20Gi; write-back pull request #7 proposes it` (in Markdown, `#7` linked). */
+function grownWords(grown: readonly GrownOutsideGit[], markdown = false): string {
+  return grown.map((g) => {
+    const lead = `${g.template.templateName}: grown outside Git to ${g.size} since, beyond ${g.template.desiredSize}; write-back pull request`;
+    // `#7` as a link's text is not linked again by GitHub; a URL a pull request number could not be read from is shown as is.
+    return markdown ? `${escapeMarkdown(lead)} [${pullNumber(g.url)}](${g.url}) proposes it` : `${lead} ${pullNumber(g.url)} proposes it`;
+  }).join('; ');
+}
+
+/** `#7` of a pull request's address, or the address itself. */
+function pullNumber(url: string): string {
+  const number = /\/pull\/(\d+)$/.exec(url)?.[1];
+  return number === undefined ? url : `#${number}`;
 }
 
 /**
@@ -135,12 +186,13 @@ export function renderProgressComment(input: {
   proposals?: readonly ProposalOutcome[];
 }): ProgressSummary {
   const { target, sts, commitSha } = input;
-  const state = progressState(sts);
+  const grown = grownOutsideGit(sts, input.writeBackLinks);
+  const state = progressState(sts, input.writeBackLinks);
   const icon = state === 'success' ? '✅' : state === 'failure' ? '❌' : '🔄';
   const lines: string[] = [];
   lines.push(`### ${icon} ${changeTitle(changeKind(sts.templates))} of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`);
   lines.push('');
-  lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressHeadline(sts))}.`);
+  lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${grown ? grownWords(grown, true) : escapeMarkdown(progressHeadline(sts))}.`);
   for (const template of sts.templates) {
     const sectionStart = lines.length;
     lines.push('');
@@ -149,7 +201,8 @@ export function renderProgressComment(input: {
     const towards = template.change === 'class' && klass !== undefined ? klass : `${escapeMarkdown(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
     lines.push(`#### ${codeSpan(template.templateName)} → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     const writeBack = input.writeBackLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName }));
-    lines.push(...reasonLines(template, writeBack).map((line) => `- ❌ ${line}`));
+    // Volumes grown outside Git since are no failure of this change: the write-back pull request says what comes next.
+    lines.push(...reasonLines(template, writeBack).map((line) => `- ${grown?.some((g) => g.template === template) === true ? 'ℹ️' : '❌'} ${line}`));
     if (template.pvcs.length > 0) {
       lines.push('');
       lines.push('| PVC | Request | Capacity | State | Since |');
@@ -192,5 +245,9 @@ export function renderProgressComment(input: {
   }
   lines.push('');
   lines.push('<sub>Updated by sts-volume-gitops on every pass that changes something.</sub>');
+  if (grown) {
+    const words = grownWords(grown);
+    return { state, description: fitDescription(words), title: printable(words), markdown: fitComment(lines), ...(grown[0] ? { link: grown[0].url } : {}) };
+  }
   return { state, description: progressDescription(sts), title: printable(progressTitle(sts)), markdown: fitComment(lines) };
 }

@@ -56,7 +56,7 @@ async function reportStatefulSet(
   const keys = sts.templates.map((t) => templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: t.templateName }));
   // A failure links its way out: the recovery pull request, else the write-back one (a blocked "decrease").
   const recovery = keys.map((k) => input.recoveryLinks?.get(k)).find((l) => l !== undefined) ?? keys.map((k) => input.writeBackLinks?.get(k)).find((l) => l !== undefined);
-  const targetUrl = summary.state === 'failure' ? recovery ?? comment?.url : comment?.url;
+  const targetUrl = summary.link ?? (summary.state === 'failure' ? recovery ?? comment?.url : comment?.url);
   // A check run (App auth) carries the progress table itself; its lines may have moved since that commit, so no annotations.
   const context = progressContext(target.name, sts);
   const status = await host.ensureCheck(commitSha, {

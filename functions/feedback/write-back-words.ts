@@ -12,6 +12,17 @@ export function writeBackWords(url: string): string {
   return `${lead}: ${url}`;
 }
 
+/**
+ * A live template grown outside Git, held for its write-back (engine/write-back-hold.ts), in plain text: `the live
+ * template asks for 40Gi, more than Git's 30Gi: held, not shrunk back, while write-back pull request <url> proposes it
+ * (...)`; undefined for a template not held.
+ */
+export function heldWords(template: Pick<TemplateReport, 'heldForWriteBack' | 'desiredSize'>, url: string | undefined): string | undefined {
+  if (template.heldForWriteBack === undefined) return undefined;
+  return `the live template asks for ${template.heldForWriteBack}, more than Git's ${template.desiredSize}: held, not shrunk back, while `
+    + `${url === undefined ? 'a write-back pull request' : `write-back pull request ${url}`} proposes it (merged, Git says it; closed unmerged, Git's size is applied)`;
+}
+
 /** Whether reason `index` of a template is the blocked "decrease" (Git below a volume's capacity). */
 function isDecrease(template: Pick<TemplateReport, 'reasonCodes'>, index: number): boolean {
   return template.reasonCodes?.[index] === 'below-capacity';

@@ -66,12 +66,14 @@ describe('check: cluster access questions', () => {
 });
 
 describe('check: GitHub permissions', () => {
-  const pullRequests = { validate: true, recovery: true, forks: 'neutral' as const };
+  const pullRequests = { validate: true, recovery: true, writeBack: true, forks: 'neutral' as const };
 
   it('needs contents: write only for recovery pull requests, checks: write only with check runs', () => {
     assert.deepEqual(neededGitHubPermissions(pullRequests).map((n) => `${n.permission}:${n.level}`), ['contents:write', 'statuses:write', 'pull_requests:write']);
-    assert.deepEqual(neededGitHubPermissions({ ...pullRequests, recovery: false }, { checkRuns: true }).map((n) => `${n.permission}:${n.level}`),
+    assert.deepEqual(neededGitHubPermissions({ ...pullRequests, recovery: false, writeBack: false }, { checkRuns: true }).map((n) => `${n.permission}:${n.level}`),
       ['contents:read', 'statuses:write', 'pull_requests:write', 'checks:write']);
+    // Write-back pull requests push a branch too: turned on alone, they need the same write.
+    assert.equal(neededGitHubPermissions({ ...pullRequests, recovery: false, writeBack: true })[0]?.level, 'write');
   });
 
   it('compares the installation\'s grants level by level', () => {

@@ -44,7 +44,7 @@ describe('the GitHub App settings in the docs', () => {
     assert.deepEqual(Object.keys(appEvents).sort(), ['check_run', 'check_suite', 'merge_group', 'pull_request', 'push']);
     const rows = appPermissionRows();
     for (const recovery of [true, false]) {
-      for (const need of neededGitHubPermissions({ validate: true, recovery, forks: 'neutral' }, { checkRuns: true })) {
+      for (const need of neededGitHubPermissions({ validate: true, recovery, writeBack: recovery, forks: 'neutral' }, { checkRuns: true })) {
         assert.ok(rows.some((row) => row.permission === need.permission && (row.level === need.level || row.lowerWhen?.level === need.level)), `${need.permission}: ${need.level}`);
       }
     }

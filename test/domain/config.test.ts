@@ -34,13 +34,21 @@ describe('parseConfig', () => {
       cluster: { eks: { name: 'prod-eu', region: 'eu-west-1' } },
       sizeSources: [],
       namespaces: { default: 'apps', state: 'sts-volume-gitops', allow: ['db', 'cache'] },
-      pullRequests: { validate: true, recovery: true, forks: 'neutral' },
+      pullRequests: { validate: true, recovery: true, writeBack: true, forks: 'neutral' },
       stalledAfterSeconds: 3600,
     });
     assert.deepEqual(local?.source, { local: { directory: '/etc/sts/repo', paths: ['**/*.yaml'] } });
     assert.deepEqual(local?.cluster, { kubeconfig: { path: '/etc/sts/kubeconfig', context: 'sandbox' } });
     assert.deepEqual(local?.namespaces, { default: 'default', state: 'sts-volume-gitops', allow: ['*'] });
-    assert.deepEqual(local?.pullRequests, { validate: false, recovery: true, forks: 'neutral' });
+    assert.deepEqual(local?.pullRequests, { validate: false, recovery: true, writeBack: true, forks: 'neutral' });
+  });
+
+  it('takes pullRequests.writeBack from recovery when not set (as before it had its own switch), and on its own when set', () => {
+    const writeBackOf = (pullRequests: string): boolean | undefined =>
+      parseConfig(good.replace('pullRequests: { validate: false }', `pullRequests: ${pullRequests}`), 'test.yaml', '/etc/sts').targets[1]?.pullRequests.writeBack;
+    assert.equal(writeBackOf('{ recovery: false }'), false);
+    assert.equal(writeBackOf('{ recovery: false, writeBack: true }'), true);
+    assert.equal(writeBackOf('{ recovery: true, writeBack: false }'), false);
   });
 
   // README's example writes `kubeconfig: { path: ~/.kube/config }`, as kubectl users do; YAML does not expand `~`, and

@@ -97,4 +97,34 @@ describe('the cost of a change, rendered', () => {
     assert.match(text, /~ db\/pg \(OrderedReady, 3 replicas\): will change class\n {6}data: 30Gi, class extreme -> gold \[standard\] 0\/3 done/);
     assert.doesNotMatch(text, /cost|0\.00/);
   });
+
+  it('says a template that only catches up with its volumes (an autoscaler\'s size written back) as that: nothing grows, no cost, in the status, comment, check and CLI', () => {
+    // The live template still asks for 20Gi; an autoscaler already grew every volume to 30Gi; Git now says 30Gi.
+    const grown = { request: '30Gi', capacity: '30Gi' };
+    const world = pgWorld({ 0: grown, 1: grown, 2: grown }, { size: '20Gi' });
+    const plans = planTarget([desiredSet({ templates: [desiredTemplate({ size: '30Gi' })] })], world, { allowedNamespaces: ['*'], prices: { currency: 'USD', perGiBMonth: { standard: 0.1 } } });
+    const statefulSets = plans.map((p) => reportFromPlan(p, 'c0ffee'));
+    assert.equal(statefulSets[0]?.templates[0]?.action, 'resize', JSON.stringify(statefulSets[0]?.templates[0]?.reasons));
+    const summary = renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] });
+    assert.equal(summary.description, 'db/pg: the template catches up with its volumes, already 30Gi: nothing grows, no cost');
+    assert.match(summary.markdown, /\| db\/pg \| data \| 3 \| 20Gi → 30Gi<br>volumes already 30Gi \| standard \(expandable\) \| no quota \| ✅ will update the template \|/);
+    assert.doesNotMatch(summary.markdown, /30Gi → 30Gi|Storage cost|0\.00|request raised/);
+    const [annotation] = planAnnotations(statefulSets, []);
+    assert.equal(annotation?.title, 'db/pg data: will update the template');
+    assert.equal(annotation?.message, '20Gi → 30Gi (the template catches up with its volumes, already 30Gi: nothing grows, no cost)');
+    const cost = costSummary(statefulSets);
+    assert.equal(cost, undefined, 'nothing grows, so nothing is added to the bill');
+    const text = renderPassReport({ target: 'prod', mode: 'plan', commitSha: 'c0ffee', outcome: 'ok', statefulSets, manifestErrors: [], notes: [], ...(cost ? { cost } : {}) });
+    assert.match(text, /\n {6}data: 20Gi -> 30Gi \(the template catches up with its volumes, already 30Gi: nothing grows, no cost\) \[standard\] 3\/3 done/);
+    assert.doesNotMatch(text, /30Gi -> 30Gi|cost:|0\.00|request raised/);
+  });
+
+  it('still prices a template raised beyond what some volumes have: only a template every volume already matches catches up', () => {
+    const world = pgWorld({ 0: { request: '30Gi', capacity: '30Gi' } }, { size: '20Gi' });
+    for (const [index, pvc] of (world.namespaces.get('db')?.pvcs ?? []).entries()) if (index > 0) Object.assign(pvc, { request: q('20Gi'), capacity: q('20Gi') });
+    const plans = planTarget([desiredSet({ templates: [desiredTemplate({ size: '30Gi' })] })], world, { allowedNamespaces: ['*'], prices: { currency: 'USD', perGiBMonth: { standard: 0.1 } } });
+    const statefulSets = plans.map((p) => reportFromPlan(p, 'c0ffee'));
+    assert.equal(statefulSets[0]?.templates[0]?.catchesUp, undefined);
+    assert.equal(renderPlanComment({ target: 'prod', headSha: 'b'.repeat(40), links, statefulSets, errors: [] }).description, 'db/pg: 3 PVCs grow 20Gi–30Gi → 30Gi (request raised from 20Gi); +2.00 USD a month');
+  });
 });

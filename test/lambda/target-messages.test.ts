@@ -7,7 +7,7 @@ import { parseTargetMessage, queuedMessage, scheduledMessages } from '../../func
 
 const target = (name: string, cluster: TargetConfig['cluster']): TargetConfig => ({
   name, cluster, source: { local: { directory: '/repo', paths: ['**/*.yaml'] } }, namespaces: { default: 'db', state: 'db', allow: ['db'] },
-  pullRequests: { validate: true, recovery: true, forks: 'neutral' }, sizeSources: [],
+  pullRequests: { validate: true, recovery: true, writeBack: true, forks: 'neutral' }, sizeSources: [],
 });
 
 describe('target messages', () => {

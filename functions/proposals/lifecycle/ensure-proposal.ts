@@ -10,9 +10,9 @@ import { composeBody } from '../body/compose-body.ts';
 import { footerSection } from '../body/footer.ts';
 import { oneLineDiff } from '../edits/editable-value.ts';
 import type { Proposal, ProposalKind, ProposalOutcome } from '../proposal.ts';
-import { isClosedByTool, proposalBranch, proposalLabels, proposalNoun, templateKey } from './identity.ts';
+import { isClosedByTool, proposalBranch, proposalLabels, proposalNoun, templateKey, type ProposalIdentity } from './identity.ts';
 import { evidenceRefresh } from './evidence-refresh.ts';
-import { readEvidenceStamp, readMarker, sameValues, writeEvidenceStamp, writeMarker, type ProposalMark } from './marker.ts';
+import { readEvidenceStamp, readMarker, sameValues, writeEvidenceStamp, writeMarker, type ProposalMark, type ProposalValues } from './marker.ts';
 
 /** Where a proposal goes: the target (its branch names), the branch it is proposed into, and the commit it starts from. */
 export interface ProposalPlace {
@@ -29,6 +29,20 @@ export interface OpenLimit {
   reason: string;
 }
 
+/** The marker of one of this tool's pull requests for `identity` (its kind and template), or undefined. */
+function proposalMarkOf(pull: ProposalPullRequest, identity: ProposalIdentity): ProposalMark | undefined {
+  const mark = readMarker(pull.body);
+  return mark && mark.identity.kind === identity.kind && templateKey(mark.identity) === templateKey(identity) ? mark : undefined;
+}
+
+/** A pull request of this proposal a person closed unmerged, for values the kind says have not changed since: declined. */
+export function declinedAmong(pulls: readonly ProposalPullRequest[], identity: ProposalIdentity, kind: ProposalKind, values: ProposalValues): ProposalPullRequest | undefined {
+  return pulls.find((p) => {
+    const mark = p.state === 'closed' && !p.merged && !isClosedByTool(p) ? proposalMarkOf(p, identity) : undefined;
+    return mark !== undefined && !kind.changedSinceDeclined(mark.values, values);
+  });
+}
+
 export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind: ProposalKind, place: ProposalPlace, limit?: OpenLimit): Promise<ProposalOutcome> {
   const { identity, values, edit, title } = proposal;
   const key = templateKey(identity);
@@ -42,15 +56,8 @@ export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind:
   const body = bodyAt(evidenceAt);
   const said = { key, kind: identity.kind, change: { from: edit.from, to: edit.to }, title, body, diff: oneLineDiff(edit.path, edit.line, edit.before, edit.after) };
   const existing = await host.pullRequestsFrom(branch);
-  const ours = (pull: ProposalPullRequest): ProposalMark | undefined => {
-    const mark = readMarker(pull.body);
-    return mark && mark.identity.kind === identity.kind && templateKey(mark.identity) === key ? mark : undefined;
-  };
-  const declined = existing.find((p) => {
-    const mark = p.state === 'closed' && !p.merged && !isClosedByTool(p) ? ours(p) : undefined;
-    return mark !== undefined && !kind.changedSinceDeclined(mark.values, values);
-  });
-  if (declined) {
+  const ours = (pull: ProposalPullRequest): ProposalMark | undefined => proposalMarkOf(pull, identity);
+  if (declinedAmong(existing, identity, kind, values)) {
     return {
       key, kind: identity.kind, action: 'declined-before', pullRequestUrl: undefined, change: said.change,
       reason: `a ${noun} to ${edit.to} was closed without merging; it is not proposed again until ${kind.reproposedWhen}`,

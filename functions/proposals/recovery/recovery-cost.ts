@@ -1,8 +1,8 @@
 // What a size recovery changes, for its pull request's body: the request goes down from the size that failed, while
 // the volumes, which never got it, grow from their capacity (KEP-1790); body/cost.ts prices that growth. Pure.
 import type { PriceConfig } from '../../domain/config.ts';
-import { formatBytesLike, parseQuantity, type Quantity } from '../../domain/quantity.ts';
-import { growthOfReplicas, type VolumeSizes } from '../../domain/volume-cost.ts';
+import { formatBytesLike, reportedQuantity } from '../../domain/quantity.ts';
+import { growthOfReplicas, reportedVolume, type VolumeSizes } from '../../domain/volume-cost.ts';
 import type { TemplateReport } from '../../engine/pass-report.ts';
 import type { BodySection } from '../body/section.ts';
 import { costSection } from '../body/cost.ts';
@@ -12,11 +12,11 @@ export function recoveryChangeSection(input: {
   template: Pick<TemplateReport, 'pvcs' | 'replicas' | 'storageClassName'>; failed: string; proposed: string; prices: PriceConfig | undefined;
 }): BodySection | undefined {
   const { template } = input;
-  const failed = quantityOf(input.failed);
-  const proposed = quantityOf(input.proposed);
+  const failed = reportedQuantity(input.failed);
+  const proposed = reportedQuantity(input.proposed);
   if (!failed || !proposed) return undefined;
-  const volumes: VolumeSizes[] = template.pvcs.filter((p) => p.state !== 'missing').map((p) => ({
-    request: quantityOf(p.request), capacity: quantityOf(p.capacity), allocated: undefined, failed: p.terminal && p.failedOn !== 'class',
+  const volumes: VolumeSizes[] = template.pvcs.filter((p) => p.state !== 'missing').map((p) => reportedVolume({
+    request: p.request, capacity: p.capacity, failed: p.terminal && p.failedOn !== 'class',
   }));
   const capacities = volumes.flatMap((v) => (v.capacity ? [v.capacity.bytes] : [])).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const [smallest, largest] = [capacities[0], capacities.at(-1)];
@@ -27,13 +27,4 @@ export function recoveryChangeSection(input: {
     growth: growthOfReplicas(proposed.bytes, failed.bytes, template.replicas, volumes), like: proposed,
     storageClassName: template.storageClassName, prices: input.prices,
   });
-}
-
-function quantityOf(text: string | undefined): Quantity | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return parseQuantity(text);
-  } catch {
-    return undefined; // a report's sizes were parsed from the server's; one that is not a quantity is left out
-  }
 }

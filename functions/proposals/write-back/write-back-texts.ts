@@ -1,10 +1,12 @@
 // The sections of a write-back pull request's body (composed by body/compose-body.ts): what Git says and what was found
 // live where (the template and each PVC: request, capacity), that it costs nothing new (the volumes already have the
-// size: it is already being paid), and that merging it writes nothing in the cluster. Pure.
+// size: it is already being paid), and that merging it writes nothing in the cluster. Each volume counts once, at its
+// committed size (domain/volume-cost.ts: its capacity, or the size an expansion under way will reach): what is beyond
+// Git there is already paid for, what is below the proposed size is what merging grows. Pure.
 import type { PriceConfig } from '../../domain/config.ts';
-import { formatBytesLike, parseQuantity, sameSize } from '../../domain/quantity.ts';
+import { formatBytesLike, parseQuantity, reportedQuantity, sameSize } from '../../domain/quantity.ts';
 import { count, monthly, showSize } from '../../domain/spelling.ts';
-import { costOfGrowth } from '../../domain/volume-cost.ts';
+import { committedBytes, costOfGrowth, reportedVolume } from '../../domain/volume-cost.ts';
 import type { WriteBackDecision } from '../../domain/volume-usage.ts';
 import type { TemplateReport } from '../../engine/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
@@ -38,12 +40,18 @@ export function writeBackBody(args: {
   };
 }
 
-/** Replicas whose volume is below the proposed size (an autoscaler grew the others): merged, they grow to it. */
-function lagging(decision: WriteBackDecision, template: TemplateReport | undefined): Array<{ name: string; size: string }> {
-  const to = parseQuantity(decision.to).bytes;
+/** A replica's volume at its committed size: an expansion under way (an autoscaler's, not finished) counts at its end. */
+function committedOf(pvc: TemplateReport['pvcs'][number]): bigint {
+  return committedBytes(reportedVolume({ request: pvc.request, capacity: pvc.capacity, failed: pvc.terminal && pvc.failedOn !== 'class' }));
+}
+
+/** Replicas whose volume, expansions under way included, is below the proposed size (an autoscaler grew the others): merged, they grow to it. */
+function lagging(decision: WriteBackDecision, template: TemplateReport | undefined): Array<{ name: string; size: string; bytes: bigint }> {
+  const to = parseQuantity(decision.to);
   return (template?.pvcs ?? []).flatMap((p) => {
-    const size = p.capacity ?? p.request;
-    return size !== undefined && parseQuantity(size).bytes < to ? [{ name: p.name, size }] : [];
+    if (p.request === undefined && p.capacity === undefined) return [];
+    const bytes = committedOf(p);
+    return bytes < to.bytes ? [{ name: p.name, size: formatBytesLike(bytes, to), bytes }] : [];
   });
 }
 
@@ -60,22 +68,25 @@ function onMerge(decision: WriteBackDecision, liveTemplate: string | undefined, 
     : `The volumes already at ${to} are not written. The next pass only ${writes.join(', and ')}; after that, nothing${closing}`;
 }
 
-/** No new cost: the volumes already have the size. With prices, what the growth beyond Git already costs a month. */
+/**
+ * No new cost: the volumes already have the size. With prices, what the growth beyond Git already costs a month, and
+ * what the replicas below the proposed size add; each volume at its committed size, so none is counted twice.
+ */
 function alreadyPaid(decision: WriteBackDecision, git: string, template: TemplateReport | undefined, prices: PriceConfig | undefined): BodySection {
   const gitSize = parseQuantity(git);
-  const beyond = (template?.pvcs ?? []).reduce((sum, p) => {
-    const sizes = [p.request, p.capacity].flatMap((s) => (s === undefined ? [] : [parseQuantity(s).bytes]));
-    const largest = sizes.reduce((a, b) => (b > a ? b : a), 0n);
-    return largest > gitSize.bytes ? sum + (largest - gitSize.bytes) : sum;
+  const pvcs = template?.pvcs ?? [];
+  const beyond = pvcs.reduce((sum, p) => {
+    const committed = committedOf(p);
+    return committed > gitSize.bytes ? sum + (committed - gitSize.bytes) : sum;
   }, 0n);
+  const underWay = pvcs.some((p) => committedOf(p) > (reportedQuantity(p.capacity)?.bytes ?? 0n));
   const cost = beyond > 0n ? costOfGrowth(beyond, template?.storageClassName, prices) : undefined;
-  const volumes = (template?.pvcs ?? []).length;
   const paid = cost?.monthlyIncrease === undefined ? ''
-    : ` The ${showSize(formatBytesLike(beyond, gitSize))} beyond Git's ${git} across ${count(volumes, 'volume')} already cost ${monthly(cost.monthlyIncrease, cost.currency)}.`;
+    : ` The ${showSize(formatBytesLike(beyond, gitSize))} beyond Git's ${git} across ${count(pvcs.length, 'volume')} already cost${underWay ? 's (once the expansion under way finishes)' : ''} ${monthly(cost.monthlyIncrease, cost.currency)}.`;
   const behind = lagging(decision, template);
   if (behind.length === 0) return { heading: 'What it costs', lines: [escapeMarkdown(`Nothing new: the volumes already have this size, and it is already being paid.${paid}`)] };
   const to = parseQuantity(decision.to);
-  const more = behind.reduce((sum, b) => sum + (to.bytes - parseQuantity(b.size).bytes), 0n);
+  const more = behind.reduce((sum, b) => sum + (to.bytes - b.bytes), 0n);
   const added = costOfGrowth(more, template?.storageClassName, prices);
   const addedWords = added?.monthlyIncrease === undefined ? '' : `, ${monthly(added.monthlyIncrease, added.currency)} more`;
   return {

@@ -1,0 +1,32 @@
+// Which live templates grown outside Git a pass holds for their write-back (engine/write-back-hold.ts): each template
+// the plan would shrink back whose write-back decision (usage/write-back.ts) finds the live template grown, unless a
+// person closed that write-back unmerged for this size (declined, as the lifecycle reads it: Git wins, and the pass
+// applies Git as before). One listing of the template's write-back branch per such template, none for the others.
+import type { ReviewHost } from '../../engine/ports.ts';
+import { shrinksLiveTemplate, type HeldTemplate, type WriteBackHolds } from '../../engine/write-back-hold.ts';
+import { decideWriteBack } from '../../usage/write-back.ts';
+import { declinedAmong } from '../lifecycle/ensure-proposal.ts';
+import { proposalBranch, type ProposalIdentity } from '../lifecycle/identity.ts';
+import { writeBackKind } from './write-back-kind.ts';
+
+export function writeBackHolds(host: ReviewHost, target: string, onEvent?: (line: string) => void): WriteBackHolds {
+  return async (plans) => {
+    const held: HeldTemplate[] = [];
+    for (const sts of plans) {
+      for (const template of sts.templates) {
+        if (!shrinksLiveTemplate(template)) continue;
+        const decision = decideWriteBack(sts, template);
+        if (!decision?.found.some((f) => f.where === 'template')) continue;
+        const identity: ProposalIdentity = { kind: 'write-back', namespace: sts.namespace, statefulSet: sts.name, template: template.templateName };
+        const pulls = await host.pullRequestsFrom(proposalBranch(target, identity)).catch((error: unknown) => {
+          // Not known whether a person declined it: the template is held (nothing written) and the next pass reads again.
+          onEvent?.(`write-back pull requests not read: ${error instanceof Error ? error.message : String(error)}; ${sts.namespace}/${sts.name} ${template.templateName} held`);
+          return [];
+        });
+        if (declinedAmong(pulls, identity, writeBackKind, { from: decision.git, to: decision.to })) continue;
+        held.push({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName });
+      }
+    }
+    return held;
+  };
+}
