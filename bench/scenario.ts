@@ -1,6 +1,7 @@
 // One benchmark world in a process of its own (the controller), with the sandboxes in a child process
 // (sandbox-host.ts): what this process spends in CPU and peak RSS is the controller's. Prints one JSON line per
 // measured scenario, `RESULT {...}`, which run.ts gathers into tables. Usage: scenario.ts <sets> <namespaces>.
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -16,7 +17,6 @@ import { RecordKey } from '../functions/engine/records/authenticity.ts';
 import { prometheusAuthorizer } from '../functions/usage/prometheus-auth.ts';
 import { sizeProposalStep } from '../functions/usage/size-proposals.ts';
 import type { PlannedPass, SizeProposalStep } from '../functions/engine/pass-context.ts';
-import { generateRecordKey } from '../functions/cli/sandbox-config.ts';
 
 export interface ScenarioResult {
   world: string;
@@ -84,7 +84,7 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   const namespaces = Array.from({ length: size.namespaces }, (_, i) => namespaceName(i));
   const target = { name: 'bench', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: namespaces, stateNamespace: 'default' };
   const timing = { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() };
-  const recordKey = RecordKey.fromText(generateRecordKey(), 'the bench');
+  const recordKey = RecordKey.fromText(randomBytes(32).toString('base64'), 'the bench');
   const pass = (): Promise<PassReport> => runPass({ target, git, cluster, mode: 'apply', holderIdentity: 'bench', timing, apiConcurrency: concurrency, recordKey });
   // The same pass reading usage from the sandbox's Prometheus API (10 ms latency too) and deciding growth and write-back.
   const step = sizeProposalStep(
