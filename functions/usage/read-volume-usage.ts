@@ -2,7 +2,8 @@
 // per claim. Any query that fails fails the read (typed: the pass then skips growth and says why); a claim without used
 // and capacity series is simply not in the result (its pod is not running, or Prometheus has not scraped it).
 import type { ClaimUsage, UsageReadFailure } from '../domain/volume-usage.ts';
-import { queryInstant, type PrometheusEndpoint, type VectorSample } from './prometheus-api.ts';
+import { readClaimVector, type ClaimValues, type ClaimVectorAnswer } from './claim-vector.ts';
+import { postQuery, type PrometheusEndpoint } from './prometheus-api.ts';
 import { volumeStatsQueries, type VolumeStatsQuery } from './volume-stats-queries.ts';
 
 export type UsageReading =
@@ -16,7 +17,7 @@ export function claimKey(namespace: string, claim: string): string {
 
 export async function readVolumeUsage(endpoint: PrometheusEndpoint, namespaces: readonly string[], at: Date, timeoutMs: number): Promise<UsageReading> {
   const queries = volumeStatsQueries(namespaces);
-  const answers = await Promise.all(queries.map((q) => queryInstant(endpoint, q.promql, at, timeoutMs)));
+  const answers = await Promise.all(queries.map((q) => queryClaims(endpoint, q.promql, at, timeoutMs)));
   const failed = answers.find((a) => !a.ok);
   if (failed && !failed.ok) return { ok: false, failure: failed.failure, queries: queries.length };
   // One index of the claims, filled family by family: a slot per query's value (the max of a claim's samples).
@@ -47,11 +48,19 @@ export async function readVolumeUsage(endpoint: PrometheusEndpoint, namespaces: 
   return { ok: true, claims, warnings, queries: queries.length };
 }
 
+/** One query's answer, read for its claims alone (claim-vector.ts). */
+async function queryClaims(endpoint: PrometheusEndpoint, promql: string, at: Date, timeoutMs: number): Promise<ClaimVectorAnswer> {
+  const exchange = await postQuery(endpoint, promql, at, timeoutMs);
+  return exchange.ok ? readClaimVector(exchange.status, exchange.contentType, exchange.text, exchange.sent) : exchange;
+}
+
 /** Each sample's value into its claim's slot `index` (a claim first seen gets `width` empty slots, -Infinity). */
-function collect(samples: readonly VectorSample[], index: number, width: number, slots: Map<string, Map<string, number[]>>): void {
-  for (const { labels, value } of samples) {
-    const { namespace, persistentvolumeclaim: claim } = labels;
-    if (typeof namespace !== 'string' || typeof claim !== 'string') continue;
+function collect(samples: ClaimValues, index: number, width: number, slots: Map<string, Map<string, number[]>>): void {
+  const { namespaces, claims, values: sampled } = samples;
+  for (let i = 0; i < sampled.length; i++) {
+    const namespace = namespaces[i] as string;
+    const claim = claims[i] as string;
+    const value = sampled[i] as number;
     // By namespace, then claim: the label strings as parsed, no key built per sample.
     let byClaim = slots.get(namespace);
     if (!byClaim) slots.set(namespace, byClaim = new Map<string, number[]>());
