@@ -21,15 +21,15 @@ export async function readVolumeUsage(endpoint: PrometheusEndpoint, namespaces: 
   const failed = answers.find((a) => !a.ok);
   if (failed && !failed.ok) return { ok: false, failure: failed.failure, queries: queries.length };
   // One index of the claims, filled family by family: a slot per query's value (the max of a claim's samples).
-  const slots = new Map<string, Map<string, number[]>>();
-  queries.forEach((q, index) => {
-    const answer = answers[index];
-    if (answer?.ok) collect(answer.samples, index, queries.length, slots);
+  const index: ClaimIndex = { slots: new Map(), order: [] };
+  queries.forEach((q, at) => {
+    const answer = answers[at];
+    if (answer?.ok) collect(answer.samples, at, queries.length, index);
   });
   const slotOf = (family: VolumeStatsQuery['reads']): number => queries.findIndex((q) => q.reads === family);
   const [usedAt, capacityAt, inodesUsedAt, inodesAt, perSecondAt] = [slotOf('usedBytes'), slotOf('capacityBytes'), slotOf('inodesUsed'), slotOf('inodes'), slotOf('bytesPerSecond')];
   const claims = new Map<string, ClaimUsage>();
-  for (const [namespace, byClaim] of slots) for (const [claim, values] of byClaim) {
+  for (const { namespace, claim, values } of index.order) {
     const usedBytes = values[usedAt];
     const capacityBytes = values[capacityAt];
     if (usedBytes === undefined || capacityBytes === undefined || !(usedBytes > -Infinity) || !(capacityBytes > 0)) continue;
@@ -54,19 +54,36 @@ async function queryClaims(endpoint: PrometheusEndpoint, promql: string, at: Dat
   return exchange.ok ? readClaimVector(exchange.status, exchange.contentType, exchange.text, exchange.sent) : exchange;
 }
 
-/** Each sample's value into its claim's slot `index` (a claim first seen gets `width` empty slots, -Infinity). */
-function collect(samples: ClaimValues, index: number, width: number, slots: Map<string, Map<string, number[]>>): void {
+/**
+ * The claims by namespace then claim (the label strings as read: no key built per sample), and in the order first
+ * seen: Prometheus lists each family's series of the same claims in the same order (its recorded answers do), so a
+ * claim at the place it had in the first answer is found by comparing two strings, not by two lookups of strings
+ * never hashed; a claim elsewhere is looked up.
+ */
+interface ClaimIndex {
+  slots: Map<string, Map<string, number[]>>;
+  order: Array<{ namespace: string; claim: string; values: number[] }>;
+}
+
+/** Each sample's value into its claim's slot `slot` (a claim first seen gets `width` empty slots, -Infinity). */
+function collect(samples: ClaimValues, slot: number, width: number, index: ClaimIndex): void {
   const { namespaces, claims, values: sampled } = samples;
   for (let i = 0; i < sampled.length; i++) {
     const namespace = namespaces[i] as string;
     const claim = claims[i] as string;
     const value = sampled[i] as number;
-    // By namespace, then claim: the label strings as parsed, no key built per sample.
-    let byClaim = slots.get(namespace);
-    if (!byClaim) slots.set(namespace, byClaim = new Map<string, number[]>());
-    let values = byClaim.get(claim);
-    if (!values) byClaim.set(claim, values = new Array<number>(width).fill(-Infinity));
+    const placed = index.order[i];
+    let values = placed !== undefined && placed.claim === claim && placed.namespace === namespace ? placed.values : undefined;
+    if (!values) {
+      let byClaim = index.slots.get(namespace);
+      if (!byClaim) index.slots.set(namespace, byClaim = new Map<string, number[]>());
+      values = byClaim.get(claim);
+      if (!values) {
+        byClaim.set(claim, values = new Array<number>(width).fill(-Infinity));
+        index.order.push({ namespace, claim, values });
+      }
+    }
     // The queries collapse a claim's series already (max by); another layer (a federation) may not have: keep the max.
-    if (value > (values[index] ?? -Infinity)) values[index] = value;
+    if (value > (values[slot] ?? -Infinity)) values[slot] = value;
   }
 }
