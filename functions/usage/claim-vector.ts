@@ -1,10 +1,10 @@
 // An instant vector answer read for the two labels a claim is keyed by (`namespace`, `persistentvolumeclaim`) and each
-// sample's value, straight from the text. Prometheus (and Thanos, Mimir, VictoriaMetrics: Go's encoders) writes each
-// sample compactly as `{"metric":{"label":"value",...},"value":[time,"number"]}`; at 1,000 sets a pass reads 18,000 of
-// them, and JSON.parse's trees of them (an object, a labels object, an array and a timestamp per sample) cost the usage
-// step more than its decisions. Only the result array is read here; the envelope around it (status, resultType,
-// warnings) is still JSON.parse's. Any answer not written so (whitespace, any escape, another key order, an error) is
-// read by prometheus-api.ts readAnswer instead: the same samples and the same failures either way.
+// sample's value, straight from the text. Prometheus writes each sample compactly, as
+// `{"metric":{"label":"value",...},"value":[time,"number"]}` (test/conformance/prometheus/); at 1,000 sets a pass reads
+// 30,000 of them, and JSON.parse's trees of them (an object, a labels object, an array and a timestamp per sample) cost
+// the usage step about as much as its decisions. Only the result array is read here; the envelope around it (status,
+// resultType, warnings) is still JSON.parse's. Any answer not written so (whitespace, any escape, another key order, an
+// error) is read by prometheus-api.ts readAnswer instead: the same samples and the same failures either way.
 import { claimLabels } from './volume-stats-queries.ts';
 import { readAnswer, warningsOf, type Envelope, type InstantQueryAnswer } from './prometheus-api.ts';
 import type { UsageReadFailure } from '../domain/volume-usage.ts';

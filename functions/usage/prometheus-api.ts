@@ -3,7 +3,7 @@
 // or `{status: "error", errorType, error}` with 400/422/503, or whatever a proxy in front says. Every way it can go
 // wrong is a typed failure, never a throw, and no message carries a credential. Sent with Node's own http(s), not fetch:
 // an answer is 600 KB at 1,000 sets, and fetch's web-stream body costs 3 ms of CPU for one where http's costs under 2
-// (bench/README.md).
+// (BENCHMARKS.md).
 import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { UsageReadFailure } from '../domain/volume-usage.ts';
@@ -61,7 +61,7 @@ export async function postQuery(endpoint: PrometheusEndpoint, promql: string, at
 /**
  * One POST, its whole body as text. No compression is asked for (fetch asked for gzip, which Prometheus gives): at
  * 1,000 sets inflating the five answers cost the controller 10 ms of CPU a pass, a tenth of the pass's usage step,
- * for 3.2 MB on the wire instead of a few hundred KB, read beside the cluster's own reads (bench/README.md). No
+ * for 3.2 MB on the wire instead of a few hundred KB, read beside the cluster's own reads (BENCHMARKS.md). No
  * redirect is followed (a POST redirected is a misconfigured URL, said by its status).
  */
 function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number; contentType: string | null; text: string }> {
