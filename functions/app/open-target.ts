@@ -74,7 +74,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     ...(config.guardrails ? { guardrails: config.guardrails } : {}),
     ...(config.prices ? { prices: config.prices } : {}),
     ...(config.stalledAfterSeconds !== undefined ? { stalledAfterSeconds: config.stalledAfterSeconds } : {}),
-    ...(config.modificationCooldowns ? { modificationCooldowns: config.modificationCooldowns } : {}),
+    ...(config.modificationLimits ? { modificationLimits: config.modificationLimits } : {}),
   };
   const recordKey = config.recordKey === undefined || !options.needsRecordKey ? undefined : await readRecordKey(config.name, config.recordKey, env, options);
   const kubeConfig = await kubeConfigFor(config, options);

@@ -21,9 +21,12 @@ import { validateContext } from '../feedback/check-names.ts';
 import { describeProposal, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { manageRecoveryPullRequests, openRecoveryPullRequests, type RecoveryResult } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 import { manageGrowthPullRequests } from '../proposals/growth/manage-growth-pull-requests.ts';
-import type { ProposalsResult } from '../proposals/lifecycle/manage-proposals.ts';
+import { listedProposals, type ProposalsResult } from '../proposals/lifecycle/manage-proposals.ts';
+import { openProposals, type OpenProposal } from '../proposals/lifecycle/pull-requests.ts';
+import { growthKind } from '../proposals/growth/growth-kind.ts';
+import { writeBackKind } from '../proposals/write-back/write-back-kind.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
-import { manageWriteBackPullRequests, openWriteBackPullRequests } from '../proposals/write-back/manage-write-back-pull-requests.ts';
+import { manageWriteBackPullRequests } from '../proposals/write-back/manage-write-back-pull-requests.ts';
 
 export interface TargetRun {
   target: string;
@@ -158,38 +161,46 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     let recovery: RecoveryResult | undefined;
     let growth: ProposalsResult | undefined;
     let writeBack: ProposalsResult | undefined;
-    if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && targetConfig.pullRequests.recovery) {
-      // A plan writes nothing, but says which recovery pull requests are open: after a failure, what a person looks
-      // for next. Not reading them costs the plan nothing else.
-      const host = opened.github.host;
-      const notRead = (what: string) => (error: unknown): undefined => {
-        options.onEvent?.(targetConfig.name, `${what} pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
+    const managesProposals = targetConfig.pullRequests.recovery || targetConfig.growth !== undefined;
+    if (opened.github && report && report.outcome !== 'busy' && options.mode === 'plan' && managesProposals) {
+      // A plan writes nothing, but says which proposal pull requests are open (one listing): after a failure, what a
+      // person looks for next. Not reading them costs the plan nothing else.
+      const open = await openProposals(opened.github.host, opened.target.name).catch((error: unknown): undefined => {
+        options.onEvent?.(targetConfig.name, `proposal pull requests not read: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
-      };
-      recovery = await openRecoveryPullRequests(host, opened.target.name).catch(notRead('recovery'));
-      if (report.writeBack?.length) writeBack = await openWriteBackPullRequests(host, opened.target.name).catch(notRead('write-back'));
+      });
+      if (open && targetConfig.pullRequests.recovery) {
+        recovery = openRecoveryPullRequests(open);
+        const writeBacks = listedProposals(open, [writeBackKind.name]);
+        if (report.writeBack?.length || writeBacks.outcomes.length > 0) writeBack = writeBacks;
+      }
+      if (open && targetConfig.growth) growth = listedProposals(open, [growthKind.name]);
     }
     // A busy pass still publishes: its pull requests' checks (plans, read-only) and the progress of each change that
     // waits for the pass holding the target, saying until when; recovery is the holder's.
     if (opened.github && options.mode !== 'plan') {
       const github = opened.github;
+      // The target's open proposals, listed once for every kind's step (each reads and writes only its own kinds), by
+      // the first step that runs: a step left for the next pass lists nothing, one that fails to list fails them all.
+      let listing: Promise<OpenProposal[]> | undefined;
+      const openProposalsOnce = (): Promise<OpenProposal[]> => (listing ??= openProposals(github.host, opened.target.name));
       if (targetConfig.pullRequests.recovery && options.mode === 'apply' && report && report.outcome !== 'busy') {
-        recovery = await githubStep('recovery pull requests', () => manageRecoveryPullRequests({
-          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
+        recovery = await githubStep('recovery pull requests', async () => manageRecoveryPullRequests({
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, open: await openProposalsOnce(),
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(recovery);
         // Pull requests proposing a size grown outside Git back into it (needs the same Contents write as recovery).
-        writeBack = await githubStep('write-back pull requests', () => manageWriteBackPullRequests({
-          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report,
+        writeBack = await githubStep('write-back pull requests', async () => manageWriteBackPullRequests({
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, open: await openProposalsOnce(),
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(writeBack);
       }
       if (targetConfig.growth && options.mode === 'apply' && report && report.outcome !== 'busy') {
         const openAtOnce = targetConfig.growth.openAtOnce;
-        growth = await githubStep('growth pull requests', () => manageGrowthPullRequests({
-          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, openAtOnce,
+        growth = await githubStep('growth pull requests', async () => manageGrowthPullRequests({
+          host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report, openAtOnce, open: await openProposalsOnce(),
           hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(growth);
@@ -205,7 +216,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         validatePullRequests: targetConfig.pullRequests.validate, forkPullRequests: targetConfig.pullRequests.forks,
         hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         ...(recovery ? { recoveryLinks: recovery.links } : {}), recoveryNotes,
-        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
+        ...(writeBack ? { writeBackLinks: writeBack.links } : {}), proposals: proposalOutcomes({ recovery, growth, writeBack }), readWriteBackLinks: writeBackLinksOf(writeBack, github.host, opened.target.name, targetConfig.pullRequests.recovery),
         ...(options.mergeGroup && options.mode === 'validate' ? { mergeGroup: options.mergeGroup } : {}),
         ...(options.pullRequest !== undefined && options.mode === 'validate' ? { onlyPullRequest: options.pullRequest } : {}),
       }));
@@ -232,7 +243,7 @@ function writeBackLinksOf(writeBack: ProposalsResult | undefined, host: ReviewHo
   if (!enabled) return undefined;
   let listed: Promise<ReadonlyMap<string, string>> | undefined;
   return () => {
-    listed ??= openWriteBackPullRequests(host, target).then((r) => r.links, () => new Map<string, string>());
+    listed ??= openProposals(host, target).then((open) => listedProposals(open, [writeBackKind.name]).links, () => new Map<string, string>());
     return listed;
   };
 }

@@ -3,7 +3,7 @@
 // the sizes Git should take back from the cluster. Pure.
 import type { PassReport } from '../engine/pass-report.ts';
 import type { GrowthDecision, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
-import { count, daysSpelled, gib } from '../domain/spelling.ts';
+import { count, daysSpelled, gib, percent } from '../domain/spelling.ts';
 
 /** Growth decisions worth a line: a proposal, or none for a reason a person may act on (not "below the threshold"). */
 const quietCodes = new Set(['below-threshold', 'growth-off', 'change-under-way', 'blocked', 'not-in-cluster']);
@@ -13,9 +13,9 @@ function name(ref: Pick<TemplateRef, 'namespace' | 'statefulSet' | 'template'>):
 }
 
 function replicaWords(replica: ReplicaUsage): string {
-  const inodes = replica.inodesPercent !== undefined ? `, inodes ${Math.round(replica.inodesPercent)}%` : '';
+  const inodes = replica.inodesPercent !== undefined ? `, inodes ${percent(replica.inodesPercent)}` : '';
   const pace = replica.daysToFull !== undefined ? `, full in ${daysSpelled(replica.daysToFull)}` : '';
-  return `${replica.claim} ${gib(replica.usedBytes)} of ${gib(replica.capacityBytes)} (${Math.round(replica.usedPercent)}%)${inodes}${pace}`;
+  return `${replica.claim} ${gib(replica.usedBytes)} of ${gib(replica.capacityBytes)} (${percent(replica.usedPercent)})${inodes}${pace}`;
 }
 
 function templateLine(usage: TemplateUsage): string {

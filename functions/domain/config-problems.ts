@@ -28,7 +28,7 @@ export function describe(error: ErrorObject, root: unknown): string {
     case 'pattern':
       if (/\.sizeSources\[\d+\]\.path$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a YAML path like server.persistentVolume.size or a.b[0].c (quote keys that contain dots: a."b.c")`;
       if (/\.sizeSources\[\d+\]\.statefulSet$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be namespace/name`;
-      if (/\.(growth\.fullWithin|modificationCooldown)$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a duration such as 30m, 6h or 7d`;
+      if (/\.(growth\.fullWithin|modificationCooldown|modificationLimit\.per)$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a duration such as 30m, 6h or 7d`;
       if (/\.usage\.prometheus\.url$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not an http(s) URL without query or fragment, such as http://prometheus.monitoring:9090`;
       if (/^targets\[\d+\]\.stalledAfter$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} is not a duration such as 30m, 1h, 1h30m or 2d`;
       if (/\.sizeSources\[\d+\]\.file$/.test(where)) return `${where} ${shown(valueAt(root, error.instancePath))} must be a path inside the repository (relative, no "..")`;

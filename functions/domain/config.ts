@@ -11,8 +11,9 @@ import { crossTargetProblems, stateNamespaceWhy } from './cross-target-rules.ts'
 import { describe, looksLikeCredential, nameTargets, shown } from './config-problems.ts';
 import { parseDuration } from './duration.ts';
 import { implausibleSize, parseQuantity, QuantityError } from './quantity.ts';
+import type { ModificationLimit } from './modification-limit.ts';
 import {
-  readGrowthPolicy, readModificationCooldowns, usageProblems, usageWithPaths, type DriversConfigText, type GrowthConfigText, type GrowthPolicy, type UsageConfig,
+  readGrowthPolicy, readModificationLimits, usageProblems, usageWithPaths, type DriversConfigText, type GrowthConfigText, type GrowthPolicy, type UsageConfig,
 } from './usage-config.ts';
 
 export { shown } from './config-problems.ts';
@@ -102,10 +103,10 @@ export interface TargetConfig {
   /** When growth is proposed, defaults filled in; absent: growth is off. */
   growth?: GrowthPolicy;
   /**
-   * Each CSI driver's modification cooldown in seconds (`drivers.<name>.modificationCooldown`, over the defaults);
-   * absent when the file sets none: the defaults (usage/cooldown.ts) apply.
+   * Each CSI driver's modification limit (`drivers.<name>.modificationLimit` or `.modificationCooldown`, over the
+   * defaults); absent when the file sets none: the defaults (domain/modification-limit.ts) apply.
    */
-  modificationCooldowns?: Record<string, number>;
+  modificationLimits?: Record<string, ModificationLimit>;
 }
 
 export interface Config {
@@ -158,7 +159,7 @@ export function parseConfig(text: string, sourceName: string, baseDir: string): 
  * shape is too wrong to read is skipped (its schema problems say why), the others are judged as usual.
  */
 function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { targets: TargetConfig[]; problems: string[] } {
-  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds' | 'growth' | 'modificationCooldowns'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; growth?: GrowthConfigText; drivers?: DriversConfigText; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
+  const raw = value as { targets: Array<Omit<TargetConfig, 'namespaces' | 'pullRequests' | 'guardrails' | 'prices' | 'stalledAfterSeconds' | 'growth' | 'modificationLimits'> & { stalledAfter?: string; guardrails?: GuardrailsConfig; growth?: GrowthConfigText; drivers?: DriversConfigText; prices?: { currency?: string; perGiBMonth: Record<string, number> }; namespaces: { default?: string; state?: string; allow: string[] }; pullRequests?: { validate?: boolean; recovery?: boolean; forks?: 'neutral' | 'validate' } }> };
   const problems: string[] = [];
   const seen = new Set<string>();
   const targets = raw.targets.flatMap((target, index): TargetConfig[] => {
@@ -208,7 +209,7 @@ function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { 
     if (usage) problems.push(...usageProblems(usage, `targets[${index}]`));
     const growth = target.growth ? readGrowthPolicy(target.growth, usage !== undefined, `targets[${index}]`) : undefined;
     problems.push(...(growth?.problems ?? []));
-    const drivers = target.drivers ? readModificationCooldowns(target.drivers, `targets[${index}]`) : undefined;
+    const drivers = target.drivers ? readModificationLimits(target.drivers, `targets[${index}]`) : undefined;
     problems.push(...(drivers?.problems ?? []));
     return {
       name: target.name,
@@ -223,7 +224,7 @@ function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { 
       ...(stalledAfterSeconds ? { stalledAfterSeconds } : {}),
       ...(usage ? { usage } : {}),
       ...(growth?.policy ? { growth: growth.policy } : {}),
-      ...(drivers ? { modificationCooldowns: drivers.cooldowns } : {}),
+      ...(drivers ? { modificationLimits: drivers.limits } : {}),
     };
   }
 }

@@ -65,6 +65,11 @@ export function gib(bytes: number | bigint): string {
   return `${Number((Number(bytes) / 2 ** 30).toFixed(1))}Gi`;
 }
 
+/** `85%`: a share (a volume's bytes or inodes used), in whole percent. */
+export function percent(value: number): string {
+  return `${Math.round(value)}%`;
+}
+
 /** `12 hours`, `1 day`, `3.5 days`: how long until something (a volume full at its pace), under a day in hours. */
 export function daysSpelled(days: number): string {
   if (days < 1) return count(Math.round(days * 24), 'hour');

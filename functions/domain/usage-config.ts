@@ -1,9 +1,10 @@
 // A target's usage and growth settings (issue 36): where volume usage is read (`usage.prometheus`), when growth is
-// proposed (`growth`), and what is known of each CSI driver (`drivers`: the backend's modification cooldown). The schema
+// proposed (`growth`), and what is known of each CSI driver (`drivers`: the backend's modification limit). The schema
 // checks the shapes; what it cannot say (a step below 1Gi, a max that is no size, a URL carrying a password) is said here.
 import { parseDuration } from './duration.ts';
 import { parseQuantity, QuantityError, type Quantity } from './quantity.ts';
 import { looksLikeCredential, shown } from './config-problems.ts';
+import { defaultModificationLimits, limitOfCooldown, type ModificationLimit } from './modification-limit.ts';
 
 /** Where a credential is kept (the same shape as `recordKey`): exactly one field. */
 export interface SecretReference {
@@ -56,13 +57,10 @@ export const defaultOpenAtOnce = 5;
 export const smallestGrowthStep = parseQuantity('1Gi');
 
 /**
- * How long a driver's backend refuses another modification of a volume after one. AWS EBS: "after modifying a volume,
- * you must wait at least six hours ... before applying further modifications to the same volume" (EC2 User Guide).
+ * `drivers` as written: per CSI driver name, `modificationLimit: { count: 4, per: 24h }`, or the older
+ * `modificationCooldown: 6h` (one modification per 6h); never both.
  */
-export const defaultModificationCooldowns: Readonly<Record<string, string>> = { 'ebs.csi.aws.com': '6h' };
-
-/** `drivers` as written: per CSI driver name. */
-export type DriversConfigText = Record<string, { modificationCooldown?: string }>;
+export type DriversConfigText = Record<string, { modificationCooldown?: string; modificationLimit?: { count: number; per: string } }>;
 
 /** A step as written (`50%`, `20Gi`): a percentage or a quantity of at least 1Gi; a sentence when it is neither. */
 export function readGrowthStep(text: string | number, where: string): GrowthStep | string {
@@ -144,16 +142,27 @@ export function usageProblems(usage: UsageConfig, where: string): string[] {
   return problems;
 }
 
-/** Each driver's modification cooldown in seconds: the defaults, then the configuration's (0 for none). */
-export function readModificationCooldowns(drivers: DriversConfigText | undefined, where: string): { cooldowns: Record<string, number>; problems: string[] } {
-  const cooldowns: Record<string, number> = {};
+/** Each driver's modification limit: the defaults (domain/modification-limit.ts), then the configuration's. */
+export function readModificationLimits(drivers: DriversConfigText | undefined, where: string): { limits: Record<string, ModificationLimit>; problems: string[] } {
+  const limits: Record<string, ModificationLimit> = { ...defaultModificationLimits };
   const problems: string[] = [];
-  for (const [driver, text] of Object.entries(defaultModificationCooldowns)) cooldowns[driver] = parseDuration(text) ?? 0;
   for (const [driver, settings] of Object.entries(drivers ?? {})) {
-    if (settings.modificationCooldown === undefined) continue;
-    const seconds = parseDuration(settings.modificationCooldown);
-    if (seconds === undefined) problems.push(`${where}.drivers.${driver}.modificationCooldown ${shown(settings.modificationCooldown)} is not a duration such as 6h or 30m`);
-    else cooldowns[driver] = seconds;
+    const at = `${where}.drivers.${driver}`;
+    const { modificationCooldown: cooldown, modificationLimit: limit } = settings;
+    if (cooldown !== undefined && limit !== undefined) {
+      problems.push(`${at} sets both modificationLimit and modificationCooldown; keep modificationLimit (modificationCooldown: 6h is the older way to write modificationLimit: { count: 1, per: 6h })`);
+      continue;
+    }
+    if (limit !== undefined) {
+      const seconds = parseDuration(limit.per);
+      if (seconds === undefined) problems.push(`${at}.modificationLimit.per ${shown(limit.per)} is not a duration such as 24h, 6h or 30m`);
+      else if (!Number.isInteger(limit.count) || limit.count < 1) problems.push(`${at}.modificationLimit.count ${shown(limit.count)} is not a whole number of modifications of at least 1`);
+      else limits[driver] = { count: limit.count, perSeconds: seconds };
+    } else if (cooldown !== undefined) {
+      const old = limitOfCooldown(cooldown);
+      if (old === undefined) problems.push(`${at}.modificationCooldown ${shown(cooldown)} is not a duration such as 6h or 30m`);
+      else limits[driver] = old;
+    }
   }
-  return { cooldowns, problems };
+  return { limits, problems };
 }

@@ -119,6 +119,8 @@ export type GrowthDecision = TemplateRef & (
     /** The size proposed, in whole Gi (or Git's unit when it is exact). */
     to: string;
     because: GrowthTrigger;
+    /** Every replica that is a reason to grow, in replica order (`because` is the one that needs the most). */
+    triggers: GrowthTrigger[];
     /** Limits that cut the step, in the order applied; empty when the whole step is proposed. */
     cuts: GrowthCut[];
     /** What the growth adds a month across the replicas, with prices configured. */

@@ -1,19 +1,18 @@
-// Which volumes are within their CSI driver's modification window (issue 36 item 5): AWS EBS accepts one modification
-// per volume every six hours (domain/modification-cooldown.ts), so a change to a volume modified less than that ago
-// would be refused by the backend. When a volume was last modified is read from what the cluster and this tool wrote:
-// the time this tool patched it (the status annotation's `volumesModifiedAt`, written by the pass that patched it) and
-// the claim's own resize and modification conditions (a change under way, by this tool or anyone). A volume grown by
-// someone else and finished leaves neither: the driver's refusal says it then (pvc-progress.ts `waiting-for-window`).
-// Pure.
-import { modificationWindow } from '../domain/modification-cooldown.ts';
-import type { ClusterSnapshot, LivePvc } from '../domain/live-state.ts';
+// Which volumes are within their CSI driver's modification window (issue 36 item 5): AWS EBS accepts four modifications
+// of a volume within any 24 hours, and none while one is under way (domain/modification-limit.ts), so a change to a
+// volume that used them, or is being modified, would be refused by the backend. A volume's modifications are read
+// from what this tool and the cluster wrote: the times this tool patched it (the status annotation's
+// `volumesModifiedAt`, written by the pass that patched it), and a modification under way at the backend, by this tool
+// or anyone: a controller expansion (`Resizing`) or a class change in progress (`modifyVolumeStatus` InProgress, not
+// refused). `FileSystemResizePending` is none: the backend's part has returned (an offline expansion may stay there for
+// days). Modifications by someone else, finished, leave no trace, nor does a volume still optimizing: the driver's
+// refusal says it then (pvc-progress.ts `waiting-for-window`). Pure.
+import { modificationWindow, type ModificationHistory, type ModificationLimit } from '../domain/modification-limit.ts';
+import type { ClusterSnapshot, LivePvc, PvcCondition } from '../domain/live-state.ts';
 import type { StatefulSetPlan, TemplatePlan, VolumeWindow } from './plan-types.ts';
-import { statusAnnotation, type TemplateStatus } from './template-status.ts';
+import { modificationTimes, statusAnnotation, type TemplateStatus } from './template-status.ts';
 
 export type { VolumeWindow } from './plan-types.ts';
-
-/** Conditions a claim carries while a modification the backend took is under way (external-resizer, KEP-1790/3751). */
-const modificationConditions = new Set(['Resizing', 'FileSystemResizePending', 'ModifyingVolume']);
 
 /** The status entries of a set: on the set, or on the PVC that carries them for a set its operator writes. */
 function statusesOf(sts: StatefulSetPlan, template: TemplatePlan): TemplateStatus[] {
@@ -29,56 +28,49 @@ function statusesOf(sts: StatefulSetPlan, template: TemplatePlan): TemplateStatu
   });
 }
 
-/** The latest time a volume is known to have been modified: this tool's patch, or a modification under way. */
-export function lastModifiedAt(pvc: LivePvc, statuses: readonly TemplateStatus[], templateName: string): Date | undefined {
-  const times = [
-    ...statuses.filter((s) => s.templateName === templateName).map((s) => s.volumesModifiedAt?.[pvc.name]),
-    ...pvc.conditions.filter((c) => modificationConditions.has(c.type) && c.status === 'True').map((c) => c.lastTransitionTime),
-  ].flatMap((t) => (t === undefined || Number.isNaN(Date.parse(t)) ? [] : [Date.parse(t)]));
-  return times.length === 0 ? undefined : new Date(Math.max(...times));
+/** When this tool modified a volume (each time remembered), and whether a modification is under way on it now. */
+export function modificationHistoryOf(pvc: LivePvc, statuses: readonly TemplateStatus[], templateName: string): ModificationHistory {
+  const modifiedAt = [...new Set(statuses.filter((s) => s.templateName === templateName).flatMap((s) => modificationTimes(s.volumesModifiedAt?.[pvc.name])))]
+    .flatMap((t) => (Number.isNaN(Date.parse(t)) ? [] : [new Date(t)]));
+  const underWay = underWayOn(pvc);
+  return underWay ? { modifiedAt, underWay } : { modifiedAt };
+}
+
+/** A modification under way at the backend (external-resizer, KEP-1790/3751), since when its condition says. */
+function underWayOn(pvc: LivePvc): { since?: Date } | undefined {
+  const holds = (type: string): PvcCondition | undefined => pvc.conditions.find((c) => c.type === type && c.status === 'True');
+  // A class change the driver refused keeps ModifyingVolume ("failed. Waiting for retry.") beside ModifyVolumeError.
+  const modifying = pvc.modifyVolumeStatus?.status === 'InProgress' && !holds('ModifyVolumeError');
+  if (!holds('Resizing') && !modifying) return undefined;
+  const since = (holds('Resizing') ?? holds('ModifyingVolume'))?.lastTransitionTime;
+  return since === undefined || Number.isNaN(Date.parse(since)) ? {} : { since: new Date(since) };
 }
 
 /** The template's volumes within their driver's window at `now` (the driver: its StorageClass's provisioner). */
 export function modificationWindowsOf(
-  sts: StatefulSetPlan, template: TemplatePlan, snapshot: ClusterSnapshot, now: Date, cooldowns?: Readonly<Record<string, number>>,
+  sts: StatefulSetPlan, template: TemplatePlan, snapshot: ClusterSnapshot, now: Date, limits?: Readonly<Record<string, ModificationLimit>>,
 ): VolumeWindow[] {
   const driver = snapshot.storageClasses.find((c) => c.name === template.storageClassName)?.provisioner;
   if (driver === undefined || template.pvcs.length === 0) return [];
   const statuses = statusesOf(sts, template);
-  return template.pvcs.flatMap((pvc) => {
-    const modifiedAt = lastModifiedAt(pvc, statuses, template.templateName);
-    const window = modificationWindow(driver, modifiedAt, now, cooldowns);
-    if (!window.within || !modifiedAt) return [];
-    return [{ claim: pvc.name, driver, cooldownSeconds: window.cooldownSeconds, modifiedAt: modifiedAt.toISOString(), until: window.until.toISOString() }];
+  return template.pvcs.flatMap((pvc): VolumeWindow[] => {
+    const window = modificationWindow(driver, modificationHistoryOf(pvc, statuses, template.templateName), now, limits);
+    if (!window.within) return [];
+    if (window.reason === 'under-way') {
+      return [{ claim: pvc.name, driver, limit: window.limit, reason: 'under-way', ...(window.since ? { since: window.since.toISOString() } : {}) }];
+    }
+    return [{ claim: pvc.name, driver, limit: window.limit, reason: 'limit', modifiedAt: window.modifiedAt.map((t) => t.toISOString()), until: window.until.toISOString() }];
   });
 }
 
 /** Marks each live template's volumes within their window (a change to them waits; growth is not proposed for them). */
 export function markModificationWindows(
-  plans: readonly StatefulSetPlan[], snapshot: ClusterSnapshot, now: Date, cooldowns?: Readonly<Record<string, number>>,
+  plans: readonly StatefulSetPlan[], snapshot: ClusterSnapshot, now: Date, limits?: Readonly<Record<string, ModificationLimit>>,
 ): void {
   for (const sts of plans) {
     for (const template of sts.templates) {
-      const windows = modificationWindowsOf(sts, template, snapshot, now, cooldowns);
+      const windows = modificationWindowsOf(sts, template, snapshot, now, limits);
       if (windows.length > 0) template.modificationWindows = windows;
     }
   }
-}
-
-/** `6h`, `30m`, `1h30m`: a cooldown as people write it. */
-export function cooldownWords(seconds: number): string {
-  const hours = Math.floor(seconds / 3600);
-  const minutes = Math.round((seconds % 3600) / 60);
-  return hours > 0 ? `${hours}h${minutes > 0 ? `${minutes}m` : ''}` : `${minutes}m`;
-}
-
-/** `waiting for the driver's window until 2026-11-28T14:00:00Z (ebs.csi.aws.com accepts one modification per volume every 6h; last modified 2026-11-28T08:00:00Z)`. */
-export function windowWords(window: VolumeWindow): string {
-  return `waiting for the driver's window until ${shortTime(window.until)} (${window.driver} accepts one modification per volume every `
-    + `${cooldownWords(window.cooldownSeconds)}; last modified ${shortTime(window.modifiedAt)})`;
-}
-
-/** An ISO time without its milliseconds: `2026-11-28T14:00:00Z`. */
-function shortTime(iso: string): string {
-  return iso.replace(/\.\d{3}Z$/, 'Z');
 }

@@ -2,6 +2,7 @@
 // the pass and the record resumption it calls both depend on it, not on each other.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
+import type { ModificationLimit } from '../domain/modification-limit.ts';
 import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
 import type { StatefulSetPlan } from './plan-types.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
@@ -27,8 +28,8 @@ export interface PassTarget {
   stateNamespace: string;
   /** How long a volume may wait for its node before it is stalled (`stalledAfter`; engine/node-expansion.ts). */
   stalledAfterSeconds?: number;
-  /** Each CSI driver's modification cooldown in seconds over the defaults (`drivers.<name>.modificationCooldown`). */
-  modificationCooldowns?: Readonly<Record<string, number>>;
+  /** Each CSI driver's modification limit over the defaults (`drivers.<name>.modificationLimit`; domain/modification-limit.ts). */
+  modificationLimits?: Readonly<Record<string, ModificationLimit>>;
 }
 
 /** Which namespaces the target may resize in: the one reading the plan, its dry runs and the records all use. */

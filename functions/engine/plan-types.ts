@@ -2,6 +2,7 @@
 // the modules that apply one rule to a plan (quota-headroom.ts, plan-guards.ts) can name it without importing plan.ts.
 import type { DesiredStatefulSet, DesiredTemplate } from '../domain/desired-state.ts';
 import type { ClusterSnapshot, ControllerOwner, LivePvc, LiveStatefulSet, LiveTemplate } from '../domain/live-state.ts';
+import type { ModificationLimit } from '../domain/modification-limit.ts';
 import type { Quantity } from '../domain/quantity.ts';
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { VolumeCost } from '../domain/volume-cost.ts';
@@ -104,13 +105,11 @@ export interface PlanOptions {
   now?: Date;
 }
 
-/** One volume within its CSI driver's window (modification-windows.ts marks them on the plan): a change to it waits until `until`. */
-export interface VolumeWindow {
-  claim: string;
-  driver: string;
-  cooldownSeconds: number;
-  /** When it was last modified (ISO), as far as anyone wrote it down. */
-  modifiedAt: string;
-  /** When the driver accepts the next modification (ISO). */
-  until: string;
-}
+/**
+ * One volume within its CSI driver's window (modification-windows.ts marks them on the plan): a change to it waits,
+ * until `until` when it used the driver's `limit.count` modifications within the window (`modifiedAt`, oldest first,
+ * ISO), or until a modification under way completes, a time nobody knows beforehand.
+ */
+export type VolumeWindow =
+  | { claim: string; driver: string; limit: ModificationLimit; reason: 'limit'; modifiedAt: string[]; until: string }
+  | { claim: string; driver: string; limit: ModificationLimit; reason: 'under-way'; since?: string };

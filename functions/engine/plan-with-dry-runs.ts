@@ -33,7 +33,7 @@ export async function planWithDryRuns(
   const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, now: passNow(ctx), ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
   // Which volumes are within their driver's modification window, by the pass's clock (a change to them waits).
   const withWindows = (plans: StatefulSetPlan[]): StatefulSetPlan[] => {
-    markModificationWindows(plans, snapshot, passNow(ctx), ctx.target.modificationCooldowns);
+    markModificationWindows(plans, snapshot, passNow(ctx), ctx.target.modificationLimits);
     return plans;
   };
   let first = planTarget(desired, snapshot, options);

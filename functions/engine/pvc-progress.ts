@@ -19,8 +19,9 @@ export type PvcState =
   | 'stalled-on-node'
   | 'retrying'
   /**
-   * The volume is within its CSI driver's modification window (AWS EBS: one modification per volume every six hours):
-   * not patched until it has passed (modification-windows.ts), or, patched, refused by the driver in its own words,
+   * The volume is within its CSI driver's modification window (AWS EBS: four modifications per volume within 24 hours,
+   * none while one is under way): not patched until it has passed (modification-windows.ts), or, patched, refused by
+   * the driver in its own words,
    * which the resizer retries until the backend takes it. Never a failure.
    */
   | 'waiting-for-window'
@@ -67,12 +68,14 @@ export interface PvcProgress {
 }
 
 /**
- * A backend's refusal of a modification within its rate limit, in its own words: AWS EC2's error code and message, as
- * aws-ebs-csi-driver passes them on (`api error VolumeModificationRateExceeded: You've reached the maximum modification
- * rate per volume limit. Wait at least 6 hours between modifications per EBS volume.`).
+ * A backend's refusal of a modification within its limit, in its own words: AWS EC2's error codes, as
+ * aws-ebs-csi-driver passes them on: `api error VolumeModificationRateExceeded: You've reached the maximum modification
+ * rate per volume limit. ...` (more modifications within the window than the limit; the words after the first
+ * sentence changed with the limit in January 2026), and `IncorrectModificationState: Volume vol-... cannot be modified
+ * in modification state OPTIMIZING` (one still under way; kubernetes/kubernetes#69434). Matched on the codes.
  */
 export function refusedWithinWindow(message: string | undefined): boolean {
-  return message !== undefined && /VolumeModificationRateExceeded|maximum modification rate per volume/.test(message);
+  return message !== undefined && /VolumeModificationRateExceeded|maximum modification rate per volume|IncorrectModificationState/.test(message);
 }
 
 /** The claim asks for the size and its volume has it, or its volume has it and it is left asking for a refused one. */
@@ -126,6 +129,14 @@ export function describePvc(name: string, ordinal: number, pvc: LivePvc | undefi
       ...withClass, state: 'class-pending',
       message: `the resizer has not started the modification to ${desiredClass} (modifyVolumeStatus Pending): VolumeAttributesClass ${desiredClass} `
         + 'does not exist or is not yet known to it; create the class, or name one that exists',
+    };
+  }
+  // The backend's limit refused it (a class change counts as a modification): the resizer retries; it waits, never fails.
+  const refusal = trueCondition(pvc, 'ModifyVolumeError');
+  if (modify?.status === 'InProgress' && refusal && refusedWithinWindow(refusal.message)) {
+    return {
+      ...withClass, state: 'waiting-for-window', message: `waiting for the driver's window: ${refusal.message ?? ''}`,
+      since: refusal.lastTransitionTime ?? size.since, condition: claimCondition(refusal),
     };
   }
   // A status left from another target (a refused class asked for before this one) is not this modification's.

@@ -8,7 +8,7 @@ import type { TemplatePlan } from './plan.ts';
 import { pvcName } from './plan.ts';
 import { ClusterError, type ClusterPort } from './ports.ts';
 import { describePvc, type PvcProgress } from './pvc-progress.ts';
-import { windowWords } from './modification-windows.ts';
+import { windowWords } from './modification-window-words.ts';
 
 export interface PatchFailure {
   pvcName: string;

@@ -16,7 +16,7 @@ import { legacyScanNeeded, passLedger, recordedInLedger } from './records/ledger
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
 import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
 import {
-  isFinished, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
+  isFinished, modificationTimes, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
 } from './template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
 import type { PvcState } from './pvc-progress.ts';
@@ -32,7 +32,7 @@ import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from 
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
 import { count } from '../domain/spelling.ts';
-import { modificationCooldownOf } from '../domain/modification-cooldown.ts';
+import { modificationLimitOf, modificationsToRemember, type ModificationLimit } from '../domain/modification-limit.ts';
 import { recordProblemEvents } from './problem-events.ts';
 import { templateChangeWords, templateFinishedEvent, templatesUpdatedEvent, templateUpdateChange } from './template-events.ts';
 
@@ -224,7 +224,7 @@ async function finishReport(
   for (const template of plan.templates) {
     const progress = withNodeWaits(rollout.progress.get(template.templateName) ?? describeTemplatePvcs(template, live), live, nodeWaits, pods);
     if (progress.some((p) => growingStates.has(p.state))) growing = true;
-    const status = withVolumesModified(summariseTemplate(template, progress, live, commitSha, previous, passNow(ctx)), template, rollout, passNow(ctx), ctx.target.modificationCooldowns);
+    const status = withVolumesModified(summariseTemplate(template, progress, live, commitSha, previous, passNow(ctx)), template, rollout, passNow(ctx), ctx.target.modificationLimits);
     statuses.push(status);
     templates.push(templateReport(template, status, progress, events));
   }
@@ -267,16 +267,24 @@ async function finishReport(
 }
 
 /**
- * The status with the time this pass patched each of the template's volumes, for a driver with a modification window
- * (it runs from that time); a driver without one needs no such record, so the annotation stays as it was.
+ * The status with the time this pass patched each of the template's volumes added to their record, for a driver with
+ * a modification limit (it counts them); a driver without one needs no such record, so the annotation stays as it
+ * was. One patch is one modification, size and class together: aws-ebs-csi-driver coalesces the resizer's and the
+ * modifier's requests for a volume into one ModifyVolume call (its modify-volume-request-handler-timeout).
  */
 function withVolumesModified(
-  status: TemplateStatus, template: StatefulSetPlan['templates'][number], rollout: VolumeRollout, now: Date, cooldowns: Readonly<Record<string, number>> | undefined,
+  status: TemplateStatus, template: StatefulSetPlan['templates'][number], rollout: VolumeRollout, now: Date, limits: Readonly<Record<string, ModificationLimit>> | undefined,
 ): TemplateStatus {
-  if (modificationCooldownOf(template.driver, cooldowns) === 0) return status;
+  const limit = modificationLimitOf(template.driver, limits);
+  if (limit === undefined) return status;
   const patched = rollout.patched.filter((p) => template.pvcs.some((c) => c.name === p.pvcName) && (p.storage !== undefined || p.volumeAttributesClassName !== undefined));
   if (patched.length === 0) return status;
-  return { ...status, volumesModifiedAt: { ...status.volumesModifiedAt, ...Object.fromEntries(patched.map((p) => [p.pvcName, now.toISOString()])) } };
+  const record = { ...status.volumesModifiedAt };
+  for (const { pvcName } of patched) {
+    const kept = modificationsToRemember([...modificationTimes(record[pvcName]).map((t) => new Date(t)).filter((t) => !Number.isNaN(t.getTime())), now], limit, now);
+    record[pvcName] = kept.length === 1 ? (kept[0] ?? now).toISOString() : kept.map((t) => t.toISOString());
+  }
+  return { ...status, volumesModifiedAt: record };
 }
 
 /** The status annotation as it stands before this pass patches anything. */

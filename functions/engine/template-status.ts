@@ -32,10 +32,12 @@ export interface TemplateStatus {
   /** The first failure, block or stall reason, when there is one. */
   lastError?: string;
   /**
-   * When this tool last patched each replica's volume to a new size or class (ISO, by claim), carried from change to
-   * change: a CSI driver's modification window runs from it (modification-windows.ts).
+   * When this tool patched each replica's volume to a new size or class (ISO, by claim), carried from change to change:
+   * a CSI driver's modification limit counts them (modification-windows.ts). One time is written as a string (as
+   * annotations older versions wrote hold it), several as a list, oldest first: only those within the driver's window
+   * and at most its count of them are kept (run-pass.ts), so the record stays as small as the limit.
    */
-  volumesModifiedAt?: Record<string, string>;
+  volumesModifiedAt?: Record<string, ModificationTimes>;
   /** The maximum the template's driver stated, remembered after its claims stop saying it (remembered-maximum.ts). */
   driverMaximum?: RememberedMaximum;
   /** A claim failed for good at this size or class (the driver refused it): how a later change ends it is told. */
@@ -46,6 +48,15 @@ export interface TemplateStatus {
    * ended (feedback/report-endings.ts), since nothing else remembers that it is unfinished.
    */
   replaced?: ReplacedChange[];
+}
+
+/** One claim's modification times in the annotation: one ISO time, or a list of them. */
+export type ModificationTimes = string | string[];
+
+/** The times of one claim's record, whichever form it has; anything else (an annotation edited by hand) is none. */
+export function modificationTimes(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((t): t is string => typeof t === 'string') : [];
 }
 
 /** An earlier value of a template, replaced in Git before it was reached (its status, as last written). */

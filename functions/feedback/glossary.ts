@@ -54,7 +54,7 @@ export const glossary: readonly GlossaryEntry[] = [
   },
   {
     word: 'driver\'s window',
-    means: 'how long a CSI driver\'s backend refuses another modification of a volume after one (`drivers.<name>.modificationCooldown`; `ebs.csi.aws.com`: 6h by default): a change to a volume modified within it gets a warning before merge, waits once merged (never a failure, never a recovery pull request) and applies after it; growth is not proposed within it',
+    means: 'when a CSI driver\'s backend refuses another modification of a volume: after its N modifications within a rolling window, until the oldest leaves it, and while one is under way, until it completes (`drivers.<name>.modificationLimit`; `ebs.csi.aws.com`: 4 per 24h by default): a change to such a volume gets a warning before merge, waits once merged (never a failure, never a recovery pull request) and applies after it; growth is not proposed within it',
   },
   {
     word: 'busy',

@@ -7,6 +7,7 @@ import type { RecoveryNotes } from './render-progress.ts';
 import { reportProgress, type ProgressReport } from './report-progress.ts';
 import { validateMergeGroup, type MergeGroupCheck } from './validate-merge-group.ts';
 import { validatePullRequests, type FeedbackFailure, type PullRequestCheck, type WriteBackLinks } from './validate-pull-requests.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 
 export interface FeedbackResult {
   checks: PullRequestCheck[];
@@ -36,6 +37,8 @@ export async function publishFeedback(input: {
   recoveryNotes?: RecoveryNotes;
   /** `namespace/statefulset/template` -> its write-back pull request (Git set to a size grown outside it). */
   writeBackLinks?: ReadonlyMap<string, string>;
+  /** The pass's proposal outcomes, every kind: each template's open pull requests listed in its progress (render-progress.ts). */
+  proposals?: readonly ProposalOutcome[];
   /** The same for the pull requests' checks, read only when a plan has a blocked "decrease" to link. */
   readWriteBackLinks?: WriteBackLinks;
   /** A merge queue's commit to check instead of the open pull requests (GitHub's `merge_group` delivery, nothing else). */
@@ -55,7 +58,7 @@ export async function publishFeedback(input: {
   const report = input.report;
   const endings: ProgressReport[] = [];
   const progress = report?.mode === 'apply'
-    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, endings, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}), ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}) })
+    ? await reportProgress({ host, repository, target: input.target, branch: input.branch, report, failures, endings, ...budget, ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}), ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}), ...(input.proposals ? { proposals: input.proposals } : {}) })
     : [];
   if (input.mergeGroup) {
     // A target that checks no pull request has no check for a queue to require either.

@@ -69,7 +69,7 @@ export function howItEnded(value: EndedValue, by: Replacement, text: Text = (t) 
  */
 export function renderEnding(input: {
   target: string; sts: StatefulSetReport; commitSha: string; ended: readonly EndedValue[]; by: Replacement;
-  /** This pass's open recovery pull requests, per template key: the way forward while the value Git asks now fails. */
+  /** The recovery pull requests this pass kept open, per template key: each linked as the way forward. */
   recoveryLinks?: ReadonlyMap<string, string> | undefined;
 }): EndingSummary {
   const { target, sts, commitSha, ended, by } = input;
@@ -81,10 +81,10 @@ export function renderEnding(input: {
   for (const e of ended) {
     lines.push('', `${codeSpan(e.template.templateName)}: ${whatEnded(e, escapeMarkdown)}; ${howItEnded(e, by, escapeMarkdown)}.`);
     if (e.replaced.failedForGood && e.replaced.lastError !== undefined) lines.push('', 'The driver said then:', codeBlock(e.replaced.lastError));
+    // The recovery pull request this pass kept open for the template is the way forward, whatever the value Git asks
+    // now is doing: the lifecycle (proposals/recovery/recovery-kinds.ts) decided it is still needed, not this text.
     const link = input.recoveryLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: e.template.templateName }));
-    // The way forward while the value Git asks now fails, or is blocked above the driver's maximum (the recovery is kept).
-    const stuck = e.template.pvcs.some((p) => p.state === 'failed') || e.template.reasonCodes?.includes('above-driver-maximum') === true;
-    if (link !== undefined && stuck) lines.push('', recoveryLinkLine(failedOnClassOnly(e.template), link, e.template.atDriverMaximum?.volumes));
+    if (link !== undefined) lines.push('', recoveryLinkLine(failedOnClassOnly(e.template), link, e.template.atDriverMaximum?.volumes));
   }
   const followed = by.pullRequest !== undefined ? `#${by.pullRequest}` : `commit ${by.sha.slice(0, 7)}`;
   lines.push('', `<sub>The StatefulSet's progress is followed on ${followed}. Updated by sts-volume-gitops.</sub>`);

@@ -13,7 +13,8 @@ import { codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { sizeChangeWords } from './size-change-words.ts';
 import { printable } from '../domain/printable.ts';
 import { replicaUsageWords, usageUnreadWords, type ChangeUsage } from '../usage/change-usage.ts';
-import { cooldownWords, type VolumeWindow } from '../engine/modification-windows.ts';
+import { windowReasons, windowUntil } from '../engine/modification-window-words.ts';
+import type { VolumeWindow } from '../engine/modification-windows.ts';
 
 export interface RepoLinks {
   htmlBase: string;
@@ -179,25 +180,17 @@ export function renderPlanComment(input: {
   return { state, description: fitDescription(description), headline: printable(description), markdown: fitComment(lines) };
 }
 
-/** `; waits for the driver's window until 14:00 UTC`: said in the status, since a status is all a token's check shows. */
+/** ` (waits for the driver's window until 2026-11-29T08:00:00Z)`: said in the status, since a status is all a token's check shows. */
 function windowSuffix(template: TemplateReport): string {
-  const last = latestWindow(template.modificationWindows ?? []);
-  return last ? ` (waits for the driver's window until ${last.until.replace(/\.\d{3}Z$/, 'Z')})` : '';
-}
-
-function latestWindow(windows: readonly VolumeWindow[]): VolumeWindow | undefined {
-  return [...windows].sort((a, b) => a.until.localeCompare(b.until)).at(-1);
+  const windows = template.modificationWindows ?? [];
+  return windows.length > 0 ? ` (waits for the driver's window ${windowUntil(windows)})` : '';
 }
 
 /** What merging now does to volumes modified within their driver's window: each waits, and the change applies after. */
 export function windowWarning(windows: readonly VolumeWindow[]): string {
-  const claims = windows.map((w) => w.claim).join(', ');
-  const last = latestWindow(windows);
-  const first = windows[0];
-  if (!first || !last) return '';
-  return `${claims} ${windows.length === 1 ? 'was' : 'were'} modified less than ${cooldownWords(first.cooldownSeconds)} ago, and ${first.driver} accepts one `
-    + `modification per volume every ${cooldownWords(first.cooldownSeconds)}: once merged, the change to ${windows.length === 1 ? 'it' : 'them'} waits for the driver's window `
-    + `(until ${last.until.replace(/\.\d{3}Z$/, 'Z')} at the latest), then applies; nothing fails`;
+  if (windows.length === 0) return '';
+  return `${windowReasons(windows)}: once merged, the change to ${windows.length === 1 ? 'it' : 'them'} waits for the driver's window `
+    + `(${windowUntil(windows)}), then applies; nothing fails`;
 }
 
 /** The usage section: per resized template, each replica now and at the new size; or the one line saying it was not read. */

@@ -3,6 +3,8 @@ import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import type { WriteOutcome } from '../engine/ports.ts';
 import { stalledWords } from '../engine/node-expansion.ts';
 import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
+import { openProposalsLine } from '../proposals/outcome-line.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
 import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { reasonLines } from './write-back-words.ts';
@@ -129,6 +131,8 @@ export function renderProgressComment(input: {
   recoveryNotes?: RecoveryNotes;
   /** Template key -> its write-back pull request: linked on the blocked "decrease" (feedback/write-back-words.ts). */
   writeBackLinks?: ReadonlyMap<string, string>;
+  /** The pass's proposal outcomes, every kind: a template's open pull requests not linked above are listed in one line. */
+  proposals?: readonly ProposalOutcome[];
 }): ProgressSummary {
   const { target, sts, commitSha } = input;
   const state = progressState(sts);
@@ -138,6 +142,7 @@ export function renderProgressComment(input: {
   lines.push('');
   lines.push(`Desired state from commit ${commitSha.slice(0, 7)}. ${escapeMarkdown(progressHeadline(sts))}.`);
   for (const template of sts.templates) {
+    const sectionStart = lines.length;
     lines.push('');
     // Where the template goes: its size (in its class), or its class alone when the size does not change.
     const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : undefined;
@@ -180,6 +185,10 @@ export function renderProgressComment(input: {
         + 'external-resizer retries it once its `--retry-interval-max` has passed, or at once when it is restarted), or name in Git the class the '
         + 'volumes have, or another class of the same driver.');
     }
+    // Every other open proposal of the template (a growth, a write-back not linked on a blocked "decrease"), one line.
+    const section = lines.slice(sectionStart).join('\n');
+    const others = openProposalsLine((input.proposals ?? []).filter((o) => o.key === key && !(o.pullRequestUrl !== undefined && section.includes(o.pullRequestUrl))));
+    if (others) lines.push('', others);
   }
   lines.push('');
   lines.push('<sub>Updated by sts-volume-gitops on every pass that changes something.</sub>');

@@ -3,6 +3,7 @@
 import type { GitHistoryPort, ReviewHost } from '../engine/ports.ts';
 import type { PassReport, PassTarget, StatefulSetReport } from '../engine/run-pass.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
+import type { ProposalOutcome } from '../proposals/proposal.ts';
 import { forEachItem } from './for-each-item.ts';
 import { reportEndings } from './report-endings.ts';
 import { valueChanges } from './value-history.ts';
@@ -19,7 +20,7 @@ const introducedBy = new Map<string, string>();
 
 export async function reportProgress(input: {
   host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
-  recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string>; failures: FeedbackFailure[];
+  recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string>; proposals?: readonly ProposalOutcome[]; failures: FeedbackFailure[];
   hasTime?: () => boolean; deferred?: string[];
   /** Where the checks and comments of changes Git replaced before they were reached are reported (report-endings.ts). */
   endings?: ProgressReport[];
@@ -37,7 +38,7 @@ export async function reportProgress(input: {
 async function reportStatefulSet(
   input: {
     host: ReviewHost; repository: GitHistoryPort; target: PassTarget; branch: string; report: PassReport; recoveryLinks?: ReadonlyMap<string, string>;
-    recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string>; endings?: ProgressReport[];
+    recoveryNotes?: RecoveryNotes; writeBackLinks?: ReadonlyMap<string, string>; proposals?: readonly ProposalOutcome[]; endings?: ProgressReport[];
   },
   sts: StatefulSetReport,
 ): Promise<ProgressReport> {
@@ -48,7 +49,7 @@ async function reportStatefulSet(
   const summary = renderProgressComment({
     target: target.name, sts, commitSha,
     ...(input.recoveryLinks ? { recoveryLinks: input.recoveryLinks } : {}), ...(input.recoveryNotes ? { recoveryNotes: input.recoveryNotes } : {}),
-    ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}),
+    ...(input.writeBackLinks ? { writeBackLinks: input.writeBackLinks } : {}), ...(input.proposals ? { proposals: input.proposals } : {}),
   });
   const commentKey = `progress:${target.name}:${sts.namespace}/${sts.name}`;
   const comment = pullRequest === undefined ? undefined : await host.ensureComment(pullRequest, commentKey, summary.markdown);

@@ -21,6 +21,12 @@ export interface Proposal {
   /** A subject line, a blank line, why. */
   commitMessage: string;
   body: ProposalBody;
+  /**
+   * What the proposal rests on, in a few words the kind chooses (growth: which replicas are a reason to grow, and
+   * why): kept in the body's evidence stamp; when it changes, an open pull request's evidence is rewritten at once
+   * rather than at most every `evidenceRefreshHours` (lifecycle/evidence-refresh.ts).
+   */
+  basis?: string;
 }
 
 /** What a kind makes of a template this pass: a proposal, or why there is none. */
@@ -44,7 +50,9 @@ export interface ProposalKind {
 }
 
 export type ProposalAction =
-  | 'opened' | 'updated' | 'unchanged' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed'
+  | 'opened' | 'updated' | 'unchanged'
+  /** The same values, its title and body rewritten because the evidence they show moved (lifecycle/evidence-refresh.ts). */
+  | 'refreshed' | 'left-alone' | 'declined-before' | 'impossible' | 'closed' | 'failed'
   /** Found open by a pass that writes nothing (`plan`). */
   | 'open'
   /** Not proposed this pass: the kind's limit on pull requests open at once is reached (growth's `openAtOnce`). */

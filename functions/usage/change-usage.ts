@@ -4,7 +4,7 @@
 import { parseQuantity } from '../domain/quantity.ts';
 import type { UsageReadFailure } from '../domain/volume-usage.ts';
 import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts';
-import { gib } from '../domain/spelling.ts';
+import { gib, percent } from '../domain/spelling.ts';
 import { usedPercentAt } from './growth-size.ts';
 import { claimKey, type UsageReading } from './read-volume-usage.ts';
 import { replicaUsageOf } from './template-usage.ts';
@@ -86,7 +86,7 @@ export function changeUsageOf(statefulSets: readonly StatefulSetReport[], readin
 
 /** `data-pg-0: 8.1Gi of 10Gi used (81%) → 41% at 20Gi`. */
 export function replicaUsageWords(replica: ReplicaUsageAfter, to: string, arrow: string): string {
-  return `${replica.claim}: ${gib(replica.usedBytes)} of ${gib(replica.capacityBytes)} used (${Math.round(replica.usedPercent)}%) ${arrow} ${Math.round(replica.afterPercent)}% at ${to}`;
+  return `${replica.claim}: ${gib(replica.usedBytes)} of ${gib(replica.capacityBytes)} used (${percent(replica.usedPercent)}) ${arrow} ${percent(replica.afterPercent)} at ${to}`;
 }
 
 /** The line a check carries when usage could not be read: the verdict does not depend on it. */

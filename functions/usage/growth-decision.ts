@@ -4,12 +4,12 @@
 // as it allows, and says so; at a limit, no proposal and the limit's own words.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import { formatBytesLike, parseQuantity, quantityFromBytes, type Quantity } from '../domain/quantity.ts';
-import { daysSpelled, gib, monthly, showSize } from '../domain/spelling.ts';
+import { daysSpelled, gib, monthly, percent, showSize } from '../domain/spelling.ts';
 import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
 import { currentSize } from '../engine/plan-guards.ts';
-import { cooldownWords } from '../engine/modification-windows.ts';
+import { windowReasons, windowUntil } from '../engine/modification-window-words.ts';
 import type { RememberedMaximum } from '../engine/remembered-maximum.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan.ts';
 import { factorNeeded, gibibyte, roundDownToGi, roundUpToGi, sizeForFactor, stepBytes, usedPercentAt } from './growth-size.ts';
@@ -21,10 +21,6 @@ export interface GrowthContext {
   prices: PriceConfig | undefined;
   /** Per driver, the maximum it stated (engine/plan-driver-maximum.ts knownMaxima): growth never proposes above it. */
   driverMaxima?: ReadonlyMap<string, RememberedMaximum> | undefined;
-}
-
-function percent(value: number): string {
-  return `${Math.round(value)}%`;
 }
 
 const days = daysSpelled;
@@ -61,10 +57,8 @@ function unsettled(template: TemplatePlan): string | undefined {
 /** A template with volumes in their driver's modification window: a growth merged now would only wait (engine/modification-windows.ts). */
 function drivenWindow(template: TemplatePlan): string | undefined {
   const windows = template.modificationWindows ?? [];
-  const last = [...windows].sort((a, b) => a.until.localeCompare(b.until)).at(-1);
-  if (!last) return undefined;
-  return `${windows.map((w) => w.claim).join(', ')} ${windows.length === 1 ? 'was' : 'were'} modified less than ${cooldownWords(last.cooldownSeconds)} ago and `
-    + `${last.driver} accepts one modification per volume every ${cooldownWords(last.cooldownSeconds)}; growth waits for the driver's window, until ${last.until.replace(/\.\d{3}Z$/, 'Z')}`;
+  if (windows.length === 0) return undefined;
+  return `${windowReasons(windows)}; growth waits for the driver's window, ${windowUntil(windows)}`;
 }
 
 export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage: TemplateUsage, policy: SetPolicy, context: GrowthContext): GrowthDecision {
@@ -119,6 +113,7 @@ export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage
   const cutWords = cuts.map((c) => `; cut from ${c.wanted} to ${c.allowed} by ${c.setBy}`).join('');
   return {
     ...ref, action: 'grow', from: template.to.text, to: toText, because: fullest.trigger, cuts,
+    triggers: triggers.flatMap(({ trigger }) => (trigger ? [trigger] : [])),
     ...(cost ? { monthlyIncrease: cost.monthlyIncrease === undefined ? { unpriced: cost.storageClassName ?? '(no class)' } : { amount: cost.monthlyIncrease, currency: cost.currency } } : {}),
     after: usage.replicas.map((r) => ({ claim: r.claim, usedPercent: usedPercentAt(r, current, to) })),
     sentence: `propose ${showSize(toText)} (from ${showSize(template.to.text)}), because ${becauseWords(fullest.trigger, fullest.replica, policy)}${cutWords}`

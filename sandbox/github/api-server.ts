@@ -138,7 +138,7 @@ async function handle(ctx: GitHubServerContext, request: IncomingMessage, respon
     status = error.status;
     bytes = sendError(response, error, rateHeaders());
   } finally {
-    ctx.requestLog.record({ method, operation, path: url.pathname, status, bytes });
+    ctx.requestLog.record({ method, operation, path: url.pathname, query: url.search, status, bytes });
   }
 }
 

@@ -3,6 +3,8 @@ export interface GitHubLoggedRequest {
   method: string;
   operation: string;
   path: string;
+  /** The query string as sent (`?state=open&per_page=100`), or ''; tells one listing from another of the same operation. */
+  query: string;
   status: number;
   /** The bytes of the answer's body as sent (gzipped for a tarball): what the client had to take in. */
   bytes: number;

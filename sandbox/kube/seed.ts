@@ -81,16 +81,35 @@ function driverProfile(name: string, raw: unknown): DriverProfile {
     ticksPerPhase: typeof raw.ticksPerPhase === 'number' ? raw.ticksPerPhase : 1,
     modifyTicks: typeof raw.modifyTicks === 'number' ? raw.modifyTicks : 1,
     acceptedMutableParameterNames: stringList(raw.acceptedMutableParameterNames, `storageClasses[${name}].driver.acceptedMutableParameterNames`),
-    modificationCooldownMs: modificationCooldownOf(name, raw),
+    modificationLimit: modificationLimitOf(name, raw),
+    optimizingMs: secondsOf(raw.optimizingSeconds, `storageClasses[${name}].driver.optimizingSeconds`) * 1000,
   };
 }
 
-/** AWS EBS refuses a second modification of a volume within six hours; any driver may be given a window in seconds. */
-function modificationCooldownOf(name: string, raw: Record<string, unknown>): number {
-  const seconds = raw.modificationCooldownSeconds;
-  if (seconds === undefined) return raw.name === 'ebs.csi.aws.com' ? 6 * 3_600_000 : 0;
-  if (typeof seconds !== 'number' || seconds < 0) throw new SeedError(`storageClasses[${name}].driver.modificationCooldownSeconds must be a number of seconds`);
-  return seconds * 1000;
+/**
+ * AWS EBS accepts four modifications of a volume within 24 hours; any driver may be given a limit,
+ * `modificationLimit: { count, perSeconds }`, or the older `modificationCooldownSeconds` (one per that many seconds).
+ */
+function modificationLimitOf(name: string, raw: Record<string, unknown>): DriverProfile['modificationLimit'] {
+  const where = `storageClasses[${name}].driver`;
+  const { modificationLimit: limit, modificationCooldownSeconds: cooldown } = raw;
+  if (limit !== undefined && cooldown !== undefined) throw new SeedError(`${where} sets both modificationLimit and modificationCooldownSeconds; keep one`);
+  if (cooldown !== undefined) {
+    const seconds = secondsOf(cooldown, `${where}.modificationCooldownSeconds`);
+    return seconds > 0 ? { count: 1, perMs: seconds * 1000 } : undefined;
+  }
+  if (limit === undefined) return raw.name === 'ebs.csi.aws.com' ? { count: 4, perMs: 24 * 3_600_000 } : undefined;
+  if (!isObject(limit) || typeof limit.count !== 'number' || !Number.isInteger(limit.count) || limit.count < 1) {
+    throw new SeedError(`${where}.modificationLimit must be { count: a whole number of at least 1, perSeconds: a number of seconds }`);
+  }
+  const seconds = secondsOf(limit.perSeconds, `${where}.modificationLimit.perSeconds`);
+  return seconds > 0 ? { count: limit.count, perMs: seconds * 1000 } : undefined;
+}
+
+function secondsOf(value: unknown, where: string): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || value < 0) throw new SeedError(`${where} must be a number of seconds`);
+  return value;
 }
 
 function stringList(value: unknown, where: string): string[] {

@@ -16,17 +16,19 @@ describe('usage, growth and drivers in the configuration', () => {
 `);
     assert.deepEqual(target?.usage, { prometheus: { url: 'https://aps-workspaces.eu-west-1.amazonaws.com/workspaces/ws-1', auth: { sigv4: { region: 'eu-west-1' } } } });
     assert.deepEqual(target?.growth, { usedPercent: 80, step: { percent: 50 }, max: '500Gi', openAtOnce: 5 });
-    assert.equal(target?.modificationCooldowns, undefined);
+    assert.equal(target?.modificationLimits, undefined);
   });
 
-  it('reads every growth field, a bearer token file against the config directory, and a driver cooldown over the defaults', () => {
+  it('reads every growth field, a bearer token file against the config directory, and driver limits over the defaults, the older cooldown form too', () => {
     const target = parsed(`    usage: { prometheus: { url: "http://prometheus.monitoring:9090", auth: { bearer: { file: ./prom-token } } } }
     growth: { usedPercent: 85, fullWithin: 7d, step: 20Gi, max: 1Ti, openAtOnce: 2 }
-    drivers: { pd.csi.storage.gke.io: { modificationCooldown: 4h }, ebs.csi.aws.com: { modificationCooldown: 0s } }
+    drivers: { pd.csi.storage.gke.io: { modificationCooldown: 4h }, ebs.csi.aws.com: { modificationCooldown: 0s }, disk.csi.azure.com: { modificationLimit: { count: 2, per: 1d } } }
 `);
     assert.deepEqual(target?.usage?.prometheus.auth, { bearer: { file: '/etc/sts/prom-token' } });
     assert.deepEqual(target?.growth, { usedPercent: 85, fullWithinSeconds: 7 * 86_400, step: { size: '20Gi' }, max: '1Ti', openAtOnce: 2 });
-    assert.deepEqual(target?.modificationCooldowns, { 'ebs.csi.aws.com': 0, 'pd.csi.storage.gke.io': 4 * 3600 });
+    assert.deepEqual(target?.modificationLimits, {
+      'ebs.csi.aws.com': { count: 1, perSeconds: 0 }, 'pd.csi.storage.gke.io': { count: 1, perSeconds: 4 * 3600 }, 'disk.csi.azure.com': { count: 2, perSeconds: 86_400 },
+    });
   });
 
   it('refuses growth without a max, saying what max is', () => {
@@ -72,14 +74,27 @@ describe('usage, growth and drivers in the configuration', () => {
     ]);
   });
 
-  it('refuses a usedPercent above 100, a cooldown that is no duration, and a driver key that is no driver name', () => {
+  it('refuses a usedPercent above 100, a cooldown or window that is no duration, and a driver key that is no driver name', () => {
     assert.deepEqual(problemsOf(config(`    usage: { prometheus: { url: "http://prom:9090" } }
     growth: { usedPercent: 120, max: 100Gi }
-    drivers: { "EBS": { modificationCooldown: 6h }, ebs.csi.aws.com: { modificationCooldown: six hours } }
+    drivers: { "EBS": { modificationCooldown: 6h }, ebs.csi.aws.com: { modificationCooldown: six hours }, pd.csi.storage.gke.io: { modificationLimit: { count: 4, per: a day } } }
 `)), [
       'target "prod": growth.usedPercent must be <= 100',
       'target "prod": drivers has the key "EBS", which is not a CSI driver name (lowercase letters, digits, "-" and ".")',
       'target "prod": drivers.ebs.csi.aws.com.modificationCooldown "six hours" is not a duration such as 30m, 6h or 7d',
+      'target "prod": drivers.pd.csi.storage.gke.io.modificationLimit.per "a day" is not a duration such as 30m, 6h or 7d',
+    ]);
+  });
+
+  it('refuses a limit of no modifications, one without its window, and both forms at once', () => {
+    assert.deepEqual(problemsOf(config(`    drivers: { ebs.csi.aws.com: { modificationLimit: { count: 0, per: 24h } }, pd.csi.storage.gke.io: { modificationLimit: { count: 4 } } }
+`)), [
+      'target "prod": drivers.ebs.csi.aws.com.modificationLimit.count must be >= 1',
+      'target "prod": drivers.pd.csi.storage.gke.io.modificationLimit.per is required',
+    ]);
+    assert.deepEqual(problemsOf(config(`    drivers: { ebs.csi.aws.com: { modificationLimit: { count: 4, per: 24h }, modificationCooldown: 6h } }
+`)), [
+      'target "prod": drivers.ebs.csi.aws.com sets both modificationLimit and modificationCooldown; keep modificationLimit (modificationCooldown: 6h is the older way to write modificationLimit: { count: 1, per: 6h })',
     ]);
   });
 
@@ -93,6 +108,6 @@ describe('usage, growth and drivers in the configuration', () => {
     const target = parseConfig(text, 'README.md', '/etc/sts').targets[0];
     assert.deepEqual(target?.usage, { prometheus: { url: 'https://prometheus.example.internal', auth: { sigv4: { region: 'eu-west-1' } } } });
     assert.deepEqual(target?.growth, { usedPercent: 80, fullWithinSeconds: 7 * 86_400, step: { percent: 50 }, max: '500Gi', openAtOnce: 5 });
-    assert.deepEqual(target?.modificationCooldowns, { 'ebs.csi.aws.com': 6 * 3600 });
+    assert.deepEqual(target?.modificationLimits, { 'ebs.csi.aws.com': { count: 4, perSeconds: 86_400 } });
   });
 });

@@ -38,6 +38,14 @@ describe('describePvc with the template\'s volumeAttributesClassName (KEP-3751)'
     { name: 'at the size, asking for another class: to patch', pvc: at({}), state: 'to-patch' },
     { name: 'below the size and in another class: to patch (one patch for both)', pvc: at({ request: '10Gi' }), state: 'to-patch' },
     { name: 'asking for the class, modification InProgress: modifying', pvc: at({ volumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'InProgress', targetVolumeAttributesClassName: 'gold' } }), state: 'modifying', message: /modifying from silver to gold \(InProgress\)/ },
+    {
+      name: "refused by the backend's modification limit while InProgress: waiting for the driver's window, in its words",
+      pvc: at({
+        volumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'InProgress', targetVolumeAttributesClassName: 'gold' },
+        conditions: [condition('ModifyingVolume'), condition('ModifyVolumeError', 'Could not modify volume "vol-1": operation error EC2: ModifyVolume, https response error StatusCode: 400, RequestID: r, api error VolumeModificationRateExceeded: You\'ve reached the maximum modification rate per volume limit.')],
+      }),
+      state: 'waiting-for-window', message: /^waiting for the driver's window: Could not modify volume "vol-1": .*VolumeModificationRateExceeded/,
+    },
     { name: 'asking for the class, modification Pending: waiting for the class, said so', pvc: at({ volumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'Pending', targetVolumeAttributesClassName: undefined } }), state: 'class-pending', message: /Pending/ },
     { name: 'Infeasible towards the class: a terminal failure of the class', pvc: at({ volumeAttributesClassName: 'gold', modifyVolumeStatus: { status: 'Infeasible', targetVolumeAttributesClassName: 'gold' } }), state: 'failed', message: /refused to modify the volume to VolumeAttributesClass gold \(modifyVolumeStatus Infeasible\); it stays in silver/, terminal: true },
     { name: 'Infeasible towards another class is history once the claim asks for this one', pvc: at({ volumeAttributesClassName: 'silver', modifyVolumeStatus: { status: 'Infeasible', targetVolumeAttributesClassName: 'platinum' } }), state: 'to-patch' },

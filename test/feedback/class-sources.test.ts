@@ -3,17 +3,15 @@
 // runTargets. A PR's check links the value's line; merged, the rendered set's template and PVCs move to the class;
 // an infeasible class gets a recovery PR that edits only that value's bytes in the values file.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
-import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import { sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
+import type { Config } from '../../functions/domain/config.ts';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../sandbox/kube/store.ts';
-import { applyPass, commentBodies, passUntil, statusesOf, writeFiles } from '../support/passes.ts';
+import { applyPass, commentBodies, passUntil, statusesOf } from '../support/passes.ts';
+import { startSandboxPair } from '../support/sandbox-pair.ts';
 
 const types = { pvc: mustResourceType('v1', 'PersistentVolumeClaim'), sts: mustResourceType('apps/v1', 'StatefulSet'), pod: mustResourceType('v1', 'Pod') };
 
@@ -55,10 +53,9 @@ describe('a class in Helm values (a size source with value: volumeAttributesClas
   });
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-class-sources-'));
-    await writeFiles(join(dir, 'repo'), { 'apps/pg/values.yaml': pgValues('silver'), 'k8s/README.md': 'manifests live here\n' });
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
+    ({ kube, github, config } = await startSandboxPair({
+      name: 'class-sources', files: { 'apps/pg/values.yaml': pgValues('silver'), 'k8s/README.md': 'manifests live here\n' },
+      tokenEnv: 'CLASS_SOURCES_TOKEN', env, allow: ['db'], targetLines: mappings,
       seed: {
         namespaces: ['db'],
         storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1, acceptedMutableParameterNames: ['iops'] } }],
@@ -66,10 +63,7 @@ describe('a class in Helm values (a size source with value: volumeAttributesClas
         volumeAttributesClasses: [['silver', { iops: '3000' }], ['gold', { iops: '6000' }], ['platinum', { type: 'io2' }]].map(([name, parameters]) => ({ name, storageClass: 'standard', parameters })),
         statefulSets: [rendered],
       },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'CLASS_SOURCES_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db]') + mappings, 'class-sources.yaml', dir);
-    env.CLASS_SOURCES_TOKEN = github.token;
+    }));
     kube.tick(4);
   });
   after(async () => {

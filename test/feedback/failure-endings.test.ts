@@ -9,8 +9,11 @@ import { createGitHubClient } from '../../functions/adapters/github/octokit.ts';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { progressContext } from '../../functions/feedback/check-names.ts';
+import { renderEnding } from '../../functions/feedback/render-ending.ts';
 import { startCappedWarehouse, type CappedWarehouse } from '../support/capped-warehouse.ts';
+import { recordedPvc } from '../support/csi-recordings.ts';
 import { applyPass, commentBodies, statusesOf } from '../support/passes.ts';
+import { recordedTemplate } from '../support/recorded-reports.ts';
 import { withSandboxApp } from '../support/sandbox-app.ts';
 
 const recoveryBranch = 'sts-volume-gitops/recover/demo/analytics/wh/data';
@@ -127,5 +130,26 @@ describe('a recovery pull request a person closed is no way forward in any comme
     assert.match(progressComment(world, second.number), /No recovery pull request: a recovery to 50Gi was closed without merging/);
     const firstStatus = statusesOf(world.github, first.sha, context).at(-1);
     assert.match(firstStatus?.description ?? '', new RegExp(`data: superseded by ${second.sha.slice(0, 7)} \\(#${second.number}\\)`));
+  });
+});
+
+describe('an ending links the recovery pull request the pass kept, whatever the value Git asks now is doing', () => {
+  // 100Gi failed for good; a person's later 2Gi is being expanded (recorded by a real CSI resizer). The recovery
+  // lifecycle keeps its pull request open until that value settles (recovery-kinds.ts): the ending links what it kept.
+  const growing = recordedTemplate({ recorded: recordedPvc('a/a-mount-2', '1498'), size: '2Gi' });
+  const ending = (recoveryLinks: ReadonlyMap<string, string>): string => renderEnding({
+    target: 'prod', sts: growing.sts, commitSha: 'a'.repeat(40), recoveryLinks,
+    ended: [{ template: growing.template, replaced: { desiredSize: '100Gi', commitSha: 'a'.repeat(40), failedForGood: true } }],
+    by: { sha: 'b'.repeat(40), pullRequest: 15, recovered: new Set() },
+  }).markdown;
+
+  it('kept: linked while the later value is in progress, not only once it fails or is blocked above the driver\'s maximum', () => {
+    const text = ending(new Map([['csi-probe/web/data', 'https://github.com/acme/gitops/pull/12']]));
+    assert.match(text, /superseded by bbbbbbb \(#15\) asking 2Gi, in progress/);
+    assert.match(text, /\n\nA recovery pull request proposes a size that can succeed: https:\/\/github\.com\/acme\/gitops\/pull\/12\n/);
+  });
+
+  it('none kept (closed, merged, or a person declined it): no link', () => {
+    assert.doesNotMatch(ending(new Map()), /recovery pull request/i);
   });
 });

@@ -160,7 +160,8 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
 
   it('formats numbers in one place: no other module of the tool formats an amount itself', () => {
     const root = fileURLToPath(new URL('../../functions/', import.meta.url));
-    const formatters = /\.toFixed\(|\.toLocaleString\(|\.toPrecision\(|Intl\.NumberFormat/;
+    // A percent rounded in place (`${Math.round(share)}%`) counts too: spelling.ts's percent() says it once.
+    const formatters = /\.toFixed\(|\.toLocaleString\(|\.toPrecision\(|Intl\.NumberFormat|Math\.round\([^)]*\)\}%/;
     // Numbers that are neither money nor a factor, each spelled in one place of its own.
     const ownSpelling = new Set([
       join('domain', 'spelling.ts'),
@@ -170,7 +171,7 @@ describe('one voice across the renderers (issue 30 item 9)', () => {
     const elsewhere = readdirSync(root, { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.ts') && !ownSpelling.has(file))
       .filter((file) => formatters.test(readFileSync(join(root, file), 'utf8')));
-    assert.deepEqual(elsewhere, [], 'format with domain/spelling.ts (formatMoney, factor, groupDigits), so every text spells an amount one way');
+    assert.deepEqual(elsewhere, [], 'format with domain/spelling.ts (formatMoney, factor, groupDigits, percent), so every text spells an amount one way');
   });
 
   it('a plan says what will change and how many replicas are done, and counts a single replica as one', () => {

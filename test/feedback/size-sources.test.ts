@@ -1,17 +1,15 @@
 // Sizes in Helm values files (size sources), end to end: both sandboxes, the real Octokit and client-node, passes
 // through runTargets. The values files live outside the target's globs; a raw manifest shares the target.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { applyPass, commentBodies, passUntil, statusesOf, writeFiles } from '../support/passes.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
+import { applyPass, commentBodies, passUntil, statusesOf } from '../support/passes.ts';
+import { startSandboxPair } from '../support/sandbox-pair.ts';
+import { sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
+import type { GitHubSandbox } from '../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType, type KubeObject } from '../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 
@@ -96,10 +94,8 @@ describe('sizes in Helm values files (size sources)', () => {
   }
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-size-sources-'));
-    await writeFiles(join(dir, 'repo'), initial);
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
+    ({ kube, github, config, configText } = await startSandboxPair({
+      name: 'size-sources', files: initial, tokenEnv: 'SIZE_SOURCES_TOKEN', env, allow: ['db', 'logs'], targetLines: mappings,
       seed: {
         namespaces: ['logs', 'db'],
         storageClasses: [
@@ -112,11 +108,7 @@ describe('sizes in Helm values files (size sources)', () => {
           load(initial['k8s/pg.yaml'] ?? ''), load(initial['k8s/twice.yaml'] ?? ''),
         ],
       },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    configText = sandboxConfig(kube.kubeconfigPath, github.url, 'SIZE_SOURCES_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db, logs]') + mappings;
-    config = parseConfig(configText, 'size-sources.yaml', dir);
-    env.SIZE_SOURCES_TOKEN = github.token;
+    }));
     kube.tick(4);
   });
   after(async () => {

@@ -3,21 +3,19 @@
 // usage once (five queries) for the namespaces of all its pull requests; Prometheus unreachable is one line in each
 // check, and the verdicts are those of a run without usage.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { load } from 'js-yaml';
 import { runTargets } from '../../functions/app/run-targets.ts';
 import { sandboxConfig, sandboxRecordKeyEnv, sandboxRecordKeyVariable } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
-import { commentBodies, noWaiting, statusesOf, writeFiles } from '../support/passes.ts';
+import type { KubeSandbox } from '../../sandbox/kube/index.ts';
+import { commentBodies, noWaiting, statusesOf } from '../support/passes.ts';
+import { startUsageCluster, usageClock as clock } from '../support/usage-cluster.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 import { closedPort } from '../support/closed-port.ts';
 
-const clock = Date.parse('2026-11-28T08:00:00Z');
 const context = 'sts-volume-gitops/validate (demo)';
 
 const manifests = {
@@ -34,20 +32,11 @@ describe('usage before merge', () => {
   const heads: Record<string, { sha: string; pr: number }> = {};
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sts-usage-before-merge-'));
-    await writeFiles(join(dir, 'repo'), manifests);
-    kube = await startKubeSandbox({
-      now: () => new Date(clock),
-      seed: {
-        namespaces: ['db', 'cache'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }],
-        statefulSets: Object.values(manifests).map((text) => load(text)),
-        volumeUsage: [
-          { namespace: 'db', claim: 'data-pg-0', used: '8.5Gi' },
-          { namespace: 'db', claim: 'data-pg-1', used: '4Gi' },
-          { namespace: 'cache', claim: 'data-redis-0', used: '1Gi' },
-        ],
-      },
-    });
+    ({ dir, kube } = await startUsageCluster('usage-before-merge', manifests, [
+      { namespace: 'db', claim: 'data-pg-0', used: '8.5Gi' },
+      { namespace: 'db', claim: 'data-pg-1', used: '4Gi' },
+      { namespace: 'cache', claim: 'data-redis-0', used: '1Gi' },
+    ]));
     kube.tick(4);
     github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
     env.USAGE_TOKEN = github.token;

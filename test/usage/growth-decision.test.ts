@@ -58,9 +58,12 @@ const cases: Case[] = [
     expect: { action: 'grow', from: '10Gi', to: '15Gi', because: { claim: 'data-pg-0', ordinal: 0, cause: 'bytes', value: 85 }, cuts: [], sentence: 'propose 15Gi (from 10Gi), because data-pg-0 is 85% full (8.5Gi of 10Gi; growth from 80%)' },
   },
   {
-    name: 'the fullest replica decides how many steps: 99% full with 1Gi steps needs 13Gi to be under 80%',
+    name: 'the fullest replica decides how many steps: 99% full with 1Gi steps needs 13Gi to be under 80%; every replica over the threshold is a reason',
     usage: [used(0, 8.2), used(1, 9.9)], policy: { step: { size: '1Gi' } },
-    expect: { action: 'grow', to: '13Gi', because: { claim: 'data-pg-1', ordinal: 1, cause: 'bytes', value: 99 } },
+    expect: {
+      action: 'grow', to: '13Gi', because: { claim: 'data-pg-1', ordinal: 1, cause: 'bytes', value: 99 },
+      triggers: [{ claim: 'data-pg-0', ordinal: 0, cause: 'bytes', value: 82 }, { claim: 'data-pg-1', ordinal: 1, cause: 'bytes', value: 99 }],
+    },
   },
   {
     name: 'inodes count as much as bytes: 40% of the bytes but 92% of the inodes',
@@ -196,13 +199,10 @@ describe('the growth decision for a template', () => {
     });
   }
 
-  it("proposes no growth while a replica's volume is within its driver's modification window (EBS: six hours), and does after it", () => {
+  describe("a replica's volume within its driver's modification window (EBS: 4 per 24h, none while one is under way)", () => {
     const at = (hours: number): Date => new Date(Date.parse('2026-11-28T08:00:00Z') + hours * 3_600_000);
-    // data-pg-1 is resizing on an EBS volume since 08:00 (the resizer's Resizing condition): the backend takes no other change before 14:00.
-    const resizing = { type: 'Resizing', status: 'True', reason: undefined, message: undefined, lastTransitionTime: at(0).toISOString() };
-    const world = pgWorld({ 1: { conditions: [resizing] } });
-    world.storageClasses = world.storageClasses.map((c) => ({ ...c, provisioner: 'ebs.csi.aws.com' }));
-    const decideAt = (hours: number): GrowthDecision => {
+    const decideAt = (world: ReturnType<typeof pgWorld>, hours: number): GrowthDecision => {
+      world.storageClasses = world.storageClasses.map((c) => ({ ...c, provisioner: 'ebs.csi.aws.com' }));
       const plans = planTarget([desiredSet({ templates: [desiredTemplate({ size: '10Gi' })] })], world, { allowedNamespaces: ['db'] });
       markModificationWindows(plans, world, at(hours));
       const [sts] = plans;
@@ -211,10 +211,24 @@ describe('the growth decision for a template', () => {
       const claims = new Map([used(0, 8.5), used(1, 4)].map((u) => [`${u.namespace}/${u.claim}`, u]));
       return decideGrowth(sts, template, templateUsageOf(sts, template, claims), setPolicy(policy, undefined), { guardrails: undefined, prices: undefined });
     };
-    const waiting = decideAt(2);
-    assert.deepEqual(waiting.action === 'none' ? [waiting.code, waiting.sentence] : waiting, ['driver-window',
-      "no growth: data-pg-1 was modified less than 6h ago and ebs.csi.aws.com accepts one modification per volume every 6h; growth waits for the driver's window, until 2026-11-28T14:00:00Z"]);
-    assert.equal(decideAt(6.1).action, 'grow');
+    const sentence = (decision: GrowthDecision): unknown => (decision.action === 'none' ? [decision.code, decision.sentence] : decision);
+
+    it('proposes none while a volume has had its four modifications within 24 hours, until the oldest leaves them, and does after', () => {
+      // This tool patched data-pg-1 at 08:00, 09:00, 10:00 and 11:00 (the status annotation's record, oldest first).
+      const status = [{ templateName: 'data', desiredSize: '10Gi', commitSha: 'c0', replicas: 3, readyReplicas: 3, volumesModifiedAt: { 'data-pg-1': [0, 1, 2, 3].map((h) => at(h).toISOString()) } }];
+      const world = () => pgWorld({}, { annotations: { 'sts-volume-gitops.io/volume-claim-templates': JSON.stringify(status) } });
+      assert.deepEqual(sentence(decideAt(world(), 12)), ['driver-window',
+        "no growth: data-pg-1 was modified 4 times within the last 24h, and ebs.csi.aws.com accepts 4 modifications per volume within any 24h, and none while one is under way; growth waits for the driver's window, until 2026-11-29T08:00:00Z"]);
+      assert.equal(decideAt(world(), 24.1).action, 'grow', 'at 08:06 the next day three modifications are left within the 24h');
+    });
+
+    it('proposes none while a modification is under way, saying no time is known, and does once it completed', () => {
+      // data-pg-1 is resizing since 08:00 (the resizer's Resizing condition): the backend takes no other until it completes.
+      const resizing = { type: 'Resizing', status: 'True', reason: undefined, message: undefined, lastTransitionTime: at(0).toISOString() };
+      assert.deepEqual(sentence(decideAt(pgWorld({ 1: { conditions: [resizing] } }), 30)), ['driver-window',
+        "no growth: data-pg-1 has a modification under way, and ebs.csi.aws.com accepts 4 modifications per volume within any 24h, and none while one is under way; growth waits for the driver's window, until the modification under way completes, a time not known yet"]);
+      assert.equal(decideAt(pgWorld(), 30).action, 'grow');
+    });
   });
 
   it('says each replica\'s share after the growth (the evidence: 85% -> 57%)', () => {

@@ -3,9 +3,7 @@
 // Prometheus down, refusing or without the series is a report line, a log and a metric, and the rest of the pass is
 // the same as without usage.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
@@ -15,11 +13,9 @@ import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts'
 import { mustResourceType } from '../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../support/statefulset-manifest.ts';
 import { closedPort } from '../support/closed-port.ts';
-import { writeFiles } from '../support/passes.ts';
-import { load } from 'js-yaml';
+import { startUsageCluster, usageClock as clock } from '../support/usage-cluster.ts';
 
 const gi = 2 ** 30;
-const clock = Date.parse('2026-11-28T08:00:00Z');
 
 const manifests = {
   'k8s/pg.yaml': statefulSetManifest({ name: 'pg', storage: '10Gi', replicas: 3 }),
@@ -33,20 +29,11 @@ describe('usage in a pass', () => {
   let empty: KubeSandbox;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sts-pass-usage-'));
-    await writeFiles(join(dir, 'repo'), manifests);
-    kube = await startKubeSandbox({
-      now: () => new Date(clock),
-      seed: {
-        namespaces: ['db', 'cache'], storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true }],
-        statefulSets: Object.values(manifests).map((text) => load(text)),
-        volumeUsage: [
-          { namespace: 'db', claim: 'data-pg-0', used: '8.5Gi', perDay: '0.5Gi' },
-          { namespace: 'db', claim: 'data-pg-1', used: '4Gi' },
-          { namespace: 'cache', claim: 'data-redis-0', used: '1Gi' },
-        ],
-      },
-    });
+    ({ dir, kube } = await startUsageCluster('pass-usage', manifests, [
+      { namespace: 'db', claim: 'data-pg-0', used: '8.5Gi', perDay: '0.5Gi' },
+      { namespace: 'db', claim: 'data-pg-1', used: '4Gi' },
+      { namespace: 'cache', claim: 'data-redis-0', used: '1Gi' },
+    ]));
     // An autoscaler grew solo's volume to 20Gi beside Git's 10Gi (a patch of its request; the resizer does the rest).
     const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
     const pvc = kube.store.peek(pvcType, 'db', 'data-solo-0');

@@ -1,6 +1,6 @@
 // One template's growth proposal: the pass's growth decision (usage/growth-decision.ts) made into the one edit where
 // the size lives at the pass's commit (the manifest, or the Helm values file or Kustomize patch a size source maps:
-// only that value's bytes change), with its title, commit message and body (growth-texts.ts).
+// only that value's bytes change), with its title, commit message and body (growth-texts.ts), and what it rests on.
 import { sameSize } from '../../domain/quantity.ts';
 import type { TemplateUsage } from '../../domain/volume-usage.ts';
 import type { GitHistoryPort } from '../../engine/ports.ts';
@@ -37,6 +37,16 @@ export async function proposeGrowth(context: GrowthContext, identity: ProposalId
       title: growthTitle(decision),
       commitMessage: growthCommitMessage(decision),
       body: growthBody({ decision, usage, template, prices: target.prices }),
+      basis: growthBasis(decision),
     },
   };
+}
+
+/**
+ * What a growth rests on: each replica that is a reason to grow and why (`data-pg-0 bytes, data-pg-1 fills-soon`). A
+ * replica crossing the threshold, or its cause changing, rewrites the open pull request's evidence at once; its
+ * numbers drifting, at most every `evidenceRefreshHours` (lifecycle/evidence-refresh.ts).
+ */
+export function growthBasis(decision: Growth): string {
+  return decision.triggers.map((t) => `${t.claim} ${t.cause}`).join(', ');
 }

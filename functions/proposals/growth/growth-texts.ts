@@ -4,7 +4,7 @@
 // it, saying so), what it costs a month and what happens on merge. Pure.
 import type { PriceConfig } from '../../domain/config.ts';
 import { parseQuantity } from '../../domain/quantity.ts';
-import { change, count, daysSpelled, gib, groupDigits } from '../../domain/spelling.ts';
+import { change, count, daysSpelled, gib, groupDigits, percent } from '../../domain/spelling.ts';
 import type { GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateUsage } from '../../domain/volume-usage.ts';
 import type { TemplateReport } from '../../engine/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
@@ -17,7 +17,6 @@ import type { BodySection } from '../body/section.ts';
 
 export type Growth = Extract<GrowthDecision, { action: 'grow' }>;
 
-const percent = (value: number): string => `${Math.round(value)}%`;
 const days = daysSpelled;
 
 /** `data-pg-0 85% full`, `data-pg-0 inodes 92% used`, `data-pg-0 full in 3 days`: the cause, in a few words. */

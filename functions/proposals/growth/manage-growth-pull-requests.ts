@@ -7,6 +7,7 @@ import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import { forEachItem } from '../../feedback/for-each-item.ts';
 import { editableValueIn } from '../edits/editable-value.ts';
 import { proposalBranchRoot, templateKey, type ProposalIdentity } from '../lifecycle/identity.ts';
+import type { OpenProposal } from '../lifecycle/pull-requests.ts';
 import { manageProposals, type ProposalCandidate, type ProposalsResult } from '../lifecycle/manage-proposals.ts';
 import type { ProposalOutcome } from '../proposal.ts';
 import { growthKind } from './growth-kind.ts';
@@ -19,10 +20,13 @@ export async function manageGrowthPullRequests(input: GrowthContext & {
   branch: string;
   /** Growth pull requests open at once for the target (the target's `growth.openAtOnce`). */
   openAtOnce: number;
+  /** The target's open proposals, listed once for the pass (lifecycle/pull-requests.ts). */
+  open: readonly OpenProposal[];
   hasTime?: () => boolean;
 }): Promise<ProposalsResult> {
   const { host, report } = input;
-  const place = { target: input.target.name, base: input.branch, headSha: report.commitSha };
+  // The evidence a growth pull request shows is usage as read this pass: its stamp is that read's time.
+  const place = { target: input.target.name, base: input.branch, headSha: report.commitSha, evidenceAt: report.usage?.at };
   const growths = fullestFirst(input, (report.growth ?? []).filter((g): g is Growth => g.action === 'grow'));
   const rivals = growths.length === 0 ? new Map<string, OpenPullRequest>() : await rivalPullRequests(host, input.repository, input.branch, growths, input.target);
   const candidates: ProposalCandidate[] = [];
@@ -33,7 +37,7 @@ export async function manageGrowthPullRequests(input: GrowthContext & {
     if (rival) rivalled.push({ decision, pull: rival });
     else candidates.push({ identity, propose: () => proposeGrowth(input, identity, decision) });
   }
-  const result = await manageProposals({ host, place, report, kinds: [growthKind], candidates, hasTime: input.hasTime, openAtOnce: input.openAtOnce });
+  const result = await manageProposals({ host, place, report, kinds: [growthKind], candidates, open: input.open, hasTime: input.hasTime, openAtOnce: input.openAtOnce });
   const writesBefore = host.writes.length;
   const commented = await forEachItem(rivalled, {
     hasTime: input.hasTime,

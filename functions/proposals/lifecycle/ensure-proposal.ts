@@ -1,6 +1,7 @@
 // One proposal's pull request, made to say what the proposal says (Renovate's ensurePr, without per-kind code): found
 // by its branch; opened when there is none; updated in place (the branch rewritten with the new one-line commit on the
-// current head, the title and body edited) when the proposal changed; left as it is when it did not; never written
+// current head, the title and body edited) when the proposal changed; its title and body alone rewritten when only
+// the evidence they show moved (evidence-refresh.ts); left as it is when nothing did; never written
 // over a person's push; never proposed again after a person closed it unmerged, until the proposal changes in a way
 // its kind says matters.
 import type { ProposalPullRequest, ReviewHost } from '../../engine/ports.ts';
@@ -10,13 +11,16 @@ import { footerSection } from '../body/footer.ts';
 import { oneLineDiff } from '../edits/editable-value.ts';
 import type { Proposal, ProposalKind, ProposalOutcome } from '../proposal.ts';
 import { isClosedByTool, proposalBranch, proposalLabels, proposalNoun, templateKey } from './identity.ts';
-import { readMarker, sameValues, writeMarker, type ProposalMark } from './marker.ts';
+import { evidenceRefresh } from './evidence-refresh.ts';
+import { readEvidenceStamp, readMarker, sameValues, writeEvidenceStamp, writeMarker, type ProposalMark } from './marker.ts';
 
 /** Where a proposal goes: the target (its branch names), the branch it is proposed into, and the commit it starts from. */
 export interface ProposalPlace {
   target: string;
   base: string;
   headSha: string;
+  /** When the pass read what its proposals show (growth: usage's read time); the invocation's clock when absent. */
+  evidenceAt?: string | undefined;
 }
 
 /** A cap on pull requests open at once (growth's `openAtOnce`): whether one more may be opened, and why not. */
@@ -30,7 +34,12 @@ export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind:
   const key = templateKey(identity);
   const noun = proposalNoun(identity.kind);
   const branch = proposalBranch(place.target, identity);
-  const body = composeBody(proposal.body, { marker: writeMarker({ identity, values }), edit, footer: footerSection(kind.reproposedWhen) });
+  const evidenceAt = place.evidenceAt ?? new Date().toISOString();
+  const bodyAt = (at: string): string => composeBody(proposal.body, {
+    marker: `${writeMarker({ identity, values })}\n${writeEvidenceStamp({ at, ...(proposal.basis === undefined ? {} : { basis: proposal.basis }) })}`,
+    edit, footer: footerSection(kind.reproposedWhen, at),
+  });
+  const body = bodyAt(evidenceAt);
   const said = { key, kind: identity.kind, change: { from: edit.from, to: edit.to }, title, body, diff: oneLineDiff(edit.path, edit.line, edit.before, edit.after) };
   const existing = await host.pullRequestsFrom(branch);
   const ours = (pull: ProposalPullRequest): ProposalMark | undefined => {
@@ -56,7 +65,17 @@ export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind:
       return { ...shown, action: 'left-alone' };
     }
     const mark = ours(open);
-    if (mark && sameValues(mark.values, values)) return { ...shown, action: 'unchanged' };
+    if (mark && sameValues(mark.values, values)) {
+      // The same proposal: its title and body are rewritten only when what they show moved, as evidence-refresh.ts rules.
+      const stamp = readEvidenceStamp(open.body);
+      const refresh = evidenceRefresh({
+        shown: { title: open.title, body: open.body, stamp }, rendered: { title, body: bodyAt(stamp?.at ?? evidenceAt), basis: proposal.basis }, now: evidenceAt,
+      });
+      if (refresh.action === 'unchanged') return { ...shown, action: 'unchanged' };
+      if (refresh.action === 'wait') return { ...shown, action: 'unchanged', reason: `its evidence moved; it is refreshed from ${refresh.from}` };
+      await host.updatePullRequest(open.number, { title, body, kind: noun });
+      return { ...shown, action: 'refreshed', reason: refresh.why };
+    }
     await host.commitFile(branch, place.headSha, edit.path, edit.after, proposal.commitMessage);
     await host.updatePullRequest(open.number, { title, body, kind: noun });
     return { ...shown, action: 'updated' };

@@ -1,7 +1,9 @@
 // One pass of the proposals lifecycle for the kinds a step manages (recovery: size and class): each candidate template
 // proposed or said why not, its pull request ensured (ensure-proposal.ts); then the kinds' open pull requests this
 // pass did not propose for are closed when no longer needed (close-resolved.ts). Each item succeeds or fails on its
-// own; a rate limit stops the step; an item without time left is left for the next pass.
+// own; a rate limit stops the step; an item without time left is left for the next pass. The target's open proposals
+// are listed once a pass, before every step (app/run-targets.ts): each step reads only its own kinds there and opens
+// or closes only its own kinds, so that one listing is what each step's cap and closing round need.
 import type { PassReport } from '../../engine/pass-report.ts';
 import type { ReviewHost } from '../../engine/ports.ts';
 import { forEachItem } from '../../feedback/for-each-item.ts';
@@ -9,7 +11,8 @@ import type { ProposalKind, ProposalOutcome, Proposing } from '../proposal.ts';
 import { closeNoLongerNeeded } from './close-resolved.ts';
 import { ensureProposal, type ProposalPlace } from './ensure-proposal.ts';
 import { describeProposal, proposalBranch, proposalNoun, templateKey, type ProposalIdentity } from './identity.ts';
-import { openProposals, type OpenProposal } from './pull-requests.ts';
+import { openProposalOutcomes, type OpenProposal } from './pull-requests.ts';
+import type { ProposalKindName } from './identity.ts';
 
 /** A template a kind may propose for this pass; `propose` reads what it needs and says what it proposes, or why not. */
 export interface ProposalCandidate {
@@ -29,6 +32,11 @@ export interface ProposalsResult<O extends ProposalOutcome = ProposalOutcome> {
 
 export async function manageProposals(input: {
   host: ReviewHost; place: ProposalPlace; report: PassReport; kinds: readonly ProposalKind[]; candidates: readonly ProposalCandidate[];
+  /**
+   * The target's open proposals of every kind (lifecycle/pull-requests.ts), listed before this call's candidates: those
+   * opened or updated by them are left out of the closing round by branch, so this listing is the one it needs.
+   */
+  open: readonly OpenProposal[];
   /** Whether there is time for one more item (a proposal makes up to six GitHub calls). */
   hasTime?: (() => boolean) | undefined;
   /**
@@ -46,12 +54,8 @@ export async function manageProposals(input: {
     if (!kind) throw new Error(`no proposal kind ${identity.kind} among ${kinds.map((k) => k.name).join(', ')}`);
     return kind;
   };
-  // One listing of the open proposals serves the cap and the closing round: those opened or updated by this call's
-  // candidates are left out of the closing round by branch, so a listing taken before them is the one it needs.
-  let listed: Promise<OpenProposal[]> | undefined;
-  const openOfTheseKinds = async (): Promise<OpenProposal[]> =>
-    (await (listed ??= openProposals(host, place.target))).filter((o) => kinds.some((k) => k.name === o.mark.identity.kind));
-  let places = input.openAtOnce === undefined ? undefined : input.openAtOnce - (await openOfTheseKinds()).length;
+  const openOfTheseKinds = input.open.filter((o) => kinds.some((k) => k.name === o.mark.identity.kind));
+  let places = input.openAtOnce === undefined ? undefined : input.openAtOnce - openOfTheseKinds.length;
   const limit = places === undefined ? undefined : {
     allows: () => (places ?? 0) > 0,
     reason: `${input.openAtOnce ?? 0} ${[...new Set(kinds.map((k) => proposalNoun(k.name)))].join(' and ')} pull requests are open at once for this target, its limit; this one waits for one to close`,
@@ -73,13 +77,10 @@ export async function manageProposals(input: {
     if (places !== undefined && outcome.action === 'opened') places -= 1;
     return outcome;
   }));
-  // A template's progress links the first of its proposals that has a pull request (a size recovery before a class one).
-  for (const outcome of result.outcomes) {
-    if (outcome.pullRequestUrl && !result.links.has(outcome.key)) result.links.set(outcome.key, outcome.pullRequestUrl);
-  }
+  result.links = linksOf(result.outcomes);
   if (input.hasTime?.() ?? true) {
     const proposed = new Set(input.candidates.map(({ identity }) => proposalBranch(place.target, identity)));
-    const others = (await openOfTheseKinds()).filter((o) => !proposed.has(o.pull.headRef));
+    const others = openOfTheseKinds.filter((o) => !proposed.has(o.pull.headRef));
     result.outcomes.push(...await closeNoLongerNeeded({ host, report: input.report, kinds, others }));
   } else {
     const nouns = [...new Set(kinds.map((k) => proposalNoun(k.name)))].join(' and ');
@@ -87,4 +88,19 @@ export async function manageProposals(input: {
   }
   result.writes.push(...host.writes.slice(writesBefore));
   return result;
+}
+
+/** The open pull requests of `kinds` in the pass's listing, as a pass that writes nothing (`plan`) reports them. */
+export function listedProposals(open: readonly OpenProposal[], kinds: readonly ProposalKindName[]): ProposalsResult {
+  const outcomes = openProposalOutcomes(open, kinds);
+  return { links: linksOf(outcomes), outcomes, writes: [], deferred: [] };
+}
+
+/** A template's progress links the first of its proposals that has a pull request (a size recovery before a class one). */
+function linksOf(outcomes: readonly ProposalOutcome[]): Map<string, string> {
+  const links = new Map<string, string>();
+  for (const outcome of outcomes) {
+    if (outcome.pullRequestUrl && !links.has(outcome.key)) links.set(outcome.key, outcome.pullRequestUrl);
+  }
+  return links;
 }

@@ -1,7 +1,9 @@
 // The marker a proposal's pull request body starts with, written and read here only: the proposal's identity and the
 // values that tell one proposal of that identity from another (a recovery's `from` and `to`). It is how an open pull
 // request is found to be unchanged, how a closed one is matched to what a person declined, and how a pull request is
-// told to be ours at all (with its branch: lifecycle/pull-requests.ts).
+// told to be ours at all (with its branch: lifecycle/pull-requests.ts). On the next line, the evidence stamp: when
+// what the body shows was read, and what it rests on (evidence-refresh.ts decides when it is rewritten).
+import type { EvidenceStamp } from './evidence-refresh.ts';
 import { isProposalKindName, parseTemplateKey, templateKey, type ProposalIdentity } from './identity.ts';
 
 export type ProposalValues = Readonly<Record<string, string>>;
@@ -27,6 +29,23 @@ export function readMarker(body: string): ProposalMark | undefined {
 export function sameValues(a: ProposalValues, b: ProposalValues): boolean {
   const names = Object.keys(a);
   return names.length === Object.keys(b).length && names.every((name) => a[name] === b[name]);
+}
+
+const stampOpening = '<!-- sts-volume-gitops:evidence';
+
+/** `<!-- sts-volume-gitops:evidence at=2026-11-28T14:00:00.000Z basis=data-pg-0%20bytes -->`, on the line after the marker. */
+export function writeEvidenceStamp(stamp: EvidenceStamp): string {
+  return `${stampOpening} at=${encodeURIComponent(stamp.at)}${stamp.basis === undefined ? '' : ` basis=${encodeURIComponent(stamp.basis)}`} -->`;
+}
+
+/** The stamp in a body, or undefined (a body an earlier version wrote, or a person's edit that took it out). */
+export function readEvidenceStamp(body: string): EvidenceStamp | undefined {
+  const [, at, basis] = /<!-- sts-volume-gitops:evidence at=(\S+)(?: basis=(\S+))? -->/.exec(body) ?? [];
+  try {
+    return at === undefined ? undefined : { at: decodeURIComponent(at), ...(basis === undefined ? {} : { basis: decodeURIComponent(basis) }) };
+  } catch {
+    return undefined; // not a stamp this version wrote
+  }
 }
 
 function readCurrent(body: string): ProposalMark | undefined {

@@ -19,11 +19,11 @@ export async function openProposals(host: ReviewHost, target: string): Promise<O
 }
 
 /**
- * The open pull requests of `kinds` for a target, as a pass that writes nothing (`plan`) reports them: after a
- * failure, the pull request that proposes a way out is what a person looks for next.
+ * The open pull requests of `kinds` among a target's open proposals, as a pass that writes nothing (`plan`) reports
+ * them: after a failure, the pull request that proposes a way out is what a person looks for next.
  */
-export async function openProposalOutcomes(host: ReviewHost, target: string, kinds: readonly ProposalKindName[]): Promise<ProposalOutcome[]> {
-  return (await openProposals(host, target)).filter(({ mark }) => kinds.includes(mark.identity.kind)).map(({ pull, mark }) => {
+export function openProposalOutcomes(open: readonly OpenProposal[], kinds: readonly ProposalKindName[]): ProposalOutcome[] {
+  return open.filter(({ mark }) => kinds.includes(mark.identity.kind)).map(({ pull, mark }) => {
     const { from, to } = mark.values;
     return {
       key: templateKey(mark.identity), kind: mark.identity.kind, action: 'open', pullRequest: pull.number, pullRequestUrl: pull.htmlUrl,

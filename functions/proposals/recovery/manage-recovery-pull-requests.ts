@@ -4,9 +4,9 @@
 // over a person's push, not proposed again after a person closed it unmerged, closed with a reason when no longer
 // needed (recovery-kinds.ts).
 import type { ReviewHost } from '../../engine/ports.ts';
-import { manageProposals, type ProposalCandidate, type ProposalsResult } from '../lifecycle/manage-proposals.ts';
+import { listedProposals, manageProposals, type ProposalCandidate, type ProposalsResult } from '../lifecycle/manage-proposals.ts';
 import { templateKey } from '../lifecycle/identity.ts';
-import { openProposalOutcomes } from '../lifecycle/pull-requests.ts';
+import type { OpenProposal } from '../lifecycle/pull-requests.ts';
 import type { ProposalAction, ProposalOutcome } from '../proposal.ts';
 import type { RecoveryDecision } from './choose-recovery-size.ts';
 import { hasClassFailure, proposeClassRecovery } from './class-recovery.ts';
@@ -25,6 +25,8 @@ export type RecoveryResult = ProposalsResult<RecoveryOutcome>;
 
 export async function manageRecoveryPullRequests(input: RecoveryContext & {
   host: ReviewHost;
+  /** The target's open proposals, listed once for the pass (lifecycle/pull-requests.ts). */
+  open: readonly OpenProposal[];
   /** Whether there is time for one more template (a proposal makes up to six GitHub calls). */
   hasTime?: () => boolean;
 }): Promise<RecoveryResult> {
@@ -51,16 +53,13 @@ export async function manageRecoveryPullRequests(input: RecoveryContext & {
     }
   }
   const result = await manageProposals({
-    host: input.host, place: { target: input.target.name, base: input.branch, headSha: input.report.commitSha }, report: input.report, kinds: recoveryKinds, candidates, hasTime: input.hasTime,
+    host: input.host, place: { target: input.target.name, base: input.branch, headSha: input.report.commitSha }, report: input.report, kinds: recoveryKinds, candidates, open: input.open, hasTime: input.hasTime,
   });
   return { ...result, outcomes: result.outcomes.map((o) => ({ ...o, decision: o.kind === 'size-recovery' ? decisions.get(o.key) : undefined })) };
 }
 
-
-/** The target's open recovery pull requests, for a pass that writes nothing (`plan`): one listing, no write. */
-export async function openRecoveryPullRequests(host: ReviewHost, target: string): Promise<RecoveryResult> {
-  const outcomes = (await openProposalOutcomes(host, target, recoveryKinds.map((k) => k.name))).map((o): RecoveryOutcome => ({ ...o, decision: undefined }));
-  const links = new Map<string, string>();
-  for (const o of outcomes) if (o.pullRequestUrl && !links.has(o.key)) links.set(o.key, o.pullRequestUrl);
-  return { links, outcomes, writes: [], deferred: [] };
+/** The target's open recovery pull requests among its open proposals, for a pass that writes nothing (`plan`). */
+export function openRecoveryPullRequests(open: readonly OpenProposal[]): RecoveryResult {
+  const listed = listedProposals(open, recoveryKinds.map((k) => k.name));
+  return { ...listed, outcomes: listed.outcomes.map((o): RecoveryOutcome => ({ ...o, decision: undefined })) };
 }

@@ -4,13 +4,15 @@
 // size, a person's close respected until the live size grows further (write-back-kind.ts).
 import type { ReviewHost } from '../../engine/ports.ts';
 import { manageProposals, type ProposalsResult } from '../lifecycle/manage-proposals.ts';
-import { openProposalOutcomes } from '../lifecycle/pull-requests.ts';
+import type { OpenProposal } from '../lifecycle/pull-requests.ts';
 import { proposeWriteBack, type WriteBackContext } from './propose-write-back.ts';
 import { writeBackKind } from './write-back-kind.ts';
 
 export async function manageWriteBackPullRequests(input: WriteBackContext & {
   host: ReviewHost;
   branch: string;
+  /** The target's open proposals, listed once for the pass (lifecycle/pull-requests.ts). */
+  open: readonly OpenProposal[];
   /** Whether there is time for one more template (a proposal makes up to six GitHub calls). */
   hasTime?: () => boolean;
 }): Promise<ProposalsResult> {
@@ -21,14 +23,6 @@ export async function manageWriteBackPullRequests(input: WriteBackContext & {
     return { identity, propose: () => proposeWriteBack(input, identity, decision, template) };
   });
   return manageProposals({
-    host: input.host, place: { target: input.target.name, base: input.branch, headSha: report.commitSha }, report, kinds: [writeBackKind], candidates, hasTime: input.hasTime,
+    host: input.host, place: { target: input.target.name, base: input.branch, headSha: report.commitSha }, report, kinds: [writeBackKind], candidates, open: input.open, hasTime: input.hasTime,
   });
-}
-
-/** The target's open write-back pull requests, for a pass that writes nothing (`plan`): one listing, no write. */
-export async function openWriteBackPullRequests(host: ReviewHost, target: string): Promise<ProposalsResult> {
-  const outcomes = await openProposalOutcomes(host, target, [writeBackKind.name]);
-  const links = new Map<string, string>();
-  for (const o of outcomes) if (o.pullRequestUrl && !links.has(o.key)) links.set(o.key, o.pullRequestUrl);
-  return { links, outcomes, writes: [], deferred: [] };
 }

@@ -65,20 +65,6 @@ export function controllerExpandVolume(driver: DriverProfile, bytes: bigint, fai
   return { nodeExpansionRequired: driver.expansion !== 'controller-only' };
 }
 
-/**
- * The backend's refusal of a modification within its cooldown, as aws-ebs-csi-driver passes AWS's answer on: its
- * ControllerExpandVolume wraps the coalesced ModifyVolume's error (code Internal, so the resizer retries it) around the
- * SDK's text, which quotes EC2's error code and message (seen in VolumeResizeFailed Events of a real cluster).
- */
-export function modificationRateExceeded(volumeHandle: string, requestId: string): RpcError {
-  return {
-    code: 'Internal',
-    desc: `Could not resize volume "${volumeHandle}": rpc error: code = Internal desc = Could not modify volume "${volumeHandle}": `
-      + `operation error EC2: ModifyVolume, https response error StatusCode: 400, RequestID: ${requestId}, api error VolumeModificationRateExceeded: `
-      + "You've reached the maximum modification rate per volume limit. Wait at least 6 hours between modifications per EBS volume.",
-  };
-}
-
 /** NodeExpandVolume: only a node-only driver checks the size on the node (hostpath's --max-volume-expansion-size-node). */
 export function nodeExpandVolume(driver: DriverProfile, bytes: bigint, failsNow: boolean): RpcError | undefined {
   if (failsNow) return { code: 'Internal', desc: 'resize2fs temporarily failed' };

@@ -10,7 +10,8 @@
 import { quantityOfBytes, sandboxBytesOf } from '../quantity.ts';
 import { mustResourceType, type KubeObject } from '../store.ts';
 import { conditionsOf, conditionTime, mergeResizeConditions, writeClaim, type ClaimStatus } from './claim-status.ts';
-import { controllerExpandVolume, isFinalError, isInfeasibleResizeError, modificationRateExceeded, rpcErrorText, type RpcError } from './csi-driver.ts';
+import { controllerExpandVolume, isFinalError, isInfeasibleResizeError, rpcErrorText } from './csi-driver.ts';
+import { backendModification } from './backend-modifications.ts';
 import { recordEvent } from './events.ts';
 import { podUsing } from './node-expansion.ts';
 import { inSlowSet } from './sidecar-memory.ts';
@@ -104,8 +105,10 @@ function answer(world: World, pvc: Readonly<KubeObject>, pv: Readonly<KubeObject
   const uid = pvc.metadata.uid ?? '';
   world.sidecars.expandCalls.delete(uid);
   const failsNow = driver.transientErrorRate > 0 && world.random() < driver.transientErrorRate;
-  const reply = withinCooldown(world, pv, driver) ?? controllerExpandVolume(driver, size, failsNow);
-  if (!reply.error && driver.modificationCooldownMs > 0) world.sidecars.volumesModifiedAt.set(pv.metadata.name ?? '', world.now().getTime());
+  const expanded = controllerExpandVolume(driver, size, failsNow);
+  // The driver's answer stands when it refuses before calling the backend, or expands on the node only.
+  const refusedByBackend = expanded.error || driver.expansion === 'node-only' ? undefined : backendModification(world, pv, driver, 'expand');
+  const reply = refusedByBackend ? { error: refusedByBackend } : expanded;
   const current = world.store.peek(pvcType, pvc.metadata.namespace, pvc.metadata.name) ?? pvc;
   if (reply.error) {
     const error = reply.error;
@@ -154,16 +157,6 @@ function answer(world: World, pvc: Readonly<KubeObject>, pv: Readonly<KubeObject
     claim.annotations[nodeExpansionNotRequired] = 'true';
   });
   recordEvent(world, current, 'Normal', 'VolumeResizeSuccessful', 'Resize volume succeeded', component(driver));
-}
-
-/** The backend's refusal while the volume's last modification is within the driver's cooldown (AWS EBS: six hours). */
-function withinCooldown(world: World, pv: Readonly<KubeObject>, driver: DriverProfile): { error: RpcError } | undefined {
-  const modifiedAt = world.sidecars.volumesModifiedAt.get(pv.metadata.name ?? '');
-  if (driver.modificationCooldownMs <= 0 || modifiedAt === undefined || world.now().getTime() - modifiedAt >= driver.modificationCooldownMs) return undefined;
-  const volumeHandle = (pv.spec?.csi as Json | undefined)?.volumeHandle;
-  const handle = typeof volumeHandle === 'string' ? volumeHandle : pv.metadata.name ?? '';
-  const requestId = [8, 4, 4, 4, 12].map((length) => Array.from({ length }, () => Math.floor(world.random() * 16).toString(16)).join('')).join('-');
-  return { error: modificationRateExceeded(handle, requestId) };
 }
 
 export function component(driver: DriverProfile): string {

@@ -44,15 +44,15 @@ export interface SidecarMemory {
   provisioningRetries: Map<string, { notBefore: number; delayMs: number }>;
   /** Each external-provisioner's identity (its Events' source), per driver name. */
   provisionerIdentities: Map<string, string>;
-  /** When (sandbox ms) the backend last accepted a modification of each volume (PV name): its cooldown runs from then. */
-  volumesModifiedAt: Map<string, number>;
+  /** When (sandbox ms) the backend accepted each recent modification of a volume (PV name), oldest first: its limit counts them. */
+  volumeModifications: Map<string, number[]>;
 }
 
 export function createSidecarMemory(): SidecarMemory {
   return {
     expandCalls: new Map(), finalErrors: new Set(), slowResize: new Map(), modifyCalls: new Map(), slowModify: new Map(),
     missingClassReported: new Map(), expansionSeen: new Map(), nodeExpansionTicks: new Map(), podsAtNodePending: new Map(), podSyncs: new Map(),
-    provisioningRetries: new Map(), provisionerIdentities: new Map(), volumesModifiedAt: new Map(),
+    provisioningRetries: new Map(), provisionerIdentities: new Map(), volumeModifications: new Map(),
   };
 }
 

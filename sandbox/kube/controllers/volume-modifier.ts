@@ -10,6 +10,7 @@
 import { mustResourceType, type KubeObject } from '../store.ts';
 import { conditionsOf, conditionTime, mergePvcConditions, writeClaim, type ClaimStatus, type Condition } from './claim-status.ts';
 import { controllerModifyVolume, isFinalError, rpcErrorText, type RpcError } from './csi-driver.ts';
+import { backendModification } from './backend-modifications.ts';
 import { recordEvent } from './events.ts';
 import { component } from './resizer.ts';
 import { inSlowSet } from './sidecar-memory.ts';
@@ -34,7 +35,8 @@ export function modifyVolumes(world: World): void {
       call.ticksLeft -= 1;
       if (call.ticksLeft > 0) continue;
       world.sidecars.modifyCalls.delete(uid);
-      const error = controllerModifyVolume(driver, call.parameters);
+      // The driver checks the parameters, then the backend takes the modification or refuses it (its limit).
+      const error = controllerModifyVolume(driver, call.parameters) ?? backendModification(world, pv, driver, 'modify');
       if (error) refused(world, pvc, driver, error);
       else modified(world, pvc, pv, driver, call.className);
       continue;

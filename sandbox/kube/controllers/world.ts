@@ -33,15 +33,17 @@ export interface DriverProfile {
   /** Ticks ControllerModifyVolume takes once a modification is InProgress (a refusal comes on the next tick). */
   modifyTicks: number;
   /**
-   * How long the backend refuses another modification of a volume after one, in ms (AWS EBS: six hours), in its own
-   * words (csi-driver.ts modificationRateExceeded). 0: never.
+   * How many modifications of a volume the backend accepts within a rolling window (AWS EBS: 4 per 24h), refused past
+   * it in its own words (backend-modifications.ts). Undefined: no limit.
    */
-  modificationCooldownMs: number;
+  modificationLimit: { count: number; perMs: number } | undefined;
+  /** How long a modification stays under way at the backend after the driver answered (EBS's optimizing), refusing another; 0: none. */
+  optimizingMs: number;
 }
 
 export const defaultDriver: DriverProfile = {
   name: 'sandbox.csi.k8s.io', expansion: 'controller+node', nodeExpansion: 'online', maxVolumeBytes: undefined,
-  acceptedMutableParameterNames: [], transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1, modificationCooldownMs: 0,
+  acceptedMutableParameterNames: [], transientErrorRate: 0, ticksPerPhase: 1, modifyTicks: 1, modificationLimit: undefined, optimizingMs: 0,
 };
 
 /** The kubelet of the sandbox's one node (recorded: ../shared/conformance/node-v1.34.9/). */

@@ -30,6 +30,7 @@ function report(desiredSize: string, growth: GrowthDecision[] | undefined): Pass
 const none = (code: Extract<GrowthDecision, { action: 'none' }>['code'], sentence: string): GrowthDecision => ({ ...ref, action: 'none', code, sentence: `no growth: ${sentence}` });
 const grow: Growth = {
   ...ref, action: 'grow', from: '10Gi', to: '15Gi', because: { claim: 'data-pg-0', ordinal: 0, cause: 'inodes', value: 92.4 }, cuts: [],
+  triggers: [{ claim: 'data-pg-0', ordinal: 0, cause: 'inodes', value: 92.4 }],
   after: [{ claim: 'data-pg-0', usedPercent: 40.2 }], sentence: 'propose 15Gi (from 10Gi), because data-pg-0 has used 92% of its inodes',
 };
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import { targetRunJson } from '../../../functions/app/report-json.ts';
-import type { TargetRun } from '../../../functions/app/run-targets.ts';
+import { proposalOutcomes, runTargets, type TargetRun } from '../../../functions/app/run-targets.ts';
 import { renderPassReport } from '../../../functions/cli/render-report.ts';
 import { sandboxConfig, sandboxGrowth, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../../functions/domain/config.ts';
@@ -19,7 +19,7 @@ import { passMetrics } from '../../../functions/lambda/pass-metrics.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
-import { applyPass, commentBodies, passUntil, writeFiles } from '../../support/passes.ts';
+import { applyPass, commentBodies, noWaiting, passUntil, writeFiles } from '../../support/passes.ts';
 import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
 
 const types = { pod: mustResourceType('v1', 'Pod'), pvc: mustResourceType('v1', 'PersistentVolumeClaim'), sts: mustResourceType('apps/v1', 'StatefulSet') };
@@ -128,6 +128,25 @@ describe('growth pull requests', () => {
     const run = await pass();
     assert.deepEqual(actions(run), { logs: 'unchanged', pg: 'unchanged', cache: 'left-alone', mq: 'waiting' });
     assert.deepEqual(growthPulls().map((p) => p.number), numbers);
+  });
+
+  it('lists the target\'s open proposals once a pass, for its recovery, write-back and growth steps', async () => {
+    github.requestLog.reset();
+    const run = await pass();
+    assert.deepEqual([run.recovery?.outcomes, run.writeBack?.outcomes], [[], []], 'the recovery and write-back steps ran');
+    // The proposals' listing: open pull requests of every base and head (the rival and per-branch ones name theirs).
+    const listings = github.requestLog.entries.filter((e) => e.operation === 'pulls.list' && !/[?&](head|base)=/.test(e.query));
+    assert.equal(listings.length, 1);
+  });
+
+  it('a plan lists them once too, and shows the open growth pull requests beside recovery and write-back', async () => {
+    github.requestLog.reset();
+    const [plan] = await runTargets(config, { mode: 'plan', holderIdentity: 'test', env, timing: noWaiting });
+    assert.equal(github.requestLog.entries.filter((e) => e.operation === 'pulls.list').length, 1);
+    assert.deepEqual(plan?.recovery?.outcomes, []);
+    assert.deepEqual(plan?.growth?.outcomes.map((o) => [o.key, o.action]).sort(), [['db/logs/data', 'open'], ['db/pg/data', 'open']]);
+    const report = plan.report ?? assert.fail('no report');
+    assert.match(renderPassReport(report, { proposals: proposalOutcomes(plan) }), /\n {8}growth pull request #\d+ proposes 10Gi -> 14Gi: http\S+\/pull\/\d+\n/);
   });
 
   it('respects a person closing one, and gives its slot to the next fullest (Helm values edited in place)', async () => {

@@ -1,20 +1,18 @@
 // Recovery pull requests end to end (KEP-1790): both sandboxes, the real clients, passes through runTargets.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import type { TargetRun } from '../../../functions/app/run-targets.ts';
 import type { RecoveryOutcome } from '../../../functions/proposals/recovery/manage-recovery-pull-requests.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
-import { parseConfig, type Config } from '../../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import { sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
+import type { Config } from '../../../functions/domain/config.ts';
+import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
 import { statusAnnotation } from '../../../functions/engine/template-status.ts';
-import { applyPass, writeFiles } from '../../support/passes.ts';
+import { applyPass } from '../../support/passes.ts';
+import { startSandboxPair } from '../../support/sandbox-pair.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const stsType = mustResourceType('apps/v1', 'StatefulSet');
@@ -71,10 +69,10 @@ describe('recovery pull requests', () => {
   }
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-recovery-'));
-    await writeFiles(join(dir, 'repo'), initial);
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
+    ({ kube, github, config } = await startSandboxPair({
+      name: 'recovery', files: initial, tokenEnv: 'RECOVERY_TOKEN', env, allow: ['analytics'],
+      // The story grows 10Gi to 100Gi, ten times, on purpose: more than the default growth factor (5) allows.
+      targetLines: '    guardrails: { maxGrowthFactor: 10 }\n',
       seed: {
         namespaces: ['analytics'],
         storageClasses: [
@@ -84,12 +82,7 @@ describe('recovery pull requests', () => {
         ],
         statefulSets: Object.values(initial).map((text) => load(text)),
       },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'RECOVERY_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [analytics]')
-      // The story grows 10Gi to 100Gi, ten times, on purpose: more than the default growth factor (5) allows.
-      .replace('    pullRequests:', '    guardrails: { maxGrowthFactor: 10 }\n    pullRequests:'), 'r.yaml', dir);
-    env.RECOVERY_TOKEN = github.token;
+    }));
     // Case 1 and 2 of KEP-1790: grow beyond what the drivers can do.
     await github.commitFiles({
       branch: 'main', message: 'Grow the warehouses', files: {

@@ -70,7 +70,7 @@ describe('recovery pull requests when the invocation runs short of time', () => 
       const result = await manageRecoveryPullRequests({
         ...reviewPorts(gh), branch: 'main',
         target: { name: 'demo', globs: ['k8s/**/*.yaml'], defaultNamespace: 'default', allowedNamespaces: ['analytics'], stateNamespace: 'sts-volume-gitops' },
-        report: report([sts('failed', [failed])]), hasTime: () => false,
+        report: report([sts('failed', [failed])]), open: [], hasTime: () => false,
       });
       assert.deepEqual(result.deferred, ['recovery of analytics/wh1/data', 'closing recovery pull requests that are no longer needed']);
       assert.deepEqual(result.outcomes, []);

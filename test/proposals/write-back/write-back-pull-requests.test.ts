@@ -4,21 +4,19 @@
 // "decrease" links it; merged, the next pass writes nothing to the cluster; a person's close holds until the volumes
 // grow further; Git catching up by a person's own change closes it.
 import assert from 'node:assert/strict';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1StatefulSet } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import { runTargets, type TargetRun } from '../../../functions/app/run-targets.ts';
-import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
+import { sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
 import { renderPassReport } from '../../../functions/cli/render-report.ts';
-import { parseConfig, type Config } from '../../../functions/domain/config.ts';
-import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
-import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
+import type { Config } from '../../../functions/domain/config.ts';
+import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
+import type { KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
-import { applyPass, commentBodies, noWaiting, passUntil, writeFiles } from '../../support/passes.ts';
+import { applyPass, commentBodies, noWaiting, passUntil } from '../../support/passes.ts';
+import { startSandboxPair } from '../../support/sandbox-pair.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const stsType = mustResourceType('apps/v1', 'StatefulSet');
@@ -83,19 +81,14 @@ describe('write-back pull requests', () => {
   }
 
   before(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sts-write-back-'));
-    await writeFiles(join(dir, 'repo'), initial);
-    kube = await startKubeSandbox({
-      workDir: join(dir, 'kube'),
+    ({ kube, github, config } = await startSandboxPair({
+      name: 'write-back', files: initial, tokenEnv: 'WRITE_BACK_TOKEN', env, allow: ['db', 'logs'], targetLines: mappings,
       seed: {
         namespaces: ['db', 'logs'],
         storageClasses: [{ name: 'standard', default: true, allowVolumeExpansion: true, driver: { ticksPerPhase: 1 } }],
         statefulSets: [load(initial['k8s/pg.yaml']), rendered('10Gi')],
       },
-    });
-    github = await startGitHubSandbox({ seedDir: join(dir, 'repo'), workDir: join(dir, 'github') });
-    config = parseConfig(sandboxConfig(kube.kubeconfigPath, github.url, 'WRITE_BACK_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db, logs]') + mappings, 'w.yaml', dir);
-    env.WRITE_BACK_TOKEN = github.token;
+    }));
     kube.tick(4);
   });
   after(async () => {
@@ -146,8 +139,10 @@ describe('write-back pull requests', () => {
     assert.ok(url?.endsWith(`/pull/${pr.number}`) === true && url !== undefined, url);
     const progress = run.feedback?.progress.find((p) => p.statefulSet === 'db/pg');
     assert.match(progress?.markdown ?? '', new RegExp(`- ❌ 10Gi is not above the current capacity .*KEP-1790.{0,4}; the volumes were grown outside Git: a write-back pull request sets Git to their size: ${escape(url)}`));
+    github.requestLog.reset();
     const [plan] = await runTargets(config, { mode: 'plan', holderIdentity: 'test', env, timing: noWaiting });
     assert.ok(plan?.report);
+    assert.equal(github.requestLog.entries.filter((e) => e.operation === 'pulls.list').length, 1, 'one listing for recovery and write-back');
     assert.match(renderPassReport(plan.report, { proposals: plan.writeBack?.outcomes ?? [] }), new RegExp(`blocked: 10Gi is not above .*; the volumes were grown outside Git: a write-back pull request sets Git to their size: ${escape(url)}`));
   });
 
