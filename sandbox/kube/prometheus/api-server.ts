@@ -4,6 +4,7 @@
 // by test/conformance/prometheus/. Optionally behind a bearer token (a 401 as an authenticating proxy gives) or AWS
 // SigV4 (a 403 with AWS's JSON, as an Amazon Managed Service for Prometheus workspace gives), with fault injection.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { FaultInjector } from '../faults.ts';
 import { evaluate, parseQuery, PromqlError, selectedName, type Series } from './promql.ts';
 import { verifySigV4, type SigV4Expectation } from './sigv4.ts';
@@ -43,8 +44,18 @@ function send(res: ServerResponse, status: number, body: Json | string, headers:
   res.end(text);
 }
 
-function badData(res: ServerResponse, error: string): void {
-  send(res, 400, { status: 'error', errorType: 'bad_data', error });
+/**
+ * An answer of the API itself, gzipped when the client accepts it, as Prometheus's API does (its handlers are wrapped
+ * in util/httputil's CompressionHandler: gzip or deflate by Accept-Encoding).
+ */
+function sendApi(req: IncomingMessage, res: ServerResponse, status: number, body: Json): void {
+  if (!/\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) return send(res, status, body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+  res.end(gzipSync(JSON.stringify(body)));
+}
+
+function badData(req: IncomingMessage, res: ServerResponse, error: string): void {
+  sendApi(req, res, 400, { status: 'error', errorType: 'bad_data', error });
 }
 
 async function bodyOf(req: IncomingMessage): Promise<string> {
@@ -101,18 +112,18 @@ export function createPrometheusApi(options: PrometheusApiOptions): Server {
       ? new URLSearchParams(body) : new URLSearchParams();
     const param = (name: string): string | null => form.get(name) ?? url.searchParams.get(name);
     const time = timeOf(param('time'), options.now());
-    if (time === undefined) return badData(res, `invalid parameter "time": Invalid time value for 'time': cannot parse ${JSON.stringify(param('time'))} to a valid timestamp`);
+    if (time === undefined) return badData(req, res, `invalid parameter "time": Invalid time value for 'time': cannot parse ${JSON.stringify(param('time'))} to a valid timestamp`);
     const query = param('query') ?? '';
     options.onQuery?.(query);
     let parsed;
     try {
       parsed = parseQuery(query);
     } catch (error) {
-      if (error instanceof PromqlError) return badData(res, `invalid parameter "query": ${error.message}`);
+      if (error instanceof PromqlError) return badData(req, res, `invalid parameter "query": ${error.message}`);
       throw error;
     }
     const result = evaluate(parsed, seriesAt(options.stats, time * 1000, options.relabel?.() ?? {}, selectedName(parsed)));
-    return send(res, 200, { status: 'success', data: { resultType: 'vector', result: result.map((s) => ({ metric: s.metric, value: [time, formatValue(s.value)] })) } });
+    return sendApi(req, res, 200, { status: 'success', data: { resultType: 'vector', result: result.map((s) => ({ metric: s.metric, value: [time, formatValue(s.value)] })) } });
   };
   return createServer((req, res) => {
     handle(req, res).catch((error: unknown) => send(res, 500, `${(error as Error).message}\n`));

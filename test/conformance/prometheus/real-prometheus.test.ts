@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { diagnoseNoSeries } from '../../../functions/check/probe-usage.ts';
 import { prometheusAuthorizer } from '../../../functions/usage/prometheus-auth.ts';
+import { scanClaimVector } from '../../../functions/usage/claim-vector.ts';
+import { postQuery } from '../../../functions/usage/prometheus-api.ts';
 import { readVolumeUsage } from '../../../functions/usage/read-volume-usage.ts';
+import { volumeStatsQueries } from '../../../functions/usage/volume-stats-queries.ts';
 import { prometheusInstalled, startRealPrometheus, type RealPrometheus } from './real-prometheus.ts';
 import { assertReadsRecordedWorld, recordedVolumes } from './world.ts';
 
@@ -30,6 +33,16 @@ describe('the usage reader against a real Prometheus 2.42', { skip }, () => {
     assertReadsRecordedWorld(reading, 1e-6);
     assert.ok(reading.ok);
     assert.deepEqual(reading.warnings, []);
+  });
+
+  it('reads each of the pass\'s answers from its text, as Prometheus writes them', async () => {
+    for (const query of volumeStatsQueries(['db', 'search'])) {
+      const exchange = await postQuery({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, query.promql, new Date(end * 1000), 10_000);
+      assert.ok(exchange.ok);
+      const scanned = scanClaimVector(exchange.text, {});
+      assert.ok(scanned?.ok, query.reads);
+      assert.deepEqual([...scanned.samples.claims].sort(), ['data-es-data-0', 'data-pg-0', 'data-pg-1'], query.reads);
+    }
   });
 
   it('reads nothing (and fails nothing) for a namespace without series', async () => {

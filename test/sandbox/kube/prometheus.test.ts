@@ -3,7 +3,9 @@
 // Prometheus gives (400 bad_data for a query it does not serve, 404 elsewhere). Its answers to the tool's queries are
 // held to a real Prometheus by test/conformance/prometheus/.
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
 import { SeedError } from '../../../sandbox/kube/seed.ts';
@@ -104,6 +106,28 @@ describe('the Kubernetes sandbox\'s Prometheus API', () => {
     assert.deepEqual([none.status, none.body.error], [400, 'invalid parameter "query": 1:1: parse error: no expression found in input']);
     const elsewhere = await fetch(`${kube.prometheus.url}/api/v1/labels`);
     assert.equal(elsewhere.status, 404);
+  });
+
+  it('gzips its API answers for a client that accepts it, as Prometheus 2.42 does, and only then', async () => {
+    const raw = (acceptEncoding: string | undefined, query: string): Promise<{ status: number; encoding: string | undefined; body: Buffer }> => new Promise((resolve, reject) => {
+      const request = httpRequest(`${kube.prometheus.url}/api/v1/query`, {
+        method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
+      }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      });
+      request.on('error', reject);
+      request.end(new URLSearchParams({ query }).toString());
+    });
+    const query = 'max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_used_bytes{namespace=~"db"})';
+    const zipped = await raw('gzip, deflate', query);
+    assert.equal(zipped.encoding, 'gzip');
+    const plain = await raw(undefined, query);
+    assert.equal(plain.encoding, undefined);
+    assert.deepEqual(JSON.parse(gunzipSync(zipped.body).toString('utf8')), JSON.parse(plain.body.toString('utf8')));
+    const refused = await raw('gzip', 'sum(x)');
+    assert.deepEqual([refused.status, refused.encoding, (JSON.parse(gunzipSync(refused.body).toString('utf8')) as { errorType: string }).errorType], [400, 'gzip', 'bad_data']);
   });
 
   it('refuses a seed whose volumeUsage is not one', async () => {
