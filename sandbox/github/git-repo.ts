@@ -33,8 +33,21 @@ function isFullSha(sha: string): boolean {
   return /^[0-9a-f]{40}$/.test(sha);
 }
 
+/** A failed git command; `exitCode` tells a "no" (merge-base --is-ancestor's 1) from an error (128: no such object). */
+class GitCommandError extends Error {
+  constructor(message: string, readonly exitCode: number | undefined) {
+    super(message);
+  }
+}
+
 export class GitRepo {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Answers about objects named by full SHAs (trees, commits, ancestry, history): git objects never change, so each is
+   * asked of git once. A pass asked the same ones hundreds of times, a git process each (half a suite's time on a
+   * loaded machine). Answers about refs, which move, are never kept; nor is "no such object", which a write can change.
+   */
+  private readonly immutable = new Map<string, unknown>();
   /** Reads objects by full SHA without a process per read (blob GETs come in the thousands). */
   private readonly objects: GitObjectReader;
 
@@ -61,7 +74,7 @@ export class GitRepo {
         encoding: 'buffer', maxBuffer: 64 * 1024 * 1024,
         env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env },
       }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`git ${args.join(' ')}: ${stderr.toString('utf8').trim() || error.message}`));
+        if (error) reject(new GitCommandError(`git ${args.join(' ')}: ${stderr.toString('utf8').trim() || error.message}`, typeof error.code === 'number' ? error.code : undefined));
         else resolve(stdout.toString('utf8'));
       });
       if (input !== undefined) child.stdin?.end(input);
@@ -69,6 +82,16 @@ export class GitRepo {
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /** `compute`'s answer, kept when every name in `shas` is a full SHA and `keep` says the answer cannot change. */
+  private async once<T>(shas: Array<string | undefined>, what: string, compute: () => Promise<T>, keep: (answer: T) => boolean = () => true): Promise<T> {
+    if (!shas.every((sha) => sha === undefined || isFullSha(sha))) return compute();
+    const key = `${what} ${shas.join(' ')}`;
+    if (this.immutable.has(key)) return this.immutable.get(key) as T;
+    const answer = await compute();
+    if (keep(answer)) this.immutable.set(key, answer);
+    return answer;
   }
 
   async writeBlob(content: Buffer): Promise<string> {
@@ -109,23 +132,33 @@ export class GitRepo {
     }
   }
 
+  /** The commit a ref or SHA names (a full SHA's answer is kept: only refs move). */
   async resolve(ref: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return this.once([ref], 'commit', async () => {
+      try {
+        return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    }, (sha) => sha !== undefined);
   }
 
   async treeOf(commitOrTree: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['rev-parse', '--verify', '--quiet', `${commitOrTree}^{tree}`])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return this.once([commitOrTree], 'tree', async () => {
+      try {
+        return (await this.git(['rev-parse', '--verify', '--quiet', `${commitOrTree}^{tree}`])).trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    }, (sha) => sha !== undefined);
   }
 
   async listTree(treeish: string, recursive: boolean): Promise<TreeEntry[]> {
+    const entries = await this.once([treeish], `ls-tree ${recursive}`, () => this.readTree(treeish, recursive));
+    return entries.map((entry) => ({ ...entry }));
+  }
+
+  private async readTree(treeish: string, recursive: boolean): Promise<TreeEntry[]> {
     // -z: paths as Git holds them (without it, git quotes a path with a control character, as GitHub's API never does).
     const output = await this.git(['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), treeish]);
     return output.split('\0').filter((l) => l !== '').map((line) => {
@@ -174,6 +207,11 @@ export class GitRepo {
   }
 
   async commitInfo(sha: string): Promise<CommitInfo | undefined> {
+    const info = await this.once([sha], 'show', () => this.readCommit(sha), (answer) => answer !== undefined);
+    return info && { ...info, parents: [...info.parents] };
+  }
+
+  private async readCommit(sha: string): Promise<CommitInfo | undefined> {
     if (await this.objectType(sha) !== 'commit') return undefined;
     const output = await this.git(['show', '-s', '--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%B', sha]);
     const [full = '', tree = '', parents = '', authorName = '', authorEmail = '', date = '', ...message] = output.split('\0');
@@ -197,20 +235,26 @@ export class GitRepo {
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    try {
-      await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
-      return true;
-    } catch {
-      return false;
-    }
+    // Only git's "no" (exit code 1) is kept; an error (an object not there yet) is asked again next time.
+    const answer = await this.once([ancestor, descendant], 'is-ancestor', async () => {
+      try {
+        await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
+        return 'yes';
+      } catch (error) {
+        return error instanceof GitCommandError && error.exitCode === 1 ? 'no' : 'error';
+      }
+    }, (said) => said !== 'error');
+    return answer === 'yes';
   }
 
   async mergeBase(a: string, b: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['merge-base', a, b])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return this.once([a, b], 'merge-base', async () => {
+      try {
+        return (await this.git(['merge-base', a, b])).trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    }, (sha) => sha !== undefined);
   }
 
   /** The tree of merging `head` into `base`, or undefined on conflicts. */
@@ -225,11 +269,19 @@ export class GitRepo {
   /** Commits reachable from `start` (newest first), optionally only those touching `path`. */
   async log(start: string, path?: string, stop?: string): Promise<string[]> {
     const range = stop ? `${stop}..${start}` : start;
-    const output = await this.git(['rev-list', range, ...(path ? ['--', path] : [])]);
-    return output.split('\n').filter((l) => l !== '');
+    const shas = await this.once([start, stop], `rev-list ${path ?? ''}`, async () => {
+      const output = await this.git(['rev-list', range, ...(path ? ['--', path] : [])]);
+      return output.split('\n').filter((l) => l !== '');
+    });
+    return [...shas];
   }
 
   async changedFiles(from: string | undefined, to: string): Promise<ChangedFile[]> {
+    const files = await this.once([from, to], 'diff-tree', () => this.diffTrees(from, to));
+    return files.map((file) => ({ ...file }));
+  }
+
+  private async diffTrees(from: string | undefined, to: string): Promise<ChangedFile[]> {
     const args = from ? ['diff-tree', '-r', '-M', '--name-status', from, to] : ['diff-tree', '-r', '--root', '--no-commit-id', '--name-status', to];
     const output = await this.git(args);
     return output.split('\n').filter((l) => /^[AMDR]/.test(l)).map((line) => {
