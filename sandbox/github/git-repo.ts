@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { GitObjectReader } from './object-reader.ts';
+import { RefSnapshot } from './ref-snapshot.ts';
 
 export interface TreeEntry {
   path: string;
@@ -48,6 +49,7 @@ export class GitRepo {
    * loaded machine). Answers about refs, which move, are never kept; nor is "no such object", which a write can change.
    */
   private readonly immutable = new Map<string, unknown>();
+  private readonly refSnapshot = new RefSnapshot(() => this.git(['for-each-ref', '--format=%(refname) %(objectname) %(objecttype)']));
   /** Reads objects by full SHA without a process per read (blob GETs come in the thousands). */
   private readonly objects: GitObjectReader;
 
@@ -132,8 +134,15 @@ export class GitRepo {
     }
   }
 
+  /** Forgets the refs read: one may have moved outside this object (a push through `git http-backend`). */
+  refsMayHaveMoved(): void {
+    this.refSnapshot.forget();
+  }
+
   /** The commit a ref or SHA names (a full SHA's answer is kept: only refs move). */
   async resolve(ref: string): Promise<string | undefined> {
+    const fromRefs = await this.refSnapshot.commitOf(ref);
+    if (fromRefs !== undefined) return fromRefs;
     return this.once([ref], 'commit', async () => {
       try {
         return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
@@ -219,15 +228,24 @@ export class GitRepo {
   }
 
   async updateRef(name: string, sha: string, oldSha?: string): Promise<void> {
-    await this.git(['update-ref', name, sha, ...(oldSha ? [oldSha] : [])]);
+    this.refsMayHaveMoved();
+    await this.git(['update-ref', name, sha, ...(oldSha ? [oldSha] : [])]).finally(() => this.refsMayHaveMoved());
   }
 
   async deleteRef(name: string): Promise<void> {
-    await this.git(['update-ref', '-d', name]);
+    this.refsMayHaveMoved();
+    await this.git(['update-ref', '-d', name]).finally(() => this.refsMayHaveMoved());
   }
 
+  /** The refs `for-each-ref PATTERN` lists: the ref itself, or those under it up to a slash, sorted by name. */
   async refs(prefix = 'refs/'): Promise<Array<{ ref: string; sha: string }>> {
-    const output = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', prefix]);
+    if (/[*?[\\]/.test(prefix)) return this.refsFromGit(prefix);
+    return this.refSnapshot.matching(prefix);
+  }
+
+  /** Globs are matched by git itself (fnmatch). */
+  private async refsFromGit(pattern: string): Promise<Array<{ ref: string; sha: string }>> {
+    const output = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', pattern]);
     return output.split('\n').filter((l) => l !== '').map((l) => {
       const [ref = '', sha = ''] = l.split(' ');
       return { ref, sha };

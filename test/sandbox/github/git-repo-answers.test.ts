@@ -1,6 +1,6 @@
 // The sandbox's git repository asks git once about objects named by full SHAs (they never change) and keeps those
-// answers; answers about refs, and "no such object", are asked again: a push (git's own process, as `git-http.ts`
-// runs it) writes objects and moves refs behind the repository's back.
+// answers; "no such object" is asked again. Refs are read once until one may have moved: by the repository's own
+// update-ref, or by a push (git's own process, as `git-http.ts` runs it, which then says refs may have moved).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -46,12 +46,35 @@ describe('GitHub sandbox: answers about git objects', () => {
 
     assert.equal(await outside(['hash-object', '-w', '-t', 'commit', '--stdin'], text), pushed);
     await outside(['update-ref', 'refs/heads/main', pushed]);
+    git.refsMayHaveMoved();
     assert.equal(await git.resolve(pushed), pushed);
     assert.equal(await git.isAncestor(first, pushed), true);
     assert.deepEqual((await git.commitInfo(pushed))?.parents, [first]);
     assert.equal(await git.mergeBase(first, pushed), first);
     assert.equal(await git.resolve('refs/heads/main'), pushed);
     assert.deepEqual(await git.log('refs/heads/main'), [pushed, first]);
+  });
+
+  it('resolves branches and lists refs as git does, after its own ref updates and deletions', async () => {
+    const main = await git.resolve('refs/heads/main');
+    assert.ok(main);
+    await git.updateRef('refs/heads/feature', main);
+    await git.updateRef('refs/heads/feature-b', main);
+    await git.updateRef('refs/heads/team/x', main);
+    await git.updateRef('refs/tags/feature', (await git.commitInfo(main))?.parents[0] ?? '');
+    const gitSays = async (args: string[]): Promise<string | undefined> => outside(args).then((out) => out || undefined, () => undefined);
+    for (const name of ['main', 'feature', 'heads/feature', 'refs/heads/feature', 'team/x', 'team', 'refs/heads/nothing', 'nothing', 'HEAD', 'main~1', main.slice(0, 7)]) {
+      assert.equal(await git.resolve(name), await gitSays(['rev-parse', '--verify', '--quiet', `${name}^{commit}`]), name);
+    }
+    for (const pattern of ['refs/', 'refs/heads/', 'refs/heads', 'refs/heads/feature', 'refs/heads/feat', 'refs/heads/team', 'refs/heads/team/', 'refs/tags', 'refs/heads/f*']) {
+      const listed = (await outside(['for-each-ref', '--format=%(refname) %(objectname)', pattern])).split('\n').filter((l) => l !== '');
+      assert.deepEqual((await git.refs(pattern)).map((r) => `${r.ref} ${r.sha}`), listed, pattern);
+    }
+    await git.deleteRef('refs/tags/feature');
+    assert.equal(await git.resolve('feature'), main);
+    await git.deleteRef('refs/heads/feature');
+    assert.equal(await git.resolve('refs/heads/feature'), undefined);
+    assert.deepEqual((await git.refs('refs/heads/')).map((r) => r.ref), ['refs/heads/feature-b', 'refs/heads/main', 'refs/heads/team/x']);
   });
 
   it('keeps the same answers about objects however often it is asked, and what callers change of them is theirs', async () => {
