@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { GitObjectReader } from './object-reader.ts';
+import { GitCommandError, KeptAnswers } from './kept-answers.ts';
 import { RefSnapshot } from './ref-snapshot.ts';
 
 export interface TreeEntry {
@@ -34,21 +35,9 @@ function isFullSha(sha: string): boolean {
   return /^[0-9a-f]{40}$/.test(sha);
 }
 
-/** A failed git command; `exitCode` tells a "no" (merge-base --is-ancestor's 1) from an error (128: no such object). */
-class GitCommandError extends Error {
-  constructor(message: string, readonly exitCode: number | undefined) {
-    super(message);
-  }
-}
-
 export class GitRepo {
   private queue: Promise<unknown> = Promise.resolve();
-  /**
-   * Answers about objects named by full SHAs (trees, commits, ancestry, history): git objects never change, so each is
-   * asked of git once. A pass asked the same ones hundreds of times, a git process each (half a suite's time on a
-   * loaded machine). Answers about refs, which move, are never kept; nor is "no such object", which a write can change.
-   */
-  private readonly immutable = new Map<string, unknown>();
+  private readonly answers = new KeptAnswers(isFullSha);
   private readonly refSnapshot = new RefSnapshot(() => this.git(['for-each-ref', '--format=%(refname) %(objectname) %(objecttype)']));
   /** Reads objects by full SHA without a process per read (blob GETs come in the thousands). */
   private readonly objects: GitObjectReader;
@@ -84,16 +73,6 @@ export class GitRepo {
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
-  }
-
-  /** `compute`'s answer, kept when every name in `shas` is a full SHA and `keep` says the answer cannot change. */
-  private async once<T>(shas: Array<string | undefined>, what: string, compute: () => Promise<T>, keep: (answer: T) => boolean = () => true): Promise<T> {
-    if (!shas.every((sha) => sha === undefined || isFullSha(sha))) return compute();
-    const key = `${what} ${shas.join(' ')}`;
-    if (this.immutable.has(key)) return this.immutable.get(key) as T;
-    const answer = await compute();
-    if (keep(answer)) this.immutable.set(key, answer);
-    return answer;
   }
 
   async writeBlob(content: Buffer): Promise<string> {
@@ -143,7 +122,7 @@ export class GitRepo {
   async resolve(ref: string): Promise<string | undefined> {
     const fromRefs = await this.refSnapshot.commitOf(ref);
     if (fromRefs !== undefined) return fromRefs;
-    return this.once([ref], 'commit', async () => {
+    return this.answers.once([ref], 'commit', async () => {
       try {
         return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
       } catch {
@@ -153,7 +132,7 @@ export class GitRepo {
   }
 
   async treeOf(commitOrTree: string): Promise<string | undefined> {
-    return this.once([commitOrTree], 'tree', async () => {
+    return this.answers.once([commitOrTree], 'tree', async () => {
       try {
         return (await this.git(['rev-parse', '--verify', '--quiet', `${commitOrTree}^{tree}`])).trim() || undefined;
       } catch {
@@ -163,7 +142,7 @@ export class GitRepo {
   }
 
   async listTree(treeish: string, recursive: boolean): Promise<TreeEntry[]> {
-    const entries = await this.once([treeish], `ls-tree ${recursive}`, () => this.readTree(treeish, recursive));
+    const entries = await this.answers.once([treeish], `ls-tree ${recursive}`, () => this.readTree(treeish, recursive));
     return entries.map((entry) => ({ ...entry }));
   }
 
@@ -216,7 +195,7 @@ export class GitRepo {
   }
 
   async commitInfo(sha: string): Promise<CommitInfo | undefined> {
-    const info = await this.once([sha], 'show', () => this.readCommit(sha), (answer) => answer !== undefined);
+    const info = await this.answers.once([sha], 'show', () => this.readCommit(sha), (answer) => answer !== undefined);
     return info && { ...info, parents: [...info.parents] };
   }
 
@@ -254,7 +233,7 @@ export class GitRepo {
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
     // Only git's "no" (exit code 1) is kept; an error (an object not there yet) is asked again next time.
-    const answer = await this.once([ancestor, descendant], 'is-ancestor', async () => {
+    const answer = await this.answers.once([ancestor, descendant], 'is-ancestor', async () => {
       try {
         await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
         return 'yes';
@@ -266,7 +245,7 @@ export class GitRepo {
   }
 
   async mergeBase(a: string, b: string): Promise<string | undefined> {
-    return this.once([a, b], 'merge-base', async () => {
+    return this.answers.once([a, b], 'merge-base', async () => {
       try {
         return (await this.git(['merge-base', a, b])).trim() || undefined;
       } catch {
@@ -287,7 +266,7 @@ export class GitRepo {
   /** Commits reachable from `start` (newest first), optionally only those touching `path`. */
   async log(start: string, path?: string, stop?: string): Promise<string[]> {
     const range = stop ? `${stop}..${start}` : start;
-    const shas = await this.once([start, stop], `rev-list ${path ?? ''}`, async () => {
+    const shas = await this.answers.once([start, stop], `rev-list ${path ?? ''}`, async () => {
       const output = await this.git(['rev-list', range, ...(path ? ['--', path] : [])]);
       return output.split('\n').filter((l) => l !== '');
     });
@@ -295,7 +274,7 @@ export class GitRepo {
   }
 
   async changedFiles(from: string | undefined, to: string): Promise<ChangedFile[]> {
-    const files = await this.once([from, to], 'diff-tree', () => this.diffTrees(from, to));
+    const files = await this.answers.once([from, to], 'diff-tree', () => this.diffTrees(from, to));
     return files.map((file) => ({ ...file }));
   }
 
