@@ -32,6 +32,12 @@ export interface OpenedTarget {
   github: { client: GitHubClient; host: ReviewHost; repository: GitHistoryPort; branch: string; links: RepoLinks } | undefined;
 }
 
+/** How a pass waits on GitHub. */
+export interface GitHubTiming {
+  /** GitHub's spacing between writes (createGitHubClient's `spaceWrites`, on by default); off only against the embedded sandbox. */
+  spaceGitHubWrites?: boolean;
+}
+
 export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
   /** Reads the App private key from the secret the config names (Lambda: Secrets Manager via Powertools Parameters). */
@@ -52,6 +58,7 @@ export interface OpenOptions {
   remainingMs?: RemainingMs;
   /** This tool's check runs someone asked for again on a commit (a check's Re-run): written anew even unchanged. */
   rerun?: RerunRef;
+  timing?: GitHubTiming;
 }
 
 export class TargetSetupError extends Error {
@@ -90,6 +97,7 @@ export async function openTarget(config: TargetConfig, options: OpenOptions = {}
     auth: await gitHubAuth(config.name, source, env, options),
     requestTimeoutMs: timeoutMs,
     canWait: (waitMs) => canWait(options.remainingMs, waitMs),
+    ...(options.timing?.spaceGitHubWrites === false ? { spaceWrites: false } : {}),
   });
   const git = new GitHubSource(client, { owner: source.owner, repo: source.repo }, source.branch, paths, mappedFiles(config), options.onWarning);
   const repo = { owner: source.owner, repo: source.repo };

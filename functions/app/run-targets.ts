@@ -3,7 +3,7 @@
 import type { Config } from '../domain/config.ts';
 import { runPass, type PassMode, type PassReport } from '../engine/run-pass.ts';
 import type { RecreationTiming } from '../engine/records/recreate-statefulset.ts';
-import { openTarget, type OpenOptions } from './open-target.ts';
+import { openTarget, type GitHubTiming, type OpenOptions } from './open-target.ts';
 import { observeGitHubRequests } from '../adapters/github/octokit.ts';
 import { isRateLimited, type ReviewHost } from '../engine/ports.ts';
 import { isPvcPatch } from '../adapters/kube/instrumented-kube-config.ts';
@@ -67,7 +67,8 @@ export interface RunTargetsOptions extends OpenOptions {
   targetName?: string;
   holderIdentity: string;
   onEvent?: (target: string, line: string) => void;
-  timing?: RecreationTiming;
+  /** How long a pass waits: for a recreated StatefulSet's Pods, and between GitHub writes. */
+  timing?: RecreationTiming & GitHubTiming;
   /** Called as each target's run ends, before the next target starts (logs and metrics per pass). */
   onRunFinished?: (run: TargetRun) => void;
   /** The clock (tests: a sandbox's): durations, and the pass's own (a change's start, record seals, waits for a node). */

@@ -39,6 +39,8 @@ import type { PassReport, TemplateReport } from '../engine/pass-report.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;
+/** The demo steps the sandbox's controllers between passes, and its GitHub has no secondary rate limits: no waiting. */
+const sandboxTiming = { maxWaitMs: 0, pollIntervalMs: 0, sleep: (): Promise<void> => Promise.resolve(), spaceGitHubWrites: false };
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 const demoUser = 'sts-volume-gitops-demo';
 const validateName = validateContext('demo');
@@ -102,7 +104,7 @@ async function runDemoIn(workDir: string, print: Print): Promise<number> {
     print(renderCheckReport({ targets: [checked], webhook: [] }).trimEnd());
 
     heading(print, '1. What Git asks for, against what runs (read-only plan)');
-    const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env });
+    const [plan] = await runTargets(demo.config, { mode: 'plan', holderIdentity: 'demo', env: demo.env, timing: sandboxTiming });
     if (plan?.report) print(renderPassReport(plan.report, { proposals: proposalOutcomes(plan) }));
 
     heading(print, '2. A pull request that shrinks a volume: blocked on its check, before anyone merges it');
@@ -247,14 +249,14 @@ async function guardrailStory(demo: Demo): Promise<void> {
 
 /** The pull request checked alone, as the webhook checks it on its own event: reads and dry runs, no cluster write. */
 async function validate(demo: Demo, pr: number): Promise<string | undefined> {
-  const [run] = await runTargets(demo.config, { mode: 'validate', pullRequest: pr, holderIdentity: 'demo', env: demo.env, onEvent: (_target, line) => demo.print(`    ${line}`) });
+  const [run] = await runTargets(demo.config, { mode: 'validate', pullRequest: pr, holderIdentity: 'demo', env: demo.env, timing: sandboxTiming, onEvent: (_target, line) => demo.print(`    ${line}`) });
   if (run?.error !== undefined) throw new Error(run.error);
   return run?.feedback?.checks.find((c) => c.number === pr)?.headSha;
 }
 
 /** Closed on GitHub by its author, through the REST API. */
 async function closePullRequest(demo: Demo, pr: number): Promise<void> {
-  const octokit = createGitHubClient({ baseUrl: demo.github.url, auth: { kind: 'token', token: demo.github.token } });
+  const octokit = createGitHubClient({ baseUrl: demo.github.url, auth: { kind: 'token', token: demo.github.token }, spaceWrites: false });
   await octokit.rest.pulls.update({ owner: demo.github.owner, repo: demo.github.repo, pull_number: pr, state: 'closed' });
 }
 
@@ -314,7 +316,7 @@ async function pass(demo: Demo): Promise<TargetRun> {
   const timeline: string[] = [];
   const [run] = await runTargets(demo.config, {
     mode: 'apply', holderIdentity: 'demo', env: demo.env,
-    timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() },
+    timing: sandboxTiming,
     onEvent: (_target, line) => timeline.push(line),
   });
   if (!run) throw new Error('the demo config has no target');

@@ -3,6 +3,8 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { GitObjectReader } from './object-reader.ts';
+import { GitCommandError, KeptAnswers } from './kept-answers.ts';
+import { RefSnapshot } from './ref-snapshot.ts';
 
 export interface TreeEntry {
   path: string;
@@ -35,6 +37,8 @@ function isFullSha(sha: string): boolean {
 
 export class GitRepo {
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly answers = new KeptAnswers(isFullSha);
+  private readonly refSnapshot = new RefSnapshot(() => this.git(['for-each-ref', '--format=%(refname) %(objectname) %(objecttype)']));
   /** Reads objects by full SHA without a process per read (blob GETs come in the thousands). */
   private readonly objects: GitObjectReader;
 
@@ -61,7 +65,7 @@ export class GitRepo {
         encoding: 'buffer', maxBuffer: 64 * 1024 * 1024,
         env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env },
       }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`git ${args.join(' ')}: ${stderr.toString('utf8').trim() || error.message}`));
+        if (error) reject(new GitCommandError(`git ${args.join(' ')}: ${stderr.toString('utf8').trim() || error.message}`, typeof error.code === 'number' ? error.code : undefined));
         else resolve(stdout.toString('utf8'));
       });
       if (input !== undefined) child.stdin?.end(input);
@@ -109,23 +113,40 @@ export class GitRepo {
     }
   }
 
+  /** Forgets the refs read: one may have moved outside this object (a push through `git http-backend`). */
+  refsMayHaveMoved(): void {
+    this.refSnapshot.forget();
+  }
+
+  /** The commit a ref or SHA names (a full SHA's answer is kept: only refs move). */
   async resolve(ref: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    const fromRefs = await this.refSnapshot.commitOf(ref);
+    if (fromRefs !== undefined) return fromRefs;
+    return this.answers.once([ref], 'commit', async () => {
+      try {
+        return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    }, (sha) => sha !== undefined);
   }
 
   async treeOf(commitOrTree: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['rev-parse', '--verify', '--quiet', `${commitOrTree}^{tree}`])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return this.answers.once([commitOrTree], 'tree', async () => {
+      try {
+        return (await this.git(['rev-parse', '--verify', '--quiet', `${commitOrTree}^{tree}`])).trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    }, (sha) => sha !== undefined);
   }
 
   async listTree(treeish: string, recursive: boolean): Promise<TreeEntry[]> {
+    const entries = await this.answers.once([treeish], `ls-tree ${recursive}`, () => this.readTree(treeish, recursive));
+    return entries.map((entry) => ({ ...entry }));
+  }
+
+  private async readTree(treeish: string, recursive: boolean): Promise<TreeEntry[]> {
     // -z: paths as Git holds them (without it, git quotes a path with a control character, as GitHub's API never does).
     const output = await this.git(['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), treeish]);
     return output.split('\0').filter((l) => l !== '').map((line) => {
@@ -174,6 +195,11 @@ export class GitRepo {
   }
 
   async commitInfo(sha: string): Promise<CommitInfo | undefined> {
+    const info = await this.answers.once([sha], 'show', () => this.readCommit(sha), (answer) => answer !== undefined);
+    return info && { ...info, parents: [...info.parents] };
+  }
+
+  private async readCommit(sha: string): Promise<CommitInfo | undefined> {
     if (await this.objectType(sha) !== 'commit') return undefined;
     const output = await this.git(['show', '-s', '--format=%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%B', sha]);
     const [full = '', tree = '', parents = '', authorName = '', authorEmail = '', date = '', ...message] = output.split('\0');
@@ -181,15 +207,24 @@ export class GitRepo {
   }
 
   async updateRef(name: string, sha: string, oldSha?: string): Promise<void> {
-    await this.git(['update-ref', name, sha, ...(oldSha ? [oldSha] : [])]);
+    this.refsMayHaveMoved();
+    await this.git(['update-ref', name, sha, ...(oldSha ? [oldSha] : [])]).finally(() => this.refsMayHaveMoved());
   }
 
   async deleteRef(name: string): Promise<void> {
-    await this.git(['update-ref', '-d', name]);
+    this.refsMayHaveMoved();
+    await this.git(['update-ref', '-d', name]).finally(() => this.refsMayHaveMoved());
   }
 
+  /** The refs `for-each-ref PATTERN` lists: the ref itself, or those under it up to a slash, sorted by name. */
   async refs(prefix = 'refs/'): Promise<Array<{ ref: string; sha: string }>> {
-    const output = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', prefix]);
+    if (/[*?[\\]/.test(prefix)) return this.refsFromGit(prefix);
+    return this.refSnapshot.matching(prefix);
+  }
+
+  /** Globs are matched by git itself (fnmatch). */
+  private async refsFromGit(pattern: string): Promise<Array<{ ref: string; sha: string }>> {
+    const output = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', pattern]);
     return output.split('\n').filter((l) => l !== '').map((l) => {
       const [ref = '', sha = ''] = l.split(' ');
       return { ref, sha };
@@ -197,20 +232,26 @@ export class GitRepo {
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
-    try {
-      await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
-      return true;
-    } catch {
-      return false;
-    }
+    // Only git's "no" (exit code 1) is kept; an error (an object not there yet) is asked again next time.
+    const answer = await this.answers.once([ancestor, descendant], 'is-ancestor', async () => {
+      try {
+        await this.git(['merge-base', '--is-ancestor', ancestor, descendant]);
+        return 'yes';
+      } catch (error) {
+        return error instanceof GitCommandError && error.exitCode === 1 ? 'no' : 'error';
+      }
+    }, (said) => said !== 'error');
+    return answer === 'yes';
   }
 
   async mergeBase(a: string, b: string): Promise<string | undefined> {
-    try {
-      return (await this.git(['merge-base', a, b])).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return this.answers.once([a, b], 'merge-base', async () => {
+      try {
+        return (await this.git(['merge-base', a, b])).trim() || undefined;
+      } catch {
+        return undefined;
+      }
+    }, (sha) => sha !== undefined);
   }
 
   /** The tree of merging `head` into `base`, or undefined on conflicts. */
@@ -225,11 +266,19 @@ export class GitRepo {
   /** Commits reachable from `start` (newest first), optionally only those touching `path`. */
   async log(start: string, path?: string, stop?: string): Promise<string[]> {
     const range = stop ? `${stop}..${start}` : start;
-    const output = await this.git(['rev-list', range, ...(path ? ['--', path] : [])]);
-    return output.split('\n').filter((l) => l !== '');
+    const shas = await this.answers.once([start, stop], `rev-list ${path ?? ''}`, async () => {
+      const output = await this.git(['rev-list', range, ...(path ? ['--', path] : [])]);
+      return output.split('\n').filter((l) => l !== '');
+    });
+    return [...shas];
   }
 
   async changedFiles(from: string | undefined, to: string): Promise<ChangedFile[]> {
+    const files = await this.answers.once([from, to], 'diff-tree', () => this.diffTrees(from, to));
+    return files.map((file) => ({ ...file }));
+  }
+
+  private async diffTrees(from: string | undefined, to: string): Promise<ChangedFile[]> {
     const args = from ? ['diff-tree', '-r', '-M', '--name-status', from, to] : ['diff-tree', '-r', '--root', '--no-commit-id', '--name-status', to];
     const output = await this.git(args);
     return output.split('\n').filter((l) => /^[AMDR]/.test(l)).map((line) => {

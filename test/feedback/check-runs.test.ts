@@ -51,7 +51,7 @@ describe('check runs on pull requests (GitHub App)', () => {
     const text = withSandboxApp(sandboxConfig(kube.kubeconfigPath, github.url, 'UNUSED').replace('allow: [db, cache, analytics]', 'allow: [db]'), github, 'CHECKS_APP_KEY');
     env.CHECKS_APP_KEY = github.app.privateKeyPem;
     config = parseConfig(text, 'checks.yaml', dir);
-    app = createGitHubClient({ baseUrl: github.url, auth: { kind: 'app', appId: github.app.appId, installationId: github.app.installationId, privateKey: github.app.privateKeyPem } });
+    app = createGitHubClient({ baseUrl: github.url, auth: { kind: 'app', appId: github.app.appId, installationId: github.app.installationId, privateKey: github.app.privateKeyPem }, spaceWrites: false });
   });
   after(async () => {
     await kube.close();

@@ -8,6 +8,7 @@ import { pgManifest, startOneSetWorld } from './one-set-world.ts';
 import { runTargets, type TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
+import { noWaiting } from '../support/passes.ts';
 
 
 describe('feedback isolation', () => {
@@ -17,7 +18,7 @@ describe('feedback isolation', () => {
   const env: Record<string, string> = sandboxRecordKeyEnv();
 
   async function pass(): Promise<TargetRun> {
-    const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
+    const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: noWaiting });
     assert.ok(run);
     return run;
   }

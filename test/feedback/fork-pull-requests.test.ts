@@ -10,6 +10,7 @@ import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-
 import { parseConfig } from '../../functions/domain/config.ts';
 import { forkNotValidated } from '../../functions/feedback/validate-pull-requests.ts';
 import { forkChangeTitle } from '../../functions/feedback/fork-verdict.ts';
+import { noWaiting } from '../support/passes.ts';
 
 
 describe('pull requests from forks', () => {
@@ -24,7 +25,7 @@ describe('pull requests from forks', () => {
     const base = sandboxConfig(kube.kubeconfigPath, github.url, 'FORK_TOKEN').replace('allow: [db, cache, analytics]', 'allow: [db]');
     const text = forks === undefined ? base : base.replace('pullRequests: { validate: true, recovery: true }', `pullRequests: { validate: true, recovery: true, forks: ${forks} }`);
     assert.ok(forks === undefined || text !== base, 'the configuration names the fork policy');
-    const [run] = await runTargets(parseConfig(text, 'f.yaml', dir), { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
+    const [run] = await runTargets(parseConfig(text, 'f.yaml', dir), { mode: 'apply', holderIdentity: 'test', env, timing: noWaiting });
     assert.ok(run);
     assert.equal(run.error, undefined, run.error);
     return run;

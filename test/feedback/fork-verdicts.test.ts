@@ -52,7 +52,7 @@ describe('a fork\'s pull request learns nothing of the cluster (forks: validate)
     assert.match(text, /forks: validate/);
     env.FORK_APP_KEY = github.app.privateKeyPem;
     config = parseConfig(text, 'forks.yaml', dir);
-    app = createGitHubClient({ baseUrl: github.url, auth: { kind: 'app', appId: github.app.appId, installationId: github.app.installationId, privateKey: github.app.privateKeyPem } });
+    app = createGitHubClient({ baseUrl: github.url, auth: { kind: 'app', appId: github.app.appId, installationId: github.app.installationId, privateKey: github.app.privateKeyPem }, spaceWrites: false });
     await github.forkRepository('mallory');
     const ghost = pgManifest('20Gi').replace('name: pg', 'name: ghost').replace(/app: pg/g, 'app: ghost').replace('serviceName: pg', 'serviceName: ghost');
     const probes: Record<string, Record<string, string>> = {

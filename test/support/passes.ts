@@ -8,7 +8,8 @@ import type { Config } from '../../functions/domain/config.ts';
 import type { GitHubSandbox } from '../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../sandbox/kube/index.ts';
 
-export const noWaiting = { maxWaitMs: 0, pollIntervalMs: 0, sleep: (): Promise<void> => Promise.resolve() };
+/** A pass that never waits: not for Pods (the sandbox's controllers are stepped instead), nor between GitHub writes. */
+export const noWaiting = { maxWaitMs: 0, pollIntervalMs: 0, sleep: (): Promise<void> => Promise.resolve(), spaceGitHubWrites: false };
 
 /** Writes `files` (path -> text) under `dir`, making folders as needed. */
 export async function writeFiles(dir: string, files: Record<string, string>): Promise<void> {

@@ -11,6 +11,7 @@ import { parseConfig, type Config } from '../../../functions/domain/config.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
+import { noWaiting } from '../../support/passes.ts';
 
 const pvcType = mustResourceType('v1', 'PersistentVolumeClaim');
 
@@ -35,7 +36,7 @@ describe('lowering the size while an expansion is in progress (KEP-1790 cases 3-
   let config: Config;
   const env: Record<string, string> = sandboxRecordKeyEnv();
   const pass = async (): Promise<TargetRun> => {
-    const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: { maxWaitMs: 0, pollIntervalMs: 0, sleep: () => Promise.resolve() } });
+    const [run] = await runTargets(config, { mode: 'apply', holderIdentity: 'test', env, timing: noWaiting });
     assert.ok(run && run.error === undefined, run?.error);
     return run;
   };

@@ -21,7 +21,7 @@ describe('GitHub sandbox: check runs', () => {
   let head = '';
   useExampleGitHub(async (suite) => {
     ({ gh, octokit: person } = suite);
-    app = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'app', appId: gh.app.appId, installationId: gh.app.installationId, privateKey: gh.app.privateKeyPem } });
+    app = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'app', appId: gh.app.appId, installationId: gh.app.installationId, privateKey: gh.app.privateKeyPem }, spaceWrites: false });
     head = (await person.rest.git.getRef({ ...repo, ref: 'heads/main' })).data.object.sha;
   });
 

@@ -19,8 +19,8 @@ describe('GitHub sandbox: comment authorship', () => {
 
   before(async () => {
     gh = await startGitHubSandbox({ seedDir });
-    bot = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token } });
-    app = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'app', appId: gh.app.appId, installationId: gh.app.installationId, privateKey: gh.app.privateKeyPem } });
+    bot = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.token }, spaceWrites: false });
+    app = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'app', appId: gh.app.appId, installationId: gh.app.installationId, privateKey: gh.app.privateKeyPem }, spaceWrites: false });
     await gh.commitFiles({ branch: 'grow', message: 'Grow pg', files: { 'k8s/db/pg.yaml': 'grown\n' } });
     pullNumber = await gh.openPullRequest({ head: 'grow', title: 'Grow pg' });
   });
@@ -78,7 +78,7 @@ describe('GitHub sandbox: comment authorship', () => {
   });
 
   it('counts another person\'s token as that person: their comment is theirs, not the tool\'s', async () => {
-    const dana = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.addPerson('dana') } });
+    const dana = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.addPerson('dana') }, spaceWrites: false });
     const theirs = await dana.rest.issues.createComment({ ...repo, issue_number: pullNumber, body: 'by dana' });
     assertMatchesOpenApi('issues/create-comment', 201, theirs.data);
     assert.equal(theirs.data.user?.login, 'dana');

@@ -52,7 +52,7 @@ describe('GitHub sandbox: pull requests from forks', () => {
   });
 
   it('forks through the API and opens a pull request from owner:branch', async () => {
-    const dana = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.addPerson('dana') } });
+    const dana = createGitHubClient({ baseUrl: gh.url, auth: { kind: 'token', token: gh.addPerson('dana') }, spaceWrites: false });
     const fork = await dana.rest.repos.createFork(repo);
     assertMatchesOpenApi('repos/create-fork', 202, fork.data);
     assert.equal(fork.data.full_name, 'dana/platform-gitops');
