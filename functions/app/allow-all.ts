@@ -2,7 +2,7 @@
 // `check` (a warning): the manifest then grants the workload verbs through a ClusterRole bound cluster-wide, and with
 // them `list` on ConfigMaps in every namespace, which the tool uses only to report recreation records that versions
 // before the state namespace kept beside their StatefulSets (adapters/kube/permissions.ts). RBAC cannot leave one
-// namespace out of a cluster-wide grant: the engine keeps "*" off the state namespace (engine/allowed-namespaces.ts).
+// namespace out of a cluster-wide grant: the engine keeps "*" off the state namespace (engine/plan/allowed-namespaces.ts).
 import { rbacRoleName, type RbacTarget } from './rbac-manifest.ts';
 
 export interface AllowAllWarning {

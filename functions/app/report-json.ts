@@ -2,7 +2,7 @@
 // Sizes travel as strings (a BigInt cannot be serialised) and maps as objects (a Map serialises to `{}`).
 import type { FeedbackResult } from '../feedback/publish-feedback.ts';
 import type { PassReport } from '../engine/run-pass.ts';
-import { passVerdict, type PassVerdict } from '../engine/pass-verdict.ts';
+import { passVerdict, type PassVerdict } from '../engine/report/pass-verdict.ts';
 import type { RecoveryDecision } from '../proposals/recovery/choose-recovery-size.ts';
 import type { RecoveryOutcome } from '../proposals/recovery/manage-recovery-pull-requests.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
@@ -32,7 +32,7 @@ export interface ProposalsResultJson {
 
 export interface TargetRunJson {
   target: string;
-  /** Whether the run needs a person, and for what (engine/pass-verdict.ts): what the exit code and the metrics say. */
+  /** Whether the run needs a person, and for what (engine/report/pass-verdict.ts): what the exit code and the metrics say. */
   verdict: PassVerdict;
   /** `report.outcome` says how far the pass got (ok: every StatefulSet looked at), not whether all is well. */
   report: PassReport | undefined;

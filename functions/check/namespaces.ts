@@ -1,8 +1,8 @@
 // Whether the namespaces the target's files name are ones it may write (pure): a StatefulSet in a namespace that
 // `namespaces.allow` forgot is blocked by every plan; check says so, with the two edits that fix it. One in the state
-// namespace is blocked whatever `allow` says (engine/allowed-namespaces.ts).
-import { mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
-import { isNamespaceAllowed, namespaceNotAllowedReason, type NamespaceScope } from '../engine/allowed-namespaces.ts';
+// namespace is blocked whatever `allow` says (engine/plan/allowed-namespaces.ts).
+import { mappedValuesOf, type TargetDesired } from '../engine/desired/desired-input.ts';
+import { isNamespaceAllowed, namespaceNotAllowedReason, type NamespaceScope } from '../engine/plan/allowed-namespaces.ts';
 import { error, ok, type CheckResult } from './check-result.ts';
 
 export function judgeNamespaces(desired: Pick<TargetDesired, 'statefulSets' | 'sizeValues' | 'classValues'>, namespaces: NamespaceScope): CheckResult[] {

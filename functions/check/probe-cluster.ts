@@ -10,8 +10,8 @@ import type { TargetConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import { parseServerVersion } from '../domain/server-capabilities.ts';
 import { mapWithConcurrency } from '../engine/concurrency.ts';
-import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired-input.ts';
-import { isNamespaceAllowed, type NamespaceScope } from '../engine/allowed-namespaces.ts';
+import { assembleDesired, mappedValuesOf, type TargetDesired } from '../engine/desired/desired-input.ts';
+import { isNamespaceAllowed, type NamespaceScope } from '../engine/plan/allowed-namespaces.ts';
 import { accessQuestions, judgeAccess } from './cluster-access.ts';
 import { judgeNamespacePresence, missingNamespaces, probablyMissingNamespaces, probeNamespaces } from './namespace-presence.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
@@ -86,7 +86,7 @@ async function templateResults(cluster: KubeCluster, desired: TargetDesired | un
     }
   }
   const usages: ClassUsage[] = assembleDesired(desired, live).flatMap((set) => set.templates.flatMap((template) => {
-    // The plan's rule: the template's class, else the live template's, else the cluster's default (engine/plan.ts).
+    // The plan's rule: the template's class, else the live template's, else the cluster's default (engine/plan/plan.ts).
     const liveTemplate = live.namespaces.get(set.namespace)?.statefulSets.find((s) => s.name === set.name)?.templates.find((t) => t.name === template.name);
     // A mapped set or template not in the cluster has no class to check: cluster.size-sources says so.
     if (set.sizedBy && !liveTemplate) return [];

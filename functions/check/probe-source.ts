@@ -2,8 +2,8 @@
 // size sources parsed (every located error). Read-only.
 import type { TargetConfig } from '../domain/config.ts';
 import { matchPaths, noPathMatches, whereYamlFilesAre } from '../domain/path-matches.ts';
-import { readTargetDesired, type TargetDesired } from '../engine/desired-input.ts';
-import { filesMatched, noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
+import { readTargetDesired, type TargetDesired } from '../engine/desired/desired-input.ts';
+import { filesMatched, noManifestsAt, readsNothing } from '../engine/desired/no-manifests.ts';
 import type { GitSourcePort } from '../engine/ports.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
 import { judgeNamespaces } from './namespaces.ts';
@@ -27,7 +27,7 @@ export async function probeSource(config: TargetConfig, git: GitSourcePort, wher
   const globs = 'github' in config.source ? config.source.github.paths : config.source.local.paths;
   const matches = matchPaths(filesMatched(head), globs);
   const noneMatch = noPathMatches(matches);
-  // The passes' own rule (engine/no-manifests.ts): reading nothing blocks every pass (plan and reconcile exit 1); a
+  // The passes' own rule (engine/desired/no-manifests.ts): reading nothing blocks every pass (plan and reconcile exit 1); a
   // target with size sources still reads those, goes on and exits 0, so check warns there, as the plan's report does.
   const blocks = readsNothing(noManifestsAt(head, { globs, sizeSources: config.sizeSources })) !== undefined;
   for (const { glob, files } of matches) {

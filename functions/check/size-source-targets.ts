@@ -1,11 +1,11 @@
 // Whether each size source names a StatefulSet and a volumeClaimTemplate the cluster has (pure). A mapping to a set
 // the chart does not render (`...-server` for `...-server-single`), or to a template the set lacks, would be blocked
 // by every plan; check says so first, with the name it probably meant. The sentences are the plan's
-// (engine/size-source-mistakes.ts).
+// (engine/desired/size-source-mistakes.ts).
 import type { ClusterSnapshot } from '../domain/live-state.ts';
-import { mappedValuesOf, type DesiredInput } from '../engine/desired-input.ts';
-import { isNamespaceAllowed, type NamespaceScope } from '../engine/allowed-namespaces.ts';
-import { missingStatefulSet, missingTemplate, type MappingMistake } from '../engine/size-source-mistakes.ts';
+import { mappedValuesOf, type DesiredInput } from '../engine/desired/desired-input.ts';
+import { isNamespaceAllowed, type NamespaceScope } from '../engine/plan/allowed-namespaces.ts';
+import { missingStatefulSet, missingTemplate, type MappingMistake } from '../engine/desired/size-source-mistakes.ts';
 import { error, ok, type CheckResult } from './check-result.ts';
 import { count } from '../domain/spelling.ts';
 

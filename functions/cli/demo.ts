@@ -35,7 +35,7 @@ import { checkRunsByCommit, checkRunView, indent, latestCheckRun, rendered } fro
 import { validateContext } from '../feedback/check-names.ts';
 import { count } from '../domain/spelling.ts';
 import { outcomeWords, pvcWords } from '../feedback/glossary.ts';
-import type { PassReport, TemplateReport } from '../engine/pass-report.ts';
+import type { PassReport, TemplateReport } from '../engine/report/pass-report.ts';
 
 const examples = fileURLToPath(new URL('../../examples/', import.meta.url));
 const ticksBetweenPasses = 2;

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import type { Config } from '../domain/config.ts';
 import { runTargets, type TargetRun } from '../app/run-targets.ts';
 import type { TargetMessage } from '../app/target-messages.ts';
-import { passVerdict } from '../engine/pass-verdict.ts';
+import { passVerdict } from '../engine/report/pass-verdict.ts';
 import { count } from '../domain/spelling.ts';
 import { outcomeWords } from '../feedback/glossary.ts';
 import { eksFromThisMachine } from './eks-access.ts';

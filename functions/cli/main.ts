@@ -5,7 +5,7 @@ import { selectTargets } from '../app/select-targets.ts';
 import { targetRunJson } from '../app/report-json.ts';
 import { proposalOutcomes } from '../app/run-targets.ts';
 import { eksFromThisMachine, ownAccountOfThisMachine, refuseReconcileOnEks } from './eks-access.ts';
-import { exitCodeOf, passVerdict } from '../engine/pass-verdict.ts';
+import { exitCodeOf, passVerdict } from '../engine/report/pass-verdict.ts';
 import { hasPlannedChanges, renderPassReport } from './render-report.ts';
 import { terminalStyle } from './terminal-style.ts';
 import { closestName } from '../domain/similar-names.ts';

@@ -1,6 +1,6 @@
 // The marker at the start of each StatefulSet line of `plan` and `reconcile` (`~ db/pg (...)`), and what each means:
 // one table for the report's lines (render-report.ts) and the legend in `plan --help` and README.
-import type { StatefulSetOutcome } from '../engine/pass-report.ts';
+import type { StatefulSetOutcome } from '../engine/report/pass-report.ts';
 
 export const outcomeMarkers: Readonly<Record<StatefulSetOutcome, string>> = {
   'converged': '=', 'in-progress': '~', 'blocked': 'x', 'failed': 'x', 'namespace-not-allowed': 'x', 'stalled': '!',

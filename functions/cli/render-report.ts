@@ -8,7 +8,7 @@ import { templateUpdateWords } from '../engine/records/resume.ts';
 import { changeKind, willChangeKind } from '../feedback/change-words.ts';
 import { doneCount, outcomeWords, pvcWords } from '../feedback/glossary.ts';
 import { sizeChangeWords } from '../feedback/size-change-words.ts';
-import { waysOutAtMaximum } from '../engine/at-driver-maximum.ts';
+import { waysOutAtMaximum } from '../engine/volumes/at-driver-maximum.ts';
 import { heldWords, reasonsWithWriteBack } from '../feedback/write-back-words.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { outcomeLine } from '../proposals/outcome-line.ts';
@@ -16,7 +16,7 @@ import type { ProposalOutcome } from '../proposals/proposal.ts';
 import { renderUsage } from './render-usage.ts';
 import { outcomeMarkers } from './plan-markers.ts';
 import { fitLine, paint, plainStyle, type TerminalStyle, type Tone } from './terminal-style.ts';
-import { statefulSetSeverity } from '../engine/pass-verdict.ts';
+import { statefulSetSeverity } from '../engine/report/pass-verdict.ts';
 
 export interface PassRenderOptions {
   style?: TerminalStyle;

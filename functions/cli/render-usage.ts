@@ -1,7 +1,7 @@
 // The usage part of a pass report for the terminal: where usage was read (or why it was not, with `!` as every problem
 // is marked), each template's fullest replica, the growth proposed (and growth held back by a limit or a mistake), and
 // the sizes Git should take back from the cluster. Pure.
-import type { PassReport } from '../engine/pass-report.ts';
+import type { PassReport } from '../engine/report/pass-report.ts';
 import type { GrowthDecision, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
 import { count, daysSpelled, gib, percent } from '../domain/spelling.ts';
 

@@ -45,13 +45,13 @@ export interface SizeSourceConfig {
   template: string;
   /** What the value is: the template's size (`storage`, the default) or its `volumeAttributesClassName`. */
   value?: 'storage' | 'volumeAttributesClassName';
-  /** Limits for this template, field by field over the target's (engine/guardrails.ts). */
+  /** Limits for this template, field by field over the target's (engine/plan/guardrails.ts). */
   guardrails?: GuardrailsConfig;
-  /** An operator writes the StatefulSet from a resource of this kind: only its PVCs are grown (engine/controller-owner.ts). */
+  /** An operator writes the StatefulSet from a resource of this kind: only its PVCs are grown (engine/plan/controller-owner.ts). */
   ownedBy?: { kind: string; group?: string };
 }
 
-/** Limits on one template's size change; a change beyond any of them is blocked (engine/guardrails.ts). */
+/** Limits on one template's size change; a change beyond any of them is blocked (engine/plan/guardrails.ts). */
 export interface GuardrailsConfig {
   /** The largest size a template may ask for, a quantity (`2Ti`). */
   maxSize?: string | number;
@@ -100,7 +100,7 @@ export interface TargetConfig {
    * for them; recovery's value when not set (both need the same Contents write).
    */
   pullRequests: { validate: boolean; recovery: boolean; writeBack: boolean; forks: 'neutral' | 'validate' };
-  /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/node-expansion.ts). */
+  /** `stalledAfter` (default 1h) in seconds: how long a volume may wait for its node (engine/volumes/node-expansion.ts). */
   stalledAfterSeconds?: number;
   /** Where volume usage is read (domain/usage-config.ts); absent: none is read. */
   usage?: UsageConfig;
@@ -236,7 +236,7 @@ function readTargets(value: unknown, baseDir: string, schemaFailed: boolean): { 
   }
 }
 
-/** A state namespace listed as a workload namespace. `*` never covers it (engine/allowed-namespaces.ts). */
+/** A state namespace listed as a workload namespace. `*` never covers it (engine/plan/allowed-namespaces.ts). */
 function stateNamespaceProblems(state: string, allow: readonly string[], where: string): string[] {
   if (!allow.includes(state)) return [];
   return [`${where}.namespaces.state ${JSON.stringify(state)} is also in namespaces.allow: ${stateNamespaceWhy}; give the target a state `

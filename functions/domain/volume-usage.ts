@@ -1,6 +1,6 @@
 // Volume usage as plain data (issue 36): what the kubelet's statistics say of each claim, why they could not be read,
 // and what a pass reports of them and decides from them (growth, write-back). Read by functions/usage/, reported by the
-// pass (engine/pass-report.ts `PassReport.usage`, `.growth`, `.writeBack`), and consumed by the pull requests that
+// pass (engine/report/pass-report.ts `PassReport.usage`, `.growth`, `.writeBack`), and consumed by the pull requests that
 // propose the sizes. No I/O here.
 import type { SourceLocation } from './desired-state.ts';
 

@@ -4,13 +4,13 @@ import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import type { ModificationLimit } from '../domain/modification-limit.ts';
 import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
-import type { StatefulSetPlan } from './plan-types.ts';
-import type { WriteBackHolds } from './write-back-hold.ts';
+import type { StatefulSetPlan } from './plan/plan-types.ts';
+import type { WriteBackHolds } from './plan/write-back-hold.ts';
 import type { SizeSource } from '../domain/size-sources.ts';
-import type { NamespaceScope } from './allowed-namespaces.ts';
-import type { LeaseClock, LeaseTiming } from './lazy-lease.ts';
+import type { NamespaceScope } from './plan/allowed-namespaces.ts';
+import type { LeaseClock, LeaseTiming } from './lease/lazy-lease.ts';
 import type { ClusterPort, GitSourcePort } from './ports.ts';
-import type { PassMode } from './pass-report.ts';
+import type { PassMode } from './report/pass-report.ts';
 import type { RecreationTiming } from './records/recreate-statefulset.ts';
 import type { RecordKey } from './records/authenticity.ts';
 
@@ -21,13 +21,13 @@ export interface PassTarget {
   allowedNamespaces: readonly string[];
   /** Sizes mapped from values files (Helm values, Kustomize patches) to StatefulSet templates. */
   sizeSources?: readonly SizeSource[];
-  /** Size limits of every template change (engine/guardrails.ts). */
+  /** Size limits of every template change (engine/plan/guardrails.ts). */
   guardrails?: GuardrailsConfig;
   /** Price per GiB-month per StorageClass, for the cost of a change. */
   prices?: PriceConfig;
   /** Where the Lease and the recreation records live (`namespaces.state`): never a workload namespace. */
   stateNamespace: string;
-  /** How long a volume may wait for its node before it is stalled (`stalledAfter`; engine/node-expansion.ts). */
+  /** How long a volume may wait for its node before it is stalled (`stalledAfter`; engine/volumes/node-expansion.ts). */
   stalledAfterSeconds?: number;
   /** Each CSI driver's modification limit over the defaults (`drivers.<name>.modificationLimit`; domain/modification-limit.ts). */
   modificationLimits?: Readonly<Record<string, ModificationLimit>>;

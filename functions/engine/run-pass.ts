@@ -4,45 +4,45 @@
 // failed: problem-events.ts).
 import type { ClusterSnapshot, LivePod, LiveStatefulSet } from '../domain/live-state.ts';
 import { sameSize } from '../domain/quantity.ts';
-import type { StatefulSetPlan } from './plan.ts';
-import { statusCarrier, type StatusCarrier } from './status-carrier.ts';
+import type { StatefulSetPlan } from './plan/plan.ts';
+import { statusCarrier, type StatusCarrier } from './report/status-carrier.ts';
 import { ClusterError } from './ports.ts';
-import { describePatch, reconcileVolumes, type VolumeRollout } from './reconcile-volumes.ts';
+import { describePatch, reconcileVolumes, type VolumeRollout } from './volumes/reconcile-volumes.ts';
 import { RecreationBlockedError, updateLiveTemplate, type RecreationCluster } from './records/recreate-statefulset.ts';
-import { LazyLease } from './lazy-lease.ts';
-import { holdWords, isHeldByOther, leaseHoldOf, waitingStatefulSets } from './busy-pass.ts';
-import { fencedCluster } from './fenced-cluster.ts';
+import { LazyLease } from './lease/lazy-lease.ts';
+import { holdWords, isHeldByOther, leaseHoldOf, waitingStatefulSets } from './lease/busy-pass.ts';
+import { fencedCluster } from './lease/fenced-cluster.ts';
 import { legacyScanNeeded, passLedger, recordedInLedger } from './records/ledger.ts';
 import { findRecords, recreateAbsentStatefulSets, resumeRecords, screenFound, templateUpdateWords } from './records/resume.ts';
 import { leaseMarksDiffer, recordStanding } from './records/outstanding.ts';
 import {
   isFinished, modificationTimes, readStatusAnnotation, renderStatusAnnotation, statusAnnotation, summariseTemplate, type TemplateStatus,
-} from './template-status.ts';
+} from './report/template-status.ts';
 import { mapWithConcurrency } from './concurrency.ts';
-import type { PvcState } from './pvc-progress.ts';
-import { nodeWaitPolicy, withNodeWaits } from './node-expansion.ts';
+import type { PvcState } from './volumes/pvc-progress.ts';
+import { nodeWaitPolicy, withNodeWaits } from './volumes/node-expansion.ts';
 import {
   costSummary, describeTemplatePvcs, notStartedReport, outcomeOf, refusedRecordsField, reportFromPlan, serverReport, templateReport,
   type PassReport, type StatefulSetReport, type TemplateReport,
-} from './pass-report.ts';
-import { noManifestsAt } from './no-manifests.ts';
-import { desiredNamespaces, readTargetDesired } from './desired-input.ts';
-import { minimumRemainingMs, planWithDryRuns } from './plan-with-dry-runs.ts';
-import { holdTemplates, shrinksLiveTemplate } from './write-back-hold.ts';
+} from './report/pass-report.ts';
+import { noManifestsAt } from './desired/no-manifests.ts';
+import { desiredNamespaces, readTargetDesired } from './desired/desired-input.ts';
+import { minimumRemainingMs, planWithDryRuns } from './plan/plan-with-dry-runs.ts';
+import { holdTemplates, shrinksLiveTemplate } from './plan/write-back-hold.ts';
 import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from './pass-context.ts';
-import { isNamespaceAllowed } from './allowed-namespaces.ts';
+import { isNamespaceAllowed } from './plan/allowed-namespaces.ts';
 import type { RefusedRecord } from './records/refused.ts';
 import { count } from '../domain/spelling.ts';
 import { modificationLimitOf, modificationsToRemember, type ModificationLimit } from '../domain/modification-limit.ts';
-import { recordProblemEvents } from './problem-events.ts';
-import { templateChangeWords, templateFinishedEvent, templatesUpdatedEvent, templateUpdateChange } from './template-events.ts';
+import { recordProblemEvents } from './report/problem-events.ts';
+import { templateChangeWords, templateFinishedEvent, templatesUpdatedEvent, templateUpdateChange } from './report/template-events.ts';
 
 // The report's types live with their builders; passes and PR validation import them from here as before.
-export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './pass-report.ts';
-export { costSummary, reportFromPlan } from './pass-report.ts';
+export type { CostReport, CostSummary, PassMode, PassReport, PvcReport, StatefulSetOutcome, StatefulSetReport, TemplateReport } from './report/pass-report.ts';
+export { costSummary, reportFromPlan } from './report/pass-report.ts';
 
 export type { PassContext, PassTarget } from './pass-context.ts';
-export { planWithDryRuns } from './plan-with-dry-runs.ts';
+export { planWithDryRuns } from './plan/plan-with-dry-runs.ts';
 
 /** Each target's Lease is `sts-volume-gitops-<target>` in its state namespace (the RBAC manifest names it too). */
 export const leasePrefix = 'sts-volume-gitops-';

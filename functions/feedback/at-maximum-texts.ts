@@ -1,7 +1,7 @@
-// What the progress comment says of volumes at their driver's maximum (engine/at-driver-maximum.ts): what a person can
+// What the progress comment says of volumes at their driver's maximum (engine/volumes/at-driver-maximum.ts): what a person can
 // do, and what becomes of the claims once Git is back at the size the volumes have (the recovery pull request's body
 // says the same: proposals/recovery/recovery-texts.ts). Pure.
-import { claimsLastingStateWords, waysOutAtMaximum, type AtMaximumReport } from '../engine/at-driver-maximum.ts';
+import { claimsLastingStateWords, waysOutAtMaximum, type AtMaximumReport } from '../engine/volumes/at-driver-maximum.ts';
 import { escapeMarkdown } from './escape-markdown.ts';
 
 /** The progress comment's lines for a template at its driver's maximum: what can be done, and what becomes of the claims. */

@@ -1,6 +1,6 @@
 // Where a template's change is written in Git, for the check's annotation and the comment's link: the class's line
 // when only the class changes (a values file may map both, a manifest writes both), else the size's. Pure.
-import type { TemplateReport } from '../engine/pass-report.ts';
+import type { TemplateReport } from '../engine/report/pass-report.ts';
 
 type Located = Pick<TemplateReport, 'storageLocation' | 'classLocation' | 'volumeAttributesClass' | 'from' | 'desiredSize'>;
 

@@ -1,8 +1,8 @@
 // How a change is named to people: a resize, a class change (KEP-3751 VolumeAttributesClass) or both, from what each
 // template's change alters (TemplateStatus.change). Shared by the progress comment and status, the plan comment and
 // the check's annotations. Pure.
-import type { TemplateReport } from '../engine/pass-report.ts';
-import type { TemplateChange } from '../engine/template-status.ts';
+import type { TemplateReport } from '../engine/report/pass-report.ts';
+import type { TemplateChange } from '../engine/report/template-status.ts';
 
 export interface ChangeKind {
   size: boolean;

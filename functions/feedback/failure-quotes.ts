@@ -1,7 +1,7 @@
 // The words a report quotes for a template's failed claims, in the cluster's own words: each claim's condition first
 // (ControllerResizeError, ModifyVolumeError: conditions outlive Events), then the Events of the attempt that failed
 // (TemplateReport.failureEvents holds no other). Shared by the progress comment and the recovery pull requests. Pure.
-import type { TemplateReport } from '../engine/pass-report.ts';
+import type { TemplateReport } from '../engine/report/pass-report.ts';
 
 type FailureKind = 'size' | 'class';
 

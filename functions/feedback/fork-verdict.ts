@@ -8,9 +8,9 @@
 // no manifest), at its line, and gives every other one, whatever the cluster would say, one fixed verdict that does
 // not pass: a maintainer's pull request or `npx sts-volume-gitops plan` tells the rest (README, "Pull requests from forks").
 import type { DesiredStatefulSet, LocatedError } from '../domain/desired-state.ts';
-import type { NoManifests } from '../engine/pass-report.ts';
-import type { TargetDesired } from '../engine/desired-input.ts';
-import { isNamespaceAllowed, namespaceNotAllowedReason, type NamespaceScope } from '../engine/allowed-namespaces.ts';
+import type { NoManifests } from '../engine/report/pass-report.ts';
+import type { TargetDesired } from '../engine/desired/desired-input.ts';
+import { isNamespaceAllowed, namespaceNotAllowedReason, type NamespaceScope } from '../engine/plan/allowed-namespaces.ts';
 import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
 import { count } from '../domain/spelling.ts';
 import { escapeMarkdown, fitDescription } from './escape-markdown.ts';
@@ -32,7 +32,7 @@ export interface ForkVerdictInput {
   /** The files the pull request changes that the target reads. */
   touched: ReadonlySet<string>;
   scope: NamespaceScope;
-  /** The head's paths match no manifest (engine/no-manifests.ts). */
+  /** The head's paths match no manifest (engine/desired/no-manifests.ts). */
   noManifests?: NoManifests | undefined;
 }
 

@@ -1,7 +1,7 @@
 // The words the tool uses, what each means, and its one spelling: the CLI, the pull request comments and checks, the
 // recovery pull requests and `check` say a thing the same way. README's "Words" section is rendered from here
 // (test/docs/glossary-docs.test.ts), and test/feedback/one-voice.test.ts holds the renderers to it. Pure.
-import type { PvcReport, StatefulSetOutcome } from '../engine/pass-report.ts';
+import type { PvcReport, StatefulSetOutcome } from '../engine/report/pass-report.ts';
 import { arrows, count, formatMoney, groupDigits, unitPrice } from '../domain/spelling.ts';
 
 export interface GlossaryEntry {

@@ -4,7 +4,7 @@
 // Annotations are plain text, shown on the line in "Files changed" as written: what they quote is made printable, a
 // reason to a line. Pure.
 import type { LocatedError } from '../domain/desired-state.ts';
-import type { StatefulSetReport } from '../engine/pass-report.ts';
+import type { StatefulSetReport } from '../engine/report/pass-report.ts';
 import type { CheckAnnotation, CommitCheck } from '../engine/ports.ts';
 import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';

@@ -1,8 +1,8 @@
 // The last word on a change Git replaced before it was reached, on its commit's check and its pull request's comment:
 // how it ended (recovered by the recovery pull request and converged; superseded by a later change, and where that
 // stands), instead of the failure or the proposal they said while it was current. Pure.
-import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts';
-import type { ReplacedChange } from '../engine/template-status.ts';
+import type { StatefulSetReport, TemplateReport } from '../engine/report/pass-report.ts';
+import type { ReplacedChange } from '../engine/report/template-status.ts';
 import { sameSize } from '../domain/quantity.ts';
 import { printable } from '../domain/printable.ts';
 import { changeKind, changeTitle } from './change-words.ts';

@@ -4,8 +4,8 @@ import { templateKey } from '../proposals/lifecycle/identity.ts';
 import { reasonLines } from './write-back-words.ts';
 import type { LocatedError } from '../domain/desired-state.ts';
 import { change, count, formatMoney, monthly, showSize } from '../domain/spelling.ts';
-import { readsNothing } from '../engine/no-manifests.ts';
-import type { NoManifests } from '../engine/pass-report.ts';
+import { readsNothing } from '../engine/desired/no-manifests.ts';
+import type { NoManifests } from '../engine/report/pass-report.ts';
 import { costSummary, type StatefulSetReport, type TemplateReport } from '../engine/run-pass.ts';
 import { changeLocation } from './change-location.ts';
 import { willChange } from './change-words.ts';
@@ -13,8 +13,8 @@ import { codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { catchUpWords, sizeChangeWords } from './size-change-words.ts';
 import { printable } from '../domain/printable.ts';
 import { replicaUsageWords, usageUnreadWords, type ChangeUsage } from '../usage/change-usage.ts';
-import { windowReasons, windowUntil } from '../engine/modification-window-words.ts';
-import type { VolumeWindow } from '../engine/modification-windows.ts';
+import { windowReasons, windowUntil } from '../engine/plan/modification-window-words.ts';
+import type { VolumeWindow } from '../engine/plan/modification-windows.ts';
 
 export interface RepoLinks {
   htmlBase: string;

@@ -1,7 +1,7 @@
 // After merge: the commit status and the progress comment for one StatefulSet, per template and per PVC. Pure.
 import type { StatefulSetReport, TemplateReport } from '../engine/run-pass.ts';
 import type { WriteOutcome } from '../engine/ports.ts';
-import { stalledWords } from '../engine/node-expansion.ts';
+import { stalledWords } from '../engine/volumes/node-expansion.ts';
 import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { openProposalsLine } from '../proposals/outcome-line.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';

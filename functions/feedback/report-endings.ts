@@ -1,5 +1,5 @@
 // The endings of replaced changes: a template's values that Git replaced before they were reached (the status
-// annotation's `replaced`, engine/template-status.ts) each had a check on the commit that introduced them and a
+// annotation's `replaced`, engine/report/template-status.ts) each had a check on the commit that introduced them and a
 // progress comment on its pull request, which last said "failed for good" and linked a recovery. While the set is
 // reported, those are rewritten to say how the change ended (render-ending.ts): found again from Git's history of the
 // set's file, under the same check name and comment key, so nothing is left saying it failed or proposes a size.

@@ -4,7 +4,7 @@
 // volumes already have (an autoscaler's size written back) only catches up: nothing grows, and no cost is said. Pure.
 import { parseQuantity } from '../domain/quantity.ts';
 import { change, type Medium } from '../domain/spelling.ts';
-import type { TemplateReport } from '../engine/pass-report.ts';
+import type { TemplateReport } from '../engine/report/pass-report.ts';
 
 type SizedTemplate = Pick<TemplateReport, 'from' | 'desiredSize' | 'volumesFrom' | 'catchesUp'>;
 

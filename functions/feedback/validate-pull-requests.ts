@@ -3,8 +3,8 @@
 // (a check run with annotations on the storage lines, where the App may write them) and an upserted plan comment.
 import { matchesManifestGlobs } from '../domain/manifests.ts';
 import { SourceTooLargeError } from '../domain/source-limits.ts';
-import { readTargetDesired } from '../engine/desired-input.ts';
-import { noManifestsAt, readsNothing } from '../engine/no-manifests.ts';
+import { readTargetDesired } from '../engine/desired/desired-input.ts';
+import { noManifestsAt, readsNothing } from '../engine/desired/no-manifests.ts';
 import { namespaceScopeOf } from '../engine/pass-context.ts';
 import type { ClusterPort, ForeignVerdict, GitHistoryPort, ReviewHost, WriteOutcome } from '../engine/ports.ts';
 import { planWithDryRuns, reportFromPlan, type PassTarget, type StatefulSetReport } from '../engine/run-pass.ts';
@@ -15,7 +15,7 @@ import { forEachItem } from './for-each-item.ts';
 import { planCheck, verdictCheck } from './render-check-run.ts';
 import { renderPlanComment, type PlanSummary, type RepoLinks } from './render-plan-comment.ts';
 import { validateContext } from './check-names.ts';
-import type { NoManifests } from '../engine/pass-report.ts';
+import type { NoManifests } from '../engine/report/pass-report.ts';
 import { changeUsageOf, namespacesResized, type ChangeUsage } from '../usage/change-usage.ts';
 import { readVolumeUsage } from '../usage/read-volume-usage.ts';
 import { maxUsageReadMs, type UsageSource } from '../usage/size-proposals.ts';

@@ -2,7 +2,7 @@
 // every pass (KEP-1790 lowers a request only to a value strictly above the capacity); the line that says so links the
 // write-back pull request that sets Git to the live size. Shared by the progress comment, the check, plan's output and
 // the pass report. Pure.
-import type { TemplateReport } from '../engine/pass-report.ts';
+import type { TemplateReport } from '../engine/report/pass-report.ts';
 import { escapeMarkdown } from './escape-markdown.ts';
 
 const lead = 'the volumes were grown outside Git: a write-back pull request sets Git to their size';
@@ -13,7 +13,7 @@ export function writeBackWords(url: string): string {
 }
 
 /**
- * A live template grown outside Git, held for its write-back (engine/write-back-hold.ts), in plain text: `the live
+ * A live template grown outside Git, held for its write-back (engine/plan/write-back-hold.ts), in plain text: `the live
  * template asks for 40Gi, more than Git's 30Gi: held, not shrunk back, while write-back pull request <url> proposes it
  * (...)`; undefined for a template not held.
  */

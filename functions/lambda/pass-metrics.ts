@@ -1,8 +1,8 @@
 // What one target's run counts for in CloudWatch: plain numbers derived from the run, published by the handler as EMF.
-// The outcome and the failed and blocked counts are the pass's verdict (engine/pass-verdict.ts), as the CLI's exit code.
+// The outcome and the failed and blocked counts are the pass's verdict (engine/report/pass-verdict.ts), as the CLI's exit code.
 import { proposalOutcomes, type TargetRun } from '../app/run-targets.ts';
-import { refusedRecordCount } from '../engine/pass-report.ts';
-import { passVerdict, statefulSetsWith, type Severity, type VerdictOutcome } from '../engine/pass-verdict.ts';
+import { refusedRecordCount } from '../engine/report/pass-report.ts';
+import { passVerdict, statefulSetsWith, type Severity, type VerdictOutcome } from '../engine/report/pass-verdict.ts';
 import type { ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { pullRequestCounts } from '../proposals/lifecycle/outcome-counts.ts';
 

@@ -3,7 +3,7 @@
 // say when an open proposal is no longer needed and when a declined one may come back). The lifecycle
 // (lifecycle/manage-proposals.ts) does the rest: find, open, update in place, close with a reason, respect a person's
 // close. See README.md beside this file.
-import type { PassReport } from '../engine/pass-report.ts';
+import type { PassReport } from '../engine/report/pass-report.ts';
 import type { ProposalBody } from './body/compose-body.ts';
 import type { ProposedEdit } from './edits/editable-value.ts';
 import type { ProposalIdentity, ProposalKindName } from './lifecycle/identity.ts';

@@ -3,7 +3,7 @@
 // read is made once per validation run (feedback/validate-pull-requests.ts), for the namespaces of every change in it.
 import { parseQuantity } from '../domain/quantity.ts';
 import type { UsageReadFailure } from '../domain/volume-usage.ts';
-import type { StatefulSetReport, TemplateReport } from '../engine/pass-report.ts';
+import type { StatefulSetReport, TemplateReport } from '../engine/report/pass-report.ts';
 import { gib, percent } from '../domain/spelling.ts';
 import { usedPercentAt } from './growth-size.ts';
 import { claimKey, type UsageReading } from './read-volume-usage.ts';

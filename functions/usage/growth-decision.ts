@@ -7,11 +7,11 @@ import { formatBytesLike, parseQuantity, quantityFromBytes, type Quantity } from
 import { daysSpelled, gib, monthly, percent, showSize } from '../domain/spelling.ts';
 import { costOfGrowth, growthOfReplicas, type VolumeCost } from '../domain/volume-cost.ts';
 import type { GrowthCut, GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
-import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/guardrails.ts';
-import { currentSize } from '../engine/plan-guards.ts';
-import { windowReasons, windowUntil } from '../engine/modification-window-words.ts';
-import type { RememberedMaximum } from '../engine/remembered-maximum.ts';
-import type { StatefulSetPlan, TemplatePlan } from '../engine/plan.ts';
+import { defaultMaxGrowthFactor, guardrailReasons, limitOf, type GuardedChange, type Limit } from '../engine/plan/guardrails.ts';
+import { currentSize } from '../engine/plan/plan-guards.ts';
+import { windowReasons, windowUntil } from '../engine/plan/modification-window-words.ts';
+import type { RememberedMaximum } from '../engine/volumes/remembered-maximum.ts';
+import type { StatefulSetPlan, TemplatePlan } from '../engine/plan/plan.ts';
 import { factorNeeded, gibibyte, roundDownToGi, roundUpToGi, sizeForFactor, stepBytes, usedPercentAt } from './growth-size.ts';
 import type { SetPolicy } from './set-policy.ts';
 import { sizeSourceOf, templateRefOf } from './template-usage.ts';
@@ -19,7 +19,7 @@ import { sizeSourceOf, templateRefOf } from './template-usage.ts';
 export interface GrowthContext {
   guardrails: GuardrailsConfig | undefined;
   prices: PriceConfig | undefined;
-  /** Per driver, the maximum it stated (engine/plan-driver-maximum.ts knownMaxima): growth never proposes above it. */
+  /** Per driver, the maximum it stated (engine/plan/plan-driver-maximum.ts knownMaxima): growth never proposes above it. */
   driverMaxima?: ReadonlyMap<string, RememberedMaximum> | undefined;
 }
 
@@ -54,7 +54,7 @@ function unsettled(template: TemplatePlan): string | undefined {
   return growing ? `${growing.name} is still expanding to ${growing.request?.text ?? '?'}; growth waits for it to finish` : undefined;
 }
 
-/** A template with volumes in their driver's modification window: a growth merged now would only wait (engine/modification-windows.ts). */
+/** A template with volumes in their driver's modification window: a growth merged now would only wait (engine/plan/modification-windows.ts). */
 function drivenWindow(template: TemplatePlan): string | undefined {
   const windows = template.modificationWindows ?? [];
   if (windows.length === 0) return undefined;

@@ -3,7 +3,7 @@
 import type { SizeSourceConfig } from '../domain/config.ts';
 import { mapsClass } from '../domain/size-sources.ts';
 import type { ClaimUsage, ReplicaUsage, TemplateRef, TemplateUsage } from '../domain/volume-usage.ts';
-import { pvcName, type StatefulSetPlan, type TemplatePlan } from '../engine/plan.ts';
+import { pvcName, type StatefulSetPlan, type TemplatePlan } from '../engine/plan/plan.ts';
 import { claimKey } from './read-volume-usage.ts';
 
 export function replicaUsageOf(claim: string, ordinal: number, usage: ClaimUsage): ReplicaUsage {

@@ -10,15 +10,15 @@
 import { expansionFailedForGood, type LivePvc } from '../domain/live-state.ts';
 import { sameSize, type Quantity } from '../domain/quantity.ts';
 import type { LiveSizeFinding, WriteBackDecision } from '../domain/volume-usage.ts';
-import { pvcName, type StatefulSetPlan, type TemplatePlan } from '../engine/plan.ts';
-import { readStatusAnnotation } from '../engine/template-status.ts';
+import { pvcName, type StatefulSetPlan, type TemplatePlan } from '../engine/plan/plan.ts';
+import { readStatusAnnotation } from '../engine/report/template-status.ts';
 import { templateRefOf } from './template-usage.ts';
 
 /** The size the tool last applied to this template from Git (its status annotation, wherever the set keeps it). */
 function appliedFromGit(sts: StatefulSetPlan, template: TemplatePlan): string | undefined {
   const live = sts.live;
   if (!live) return undefined;
-  // A set its operator writes keeps the annotation on its first template's replica-0 PVC (engine/status-carrier.ts).
+  // A set its operator writes keeps the annotation on its first template's replica-0 PVC (engine/report/status-carrier.ts).
   const [first] = sts.templates;
   const annotations = live.controllerOwner === undefined ? live.annotations
     : first?.pvcs.find((p) => p.name === pvcName(first.templateName, live.name, 0))?.annotations ?? {};

@@ -7,7 +7,7 @@ import { load } from 'js-yaml';
 import { probeUsage } from '../../functions/check/probe-usage.ts';
 import { parseConfig } from '../../functions/domain/config.ts';
 import { readDesiredState } from '../../functions/domain/manifests.ts';
-import type { TargetDesired } from '../../functions/engine/desired-input.ts';
+import type { TargetDesired } from '../../functions/engine/desired/desired-input.ts';
 import { diagnoseMissingSeries } from '../../functions/usage/diagnose-series.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import type { Relabelling } from '../../sandbox/kube/prometheus/api-server.ts';

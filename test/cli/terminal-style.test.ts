@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { renderCheckReport } from '../../functions/cli/render-check.ts';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
 import { firstClause, fitLine, plainStyle, terminalStyle } from '../../functions/cli/terminal-style.ts';
-import type { PassReport, StatefulSetReport, TemplateReport } from '../../functions/engine/pass-report.ts';
+import type { PassReport, StatefulSetReport, TemplateReport } from '../../functions/engine/report/pass-report.ts';
 
 const tty = { isTTY: true, columns: 100 };
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[`);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { exitCodesLine, renderCommandHelp, renderOverview, renderSynopses } from '../../functions/cli/command-line.ts';
 import { commandTable } from '../../functions/cli/command-table.ts';
-import { statefulSetSeverity } from '../../functions/engine/pass-verdict.ts';
+import { statefulSetSeverity } from '../../functions/engine/report/pass-verdict.ts';
 import { outcomeWords } from '../../functions/feedback/glossary.ts';
 import { markerLegendLine } from '../../functions/cli/plan-markers.ts';
 

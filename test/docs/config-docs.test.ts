@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { it } from 'node:test';
 import { knownFields } from '../../functions/domain/schema-fields.ts';
-import { defaultMaxGrowthFactor } from '../../functions/engine/guardrails.ts';
+import { defaultMaxGrowthFactor } from '../../functions/engine/plan/guardrails.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import { ConfigError, parseConfig } from '../../functions/domain/config.ts';
 import type { ClusterSnapshot } from '../../functions/domain/live-state.ts';
 import { findClassValue, readSizeSources, replaceSizeValue, type SizeSource } from '../../functions/domain/size-sources.ts';
-import { assembleDesired, readTargetDesired } from '../../functions/engine/desired-input.ts';
-import { planTarget } from '../../functions/engine/plan.ts';
+import { assembleDesired, readTargetDesired } from '../../functions/engine/desired/desired-input.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
 import { pgWorld } from '../engine/builders.ts';
 
 const values = `# pg chart values (prod)

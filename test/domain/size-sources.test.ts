@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findSizeValue, readSizeSources, replaceSizeValue, type SizeSource } from '../../functions/domain/size-sources.ts';
-import { readTargetDesired, assembleDesired } from '../../functions/engine/desired-input.ts';
-import { planTarget } from '../../functions/engine/plan.ts';
+import { readTargetDesired, assembleDesired } from '../../functions/engine/desired/desired-input.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
 import { livePvc, liveSet, snapshot } from '../engine/builders.ts';
 
 const values = `# values for victoria-logs-single

@@ -2,8 +2,8 @@
 // there is never planned, dry-run or resized, whatever the allow list says. Pure: planTarget over builders' data.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isNamespaceAllowed } from '../../functions/engine/allowed-namespaces.ts';
-import { planTarget } from '../../functions/engine/plan.ts';
+import { isNamespaceAllowed } from '../../functions/engine/plan/allowed-namespaces.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
 import { desiredSet, pgWorld } from './builders.ts';
 
 describe('the namespaces a target may resize StatefulSets in', () => {

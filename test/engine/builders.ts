@@ -4,7 +4,7 @@ import type {
   ClusterSnapshot, LivePod, LivePvc, LiveQuota, LiveStatefulSet, LiveStorageClass, NamespaceSnapshot,
 } from '../../functions/domain/live-state.ts';
 import { parseQuantity } from '../../functions/domain/quantity.ts';
-import type { TemplatePlan } from '../../functions/engine/plan-types.ts';
+import type { TemplatePlan } from '../../functions/engine/plan/plan-types.ts';
 
 export const q = parseQuantity;
 

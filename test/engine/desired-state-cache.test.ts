@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readDesiredStateReused } from '../../functions/engine/desired-state-cache.ts';
+import { readDesiredStateReused } from '../../functions/engine/desired/desired-state-cache.ts';
 
 const manifest = (storage: string): string => `apiVersion: apps/v1
 kind: StatefulSet

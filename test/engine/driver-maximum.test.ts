@@ -1,9 +1,9 @@
-// The maximum a driver states, read from its own words (engine/driver-maximum.ts): the texts the recorded
+// The maximum a driver states, read from its own words (engine/volumes/driver-maximum.ts): the texts the recorded
 // csi-driver-host-path wrote behind the real external-resizer (../shared/conformance/csi-v1.34.9/b/), the same words
 // from another driver, and texts that state no maximum (read as none, never guessed).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { smallestStatedMaximum, statedMaximumIn } from '../../functions/engine/driver-maximum.ts';
+import { smallestStatedMaximum, statedMaximumIn } from '../../functions/engine/volumes/driver-maximum.ts';
 import { recordedPvc, recordedWarnings } from '../support/csi-recordings.ts';
 
 describe('a driver\'s stated maximum, read from its words', () => {

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PvcEvent } from '../../functions/domain/live-state.ts';
-import { eventsOfFailedAttempts } from '../../functions/engine/failure-evidence.ts';
-import { describePvc } from '../../functions/engine/pvc-progress.ts';
+import { eventsOfFailedAttempts } from '../../functions/engine/volumes/failure-evidence.ts';
+import { describePvc } from '../../functions/engine/volumes/pvc-progress.ts';
 import { parseQuantity } from '../../functions/domain/quantity.ts';
 import { recordedPvc, recordedWarnings } from '../support/csi-recordings.ts';
 import { eventsOf, recordedTemplate } from '../support/recorded-reports.ts';

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SizeSourceConfig } from '../../functions/domain/config.ts';
 import type { ControllerOwner } from '../../functions/domain/live-state.ts';
-import { planTarget, type PlanOptions, type TemplatePlan } from '../../functions/engine/plan.ts';
-import { costSummary, reportFromPlan } from '../../functions/engine/pass-report.ts';
+import { planTarget, type PlanOptions, type TemplatePlan } from '../../functions/engine/plan/plan.ts';
+import { costSummary, reportFromPlan } from '../../functions/engine/report/pass-report.ts';
 import { desiredSet, desiredTemplate, livePvc, pgWorld } from './builders.ts';
 
 const allowAll: PlanOptions = { allowedNamespaces: ['*'] };

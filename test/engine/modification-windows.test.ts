@@ -1,11 +1,11 @@
-// Which volumes are within their driver's modification window (functions/engine/modification-windows.ts), read from
+// Which volumes are within their driver's modification window (functions/engine/plan/modification-windows.ts), read from
 // the status annotation as this version writes it (a list of times per claim) and as older versions wrote it (one time
 // per claim), and from a claim's conditions; and what is said of them (modification-window-words.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planTarget } from '../../functions/engine/plan.ts';
-import { markModificationWindows, type VolumeWindow } from '../../functions/engine/modification-windows.ts';
-import { windowReasons, windowUntil, windowWords } from '../../functions/engine/modification-window-words.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
+import { markModificationWindows, type VolumeWindow } from '../../functions/engine/plan/modification-windows.ts';
+import { windowReasons, windowUntil, windowWords } from '../../functions/engine/plan/modification-window-words.ts';
 import type { ModificationLimit } from '../../functions/domain/modification-limit.ts';
 import { desiredSet, desiredTemplate, pgWorld, type livePvc } from './builders.ts';
 

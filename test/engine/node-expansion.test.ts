@@ -4,9 +4,9 @@
 // then it is stalled, and so is its set, and every stalled claim is named.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { exitCodeOf, passVerdict } from '../../functions/engine/pass-verdict.ts';
-import type { PassReport } from '../../functions/engine/pass-report.ts';
-import { nodeWaitPolicy, stalledWords } from '../../functions/engine/node-expansion.ts';
+import { exitCodeOf, passVerdict } from '../../functions/engine/report/pass-verdict.ts';
+import type { PassReport } from '../../functions/engine/report/pass-report.ts';
+import { nodeWaitPolicy, stalledWords } from '../../functions/engine/volumes/node-expansion.ts';
 import type { LivePvc } from '../../functions/domain/live-state.ts';
 import { parseQuantity } from '../../functions/domain/quantity.ts';
 import { runningPod } from './builders.ts';

@@ -2,9 +2,9 @@
 // make the pass `failed` or `blocked` with a reason per set, whatever `report.outcome` says of how far it got.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planTarget } from '../../functions/engine/plan.ts';
-import { maxRefusedRecordsListed, refusedRecordCount, refusedRecordsField, reportFromPlan, type PassReport, type StatefulSetReport } from '../../functions/engine/pass-report.ts';
-import { exitCodeOf, passVerdict, statefulSetSeverity, statefulSetsWith } from '../../functions/engine/pass-verdict.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
+import { maxRefusedRecordsListed, refusedRecordCount, refusedRecordsField, reportFromPlan, type PassReport, type StatefulSetReport } from '../../functions/engine/report/pass-report.ts';
+import { exitCodeOf, passVerdict, statefulSetSeverity, statefulSetsWith } from '../../functions/engine/report/pass-verdict.ts';
 import { desiredSet, desiredTemplate, pgWorld } from './builders.ts';
 
 const allowAll = { allowedNamespaces: ['*'] };

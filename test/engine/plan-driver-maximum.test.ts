@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LiveStorageClass } from '../../functions/domain/live-state.ts';
-import { planTarget, type PlanOptions } from '../../functions/engine/plan.ts';
-import { statusAnnotation } from '../../functions/engine/template-status.ts';
+import { planTarget, type PlanOptions } from '../../functions/engine/plan/plan.ts';
+import { statusAnnotation } from '../../functions/engine/report/template-status.ts';
 import { desiredSet, desiredTemplate, livePvc, liveSet, runningPod, snapshot } from './builders.ts';
 import { recordedPvc, renamed } from '../support/csi-recordings.ts';
 

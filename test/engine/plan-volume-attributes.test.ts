@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClusterSnapshot, LiveVolumeAttributesClass } from '../../functions/domain/live-state.ts';
-import { planTarget, type TemplatePlan } from '../../functions/engine/plan.ts';
+import { planTarget, type TemplatePlan } from '../../functions/engine/plan/plan.ts';
 import { desiredSet, desiredTemplate, pgWorld, quota } from './builders.ts';
 
 const allowAll = { allowedNamespaces: ['*'] };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planTarget, type TemplatePlan } from '../../functions/engine/plan.ts';
-import { reportFromPlan } from '../../functions/engine/pass-report.ts';
+import { planTarget, type TemplatePlan } from '../../functions/engine/plan/plan.ts';
+import { reportFromPlan } from '../../functions/engine/report/pass-report.ts';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { desiredSet, desiredTemplate, livePvc, pgWorld, quota, snapshot, liveSet, runningPod } from './builders.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuantity } from '../../functions/domain/quantity.ts';
-import { describePvc } from '../../functions/engine/pvc-progress.ts';
+import { describePvc } from '../../functions/engine/volumes/pvc-progress.ts';
 import { recordedPvc, recordedVersions } from '../support/csi-recordings.ts';
 
 const q = parseQuantity;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describePvc, type PvcState } from '../../functions/engine/pvc-progress.ts';
+import { describePvc, type PvcState } from '../../functions/engine/volumes/pvc-progress.ts';
 import { livePvc, q } from './builders.ts';
 
 const condition = (type: string, message?: string) => ({ type, status: 'True', reason: undefined, message, lastTransitionTime: undefined });

@@ -2,9 +2,9 @@
 // (The same loop runs against the Kubernetes sandbox over HTTP in test/integration.)
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planTarget } from '../../functions/engine/plan.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
-import { describePatch, reconcileVolumes } from '../../functions/engine/reconcile-volumes.ts';
+import { describePatch, reconcileVolumes } from '../../functions/engine/volumes/reconcile-volumes.ts';
 import { desiredSet, pgWorld, runningPod } from './builders.ts';
 
 function recordingPatcher(failures: Record<string, ClusterError> = {}) {

@@ -1,9 +1,9 @@
-// What a pass remembers of a driver's maximum on a template's status (engine/remembered-maximum.ts): the latest thing
+// What a pass remembers of a driver's maximum on a template's status (engine/volumes/remembered-maximum.ts): the latest thing
 // the driver said on the template's claims, kept once their condition is gone (a recovery drops it, as recorded),
 // written again only when it is a day newer, forgotten after a week or when a volume of the driver is larger.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { rememberMaximum, rememberedForMs, statementsOn, type RememberedMaximum } from '../../functions/engine/remembered-maximum.ts';
+import { rememberMaximum, rememberedForMs, statementsOn, type RememberedMaximum } from '../../functions/engine/volumes/remembered-maximum.ts';
 import { livePvc } from './builders.ts';
 import { recordedPvc, renamed } from '../support/csi-recordings.ts';
 

@@ -2,8 +2,8 @@
 // needs to say, on each one's commit, how it ended. Pure: summariseTemplate over plain plans and progress.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PvcProgress } from '../../functions/engine/pvc-progress.ts';
-import { replacedKept, summariseTemplate, type TemplateStatus } from '../../functions/engine/template-status.ts';
+import type { PvcProgress } from '../../functions/engine/volumes/pvc-progress.ts';
+import { replacedKept, summariseTemplate, type TemplateStatus } from '../../functions/engine/report/template-status.ts';
 import { liveSet, livePvc, templatePlan } from './builders.ts';
 
 const live = liveSet({ replicas: 2 });

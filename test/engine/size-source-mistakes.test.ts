@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { SizeSource } from '../../functions/domain/size-sources.ts';
 import { closestName } from '../../functions/domain/similar-names.ts';
-import { assembleDesired, readTargetDesired } from '../../functions/engine/desired-input.ts';
-import { planTarget } from '../../functions/engine/plan.ts';
-import { reportFromPlan } from '../../functions/engine/pass-report.ts';
+import { assembleDesired, readTargetDesired } from '../../functions/engine/desired/desired-input.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
+import { reportFromPlan } from '../../functions/engine/report/pass-report.ts';
 import { judgeSizeSourceTargets } from '../../functions/check/size-source-targets.ts';
 import { desiredSet, livePvc, liveSet, snapshot } from './builders.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeDifference, diffTemplates } from '../../functions/engine/template-diff.ts';
+import { describeDifference, diffTemplates } from '../../functions/engine/plan/template-diff.ts';
 
 const gitTemplate = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: {} } } };
 

@@ -1,9 +1,9 @@
-// The Events a pass records for a template (engine/template-events.ts), as kubectl shows them: a class change is said
+// The Events a pass records for a template (engine/report/template-events.ts), as kubectl shows them: a class change is said
 // as one, never as a resize (issue 35 item 6: "VolumeClaimTemplateResized ... reached 1Gi in VolumeAttributesClass fast").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { templateFinishedEvent, templatesUpdatedEvent, templateUpdateChange } from '../../functions/engine/template-events.ts';
-import type { TemplateStatus } from '../../functions/engine/template-status.ts';
+import { templateFinishedEvent, templatesUpdatedEvent, templateUpdateChange } from '../../functions/engine/report/template-events.ts';
+import type { TemplateStatus } from '../../functions/engine/report/template-status.ts';
 import { q, templatePlan } from './builders.ts';
 
 const status = (change: TemplateStatus['change'], replicas = 2, desiredClass?: string): TemplateStatus => ({

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
-import { holdWords } from '../../functions/engine/busy-pass.ts';
-import type { LeaseHold, PassReport } from '../../functions/engine/pass-report.ts';
+import { holdWords } from '../../functions/engine/lease/busy-pass.ts';
+import type { LeaseHold, PassReport } from '../../functions/engine/report/pass-report.ts';
 import { progressState, renderProgressComment } from '../../functions/feedback/render-progress.ts';
 import { recordedPvc } from '../support/csi-recordings.ts';
 import { recordedTemplate } from '../support/recorded-reports.ts';

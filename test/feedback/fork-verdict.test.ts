@@ -1,7 +1,7 @@
 // The fork's view of a verdict (pure): from the pull request's files and the branch's, never the cluster.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readTargetDesired } from '../../functions/engine/desired-input.ts';
+import { readTargetDesired } from '../../functions/engine/desired/desired-input.ts';
 import { forkChangeTitle, forkVerdict } from '../../functions/feedback/fork-verdict.ts';
 import { pgManifest } from './one-set-world.ts';
 

@@ -4,7 +4,7 @@
 // a write-back pull request, the failure it always was.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planTarget } from '../../functions/engine/plan.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
 import { reportFromPlan } from '../../functions/engine/run-pass.ts';
 import { renderProgressComment } from '../../functions/feedback/render-progress.ts';
 import { desiredSet, desiredTemplate, pgWorld } from '../engine/builders.ts';

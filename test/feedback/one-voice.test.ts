@@ -12,8 +12,8 @@ import { accessQuestions, judgeAccess } from '../../functions/check/cluster-acce
 import { ok, warning } from '../../functions/check/check-result.ts';
 import { renderCheckReport } from '../../functions/cli/render-check.ts';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
-import { planTarget, type PlanOptions } from '../../functions/engine/plan.ts';
-import { costSummary, reportFromPlan, type PassReport, type StatefulSetReport } from '../../functions/engine/pass-report.ts';
+import { planTarget, type PlanOptions } from '../../functions/engine/plan/plan.ts';
+import { costSummary, reportFromPlan, type PassReport, type StatefulSetReport } from '../../functions/engine/report/pass-report.ts';
 import { glossary } from '../../functions/feedback/glossary.ts';
 import { planAnnotations, planCheck } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../functions/domain/config.ts';
-import { statusAnnotation } from '../../functions/engine/template-status.ts';
+import { statusAnnotation } from '../../functions/engine/report/template-status.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../sandbox/kube/index.ts';
 import { mustResourceType, type KubeObject } from '../../sandbox/kube/store.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
 import { costSummary, reportFromPlan, type PassReport } from '../../functions/engine/run-pass.ts';
-import { planTarget } from '../../functions/engine/plan.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
 import { planAnnotations } from '../../functions/feedback/render-check-run.ts';
 import { renderPlanComment } from '../../functions/feedback/render-plan-comment.ts';
 import { desiredSet, desiredTemplate, livePvc, liveSet, pgWorld, q, runningPod } from '../engine/builders.ts';

@@ -3,7 +3,7 @@
 // a manifest builder whose every part a case can replace with something hostile.
 import { readDesiredState } from '../../functions/domain/manifests.ts';
 import type { DesiredState } from '../../functions/domain/desired-state.ts';
-import { planTarget, type StatefulSetPlan } from '../../functions/engine/plan.ts';
+import { planTarget, type StatefulSetPlan } from '../../functions/engine/plan/plan.ts';
 import { liveSet, livePvc, runningPod, snapshot } from '../engine/builders.ts';
 import { statefulSetManifest, type ManifestParts } from '../support/statefulset-manifest.ts';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseQuantity } from '../../functions/domain/quantity.ts';
-import type { StatefulSetPlan } from '../../functions/engine/plan.ts';
+import type { StatefulSetPlan } from '../../functions/engine/plan/plan.ts';
 import { manifestCases } from './manifest-cases.ts';
 import { goodFile, readAndPlan } from './manifest-world.ts';
 

@@ -4,7 +4,7 @@
 // runs against the Kubernetes sandbox as the tool's identity, under the RBAC manifest `rbac` generates.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventRefreshMs } from '../../functions/engine/problem-events.ts';
+import { eventRefreshMs } from '../../functions/engine/report/problem-events.ts';
 import { startHarness, statefulSetReport, types, type Harness } from './harness.ts';
 
 /** The StatefulSet's Events of this reason, as `kubectl get events --field-selector involvedObject.name=NAME` lists them. */

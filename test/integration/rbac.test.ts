@@ -16,7 +16,7 @@ import { parseSubject, rbacObjects, type RbacObject } from '../../functions/app/
 import { rbacCommand } from '../../functions/cli/rbac-command.ts';
 import { renderPassReport } from '../../functions/cli/render-report.ts';
 import { engineUser, startHarness, statefulSetReport, types } from './harness.ts';
-import { eventRefreshMs } from '../../functions/engine/problem-events.ts';
+import { eventRefreshMs } from '../../functions/engine/report/problem-events.ts';
 
 const configMapType = types.configMap;
 

@@ -1,7 +1,7 @@
 // The KEP-0661 test plan, run end to end: runPass with the real client-node adapter against the Kubernetes sandbox.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { statusAnnotation } from '../../functions/engine/template-status.ts';
+import { statusAnnotation } from '../../functions/engine/report/template-status.ts';
 import {
   allConverged, podIdentity, startHarness, statefulSetReport, storageOf, types,
 } from './harness.ts';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { leaseOutstandingAnnotation } from '../../functions/adapters/kube/map-objects.ts';
-import { LazyLease } from '../../functions/engine/lazy-lease.ts';
+import { LazyLease } from '../../functions/engine/lease/lazy-lease.ts';
 import { passLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
 import { resumeRecreation, updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
 import { attacker } from './attacker.ts';

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { KubeCluster } from '../../functions/adapters/kube/kube-cluster.ts';
 import { ClusterError } from '../../functions/engine/ports.ts';
 import { updateLiveTemplate } from '../../functions/engine/records/recreate-statefulset.ts';
-import { LazyLease } from '../../functions/engine/lazy-lease.ts';
+import { LazyLease } from '../../functions/engine/lease/lazy-lease.ts';
 import { passLedger, recordedInLedger } from '../../functions/engine/records/ledger.ts';
 import { allConverged, startHarness, types } from './harness.ts';
 

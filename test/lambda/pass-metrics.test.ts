@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TargetRun } from '../../functions/app/run-targets.ts';
-import { maxRefusedRecordsListed, type PassReport } from '../../functions/engine/pass-report.ts';
-import { exitCodeOf, passVerdict } from '../../functions/engine/pass-verdict.ts';
+import { maxRefusedRecordsListed, type PassReport } from '../../functions/engine/report/pass-report.ts';
+import { exitCodeOf, passVerdict } from '../../functions/engine/report/pass-verdict.ts';
 import { passMetrics } from '../../functions/lambda/pass-metrics.ts';
 
 const run = (refused: number, extra: Partial<PassReport> = {}): TargetRun => ({

@@ -1,10 +1,10 @@
 // Template reports built the way a pass builds them (describeTemplatePvcs, withNodeWaits, summariseTemplate,
 // templateReport, outcomeOf) over claims and Events real CSI sidecars recorded (test/support/csi-recordings.ts).
 import type { LivePod, LivePvc, PvcEvent } from '../../functions/domain/live-state.ts';
-import { withNodeWaits, type NodeWaitPolicy } from '../../functions/engine/node-expansion.ts';
-import { describeTemplatePvcs, outcomeOf, templateReport, type StatefulSetReport, type TemplateReport } from '../../functions/engine/pass-report.ts';
-import type { TemplatePlan } from '../../functions/engine/plan-types.ts';
-import { summariseTemplate, type TemplateStatus } from '../../functions/engine/template-status.ts';
+import { withNodeWaits, type NodeWaitPolicy } from '../../functions/engine/volumes/node-expansion.ts';
+import { describeTemplatePvcs, outcomeOf, templateReport, type StatefulSetReport, type TemplateReport } from '../../functions/engine/report/pass-report.ts';
+import type { TemplatePlan } from '../../functions/engine/plan/plan-types.ts';
+import { summariseTemplate, type TemplateStatus } from '../../functions/engine/report/template-status.ts';
 import { liveSet, templatePlan } from '../engine/builders.ts';
 import { renamed } from './csi-recordings.ts';
 

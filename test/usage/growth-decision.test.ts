@@ -6,9 +6,9 @@ import type { GuardrailsConfig, PriceConfig } from '../../functions/domain/confi
 import type { GrowthPolicy } from '../../functions/domain/usage-config.ts';
 import type { ClaimUsage, GrowthDecision } from '../../functions/domain/volume-usage.ts';
 import type { ToolAnnotation } from '../../functions/domain/desired-state.ts';
-import { planTarget } from '../../functions/engine/plan.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
 import { decideGrowth } from '../../functions/usage/growth-decision.ts';
-import { markModificationWindows } from '../../functions/engine/modification-windows.ts';
+import { markModificationWindows } from '../../functions/engine/plan/modification-windows.ts';
 import { setPolicy } from '../../functions/usage/set-policy.ts';
 import { templateUsageOf } from '../../functions/usage/template-usage.ts';
 import { desiredSet, desiredTemplate, pgWorld } from '../engine/builders.ts';

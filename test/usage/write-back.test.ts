@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WriteBackDecision } from '../../functions/domain/volume-usage.ts';
-import { planTarget } from '../../functions/engine/plan.ts';
-import { statusAnnotation } from '../../functions/engine/template-status.ts';
+import { planTarget } from '../../functions/engine/plan/plan.ts';
+import { statusAnnotation } from '../../functions/engine/report/template-status.ts';
 import { decideWriteBack } from '../../functions/usage/write-back.ts';
 import { desiredSet, desiredTemplate, pgWorld } from '../engine/builders.ts';
 

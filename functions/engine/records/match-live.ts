@@ -3,8 +3,8 @@
 // (new image, replicas, a label, an ownerReference) must not be replaced by the record's older copy. Pure.
 import { isDeepStrictEqual } from 'node:util';
 import type { JsonObject, LiveStatefulSet, RecreationRecord } from '../../domain/live-state.ts';
-import { describeOwner } from '../controller-owner.ts';
-import { statusAnnotation } from '../template-status.ts';
+import { describeOwner } from '../plan/controller-owner.ts';
+import { statusAnnotation } from '../report/template-status.ts';
 
 /**
  * Why the live object is no longer the one the record was made from (one phrase), or undefined when it still is, apart

@@ -7,7 +7,7 @@
 // finished is not in the mark, and is refused like a forged one. Pure.
 import type { RecreationRecord } from '../../domain/live-state.ts';
 import type { LeaseMarks, LeaseState } from '../ports.ts';
-import { mappedValuesOf, type DesiredInput } from '../desired-input.ts';
+import { mappedValuesOf, type DesiredInput } from '../desired/desired-input.ts';
 import type { RecordKey } from './authenticity.ts';
 
 const markVersion = 'sts-volume-gitops.io/outstanding-recreations/v1';

@@ -9,10 +9,10 @@ import type { PassContext } from '../pass-context.ts';
 import { passNow } from '../pass-context.ts';
 import { recordRefusal } from './authenticity.ts';
 import { isListed, standingRefusal, type RecordStanding } from './outstanding.ts';
-import { maxRefusedRecordsListed, type RefusedRecord } from '../pass-report.ts';
+import { maxRefusedRecordsListed, type RefusedRecord } from '../report/pass-report.ts';
 import { count } from '../../domain/spelling.ts';
 
-export type { RefusedRecord } from '../pass-report.ts';
+export type { RefusedRecord } from '../report/pass-report.ts';
 
 /** A record refused, and whether only for not being listed by the Lease as the pass read it (authentic otherwise). */
 export interface Refusal {

@@ -3,10 +3,10 @@
 // holder has it, used only to create a StatefulSet left absent.
 import type { LeaseState } from '../ports.ts';
 import type { RecreationRecord } from '../../domain/live-state.ts';
-import { isNamespaceAllowed } from '../allowed-namespaces.ts';
+import { isNamespaceAllowed } from '../plan/allowed-namespaces.ts';
 import { mapWithConcurrency } from '../concurrency.ts';
 import { ClusterError } from '../ports.ts';
-import type { LazyLease } from '../lazy-lease.ts';
+import type { LazyLease } from '../lease/lazy-lease.ts';
 import type { RecordLedger } from './ledger.ts';
 import { resumeRecreation, type RecreationCluster, type TemplateUpdateOutcome } from './recreate-statefulset.ts';
 import { namespaceScopeOf, type PassContext } from '../pass-context.ts';

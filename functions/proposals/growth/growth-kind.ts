@@ -3,7 +3,7 @@
 // person closed may come back (usage rose by a further step: a larger size is needed, or Git's size changed). Pure.
 import { parseQuantity, sameSize } from '../../domain/quantity.ts';
 import type { GrowthDecision } from '../../domain/volume-usage.ts';
-import type { PassReport } from '../../engine/pass-report.ts';
+import type { PassReport } from '../../engine/report/pass-report.ts';
 import type { ProposalMark } from '../lifecycle/marker.ts';
 import type { ProposalKind } from '../proposal.ts';
 

@@ -6,7 +6,7 @@ import type { PriceConfig } from '../../domain/config.ts';
 import { parseQuantity } from '../../domain/quantity.ts';
 import { change, count, daysSpelled, gib, groupDigits, percent } from '../../domain/spelling.ts';
 import type { GrowthDecision, GrowthTrigger, ReplicaUsage, TemplateUsage } from '../../domain/volume-usage.ts';
-import type { TemplateReport } from '../../engine/pass-report.ts';
+import type { TemplateReport } from '../../engine/report/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import type { ProposalBody } from '../body/compose-body.ts';
 import { costSection } from '../body/cost.ts';

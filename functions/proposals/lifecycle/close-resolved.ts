@@ -2,7 +2,7 @@
 // propose for, is closed with a comment saying why, when its kind finds the reason in the pass (positive evidence
 // only), and labelled so that its closure is never read as a person declining it. One that cannot be closed (locked,
 // a 403) is reported; the others are still closed.
-import type { PassReport } from '../../engine/pass-report.ts';
+import type { PassReport } from '../../engine/report/pass-report.ts';
 import type { ReviewHost } from '../../engine/ports.ts';
 import { escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import { forEachItem } from '../../feedback/for-each-item.ts';

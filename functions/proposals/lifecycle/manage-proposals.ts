@@ -4,7 +4,7 @@
 // own; a rate limit stops the step; an item without time left is left for the next pass. The target's open proposals
 // are listed once a pass, before every step (app/run-targets.ts): each step reads only its own kinds there and opens
 // or closes only its own kinds, so that one listing is what each step's cap and closing round need.
-import type { PassReport } from '../../engine/pass-report.ts';
+import type { PassReport } from '../../engine/report/pass-report.ts';
 import type { ReviewHost } from '../../engine/ports.ts';
 import { forEachItem } from '../../feedback/for-each-item.ts';
 import type { ProposalKind, ProposalOutcome, Proposing } from '../proposal.ts';

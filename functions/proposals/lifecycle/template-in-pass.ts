@@ -1,7 +1,7 @@
 // What a pass says of the template an open proposal is about, for its kind's `resolution`: the template's report, or
 // that it is gone from Git (only on a complete pass over manifests that all read cleanly), or nothing (a set the pass
 // did not look into: out of time, absent from the cluster, a manifest error somewhere). Pure.
-import type { PassReport, TemplateReport } from '../../engine/pass-report.ts';
+import type { PassReport, TemplateReport } from '../../engine/report/pass-report.ts';
 import type { TemplateRef } from './identity.ts';
 
 export type TemplateInPass = { template: TemplateReport } | 'gone' | 'unknown';

@@ -3,8 +3,8 @@
 import {
   compareQuantities, formatBytesLike, largestStepBelowOrEqual, nextStepAbove, parseQuantity, type Quantity,
 } from '../../domain/quantity.ts';
-import { sizeAtDriverMaximum } from '../../engine/at-driver-maximum.ts';
-import { smallestStatedMaximum } from '../../engine/driver-maximum.ts';
+import { sizeAtDriverMaximum } from '../../engine/volumes/at-driver-maximum.ts';
+import { smallestStatedMaximum } from '../../engine/volumes/driver-maximum.ts';
 
 export interface RecoveryPvc {
   name: string;
@@ -34,7 +34,7 @@ const waysOut = [
   'scale the StatefulSet down so that only replicas at one size remain, then set that size',
 ];
 
-/** Bytes of the smallest maximum any driver message states (engine/driver-maximum.ts: `exceeds maximum allowed 53687091200`). */
+/** Bytes of the smallest maximum any driver message states (engine/volumes/driver-maximum.ts: `exceeds maximum allowed 53687091200`). */
 export function statedMaximum(messages: readonly string[]): bigint | undefined {
   return smallestStatedMaximum(messages)?.bytes;
 }

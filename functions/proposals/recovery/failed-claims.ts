@@ -1,5 +1,5 @@
 // Which claims a size recovery is about: those whose expansion the driver refused for good. Pure.
-import type { TemplateReport } from '../../engine/pass-report.ts';
+import type { TemplateReport } from '../../engine/report/pass-report.ts';
 
 /**
  * A terminal expansion failure (a refused class modification has its own recovery: class-recovery.ts). A template Git

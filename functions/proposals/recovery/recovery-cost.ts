@@ -3,7 +3,7 @@
 import type { PriceConfig } from '../../domain/config.ts';
 import { formatBytesLike, reportedQuantity } from '../../domain/quantity.ts';
 import { growthOfReplicas, reportedVolume, type VolumeSizes } from '../../domain/volume-cost.ts';
-import type { TemplateReport } from '../../engine/pass-report.ts';
+import type { TemplateReport } from '../../engine/report/pass-report.ts';
 import type { BodySection } from '../body/section.ts';
 import { costSection } from '../body/cost.ts';
 

@@ -2,7 +2,7 @@
 // evidence only; a new value in Git only once it is reached or blocked, so that one recovery pull request per template
 // follows failure after failure), and when one a person declined may come back (another failed or proposed value).
 import { sameSize } from '../../domain/quantity.ts';
-import type { PassReport, TemplateReport } from '../../engine/pass-report.ts';
+import type { PassReport, TemplateReport } from '../../engine/report/pass-report.ts';
 import { templateKey } from '../lifecycle/identity.ts';
 import { sameValues, type ProposalMark } from '../lifecycle/marker.ts';
 import { templateInPass } from '../lifecycle/template-in-pass.ts';

@@ -2,8 +2,8 @@
 // Events of the attempt that failed), why the proposal, and what else a person can do that holds for the real CSI
 // external-resizer (v1.12 and later; v2.0.0 recorded in ../shared/conformance/csi-v1.34.9/). Pure.
 import type { PriceConfig } from '../../domain/config.ts';
-import { claimsLastingStateWords, waysOutAtMaximum } from '../../engine/at-driver-maximum.ts';
-import type { StatefulSetReport, TemplateReport } from '../../engine/pass-report.ts';
+import { claimsLastingStateWords, waysOutAtMaximum } from '../../engine/volumes/at-driver-maximum.ts';
+import type { StatefulSetReport, TemplateReport } from '../../engine/report/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import { failureQuotes, failureSince } from '../../feedback/failure-quotes.ts';
 import type { ProposalBody } from '../body/compose-body.ts';
@@ -45,7 +45,7 @@ export function sizeRecoveryBody(args: {
   const gitMovedOn = inGit === failed ? '' : ` Git asks for ${escapeMarkdown(inGit)} now, above the driver's maximum: that change is blocked and nothing was written for it; this pull request replaces it.`;
   const failedPvcs = failedForGood(template);
   const since = failureSince(template, 'size');
-  // The kubelet's refusal (engine/pvc-progress.ts): no slow-retry set, and lowering helps only a node-only driver.
+  // The kubelet's refusal (engine/volumes/pvc-progress.ts): no slow-retry set, and lowering helps only a node-only driver.
   const onNode = failedPvcs.some((p) => p.condition?.type === 'NodeResizeError');
   const retried = onNode ? nodeRetry : slowRetry('expansion');
   const header = headerSection(`The expansion of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} ${codeSpan(template.templateName)} to ${escapeMarkdown(failed)} failed for good`,
@@ -70,7 +70,7 @@ export function sizeRecoveryBody(args: {
 }
 
 /**
- * Volumes at their driver's maximum (engine/at-driver-maximum.ts): no size can succeed, so the proposal puts Git back at
+ * Volumes at their driver's maximum (engine/volumes/at-driver-maximum.ts): no size can succeed, so the proposal puts Git back at
  * the size the volumes have; what becomes of the claims, and what a person can do.
  */
 function atMaximumSections(args: { failed: string; inGit: string; size: string; explanation: string; onNode: boolean }): Omit<ProposalBody, 'header' | 'evidence'> {

@@ -5,7 +5,7 @@
 import { change } from '../../domain/spelling.ts';
 import type { WriteBackDecision } from '../../domain/volume-usage.ts';
 import type { GitHistoryPort } from '../../engine/ports.ts';
-import type { PassReport, TemplateReport } from '../../engine/pass-report.ts';
+import type { PassReport, TemplateReport } from '../../engine/report/pass-report.ts';
 import type { PassTarget } from '../../engine/pass-context.ts';
 import { editableValueIn } from '../edits/editable-value.ts';
 import { templateKey, type ProposalIdentity } from '../lifecycle/identity.ts';

@@ -1,9 +1,9 @@
-// Which live templates grown outside Git a pass holds for their write-back (engine/write-back-hold.ts): each template
+// Which live templates grown outside Git a pass holds for their write-back (engine/plan/write-back-hold.ts): each template
 // the plan would shrink back whose write-back decision (usage/write-back.ts) finds the live template grown, unless a
 // person closed that write-back unmerged for this size (declined, as the lifecycle reads it: Git wins, and the pass
 // applies Git as before). One listing of the template's write-back branch per such template, none for the others.
 import type { ReviewHost } from '../../engine/ports.ts';
-import { shrinksLiveTemplate, type HeldTemplate, type WriteBackHolds } from '../../engine/write-back-hold.ts';
+import { shrinksLiveTemplate, type HeldTemplate, type WriteBackHolds } from '../../engine/plan/write-back-hold.ts';
 import { decideWriteBack } from '../../usage/write-back.ts';
 import { declinedAmong } from '../lifecycle/ensure-proposal.ts';
 import { proposalBranch, type ProposalIdentity } from '../lifecycle/identity.ts';

@@ -2,7 +2,7 @@
 // it proposes (Git caught up another way: a person's own pull request, a merge of this one), or the template left Git
 // on a complete clean pass; a person's close holds until the live size grows beyond what it proposed. Pure.
 import { parseQuantity } from '../../domain/quantity.ts';
-import type { PassReport } from '../../engine/pass-report.ts';
+import type { PassReport } from '../../engine/report/pass-report.ts';
 import { templateKey } from '../lifecycle/identity.ts';
 import type { ProposalMark, ProposalValues } from '../lifecycle/marker.ts';
 import { templateInPass } from '../lifecycle/template-in-pass.ts';

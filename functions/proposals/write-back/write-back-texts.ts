@@ -8,7 +8,7 @@ import { formatBytesLike, parseQuantity, reportedQuantity, sameSize } from '../.
 import { count, monthly, showSize } from '../../domain/spelling.ts';
 import { committedBytes, costOfGrowth, reportedVolume } from '../../domain/volume-cost.ts';
 import type { WriteBackDecision } from '../../domain/volume-usage.ts';
-import type { TemplateReport } from '../../engine/pass-report.ts';
+import type { TemplateReport } from '../../engine/report/pass-report.ts';
 import { codeSpan, escapeMarkdown } from '../../feedback/escape-markdown.ts';
 import type { ProposalBody } from '../body/compose-body.ts';
 import { evidenceSection } from '../body/evidence.ts';

@@ -10,7 +10,7 @@
 //   sodafoundation/strato#1094). Under the old rule a second sentence followed, "Wait at least 6 hours between
 //   modifications per EBS volume."; AWS documents that the message now "indicates when you can perform your next
 //   modification", but no recording of the new words was found: the second sentence here is ours, and the tool
-//   matches only on the code (engine/pvc-progress.ts refusedWithinWindow).
+//   matches only on the code (engine/volumes/pvc-progress.ts refusedWithinWindow).
 // - under way: `api error IncorrectModificationState: Volume vol-... cannot be modified in modification state
 //   OPTIMIZING`, quoted from a real cluster's VolumeResizeFailed Event in kubernetes/kubernetes#69434 (the SDK v1
 //   form; the driver's SDK v2 prints `api error` before the code).

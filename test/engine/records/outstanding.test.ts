@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecreationRecord } from '../../../functions/domain/live-state.ts';
-import { readTargetDesired } from '../../../functions/engine/desired-input.ts';
+import { readTargetDesired } from '../../../functions/engine/desired/desired-input.ts';
 import { desiredStatefulSetKeys, standingRefusal, type RecordStanding } from '../../../functions/engine/records/outstanding.ts';
 
 const record = (mac: string | undefined, name = 'pg'): RecreationRecord => ({

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { load } from 'js-yaml';
 import { sandboxConfig, sandboxRecordKeyEnv } from '../../../functions/cli/sandbox-config.ts';
 import { parseConfig, type Config } from '../../../functions/domain/config.ts';
-import type { PvcReport } from '../../../functions/engine/pass-report.ts';
+import type { PvcReport } from '../../../functions/engine/report/pass-report.ts';
 import { chooseRecoveryClass } from '../../../functions/proposals/recovery/class-recovery.ts';
 import { startGitHubSandbox, type GitHubSandbox } from '../../../sandbox/github/index.ts';
 import { startKubeSandbox, type KubeSandbox } from '../../../sandbox/kube/index.ts';

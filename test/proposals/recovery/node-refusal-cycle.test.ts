@@ -9,7 +9,7 @@ import { load } from 'js-yaml';
 import { toLivePvc } from '../../../functions/adapters/kube/map-objects.ts';
 import type { JsonObject } from '../../../functions/domain/live-state.ts';
 import { parseQuantity } from '../../../functions/domain/quantity.ts';
-import { describePvc } from '../../../functions/engine/pvc-progress.ts';
+import { describePvc } from '../../../functions/engine/volumes/pvc-progress.ts';
 import { startKubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../../support/statefulset-manifest.ts';

@@ -1,7 +1,7 @@
 // The `## What it changes` section of a size recovery's body: direction from the volumes' capacity, cost at the prices.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PvcReport } from '../../../functions/engine/pass-report.ts';
+import type { PvcReport } from '../../../functions/engine/report/pass-report.ts';
 import { recoveryChangeSection } from '../../../functions/proposals/recovery/recovery-cost.ts';
 
 function pvc(ordinal: number, capacity: string | undefined, extra: Partial<PvcReport> = {}): PvcReport {

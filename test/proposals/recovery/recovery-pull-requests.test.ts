@@ -10,7 +10,7 @@ import type { GitHubSandbox } from '../../../sandbox/github/index.ts';
 import type { KubeSandbox } from '../../../sandbox/kube/index.ts';
 import { mustResourceType } from '../../../sandbox/kube/store.ts';
 import { statefulSetManifest } from '../../support/statefulset-manifest.ts';
-import { statusAnnotation } from '../../../functions/engine/template-status.ts';
+import { statusAnnotation } from '../../../functions/engine/report/template-status.ts';
 import { applyPass } from '../../support/passes.ts';
 import { startSandboxPair } from '../../support/sandbox-pair.ts';
 

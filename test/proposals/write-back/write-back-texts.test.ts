@@ -2,7 +2,7 @@
 // at its committed size (domain/volume-cost.ts), so one still expanding is not both "already paid" and "grows more".
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { planTarget } from '../../../functions/engine/plan.ts';
+import { planTarget } from '../../../functions/engine/plan/plan.ts';
 import { reportFromPlan } from '../../../functions/engine/run-pass.ts';
 import { writeBackBody } from '../../../functions/proposals/write-back/write-back-texts.ts';
 import { decideWriteBack } from '../../../functions/usage/write-back.ts';
