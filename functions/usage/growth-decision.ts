@@ -43,6 +43,23 @@ function becauseWords(trigger: GrowthTrigger, replica: ReplicaUsage | undefined,
   return `${trigger.claim} fills in ${days(trigger.value)} at the last day's pace (${gib(replica?.bytesPerDay ?? 0)} a day; growth when it fills within ${days((policy.fullWithinSeconds?.value ?? 0) / 86_400)})`;
 }
 
+/** The replica with the highest used percent, the first of equals (as a stable sort, highest first, would put it). */
+function fullestReplica(replicas: readonly ReplicaUsage[]): ReplicaUsage | undefined {
+  let fullest = replicas[0];
+  for (const replica of replicas) if (fullest && replica.usedPercent > fullest.usedPercent) fullest = replica;
+  return fullest;
+}
+
+/** `growth from 80% or when it fills within 7 days`: the same words for every template of a policy, so spelled once. */
+const thresholdWordsOf = new WeakMap<SetPolicy, string>();
+function thresholdWords(policy: Extract<SetPolicy, { kind: 'on' }>): string {
+  const known = thresholdWordsOf.get(policy);
+  if (known !== undefined) return known;
+  const words = `growth from ${percent(policy.usedPercent.value)}${policy.fullWithinSeconds ? ` or when it fills within ${days(policy.fullWithinSeconds.value / 86_400)}` : ''}`;
+  thresholdWordsOf.set(policy, words);
+  return words;
+}
+
 function none(ref: TemplateRef, code: Extract<GrowthDecision, { action: 'none' }>['code'], why: string): GrowthDecision {
   return { ...ref, action: 'none', code, sentence: `no growth: ${why}` };
 }
@@ -74,12 +91,13 @@ export function decideGrowth(sts: StatefulSetPlan, template: TemplatePlan, usage
   if (usage.replicas.length === 0) {
     return none(ref, 'no-usage', `no replica's volume has usage series (${usage.unread.join(', ') || 'no replicas'}): a kubelet reports only the volumes of running pods`);
   }
-  const triggers = usage.replicas.map((replica) => ({ replica, trigger: triggerOf(replica, policy) }));
-  if (!triggers.some((t) => t.trigger !== undefined)) {
-    const fullest = [...usage.replicas].sort((a, b) => b.usedPercent - a.usedPercent)[0];
+  // Most templates are below every threshold: they are told so without the triggers' objects or a sorted copy.
+  if (!usage.replicas.some((replica) => triggerOf(replica, policy) !== undefined)) {
+    const fullest = fullestReplica(usage.replicas);
     const pace = fullest?.daysToFull !== undefined ? `, fills in ${days(fullest.daysToFull)}` : '';
-    return none(ref, 'below-threshold', `the fullest replica, ${fullest?.claim ?? '?'}, is ${percent(fullest?.usedPercent ?? 0)} full${pace} (growth from ${percent(policy.usedPercent.value)}${policy.fullWithinSeconds ? ` or when it fills within ${days(policy.fullWithinSeconds.value / 86_400)}` : ''})`);
+    return none(ref, 'below-threshold', `the fullest replica, ${fullest?.claim ?? '?'}, is ${percent(fullest?.usedPercent ?? 0)} full${pace} (${thresholdWords(policy)})`);
   }
+  const triggers = usage.replicas.map((replica) => ({ replica, trigger: triggerOf(replica, policy) }));
   const current = template.to.bytes;
   const step = stepBytes(current, policy.step.value);
   const need = { usedPercent: policy.usedPercent.value, fullWithinSeconds: policy.fullWithinSeconds?.value };

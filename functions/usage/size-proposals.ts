@@ -4,7 +4,7 @@
 // fails is a report line and the reason growth is skipped this pass; nothing else the pass does depends on it.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
 import type { GrowthPolicy, UsageConfig } from '../domain/usage-config.ts';
-import type { GrowthDecision, TemplateUsage, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
+import type { GrowthDecision, TemplateUsage, UsageReport } from '../domain/volume-usage.ts';
 import type { PlannedPass, SizeProposals, SizeProposalStep } from '../engine/pass-context.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan/plan.ts';
 import { knownMaxima } from '../engine/plan/plan-driver-maximum.ts';
@@ -45,26 +45,23 @@ export function sizeProposalStep(settings: SizeProposalSettings, source: UsageSo
     // The read starts now; nothing awaits it until the plan is made. It never rejects (every failure is typed).
     const reading = settings.usage && source && wanted.length > 0 ? readVolumeUsage(source.endpoint, wanted, at, Math.min(maxUsageReadMs, source.timeoutMs())) : undefined;
     return async (planned) => {
-      const writeBack = writeBackDecisions(planned);
+      const inPlay = templatesInPlay(planned.plans);
+      const writeBack = inPlay.flatMap(({ sts, template }) => decideWriteBack(sts, template) ?? []);
       const proposals: SizeProposals = writeBack.length > 0 ? { writeBack } : {};
       if (!settings.usage || !source) return proposals;
       const base = { source: settings.usage.prometheus.url, at: at.toISOString() };
       if (!reading) return { ...proposals, usage: { ...base, queries: 0, outcome: 'read', templates: [] } };
-      const { usage, growth } = usageAndGrowth(settings, base, await reading, wanted, planned);
+      const { usage, growth } = usageAndGrowth(settings, base, await reading, wanted, planned, inPlay);
       return { ...proposals, usage, ...(growth.length > 0 ? { growth } : {}) };
     };
   };
 }
 
-function writeBackDecisions(planned: PlannedPass): WriteBackDecision[] {
-  return templatesInPlay(planned.plans).flatMap(({ sts, template }) => decideWriteBack(sts, template) ?? []);
-}
-
 function usageAndGrowth(
   settings: SizeProposalSettings, base: Pick<UsageReport, 'source' | 'at'>, reading: UsageReading, namespaces: readonly string[], planned: PlannedPass,
+  inPlay: ReadonlyArray<{ sts: StatefulSetPlan; template: TemplatePlan }>,
 ): { usage: UsageReport; growth: GrowthDecision[] } {
   if (!reading.ok) return { usage: { ...base, queries: reading.queries, outcome: 'failed', failure: reading.failure, templates: [] }, growth: [] };
-  const inPlay = templatesInPlay(planned.plans);
   const templates = inPlay.map(({ sts, template }) => templateUsageOf(sts, template, reading.claims));
   const warnings = reading.warnings.length > 0 ? { warnings: reading.warnings } : {};
   const none = noSeries(reading, templates, namespaces);

@@ -25,6 +25,11 @@ function appliedFromGit(sts: StatefulSetPlan, template: TemplatePlan): string | 
   return readStatusAnnotation({ ...live, annotations }).find((s) => s.templateName === template.templateName)?.desiredSize;
 }
 
+/** Whether the live size is the one the tool applied from Git. */
+function fromGit(applied: string | undefined, liveSize: Quantity): boolean {
+  return applied !== undefined && sameSize(applied, liveSize.text);
+}
+
 /** A PVC whose request is above Git for good: not a refused size, and Git at or below its capacity (cannot be lowered to). */
 function grownBeyondGit(pvc: LivePvc, git: Quantity): boolean {
   if (!pvc.request || pvc.request.bytes <= git.bytes) return false;
@@ -37,8 +42,8 @@ export function decideWriteBack(sts: StatefulSetPlan, template: TemplatePlan): W
   const git = template.to;
   const found: LiveSizeFinding[] = [];
   const liveSize = template.from;
-  const applied = appliedFromGit(sts, template);
-  if (liveSize && liveSize.bytes > git.bytes && !(applied !== undefined && sameSize(applied, liveSize.text))) {
+  // The status annotation is read only for a live template above Git (most are not: no parse per template per pass).
+  if (liveSize && liveSize.bytes > git.bytes && !fromGit(appliedFromGit(sts, template), liveSize)) {
     found.push({ where: 'template', name: template.templateName, size: liveSize.text });
   }
   for (const pvc of template.pvcs) {

@@ -22,16 +22,18 @@ export function knownMaxima(snapshot: ClusterSnapshot, now: Date | undefined): M
       const driver = pvc.storageClassName === undefined ? undefined : driverOf.get(pvc.storageClassName);
       if (driver === undefined) continue;
       if (pvc.capacity && pvc.capacity.bytes > (largest.get(driver) ?? 0n)) largest.set(driver, pvc.capacity.bytes);
-      statements.push(...statementsOn([pvc], driver));
+      // Most claims have no condition: no statements to look for (twice a pass over every claim: plan and usage).
+      if (pvc.conditions.length > 0) statements.push(...statementsOn([pvc], driver));
     }
     // A set's own annotation, or (a set its operator writes) its replica-0 claim's: status-carrier.ts.
-    const carriers = [...namespace.statefulSets, ...namespace.pvcs.map((p) => ({ annotations: p.annotations ?? {} }))];
-    for (const carrier of carriers) {
-      if (carrier.annotations[statusAnnotation] === undefined) continue;
-      for (const status of readStatusAnnotation(carrier)) {
+    const remembered = (annotations: Record<string, string> | undefined): void => {
+      if (annotations?.[statusAnnotation] === undefined) return;
+      for (const status of readStatusAnnotation({ annotations })) {
         if (isStatement(status.driverMaximum) && (now === undefined || !forgotten(status.driverMaximum, now))) statements.push(status.driverMaximum);
       }
-    }
+    };
+    for (const sts of namespace.statefulSets) remembered(sts.annotations);
+    for (const pvc of namespace.pvcs) remembered(pvc.annotations);
   }
   const known = new Map<string, RememberedMaximum>();
   for (const statement of statements) {
