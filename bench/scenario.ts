@@ -16,7 +16,7 @@ import { kubeSeed, manifestFiles, MemorySource, namespaceName, type WorldSize } 
 import { RecordKey } from '../functions/engine/records/authenticity.ts';
 import { prometheusAuthorizer } from '../functions/usage/prometheus-auth.ts';
 import { sizeProposalStep } from '../functions/usage/size-proposals.ts';
-import type { PlannedPass, SizeProposalStep } from '../functions/engine/pass-context.ts';
+import type { PlannedPass, SetsBeforeCluster, SizeProposalStep } from '../functions/engine/pass-context.ts';
 
 export interface ScenarioResult {
   world: string;
@@ -97,10 +97,10 @@ async function clusterScenarios(host: SandboxHost): Promise<void> {
   );
   // The step as the pass runs it; the last plan it decided from is kept, to time the step alone afterwards.
   const usage: UsageBench = { step, writeBackStep, last: undefined };
-  const proposeSizes: SizeProposalStep = (namespaces, at) => {
-    const decide = step(namespaces, at);
+  const proposeSizes: SizeProposalStep = (namespaces, at, sets) => {
+    const decide = step(namespaces, at, sets);
     return (planned) => {
-      usage.last = { namespaces, planned };
+      usage.last = { namespaces, sets, planned };
       return decide(planned);
     };
   };
@@ -177,7 +177,7 @@ interface UsageBench {
   step: SizeProposalStep;
   /** The step a target without usage runs (write-back decisions alone): what every pass pays, usage or not. */
   writeBackStep: SizeProposalStep;
-  last: { namespaces: readonly string[]; planned: PlannedPass } | undefined;
+  last: { namespaces: readonly string[]; sets: SetsBeforeCluster; planned: PlannedPass } | undefined;
 }
 
 /** Runs of the usage step alone over one plan (the median is reported). */
@@ -205,9 +205,9 @@ async function usageScenario(host: SandboxHost, pass: () => Promise<PassReport>,
   const writeBackAlone: Array<{ wallMs: number; cpuMs: number }> = [];
   const last = usage.last;
   for (let i = 0; i < stepRuns && last; i++) {
-    const { wallMs, cpuMs } = await measure(() => usage.step(last.namespaces, new Date())(last.planned));
+    const { wallMs, cpuMs } = await measure(() => usage.step(last.namespaces, new Date(), last.sets)(last.planned));
     alone.push({ wallMs, cpuMs });
-    const writeBack = await measure(() => usage.writeBackStep(last.namespaces, new Date())(last.planned));
+    const writeBack = await measure(() => usage.writeBackStep(last.namespaces, new Date(), last.sets)(last.planned));
     writeBackAlone.push({ wallMs: writeBack.wallMs, cpuMs: writeBack.cpuMs });
   }
   const median = (runs: Array<{ wallMs: number; cpuMs: number }>, key: 'wallMs' | 'cpuMs'): number => [...runs].sort((a, b) => a[key] - b[key])[Math.floor(runs.length / 2)]?.[key] ?? 0;

@@ -7,10 +7,11 @@ import { requestTimeoutMs } from '../app/deadline.ts';
 import type { TargetConfig } from '../domain/config.ts';
 import { count } from '../domain/spelling.ts';
 import type { UsageReadFailure } from '../domain/volume-usage.ts';
-import type { TargetDesired } from '../engine/desired/desired-input.ts';
+import { mappedValuesOf, type TargetDesired } from '../engine/desired/desired-input.ts';
 import { pvcName } from '../engine/plan/plan.ts';
 import { diagnoseMissingSeries } from '../usage/diagnose-series.ts';
 import { queryInstant, type PrometheusEndpoint } from '../usage/prometheus-api.ts';
+import { inodeThreshold } from '../usage/inode-threshold.ts';
 import { claimKey, readVolumeUsage } from '../usage/read-volume-usage.ts';
 import { diagnosisQueries } from '../usage/volume-stats-queries.ts';
 import { error, ok, warning, type CheckResult } from './check-result.ts';
@@ -50,7 +51,9 @@ export async function probeUsage(config: TargetConfig, desired: TargetDesired | 
   const namespaces = [...new Set(claims.map((c) => c.namespace))].sort();
   if (namespaces.length === 0) return [ok('usage.prometheus', url, 'no StatefulSet in the target\'s paths: no usage to read')];
   const at = new Date();
-  const reading = await readVolumeUsage(source.endpoint, namespaces, at, 10_000);
+  // The pass's own five queries, the inode ones as the pass filters them (so check proves Prometheus answers that shape).
+  const inodesFrom = inodeThreshold(config.growth, { statefulSets: desired.statefulSets, liveAnnotated: mappedValuesOf(desired).length > 0 });
+  const reading = await readVolumeUsage(source.endpoint, namespaces, at, 10_000, inodesFrom);
   if (!reading.ok) return [error('usage.prometheus', url, `Prometheus did not answer the pass's queries: ${reading.failure.message}`, fixFor(reading.failure, config))];
   const answered = ok('usage.prometheus', url, `answers the pass's ${count(reading.queries, 'query', 'queries')}${config.usage?.prometheus.auth ? ` (${'sigv4' in config.usage.prometheus.auth ? 'SigV4' : 'bearer token'})` : ''}`);
   const missing = claims.filter((c) => !reading.claims.has(claimKey(c.namespace, c.claim)));

@@ -1,6 +1,7 @@
 // What one pass is given: the target's settings and the ports it reads and writes through. Its own module so that
 // the pass and the record resumption it calls both depend on it, not on each other.
 import type { GuardrailsConfig, PriceConfig } from '../domain/config.ts';
+import type { DesiredStatefulSet } from '../domain/desired-state.ts';
 import type { ClusterSnapshot } from '../domain/live-state.ts';
 import type { ModificationLimit } from '../domain/modification-limit.ts';
 import type { GrowthDecision, UsageReport, WriteBackDecision } from '../domain/volume-usage.ts';
@@ -81,8 +82,17 @@ export interface SizeProposals {
   writeBack?: WriteBackDecision[];
 }
 
+/**
+ * What is known of the sets before the cluster is read: those Git has (their growth annotations set how full a volume
+ * must be to matter), and whether size sources add sets whose annotations are the live objects' (known only later).
+ */
+export interface SetsBeforeCluster {
+  statefulSets: readonly DesiredStatefulSet[];
+  liveAnnotated: boolean;
+}
+
 /** Starts reading the namespaces' usage at `at`; the function it returns decides from the plan once it is made. */
-export type SizeProposalStep = (namespaces: readonly string[], at: Date) => (planned: PlannedPass) => Promise<SizeProposals>;
+export type SizeProposalStep = (namespaces: readonly string[], at: Date, sets: SetsBeforeCluster) => (planned: PlannedPass) => Promise<SizeProposals>;
 
 /** The pass's clock: the one it was given (tests), else the real time. Sealing and checking records read the same one. */
 export function passNow(ctx: Pick<PassContext, 'now'>): Date {

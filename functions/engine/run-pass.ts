@@ -26,7 +26,7 @@ import {
   type PassReport, type StatefulSetReport, type TemplateReport,
 } from './report/pass-report.ts';
 import { noManifestsAt } from './desired/no-manifests.ts';
-import { desiredNamespaces, readTargetDesired } from './desired/desired-input.ts';
+import { desiredNamespaces, mappedValuesOf, readTargetDesired } from './desired/desired-input.ts';
 import { minimumRemainingMs, planWithDryRuns } from './plan/plan-with-dry-runs.ts';
 import { holdTemplates, shrinksLiveTemplate } from './plan/write-back-hold.ts';
 import { namespaceScopeOf, passNow, type PassContext, type SizeProposals } from './pass-context.ts';
@@ -90,7 +90,8 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
   let proposals: Promise<SizeProposals> | undefined;
   // Usage is read beside the cluster (it needs only the namespaces), and decided from once the plan is made; it
   // writes nothing and decides nothing the apply does.
-  const proposeSizes = ctx.proposeSizes?.(desiredNamespaces(desired).filter((ns) => isNamespaceAllowed(ns, namespaceScopeOf(ctx.target))), passNow(ctx));
+  const proposeSizes = ctx.proposeSizes?.(desiredNamespaces(desired).filter((ns) => isNamespaceAllowed(ns, namespaceScopeOf(ctx.target))), passNow(ctx),
+    { statefulSets: desired.statefulSets, liveAnnotated: mappedValuesOf(desired).length > 0 });
   try {
     // Template updates a crashed or timed-out pass left half done come first: their StatefulSet may not even exist now.
     // Plan mode writes nothing, so it has no use for the records (and never LISTs them).

@@ -98,7 +98,8 @@ export async function changeUsageReader(source: UsageSource | undefined, plans: 
   const namespaces = namespacesResized(plans);
   if (!source || namespaces.length === 0) return () => undefined;
   // Never rejects: every failure is typed, and said in the checks it would have informed, their verdicts unchanged.
-  const reading = await readVolumeUsage(source.endpoint, namespaces, at, Math.min(maxUsageReadMs, source.timeoutMs()));
+  // A check shows bytes, never inodes (change-usage.ts): the inode queries ask only for volumes whose inodes are full.
+  const reading = await readVolumeUsage(source.endpoint, namespaces, at, Math.min(maxUsageReadMs, source.timeoutMs()), 100);
   return (statefulSets) => changeUsageOf(statefulSets, reading, source.endpoint.url);
 }
 

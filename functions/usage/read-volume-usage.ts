@@ -1,6 +1,7 @@
 // A pass's read of its volumes' usage: the five queries of volume-stats-queries.ts sent at once, their answers joined
 // per claim. Any query that fails fails the read (typed: the pass then skips growth and says why); a claim without used
-// and capacity series is simply not in the result (its pod is not running, or Prometheus has not scraped it).
+// and capacity series is simply not in the result (its pod is not running, or Prometheus has not scraped it). A claim
+// whose inodes are below `inodesFromPercent` full has no inode reading (not asked for: it is the cause of nothing).
 import type { ClaimUsage, UsageReadFailure } from '../domain/volume-usage.ts';
 import { readClaimVector, type ClaimValues, type ClaimVectorAnswer } from './claim-vector.ts';
 import { postQuery, type PrometheusEndpoint } from './prometheus-api.ts';
@@ -15,8 +16,8 @@ export function claimKey(namespace: string, claim: string): string {
   return `${namespace}/${claim}`;
 }
 
-export async function readVolumeUsage(endpoint: PrometheusEndpoint, namespaces: readonly string[], at: Date, timeoutMs: number): Promise<UsageReading> {
-  const queries = volumeStatsQueries(namespaces);
+export async function readVolumeUsage(endpoint: PrometheusEndpoint, namespaces: readonly string[], at: Date, timeoutMs: number, inodesFromPercent: number | undefined): Promise<UsageReading> {
+  const queries = volumeStatsQueries(namespaces, inodesFromPercent);
   const answers = await Promise.all(queries.map((q) => queryClaims(endpoint, q.promql, at, timeoutMs)));
   const failed = answers.find((a) => !a.ok);
   if (failed && !failed.ok) return { ok: false, failure: failed.failure, queries: queries.length };

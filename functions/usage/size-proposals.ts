@@ -11,6 +11,7 @@ import { knownMaxima } from '../engine/plan/plan-driver-maximum.ts';
 import { count } from '../domain/spelling.ts';
 import { decideGrowth } from './growth-decision.ts';
 import type { PrometheusEndpoint } from './prometheus-api.ts';
+import { inodeThreshold } from './inode-threshold.ts';
 import { readVolumeUsage, type UsageReading } from './read-volume-usage.ts';
 import { setPolicy, type SetPolicy } from './set-policy.ts';
 import { templateUsageOf } from './template-usage.ts';
@@ -40,10 +41,11 @@ function templatesInPlay(plans: readonly StatefulSetPlan[]): Array<{ sts: Statef
 }
 
 export function sizeProposalStep(settings: SizeProposalSettings, source: UsageSource | undefined): SizeProposalStep {
-  return (namespaces, at) => {
+  return (namespaces, at, sets) => {
     const wanted = [...namespaces].sort();
     // The read starts now; nothing awaits it until the plan is made. It never rejects (every failure is typed).
-    const reading = settings.usage && source && wanted.length > 0 ? readVolumeUsage(source.endpoint, wanted, at, Math.min(maxUsageReadMs, source.timeoutMs())) : undefined;
+    const reading = settings.usage && source && wanted.length > 0
+      ? readVolumeUsage(source.endpoint, wanted, at, Math.min(maxUsageReadMs, source.timeoutMs()), inodeThreshold(settings.growth, sets)) : undefined;
     return async (planned) => {
       const inPlay = templatesInPlay(planned.plans);
       const writeBack = inPlay.flatMap(({ sts, template }) => decideWriteBack(sts, template) ?? []);

@@ -2,7 +2,9 @@
 // collapsed to one sample per claim, so a pass asks the same five questions at ten volumes or ten thousand. Pure.
 // `max by (namespace, persistentvolumeclaim)` drops the labels a scrape adds (instance, job, node, metrics_path: see
 // ../shared/conformance/prometheus/real-kubelet/) and keeps one series per claim when a volume was reported by two
-// kubelets (a pod moved) or two Prometheus replicas.
+// kubelets (a pod moved) or two Prometheus replicas. The two inode queries ask only for the claims whose inodes are at
+// least as full as the lowest growth threshold in play (inodeThreshold in inode-threshold.ts): below it a replica's
+// inodes are the cause of nothing, and most of a pass's answer bytes were theirs.
 
 /** The kubelet's volume statistics (pkg/kubelet/metrics/collectors/volume_stats.go), labels namespace and persistentvolumeclaim. */
 export const volumeStatsFamilies = {
@@ -35,14 +37,28 @@ export function namespaceMatcher(namespaces: readonly string[]): string {
   return `namespace=~"${alternatives.join('|')}"`;
 }
 
-/** The five queries of a pass over these namespaces, in the order they are sent. */
-export function volumeStatsQueries(namespaces: readonly string[]): VolumeStatsQuery[] {
+/**
+ * The five queries of a pass over these namespaces, in the order they are sent. The inode families are asked only for
+ * the claims whose inodes are `inodesFromPercent` full or more (undefined: every claim's). The share is computed as
+ * template-usage.ts computes a replica's (used / total * 100, the same float64 operations), so a claim the query keeps
+ * is exactly one whose `inodesPercent` reaches the threshold.
+ */
+export function volumeStatsQueries(namespaces: readonly string[], inodesFromPercent: number | undefined): VolumeStatsQuery[] {
   const selector = (family: string): string => `${family}{${namespaceMatcher(namespaces)}}`;
   const perClaim = (inner: string): string => `max by (${claimLabels.join(', ')}) (${inner})`;
+  const inodesFull = inodesFromPercent === undefined ? ''
+    : ` and on (${claimLabels.join(', ')}) (${perClaim(selector(volumeStatsFamilies.inodesUsed))} / ${perClaim(selector(volumeStatsFamilies.inodes))} * 100 >= ${promqlNumber(inodesFromPercent)})`;
+  const only = (reads: VolumeStatsFamily): string => (reads === 'inodesUsed' || reads === 'inodes' ? inodesFull : '');
   return [
-    ...Object.entries(volumeStatsFamilies).map(([reads, family]) => ({ reads: reads as VolumeStatsFamily, promql: perClaim(selector(family)) })),
+    ...(Object.entries(volumeStatsFamilies) as Array<[VolumeStatsFamily, string]>).map(([reads, family]) => ({ reads, promql: perClaim(selector(family)) + only(reads) })),
     { reads: 'bytesPerSecond', promql: perClaim(`deriv(${selector(volumeStatsFamilies.usedBytes)}[${paceWindow}])`) },
   ];
+}
+
+/** A threshold as a PromQL number literal (a percentage above 0 and at most 100, checked where it is configured). */
+function promqlNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`an inode threshold must be a finite number, not ${value}`);
+  return String(value);
 }
 
 /**

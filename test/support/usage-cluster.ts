@@ -16,6 +16,9 @@ export interface VolumeUsageSeed {
   claim: string;
   used: string;
   perDay?: string;
+  /** The file system's inodes and those used (the sandbox derives them from the bytes when absent). */
+  inodes?: number;
+  inodesUsed?: number;
 }
 
 /**

@@ -81,7 +81,12 @@ ${usage}`, 'test.yaml', dir);
     assert.deepEqual(Object.fromEntries(report.growth?.filter((g) => g.statefulSet !== 'pg').map((g) => [g.statefulSet, g.action === 'none' && g.code]) ?? []), { solo: 'blocked', redis: 'below-threshold' });
     const text = renderPassReport(report);
     assert.match(text, /\n {2}usage read from http:\/\/127\.0\.0\.1:\d+: 6 volumes \(5 queries\)\n/);
-    assert.match(text, /\n {4}db\/pg data: fullest data-pg-0 8\.5Gi of 10Gi \(85%\), inodes \d+%, full in 3 days\n/);
+    // The inodes are asked from growth's 80% only: data-pg-0's (below it) have no reading, and none is shown.
+    assert.match(text, /\n {4}db\/pg data: fullest data-pg-0 8\.5Gi of 10Gi \(85%\), full in 3 days\n/);
+    assert.equal(pg?.replicas[0]?.inodesPercent, undefined);
+    const inodeQueries = kube.prometheus.queries.slice(asked).filter((q) => q.startsWith('max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_inodes'));
+    assert.equal(inodeQueries.length, 2);
+    assert.ok(inodeQueries.every((q) => q.endsWith(' * 100 >= 80)')), inodeQueries.join('\n'));
     assert.match(text, /\n {2}growth db\/pg data \(k8s\/pg\.yaml:\d+\): propose 15Gi \(from 10Gi\), because data-pg-0 is 85% full \(8\.5Gi of 10Gi; growth from 80%\)\n/);
     assert.equal(passMetrics(run).counts.UsageReadFailures, 0);
     assert.equal(report.usage?.nearFull, 1, 'data-pg-0 at 85% of growth\'s 80%; the others below');

@@ -25,18 +25,18 @@ describe('reading volume usage from a Prometheus API', () => {
 
   it('reads each claim of the namespaces asked about: used over the kubelet\'s capacity, inodes and the pace, in five queries', async () => {
     const before = kube.prometheus.queries.length;
-    const reading = await readVolumeUsage(open, ['db', 'search'], now(), 5_000);
+    const reading = await readVolumeUsage(open, ['db', 'search'], now(), 5_000, 80);
     assert.equal(kube.prometheus.queries.length - before, 5);
     assertReadsRecordedWorld(reading, 1e-9);
   });
 
   it('sees the volumes fill with the sandbox\'s clock, never past their file system', async () => {
     clock = start + 2 * 86_400_000;
-    const reading = await readVolumeUsage(open, ['db'], now(), 5_000);
+    const reading = await readVolumeUsage(open, ['db'], now(), 5_000, 80);
     assert.ok(reading.ok);
     assert.equal(reading.claims.get('db/data-pg-0')?.usedBytes, 9.5 * gi);
     clock = start + 10 * 86_400_000;
-    const full = await readVolumeUsage(open, ['db'], now(), 5_000);
+    const full = await readVolumeUsage(open, ['db'], now(), 5_000, 80);
     assert.ok(full.ok);
     assert.equal(full.claims.get('db/data-pg-0')?.usedBytes, 10 * gi, 'full, and no further');
     assert.ok((full.claims.get('db/data-pg-0')?.bytesPerDay ?? 1) < 0.5 * gi, 'a volume full part of the last day fills slower in deriv');
@@ -44,7 +44,7 @@ describe('reading volume usage from a Prometheus API', () => {
   });
 
   it('answers a namespace without series with no claims, not a failure (the pass says which claims went unread)', async () => {
-    const reading = await readVolumeUsage(open, ['nowhere'], now(), 5_000);
+    const reading = await readVolumeUsage(open, ['nowhere'], now(), 5_000, 80);
     assert.ok(reading.ok);
     assert.equal(reading.claims.size, 0);
   });
@@ -52,21 +52,21 @@ describe('reading volume usage from a Prometheus API', () => {
   it('sends a bearer token, and a refused one is a typed refusal that does not show the token', async () => {
     kube.prometheus.setAuth({ bearerToken: 'sandbox-prometheus-token-1' });
     try {
-      const right = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: { PROM_TOKEN: 'sandbox-prometheus-token-1\n' } }) }, ['db'], now(), 5_000);
+      const right = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: { PROM_TOKEN: 'sandbox-prometheus-token-1\n' } }) }, ['db'], now(), 5_000, 80);
       assert.ok(right.ok);
-      const wrong = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: { PROM_TOKEN: 'a-wrong-token-123456' } }) }, ['db'], now(), 5_000);
+      const wrong = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: { PROM_TOKEN: 'a-wrong-token-123456' } }) }, ['db'], now(), 5_000, 80);
       assert.ok(!wrong.ok);
       assert.deepEqual(wrong.failure, { kind: 'refused', status: 401, message: 'HTTP 401: Unauthorized' });
-      const unset = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: {} }) }, ['db'], now(), 5_000);
+      const unset = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: {} }) }, ['db'], now(), 5_000, 80);
       assert.ok(!unset.ok);
       assert.deepEqual(unset.failure, { kind: 'credentials', message: 'the bearer token (environment variable PROM_TOKEN) is empty or not set' });
-      const broken = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: { PROM_TOKEN: 'sandbox prometheus token' } }) }, ['db'], now(), 5_000);
+      const broken = await readVolumeUsage({ url: kube.prometheus.url, authorize: prometheusAuthorizer({ bearer: { env: 'PROM_TOKEN' } }, { env: { PROM_TOKEN: 'sandbox prometheus token' } }) }, ['db'], now(), 5_000, 80);
       assert.ok(!broken.ok);
       assert.equal(broken.failure.message, 'the bearer token (environment variable PROM_TOKEN) holds a space, line break or other character no token has (not shown)');
       const fromSecret = await readVolumeUsage({
         url: kube.prometheus.url,
         authorize: prometheusAuthorizer({ bearer: { secret: 'prometheus/token' } }, { readSecret: (id) => Promise.resolve(id === 'prometheus/token' ? '{"token": "sandbox-prometheus-token-1"}' : '') }),
-      }, ['db'], now(), 5_000);
+      }, ['db'], now(), 5_000, 80);
       assert.ok(fromSecret.ok, 'a secret holding {"token": ...}');
     } finally {
       kube.prometheus.setAuth(undefined);
@@ -79,17 +79,17 @@ describe('reading volume usage from a Prometheus API', () => {
       url: kube.prometheus.url, authorize: prometheusAuthorizer({ sigv4: { region } }, { credentials: { accessKeyId: 'AKIDSANDBOX', secretAccessKey } }),
     });
     try {
-      const signed = await readVolumeUsage(signedWith('sandbox-secret'), ['db'], now(), 5_000);
+      const signed = await readVolumeUsage(signedWith('sandbox-secret'), ['db'], now(), 5_000, 80);
       assert.ok(signed.ok, signed.ok ? '' : signed.failure.message);
-      const wrongKey = await readVolumeUsage(signedWith('another-secret'), ['db'], now(), 5_000);
+      const wrongKey = await readVolumeUsage(signedWith('another-secret'), ['db'], now(), 5_000, 80);
       assert.ok(!wrongKey.ok);
       assert.equal(wrongKey.failure.kind, 'refused');
       assert.match(wrongKey.failure.message, /^HTTP 403: \{"message":"The request signature we calculated does not match the signature you provided/);
       assert.ok(!wrongKey.failure.message.includes('another-secret'));
-      const wrongRegion = await readVolumeUsage(signedWith('sandbox-secret', 'us-east-1'), ['db'], now(), 5_000);
+      const wrongRegion = await readVolumeUsage(signedWith('sandbox-secret', 'us-east-1'), ['db'], now(), 5_000, 80);
       assert.ok(!wrongRegion.ok);
       assert.equal(wrongRegion.failure.message, 'HTTP 403: {"message":"Credential should be scoped to a valid region."}');
-      const unsigned = await readVolumeUsage(open, ['db'], now(), 5_000);
+      const unsigned = await readVolumeUsage(open, ['db'], now(), 5_000, 80);
       assert.ok(!unsigned.ok);
       assert.equal(unsigned.failure.message, 'HTTP 403: {"message":"Missing Authentication Token"}');
     } finally {
@@ -99,15 +99,15 @@ describe('reading volume usage from a Prometheus API', () => {
 
   it('says a server error, a timeout and a closed port apart', async () => {
     kube.prometheus.faults.add({ method: 'POST', resource: 'query', failNext: 1, failWith: 503 });
-    const failing = await readVolumeUsage(open, ['db'], now(), 5_000);
+    const failing = await readVolumeUsage(open, ['db'], now(), 5_000, 80);
     assert.ok(!failing.ok);
     assert.deepEqual(failing.failure, { kind: 'server-error', status: 503, message: 'HTTP 503: injected failure 503' });
     kube.prometheus.faults.add({ method: 'POST', resource: 'query', latencyMs: 1_500 });
-    const slow = await readVolumeUsage(open, ['db'], now(), 1_000);
+    const slow = await readVolumeUsage(open, ['db'], now(), 1_000, 80);
     kube.prometheus.faults.clear();
     assert.ok(!slow.ok);
     assert.deepEqual(slow.failure, { kind: 'timeout', message: 'no answer within 1 s' });
-    const closed = await readVolumeUsage({ url: 'http://127.0.0.1:9', authorize: open.authorize }, ['db'], now(), 1_000);
+    const closed = await readVolumeUsage({ url: 'http://127.0.0.1:9', authorize: open.authorize }, ['db'], now(), 1_000, 80);
     assert.ok(!closed.ok);
     assert.equal(closed.failure.kind, 'unreachable');
   });

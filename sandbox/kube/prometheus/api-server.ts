@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { FaultInjector } from '../faults.ts';
-import { evaluate, parseQuery, PromqlError, selectedName, type Series } from './promql.ts';
+import { evaluate, parseQuery, PromqlError, selectedNames, type Series } from './promql.ts';
 import { verifySigV4, type SigV4Expectation } from './sigv4.ts';
 import type { VolumeStats } from './volume-stats.ts';
 
@@ -81,11 +81,11 @@ function formatValue(value: number): string {
   return /e/.test(text) ? value.toFixed(20).replace(/0+$/, '') : text;
 }
 
-/** The series at a time: every family's, or only the one a query names (the others would be filtered out anyway). */
-function seriesAt(stats: VolumeStats, atMs: number, relabel: Relabelling, only: string | undefined): Series[] {
+/** The series at a time: every family's, or only the ones a query names (the others would be filtered out anyway). */
+function seriesAt(stats: VolumeStats, atMs: number, relabel: Relabelling, only: readonly string[] | undefined): Series[] {
   const prefix = relabel.metricPrefix ?? '';
   const scrape: Record<string, string> = relabel.scrapeNamespace !== undefined ? { namespace: relabel.scrapeNamespace } : {};
-  return stats.samples(atMs).flatMap((sample) => Object.entries(sample.values).filter(([name]) => only === undefined || prefix + name === only).map(([name, value]) => ({
+  return stats.samples(atMs).flatMap((sample) => Object.entries(sample.values).filter(([name]) => only === undefined || only.includes(prefix + name)).map(([name, value]) => ({
     labels: { __name__: prefix + name, instance: sample.instance, job: 'kubelet', ...scrape, [relabel.namespace ?? 'namespace']: sample.namespace, [relabel.persistentvolumeclaim ?? 'persistentvolumeclaim']: sample.claim },
     value,
     ...(name === 'kubelet_volume_stats_used_bytes' ? { slope: (windowMs: number) => sample.bytesPerSecond(windowMs, atMs) } : {}),
@@ -122,7 +122,7 @@ export function createPrometheusApi(options: PrometheusApiOptions): Server {
       if (error instanceof PromqlError) return badData(req, res, `invalid parameter "query": ${error.message}`);
       throw error;
     }
-    const result = evaluate(parsed, seriesAt(options.stats, time * 1000, options.relabel?.() ?? {}, selectedName(parsed)));
+    const result = evaluate(parsed, seriesAt(options.stats, time * 1000, options.relabel?.() ?? {}, selectedNames(parsed)));
     return sendApi(req, res, 200, { status: 'success', data: { resultType: 'vector', result: result.map((s) => ({ metric: s.metric, value: [time, formatValue(s.value)] })) } });
   };
   return createServer((req, res) => {

@@ -2,6 +2,7 @@
 // queries in functions/usage/volume-stats-queries.ts, and a bug shared by both sides would hide from every test).
 //   max by (l1, l2) (selector)            max by (l1, l2) (deriv(selector[1d]))
 //   group by (l1) (selector)              topk(3, selector)
+//   max by (l1, l2) (selector) and on (l1, l2) (max by (l1, l2) (selector) / max by (l1, l2) (selector) * 100 >= 80)
 //   selector: name{label op "value", ...}, name, or {__name__ op "value"}; op one of = != =~ !~
 // Anything else is refused as Prometheus refuses a query it cannot parse (400 bad_data), saying it is the sandbox's
 // limit: a real PromQL engine is out of scope. Results are instant vectors evaluated over the volume statistics.
@@ -17,8 +18,25 @@ export interface Selector {
   rangeMs?: number;
 }
 
+/** `max by (l1, l2) (selector)`, `max by (l1, l2) (deriv(selector[1d]))` or `group by (l1) (selector)`. */
+export interface Aggregate {
+  op: 'max' | 'group';
+  by: string[];
+  inner: Selector;
+  deriv: boolean;
+}
+
+/** `and on (l1, l2) (numerator / denominator * scale >= atLeast)`: the left side's samples whose share is at least that. */
+export interface ShareAtLeast {
+  on: string[];
+  numerator: Aggregate;
+  denominator: Aggregate;
+  scale: number;
+  atLeast: number;
+}
+
 export type ParsedQuery =
-  | { kind: 'aggregate'; op: 'max' | 'group'; by: string[]; inner: Selector; deriv: boolean }
+  | ({ kind: 'aggregate'; and?: ShareAtLeast } & Aggregate)
   | { kind: 'topk'; k: number; inner: Selector }
   | { kind: 'select'; inner: Selector };
 
@@ -74,6 +92,15 @@ class Reader {
       } else value += char;
     }
     return this.fail('unterminated quoted string');
+  }
+
+  /** A number literal as PromQL writes one: `80`, `85.5`, `1e-3`. */
+  number(): number {
+    this.skip();
+    const match = /^\d+(?:\.\d*)?(?:[eE][-+]?\d+)?/.exec(this.text.slice(this.at));
+    if (!match) this.fail('expected a number');
+    this.at += match[0].length;
+    return Number(match[0]);
   }
 
   integer(): number {
@@ -141,23 +168,45 @@ function labelList(reader: Reader): string[] {
   return labels;
 }
 
+function aggregate(reader: Reader): Aggregate {
+  const op = reader.peek('max') ? 'max' : 'group';
+  reader.expect(op);
+  reader.expect('by');
+  const by = labelList(reader);
+  reader.expect('(');
+  const deriv = reader.peek('deriv(');
+  if (deriv) reader.expect('deriv(');
+  const inner = selector(reader, deriv);
+  if (deriv) reader.expect(')');
+  reader.expect(')');
+  return { op, by, inner, deriv };
+}
+
+/** `and on (l1, l2) (max by (...) (a) / max by (...) (b) * 100 >= 80)`, after the aggregate it filters. */
+function shareAtLeast(reader: Reader): ShareAtLeast {
+  reader.expect('and');
+  reader.expect('on');
+  const on = labelList(reader);
+  reader.expect('(');
+  const numerator = aggregate(reader);
+  reader.expect('/');
+  const denominator = aggregate(reader);
+  reader.expect('*');
+  const scale = reader.number();
+  reader.expect('>=');
+  const atLeast = reader.number();
+  reader.expect(')');
+  return { on, numerator, denominator, scale, atLeast };
+}
+
 /** The query's shape, or a PromqlError worded as Prometheus words a parse error. */
 export function parseQuery(text: string): ParsedQuery {
   const reader = new Reader(text);
   if (reader.done()) reader.fail('no expression found in input');
   let parsed: ParsedQuery;
   if (reader.peek('max') || reader.peek('group')) {
-    const op = reader.peek('max') ? 'max' : 'group';
-    reader.expect(op);
-    reader.expect('by');
-    const by = labelList(reader);
-    reader.expect('(');
-    const deriv = reader.peek('deriv(');
-    if (deriv) reader.expect('deriv(');
-    const inner = selector(reader, deriv);
-    if (deriv) reader.expect(')');
-    reader.expect(')');
-    parsed = { kind: 'aggregate', op, by, inner, deriv };
+    const left = aggregate(reader);
+    parsed = reader.peek('and') ? { kind: 'aggregate', ...left, and: shareAtLeast(reader) } : { kind: 'aggregate', ...left };
   } else if (reader.peek('topk')) {
     reader.expect('topk');
     reader.expect('(');
@@ -207,18 +256,43 @@ export function matches(series: Series, matchers: readonly Matcher[]): boolean {
   });
 }
 
-/** The metric name a query selects by equality (`kubelet_volume_stats_used_bytes{...}`), if it names one. */
-export function selectedName(query: ParsedQuery): string | undefined {
-  return query.inner.matchers.find((m) => m.label === '__name__' && m.op === '=')?.value;
+/** The metric names a query selects by equality (`kubelet_volume_stats_used_bytes{...}`); undefined if one selector names none. */
+export function selectedNames(query: ParsedQuery): string[] | undefined {
+  const selectors = [query.inner, ...(query.kind === 'aggregate' && query.and ? [query.and.numerator.inner, query.and.denominator.inner] : [])];
+  const names = selectors.map((s) => s.matchers.find((m) => m.label === '__name__' && m.op === '=')?.value);
+  return names.every((n) => n !== undefined) ? [...new Set(names)] : undefined;
 }
 
 /** The instant vector the query gives over these series. */
 export function evaluate(query: ParsedQuery, series: readonly Series[]): VectorSample[] {
-  const selected = series.filter((s) => matches(s, query.inner.matchers));
-  if (query.kind === 'select') return selected.map((s) => ({ metric: s.labels, value: s.value }));
+  if (query.kind === 'select') return series.filter((s) => matches(s, query.inner.matchers)).map((s) => ({ metric: s.labels, value: s.value }));
   if (query.kind === 'topk') {
-    return [...selected].sort((a, b) => b.value - a.value).slice(0, query.k).map((s) => ({ metric: s.labels, value: s.value }));
+    return series.filter((s) => matches(s, query.inner.matchers)).sort((a, b) => b.value - a.value).slice(0, query.k).map((s) => ({ metric: s.labels, value: s.value }));
   }
+  const left = aggregated(query, series);
+  return query.and ? left.filter(shareFilter(query.and, series)) : left;
+}
+
+/**
+ * Which samples `and on (...)` keeps: those whose `on` labels match a sample of the right side, where the right side
+ * is the one-to-one division of two aggregates (samples with the same labels), scaled, then compared: a comparison
+ * without `bool` drops what fails it (a division by zero gives +Inf or NaN, as IEEE 754 says and Prometheus does).
+ */
+function shareFilter(share: ShareAtLeast, series: readonly Series[]): (sample: VectorSample) => boolean {
+  const keyOf = (metric: Record<string, string>, labels: readonly string[]): string => labels.map((label) => metric[label] ?? '').join('\u0000');
+  const denominators = new Map(aggregated(share.denominator, series).map((s) => [keyOf(s.metric, Object.keys(s.metric).sort()), s.value]));
+  const kept = new Set<string>();
+  for (const one of aggregated(share.numerator, series)) {
+    const denominator = denominators.get(keyOf(one.metric, Object.keys(one.metric).sort()));
+    if (denominator === undefined) continue;
+    if ((one.value / denominator) * share.scale >= share.atLeast) kept.add(keyOf(one.metric, share.on));
+  }
+  return (sample) => kept.has(keyOf(sample.metric, share.on));
+}
+
+/** One sample per group of the `by` labels: the max of its series (or 1, group), or of their slopes (deriv). */
+function aggregated(query: Aggregate, series: readonly Series[]): VectorSample[] {
+  const selected = series.filter((s) => matches(s, query.inner.matchers));
   const groups = new Map<string, VectorSample>();
   for (const one of selected) {
     // deriv keeps a series only where its range has two samples or more; the used-bytes history always has.

@@ -11,7 +11,7 @@ import { postQuery } from '../../../functions/usage/prometheus-api.ts';
 import { readVolumeUsage } from '../../../functions/usage/read-volume-usage.ts';
 import { volumeStatsQueries } from '../../../functions/usage/volume-stats-queries.ts';
 import { prometheusInstalled, startRealPrometheus, type RealPrometheus } from './real-prometheus.ts';
-import { assertReadsRecordedWorld, recordedVolumes } from './world.ts';
+import { assertReadsRecordedWorld, pg1InodesPercent, recordedInodesFrom, recordedVolumes } from './world.ts';
 
 const installed = await prometheusInstalled();
 const skip = installed ? false : 'prometheus and promtool are not installed here (apt-get install --no-install-recommends prometheus); .ci/run installs them';
@@ -29,30 +29,40 @@ describe('the usage reader against a real Prometheus 2.42', { skip }, () => {
   after(async () => { await prometheus?.close(); });
 
   it('reads every claim of the namespaces asked, one sample each, with the kubelet\'s capacity, inodes and the last day\'s pace', async () => {
-    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db', 'search'], new Date(end * 1000), 10_000);
+    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db', 'search'], new Date(end * 1000), 10_000, recordedInodesFrom);
     assertReadsRecordedWorld(reading, 1e-6);
     assert.ok(reading.ok);
     assert.deepEqual(reading.warnings, []);
   });
 
-  it('reads each of the pass\'s answers from its text, as Prometheus writes them', async () => {
-    for (const query of volumeStatsQueries(['db', 'search'])) {
-      const exchange = await postQuery({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, query.promql, new Date(end * 1000), 10_000);
+  it('reads each of the pass\'s answers from its text, as Prometheus writes them: the inode ones only above the threshold', async () => {
+    const claimsAnswered = async (promql: string): Promise<string[]> => {
+      const exchange = await postQuery({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, promql, new Date(end * 1000), 10_000);
       assert.ok(exchange.ok);
       const scanned = scanClaimVector(exchange.text, {});
-      assert.ok(scanned?.ok, query.reads);
-      assert.deepEqual([...scanned.samples.claims].sort(), ['data-es-data-0', 'data-pg-0', 'data-pg-1'], query.reads);
+      assert.ok(scanned?.ok, promql);
+      return [...scanned.samples.claims].sort();
+    };
+    for (const query of volumeStatsQueries(['db', 'search'], recordedInodesFrom)) {
+      const inodes = query.reads === 'inodesUsed' || query.reads === 'inodes';
+      assert.deepEqual(await claimsAnswered(query.promql), inodes ? ['data-pg-1'] : ['data-es-data-0', 'data-pg-0', 'data-pg-1'], query.reads);
     }
+    // The edge: a claim whose share is exactly the threshold is kept (>=, the share computed as the reader computes it).
+    const inodesFrom = (percent: number | undefined): string => volumeStatsQueries(['db', 'search'], percent).find((q) => q.reads === 'inodes')?.promql ?? '';
+    assert.deepEqual(await claimsAnswered(inodesFrom(pg1InodesPercent)), ['data-pg-1']);
+    assert.deepEqual(await claimsAnswered(inodesFrom(91.56)), []);
+    assert.deepEqual(await claimsAnswered(inodesFrom(30)), ['data-pg-0', 'data-pg-1']);
+    assert.deepEqual(await claimsAnswered(inodesFrom(undefined)), ['data-es-data-0', 'data-pg-0', 'data-pg-1'], 'unfiltered: every claim');
   });
 
   it('reads nothing (and fails nothing) for a namespace without series', async () => {
-    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['nowhere'], new Date(end * 1000), 10_000);
+    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['nowhere'], new Date(end * 1000), 10_000, recordedInodesFrom);
     assert.ok(reading.ok);
     assert.equal(reading.claims.size, 0);
   });
 
   it('finds no sample older than the lookback: asked a day after the last sample, nothing is current', async () => {
-    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db'], new Date((end + 86_400) * 1000), 10_000);
+    const reading = await readVolumeUsage({ url: prometheus.url, authorize: prometheusAuthorizer(undefined) }, ['db'], new Date((end + 86_400) * 1000), 10_000, recordedInodesFrom);
     assert.ok(reading.ok);
     assert.equal(reading.claims.size, 0);
   });

@@ -4,14 +4,20 @@
 import { writeFile } from 'node:fs/promises';
 import { diagnosisQueries, volumeStatsQueries } from '../../../functions/usage/volume-stats-queries.ts';
 import { startRealPrometheus } from './real-prometheus.ts';
-import { recordedNamespaces, recordedVolumes } from './world.ts';
+import { pg1InodesPercent, recordedInodesFrom, recordedNamespaces, recordedVolumes } from './world.ts';
 
-/** Every query recorded, named: the pass's five, check's diagnosis, a namespace without series, a malformed query. */
+/**
+ * Every query recorded, named: the pass's five (inodes from 80%), check's diagnosis, the inode filter at exactly a
+ * claim's share and just above it, a namespace without series, a malformed query.
+ */
 export function recordedQueries(): Array<{ name: string; query: string }> {
+  const inodesUsedFrom = (percent: number): string => volumeStatsQueries(recordedNamespaces, percent).find((q) => q.reads === 'inodesUsed')?.promql ?? '';
   return [
-    ...volumeStatsQueries(recordedNamespaces).map((q) => ({ name: `pass: ${q.reads}`, query: q.promql })),
+    ...volumeStatsQueries(recordedNamespaces, recordedInodesFrom).map((q) => ({ name: `pass: ${q.reads}`, query: q.promql })),
+    { name: 'pass: inodesUsed from exactly data-pg-1\'s share (kept)', query: inodesUsedFrom(pg1InodesPercent) },
+    { name: 'pass: inodesUsed from just above data-pg-1\'s share (none)', query: inodesUsedFrom(91.56) },
     ...Object.entries(diagnosisQueries).map(([name, query]) => ({ name: `check: ${name}`, query })),
-    { name: 'pass: usedBytes in a namespace without series', query: volumeStatsQueries(['nowhere'])[0]?.promql ?? '' },
+    { name: 'pass: usedBytes in a namespace without series', query: volumeStatsQueries(['nowhere'], recordedInodesFrom)[0]?.promql ?? '' },
     { name: 'malformed', query: 'max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_used_bytes{namespace=~"db"' },
   ];
 }

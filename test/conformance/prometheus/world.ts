@@ -35,6 +35,12 @@ export const recordedVolumes: BackfilledVolume[] = [
 /** The namespaces the recorded pass asks about (`other` is not among them). */
 export const recordedNamespaces = ['db', 'search'];
 
+/** The inode threshold the recorded pass asks from: growth's default, 80%. */
+export const recordedInodesFrom = 80;
+
+/** data-pg-1's inode share exactly (600,000 of 655,360 = 1875/2048, a binary fraction): the edge of the inode filter. */
+export const pg1InodesPercent = (600_000 / 655_360) * 100;
+
 /** The Kubernetes sandbox seed that serves the same volumes: their StatefulSets (so the claims exist and are mounted) and volumeUsage. */
 export function sandboxSeedOf(volumes: readonly BackfilledVolume[]): unknown {
   const sets = [
@@ -62,8 +68,8 @@ export function sandboxSeedOf(volumes: readonly BackfilledVolume[]): unknown {
 }
 
 /**
- * What a read of `db` and `search` must find in this world, from a real Prometheus or the sandbox: the three claims
- * asked about, data-pg-0's bytes, inodes and pace (within `paceTolerance` of 0.5Gi a day, relative), and the 100Gi
+ * What a read of `db` and `search` (inodes from `recordedInodesFrom`) must find in this world, from a real Prometheus or
+ * the sandbox: the three claims asked about, data-pg-0's bytes and pace, inodes only for data-pg-1 (the one above 80%) (within `paceTolerance` of 0.5Gi a day, relative), and the 100Gi
  * claim's 98Gi file system.
  */
 export function assertReadsRecordedWorld(reading: UsageReading, paceTolerance: number): void {
@@ -71,7 +77,11 @@ export function assertReadsRecordedWorld(reading: UsageReading, paceTolerance: n
   assert.equal(reading.queries, 5);
   assert.deepEqual([...reading.claims.keys()].sort(), ['db/data-pg-0', 'db/data-pg-1', 'search/data-es-data-0']);
   const pg0 = reading.claims.get('db/data-pg-0');
-  assert.deepEqual([pg0?.usedBytes, pg0?.capacityBytes, pg0?.inodesUsed, pg0?.inodes], [8.5 * gi, 10 * gi, 200_000, 655_360]);
+  // Asked from `recordedInodesFrom` (80%): data-pg-0's inodes (31%) are not read, data-pg-1's (92%) are.
+  assert.deepEqual([pg0?.usedBytes, pg0?.capacityBytes, pg0?.inodesUsed, pg0?.inodes], [8.5 * gi, 10 * gi, undefined, undefined]);
+  const pg1 = reading.claims.get('db/data-pg-1');
+  assert.deepEqual([pg1?.inodesUsed, pg1?.inodes], [600_000, 655_360]);
+  assert.equal(reading.claims.get('search/data-es-data-0')?.inodes, undefined);
   assert.ok(Math.abs((pg0?.bytesPerDay ?? 0) / (0.5 * gi) - 1) <= paceTolerance, `0.5Gi a day, read ${pg0?.bytesPerDay}`);
   // The file system of a 100Gi claim is 98Gi: full is measured over that.
   assert.equal(reading.claims.get('search/data-es-data-0')?.capacityBytes, 98 * gi);

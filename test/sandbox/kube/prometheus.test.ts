@@ -100,6 +100,9 @@ describe('the Kubernetes sandbox\'s Prometheus API', () => {
     assert.equal(other.status, 400);
     assert.equal(other.body.errorType, 'bad_data');
     assert.match(other.body.error ?? '', /^invalid parameter "query": 1:\d+: parse error: /);
+    // The inode filter's shape is served; another right-hand side of `and` is not.
+    const filter = await ask('max by (namespace) (kubelet_volume_stats_inodes) and on (namespace) (max by (namespace) (kubelet_volume_stats_inodes) > 1)');
+    assert.deepEqual([filter.status, filter.body.errorType], [400, 'bad_data']);
     const time = await ask('kubelet_volume_stats_used_bytes', 'POST', 'yesterday');
     assert.deepEqual([time.status, time.body.error], [400, 'invalid parameter "time": Invalid time value for \'time\': cannot parse "yesterday" to a valid timestamp']);
     const none = await ask('');
