@@ -27,7 +27,7 @@ import { growthKind } from '../proposals/growth/growth-kind.ts';
 import { writeBackKind } from '../proposals/write-back/write-back-kind.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
 import { manageWriteBackPullRequests } from '../proposals/write-back/manage-write-back-pull-requests.ts';
-import { writeBackHolds } from '../proposals/write-back/write-back-holds.ts';
+import { writeBackHolds, type WriteBackBranchPulls } from '../proposals/write-back/write-back-holds.ts';
 
 export interface TargetRun {
   target: string;
@@ -150,6 +150,8 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
     const scoped = options.mode === 'validate' && (options.pullRequest !== undefined || options.mergeGroup !== undefined);
     // A validate run answers pull requests: usage and the sizes it proposes are for plans and applying passes.
     const proposeSizes = options.mode === 'validate' ? undefined : sizeProposalStep(targetConfig, opened.usage);
+    // The write-back branches' pull requests the holds read, which the write-back step then does not list again.
+    const writeBackPulls: WriteBackBranchPulls = new Map();
     const report = scoped ? undefined : await runPass({
       target: opened.target, git: opened.git, cluster: opened.cluster, mode: options.mode === 'validate' ? 'plan' : options.mode,
       holderIdentity: options.holderIdentity, timing: options.timing ?? defaultTiming,
@@ -159,7 +161,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
       ...(options.now ? { now: () => new Date(now()) } : {}),
       ...(proposeSizes ? { proposeSizes } : {}),
       // A live template grown outside Git is held, not shrunk, while its write-back proposes it (needs the pull requests).
-      ...(opened.github && targetConfig.pullRequests.writeBack ? { writeBackHolds: writeBackHolds(opened.github.host, opened.target.name, (line) => options.onEvent?.(targetConfig.name, line)) } : {}),
+      ...(opened.github && targetConfig.pullRequests.writeBack ? { writeBackHolds: writeBackHolds(opened.github.host, opened.target.name, writeBackPulls, (line) => options.onEvent?.(targetConfig.name, line)) } : {}),
     });
     let feedback: FeedbackResult | undefined;
     let recovery: RecoveryResult | undefined;
@@ -200,7 +202,7 @@ async function runTarget(targetConfig: Config['targets'][number], options: RunTa
         // Pull requests proposing a size grown outside Git back into it (`pullRequests.writeBack`, recovery's by default).
         writeBack = await githubStep('write-back pull requests', async () => manageWriteBackPullRequests({
           host: github.host, repository: github.repository, branch: github.branch, target: opened.target, report: applied, open: await openProposalsOnce(),
-          hasTime: () => hasTimeFor(options.remainingMs, itemMs),
+          listed: writeBackPulls, hasTime: () => hasTimeFor(options.remainingMs, itemMs),
         }));
         logProposals(writeBack);
       }

@@ -1,7 +1,7 @@
 // Usage before merge (issue 36 item 4): for each template a pull request resizes, each replica's volume as the kubelet
 // reports it now, and how full it is at the new size ("data-pg-0: 8.1Gi of 10Gi used (81%) -> 41% at 20Gi"). Pure: the
 // read is made once per validation run (feedback/validate-pull-requests.ts), for the namespaces of every change in it.
-import { parseQuantity } from '../domain/quantity.ts';
+import { reportedQuantity } from '../domain/quantity.ts';
 import type { UsageReadFailure } from '../domain/volume-usage.ts';
 import type { StatefulSetReport, TemplateReport } from '../engine/report/pass-report.ts';
 import { gib, percent } from '../domain/spelling.ts';
@@ -47,14 +47,7 @@ export function namespacesResized(plans: ReadonlyArray<readonly StatefulSetRepor
   return [...namespaces].sort();
 }
 
-function bytesOf(text: string | undefined): bigint | undefined {
-  if (text === undefined) return undefined;
-  try {
-    return parseQuantity(text).bytes;
-  } catch {
-    return undefined;
-  }
-}
+const bytesOf = (text: string | undefined): bigint | undefined => reportedQuantity(text)?.bytes;
 
 /** Each resized template's replicas now and at the new size, from one read; undefined when the plan resizes nothing. */
 export function changeUsageOf(statefulSets: readonly StatefulSetReport[], reading: UsageReading, source: string): ChangeUsage | undefined {

@@ -1,7 +1,7 @@
 // Growth as the proposals lifecycle sees it: when an open growth pull request is no longer needed (positive evidence
 // only: usage fell below the threshold, growth was turned off for the set, the size in Git changed), and when one a
 // person closed may come back (usage rose by a further step: a larger size is needed, or Git's size changed). Pure.
-import { parseQuantity, sameSize } from '../../domain/quantity.ts';
+import { reportedQuantity, sameSize } from '../../domain/quantity.ts';
 import type { GrowthDecision } from '../../domain/volume-usage.ts';
 import type { PassReport } from '../../engine/report/pass-report.ts';
 import type { ProposalMark } from '../lifecycle/marker.ts';
@@ -30,10 +30,8 @@ function growthResolution(report: PassReport, open: ProposalMark): string | unde
 }
 
 function larger(now: string | undefined, declined: string | undefined): boolean {
-  if (now === undefined || declined === undefined) return now !== declined;
-  try {
-    return parseQuantity(now).bytes > parseQuantity(declined).bytes;
-  } catch {
-    return now !== declined; // a marker another version wrote: any other value is a change
-  }
+  const [after, before] = [reportedQuantity(now), reportedQuantity(declined)];
+  // None, or a marker another version wrote (no quantity): any other value is a change.
+  if (after === undefined || before === undefined) return now !== declined;
+  return after.bytes > before.bytes;
 }

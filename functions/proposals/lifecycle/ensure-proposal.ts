@@ -43,7 +43,13 @@ export function declinedAmong(pulls: readonly ProposalPullRequest[], identity: P
   });
 }
 
-export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind: ProposalKind, place: ProposalPlace, limit?: OpenLimit): Promise<ProposalOutcome> {
+/**
+ * `listed`: the pull requests from the proposal's branch when this pass already read them (write-back's holds,
+ * write-back/write-back-holds.ts), so the branch is not listed twice in one pass.
+ */
+export async function ensureProposal(
+  host: ReviewHost, proposal: Proposal, kind: ProposalKind, place: ProposalPlace, limit?: OpenLimit, listed?: readonly ProposalPullRequest[],
+): Promise<ProposalOutcome> {
   const { identity, values, edit, title } = proposal;
   const key = templateKey(identity);
   const noun = proposalNoun(identity.kind);
@@ -55,7 +61,7 @@ export async function ensureProposal(host: ReviewHost, proposal: Proposal, kind:
   });
   const body = bodyAt(evidenceAt);
   const said = { key, kind: identity.kind, change: { from: edit.from, to: edit.to }, title, body, diff: oneLineDiff(edit.path, edit.line, edit.before, edit.after) };
-  const existing = await host.pullRequestsFrom(branch);
+  const existing = listed ?? await host.pullRequestsFrom(branch);
   const ours = (pull: ProposalPullRequest): ProposalMark | undefined => proposalMarkOf(pull, identity);
   if (declinedAmong(existing, identity, kind, values)) {
     return {

@@ -5,7 +5,7 @@
 // are listed once a pass, before every step (app/run-targets.ts): each step reads only its own kinds there and opens
 // or closes only its own kinds, so that one listing is what each step's cap and closing round need.
 import type { PassReport } from '../../engine/report/pass-report.ts';
-import type { ReviewHost } from '../../engine/ports.ts';
+import type { ProposalPullRequest, ReviewHost } from '../../engine/ports.ts';
 import { forEachItem } from '../../feedback/for-each-item.ts';
 import type { ProposalKind, ProposalOutcome, Proposing } from '../proposal.ts';
 import { closeNoLongerNeeded } from './close-resolved.ts';
@@ -18,6 +18,8 @@ import type { ProposalKindName } from './identity.ts';
 export interface ProposalCandidate {
   identity: ProposalIdentity;
   propose(): Promise<Proposing>;
+  /** The pull requests from its branch, when this pass already read them (write-back's holds): not listed again. */
+  pulls?: readonly ProposalPullRequest[] | undefined;
 }
 
 export interface ProposalsResult<O extends ProposalOutcome = ProposalOutcome> {
@@ -73,7 +75,7 @@ export async function manageProposals(input: {
     const { identity } = candidate;
     const proposing = await candidate.propose();
     if ('unproposable' in proposing) return { key: templateKey(identity), kind: identity.kind, action: 'impossible', pullRequestUrl: undefined, reason: proposing.unproposable };
-    const outcome = await ensureProposal(host, proposing.proposal, kindOf(identity), place, limit);
+    const outcome = await ensureProposal(host, proposing.proposal, kindOf(identity), place, limit, candidate.pulls);
     if (places !== undefined && outcome.action === 'opened') places -= 1;
     return outcome;
   }));

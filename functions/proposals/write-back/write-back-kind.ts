@@ -1,7 +1,7 @@
 // Write-back as the proposals lifecycle sees it: an open write-back is no longer needed once Git says at least the size
 // it proposes (Git caught up another way: a person's own pull request, a merge of this one), or the template left Git
 // on a complete clean pass; a person's close holds until the live size grows beyond what it proposed. Pure.
-import { parseQuantity } from '../../domain/quantity.ts';
+import { reportedQuantity } from '../../domain/quantity.ts';
 import type { PassReport } from '../../engine/report/pass-report.ts';
 import { templateKey } from '../lifecycle/identity.ts';
 import type { ProposalMark, ProposalValues } from '../lifecycle/marker.ts';
@@ -9,14 +9,7 @@ import { templateInPass } from '../lifecycle/template-in-pass.ts';
 import type { ProposalKind } from '../proposal.ts';
 
 /** Bytes of a size a marker carries; undefined for anything that is not a quantity (a marker a person edited). */
-function bytesOf(size: string | undefined): bigint | undefined {
-  if (size === undefined) return undefined;
-  try {
-    return parseQuantity(size).bytes;
-  } catch {
-    return undefined;
-  }
-}
+const bytesOf = (size: string | undefined): bigint | undefined => reportedQuantity(size)?.bytes;
 
 export const writeBackKind: ProposalKind = {
   name: 'write-back',

@@ -31,6 +31,9 @@ describe('a live template grown outside Git, held for its write-back', () => {
   };
   const openWriteBack = (): { number: number; head: string; title: string } | undefined =>
     github.state.pulls.find((p) => p.state === 'open' && p.head === 'sts-volume-gitops/write-back/demo/db/pg/data');
+  /** GitHub listings of the write-back branch's pull requests since the log's last reset. */
+  const writeBackListings = (): number => github.requestLog.entries
+    .filter((e) => e.operation === 'pulls.list' && new URLSearchParams(e.query).get('head') === 'acme:sts-volume-gitops/write-back/demo/db/pg/data').length;
   const statefulSetWrites = (): string[] => kube.requestLog.writes().filter((w) => w.resource === 'statefulsets' && w.verb !== 'patch').map((w) => `${w.verb} ${w.name ?? ''}`);
 
   /** A person recreates the set with a larger template (orphan delete, create), leaving its PVCs as they are. */
@@ -52,6 +55,7 @@ describe('a live template grown outside Git, held for its write-back', () => {
   it('holds the template grown by hand: not recreated at Git\'s size, the set waiting (not failed), the write-back opened; plan says so with its link', async () => {
     await recreateLarger('20Gi');
     kube.requestLog.reset();
+    github.requestLog.reset();
     const run = await pass();
     assert.equal(liveTemplateSize(), '20Gi', 'the live template is not shrunk back to Git\'s 10Gi');
     assert.deepEqual(statefulSetWrites(), [], 'the set is not deleted or recreated');
@@ -63,6 +67,7 @@ describe('a live template grown outside Git, held for its write-back', () => {
     const pr = openWriteBack();
     assert.ok(pr, JSON.stringify(run.writeBack?.outcomes));
     assert.match(pr.title, /10Gi → 20Gi/);
+    assert.equal(writeBackListings(), 1, 'the branch the holds listed is not listed again by the write-back step');
     const [plan] = await runTargets(config, { mode: 'plan', holderIdentity: 'test', env, timing: noWaiting });
     assert.ok(plan?.report);
     const url = plan.writeBack?.links.get('db/pg/data');
@@ -71,8 +76,10 @@ describe('a live template grown outside Git, held for its write-back', () => {
       new RegExp(`held: the live template asks for 20Gi, more than Git's 10Gi: held, not shrunk back, while write-back pull request ${escape(url)} proposes it`));
     // The next pass holds it again, writing nothing new to GitHub.
     kube.requestLog.reset();
+    github.requestLog.reset();
     const again = await pass();
     assert.equal(again.writeBack?.outcomes.find((o) => o.key === 'db/pg/data')?.action, 'unchanged');
+    assert.equal(writeBackListings(), 1);
     assert.deepEqual(statefulSetWrites(), []);
     assert.equal(liveTemplateSize(), '20Gi');
   });
