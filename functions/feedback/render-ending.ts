@@ -5,7 +5,7 @@ import type { StatefulSetReport, TemplateReport } from '../engine/report/pass-re
 import type { ReplacedChange } from '../engine/report/template-status.ts';
 import { sameSize } from '../domain/quantity.ts';
 import { printable } from '../domain/printable.ts';
-import { changeKind, changeTitle } from './change-words.ts';
+import { changeKind, changeTitle, goingTo } from './change-words.ts';
 import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { fitComment } from './render-plan-comment.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
@@ -37,13 +37,6 @@ function whatEnded({ template, replaced }: EndedValue, text: Text): string {
   const onClass = sameSize(replaced.desiredSize, template.desiredSize) && replaced.desiredClass !== template.desiredClass;
   const what = onClass ? `the class change to ${text(replaced.desiredClass ?? 'none')}` : `the resize to ${text(replaced.desiredSize)}`;
   return `${what} ${replaced.failedForGood ? 'failed for good' : 'was not finished'}`;
-}
-
-/** Where the template is going now: `50Gi`, `50Gi in VolumeAttributesClass fast`, or the class alone. */
-function goingTo(template: TemplateReport, text: Text): string {
-  const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${text(template.desiredClass)}` : undefined;
-  if (template.change === 'class' && klass !== undefined) return klass;
-  return `${text(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
 }
 
 /**

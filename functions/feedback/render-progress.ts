@@ -5,7 +5,7 @@ import { stalledWords } from '../engine/volumes/node-expansion.ts';
 import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { openProposalsLine } from '../proposals/outcome-line.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
-import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
+import { changeKind, changeTitle, changeVerb, goingTo, replicasAt } from './change-words.ts';
 import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { reasonLines } from './write-back-words.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
@@ -199,10 +199,7 @@ export function renderProgressComment(input: {
   for (const template of sts.templates) {
     const sectionStart = lines.length;
     lines.push('');
-    // Where the template goes: its size (in its class), or its class alone when the size does not change.
-    const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : undefined;
-    const towards = template.change === 'class' && klass !== undefined ? klass : `${escapeMarkdown(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
-    lines.push(`#### ${codeSpan(template.templateName)} → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    lines.push(`#### ${codeSpan(template.templateName)} → ${goingTo(template, escapeMarkdown)}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     const writeBack = input.writeBackLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName }));
     // Volumes grown outside Git since are no failure of this change: the write-back pull request says what comes next.
     lines.push(...reasonLines(template, writeBack).map((line) => `- ${grown?.some((g) => g.template === template) === true ? 'ℹ️' : '❌'} ${line}`));
