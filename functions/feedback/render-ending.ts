@@ -64,9 +64,11 @@ export function renderEnding(input: {
   target: string; sts: StatefulSetReport; commitSha: string; ended: readonly EndedValue[]; by: Replacement;
   /** The recovery pull requests this pass kept open, per template key: each linked as the way forward. */
   recoveryLinks?: ReadonlyMap<string, string> | undefined;
+  /** Template key -> its write-back pull request: a set grown outside Git since is no failure (render-progress.ts). */
+  writeBackLinks?: ReadonlyMap<string, string> | undefined;
 }): EndingSummary {
   const { target, sts, commitSha, ended, by } = input;
-  const state = progressState(sts);
+  const state = progressState(sts, input.writeBackLinks);
   const title = ended.map((e) => `${e.template.templateName}: ${howItEnded(e, by)} (${whatEnded(e, (t) => t)})`).join('; ');
   const icon = state === 'failure' ? '❌' : state === 'pending' ? '🔄' : '↩️';
   const lines = [`### ${icon} ${changeTitle(changeKind(ended.map((e) => e.template)))} of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`, ''];
