@@ -14,6 +14,7 @@ import type { ClusterPort, GitSourcePort } from './ports.ts';
 import type { PassMode } from './report/pass-report.ts';
 import type { RecreationTiming } from './records/recreate-statefulset.ts';
 import type { RecordKey } from './records/authenticity.ts';
+import type { RememberedMaximum } from './volumes/remembered-maximum.ts';
 
 export interface PassTarget {
   name: string;
@@ -73,6 +74,8 @@ export interface PassContext {
 export interface PlannedPass {
   plans: readonly StatefulSetPlan[];
   snapshot: ClusterSnapshot;
+  /** Per driver, the maximum it stated, as the plan used it (plan-driver-maximum.ts `knownMaxima`). */
+  driverMaxima: ReadonlyMap<string, RememberedMaximum>;
 }
 
 /** The usage read and the sizes proposed from it and from the live sizes (each absent when there is nothing to say). */

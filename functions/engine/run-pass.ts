@@ -103,12 +103,12 @@ export async function runPass(ctx: PassContext): Promise<PassReport> {
     base.notes.push(...found.notes);
     const resumed = await resumeRecords(ctx, found.trusted, recordingCluster, lease, outOfTime);
     base.notes.push(...resumed.notes);
-    const { plans, snapshot, unchecked } = await planWithDryRuns(ctx, desired);
+    const { plans, snapshot, unchecked, driverMaxima } = await planWithDryRuns(ctx, desired);
     // A live template grown outside Git is not shrunk back while its write-back proposes it (write-back-hold.ts).
     if (ctx.writeBackHolds && plans.some((p) => p.templates.some(shrinksLiveTemplate))) holdTemplates(plans, await ctx.writeBackHolds(plans));
     if (snapshot.server) base.server = serverReport(snapshot.server);
     say(`plan at ${head.commitSha.slice(0, 7)}: ${count(plans.length, 'StatefulSet')}, ${count(desired.errors.length, 'manifest error')}`);
-    proposals = proposeSizes?.({ plans, snapshot }).catch((error: unknown) => {
+    proposals = proposeSizes?.({ plans, snapshot, driverMaxima }).catch((error: unknown) => {
       base.notes.push(`size proposals not made: ${error instanceof Error ? error.message : String(error)}`);
       return {};
     });

@@ -36,6 +36,16 @@ export function willChangeKind(kind: ChangeKind): string {
   return willChange(kind.size && kind.class ? 'size-and-class' : kind.class ? 'class' : 'size');
 }
 
+/**
+ * Where a template is going: `50Gi`, `50Gi in VolumeAttributesClass fast`, or the class alone when the size does not
+ * change (`text` escapes the values for Markdown).
+ */
+export function goingTo(template: Pick<TemplateReport, 'desiredSize' | 'desiredClass' | 'change'>, text: (value: string) => string): string {
+  const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${text(template.desiredClass)}` : undefined;
+  if (template.change === 'class' && klass !== undefined) return klass;
+  return `${text(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
+}
+
 /** `1/3 replicas at 20Gi`, `0/2 replicas in fast` (a class change alone), `0/2 replicas at 20Gi in fast`. */
 export function replicasAt(template: Pick<TemplateReport, 'readyReplicas' | 'replicas' | 'desiredSize' | 'desiredClass' | 'change'>): string {
   const count = `${template.readyReplicas}/${template.replicas} replicas`;

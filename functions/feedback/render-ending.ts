@@ -5,7 +5,7 @@ import type { StatefulSetReport, TemplateReport } from '../engine/report/pass-re
 import type { ReplacedChange } from '../engine/report/template-status.ts';
 import { sameSize } from '../domain/quantity.ts';
 import { printable } from '../domain/printable.ts';
-import { changeKind, changeTitle } from './change-words.ts';
+import { changeKind, changeTitle, goingTo } from './change-words.ts';
 import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { fitComment } from './render-plan-comment.ts';
 import { templateKey } from '../proposals/lifecycle/identity.ts';
@@ -39,13 +39,6 @@ function whatEnded({ template, replaced }: EndedValue, text: Text): string {
   return `${what} ${replaced.failedForGood ? 'failed for good' : 'was not finished'}`;
 }
 
-/** Where the template is going now: `50Gi`, `50Gi in VolumeAttributesClass fast`, or the class alone. */
-function goingTo(template: TemplateReport, text: Text): string {
-  const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${text(template.desiredClass)}` : undefined;
-  if (template.change === 'class' && klass !== undefined) return klass;
-  return `${text(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
-}
-
 /**
  * How it ended: `recovered by #12, converged at 50Gi`, `superseded by 1a2b3c4 (#15), converged at 80Gi`, or, while the
  * value Git asks now is not reached, where that stands (its own check says the rest).
@@ -71,9 +64,11 @@ export function renderEnding(input: {
   target: string; sts: StatefulSetReport; commitSha: string; ended: readonly EndedValue[]; by: Replacement;
   /** The recovery pull requests this pass kept open, per template key: each linked as the way forward. */
   recoveryLinks?: ReadonlyMap<string, string> | undefined;
+  /** Template key -> its write-back pull request: a set grown outside Git since is no failure (render-progress.ts). */
+  writeBackLinks?: ReadonlyMap<string, string> | undefined;
 }): EndingSummary {
   const { target, sts, commitSha, ended, by } = input;
-  const state = progressState(sts);
+  const state = progressState(sts, input.writeBackLinks);
   const title = ended.map((e) => `${e.template.templateName}: ${howItEnded(e, by)} (${whatEnded(e, (t) => t)})`).join('; ');
   const icon = state === 'failure' ? '❌' : state === 'pending' ? '🔄' : '↩️';
   const lines = [`### ${icon} ${changeTitle(changeKind(ended.map((e) => e.template)))} of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`, ''];

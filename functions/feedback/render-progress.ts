@@ -5,7 +5,7 @@ import { stalledWords } from '../engine/volumes/node-expansion.ts';
 import { templateKey, type ProposalKindName } from '../proposals/lifecycle/identity.ts';
 import { openProposalsLine } from '../proposals/outcome-line.ts';
 import type { ProposalOutcome } from '../proposals/proposal.ts';
-import { changeKind, changeTitle, changeVerb, replicasAt } from './change-words.ts';
+import { changeKind, changeTitle, changeVerb, goingTo, replicasAt } from './change-words.ts';
 import { codeBlock, codeSpan, escapeMarkdown, fitDescription } from './escape-markdown.ts';
 import { reasonLines } from './write-back-words.ts';
 import { failureQuotes, failureSince } from './failure-quotes.ts';
@@ -52,7 +52,11 @@ function pvcIcon(sts: StatefulSetReport, template: TemplateReport, pvc: Template
 
 /** Blocked, failed or stalled (a volume waits for its node longer than `stalledAfter`): a person must act. */
 export function progressState(sts: StatefulSetReport, writeBackLinks?: ReadonlyMap<string, string>): ProgressSummary['state'] {
-  const grown = grownOutsideGit(sts, writeBackLinks);
+  return stateOf(sts, grownOutsideGit(sts, writeBackLinks));
+}
+
+/** progressState, the templates grown outside Git already found. */
+function stateOf(sts: StatefulSetReport, grown: readonly GrownOutsideGit[] | undefined): ProgressSummary['state'] {
   if (grown) return grown.every((g) => g.reached) && sts.templates.every((t) => t.action === 'blocked' || t.finished) ? 'success' : 'pending';
   if (sts.outcome === 'blocked' || sts.outcome === 'failed' || sts.outcome === 'stalled') return 'failure';
   return sts.templates.every((t) => t.finished) ? 'success' : 'pending';
@@ -166,7 +170,6 @@ export function failedOnClassOnly(template: TemplateReport): boolean {
   return failed.length > 0 && failed.every((p) => p.failedOn === 'class');
 }
 
-/** The way forward an open recovery pull request proposes, linked (never a closed one: only this pass's links are). */
 /** The way out a failure links: at the driver's maximum (`volumes`, the size they have) no size can succeed, so Git goes back. */
 export function recoveryLinkLine(onClass: boolean, url: string, atMaximumVolumes?: string): string {
   if (onClass) return `A recovery pull request proposes the VolumeAttributesClass the volumes still have: ${url}`;
@@ -187,7 +190,7 @@ export function renderProgressComment(input: {
 }): ProgressSummary {
   const { target, sts, commitSha } = input;
   const grown = grownOutsideGit(sts, input.writeBackLinks);
-  const state = progressState(sts, input.writeBackLinks);
+  const state = stateOf(sts, grown);
   const icon = state === 'success' ? '✅' : state === 'failure' ? '❌' : '🔄';
   const lines: string[] = [];
   lines.push(`### ${icon} ${changeTitle(changeKind(sts.templates))} of ${escapeMarkdown(`${sts.namespace}/${sts.name}`)} (${escapeMarkdown(target)})`);
@@ -196,10 +199,7 @@ export function renderProgressComment(input: {
   for (const template of sts.templates) {
     const sectionStart = lines.length;
     lines.push('');
-    // Where the template goes: its size (in its class), or its class alone when the size does not change.
-    const klass = template.desiredClass !== undefined ? `VolumeAttributesClass ${escapeMarkdown(template.desiredClass)}` : undefined;
-    const towards = template.change === 'class' && klass !== undefined ? klass : `${escapeMarkdown(template.desiredSize)}${klass !== undefined ? ` in ${klass}` : ''}`;
-    lines.push(`#### ${codeSpan(template.templateName)} → ${towards}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
+    lines.push(`#### ${codeSpan(template.templateName)} → ${goingTo(template, escapeMarkdown)}: ${doneCount(template)}${template.finished ? ` (finished at generation ${template.finishedReconciliationGeneration ?? '?'})` : ''}`);
     const writeBack = input.writeBackLinks?.get(templateKey({ namespace: sts.namespace, statefulSet: sts.name, template: template.templateName }));
     // Volumes grown outside Git since are no failure of this change: the write-back pull request says what comes next.
     lines.push(...reasonLines(template, writeBack).map((line) => `- ${grown?.some((g) => g.template === template) === true ? 'ℹ️' : '❌'} ${line}`));
@@ -249,5 +249,6 @@ export function renderProgressComment(input: {
     const words = grownWords(grown);
     return { state, description: fitDescription(words), title: printable(words), markdown: fitComment(lines), ...(grown[0] ? { link: grown[0].url } : {}) };
   }
-  return { state, description: progressDescription(sts), title: printable(progressTitle(sts)), markdown: fitComment(lines) };
+  const title = progressTitle(sts);
+  return { state, description: fitDescription(title), title: printable(title), markdown: fitComment(lines) };
 }

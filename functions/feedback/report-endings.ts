@@ -25,6 +25,8 @@ export async function reportEndings(input: {
   context: string; commentKey: string;
   /** This pass's open recovery pull requests, per template key (the way forward while the set still fails). */
   recoveryLinks?: ReadonlyMap<string, string> | undefined;
+  /** This pass's write-back pull requests, per template key: the ending's state follows the set's own (render-progress.ts). */
+  writeBackLinks?: ReadonlyMap<string, string> | undefined;
 }): Promise<ProgressReport[]> {
   const { host, sts, current } = input;
   const ended: EndedValue[] = sts.templates.flatMap((template) => (template.replaced ?? []).map((replaced) => ({ template, replaced })));
@@ -46,7 +48,7 @@ export async function reportEndings(input: {
   const reports: ProgressReport[] = [];
   for (const [sha, values] of byCommit) {
     const pullRequest = await mergedPullRequestFor(host, sha);
-    const summary = renderEnding({ target: input.target.name, sts, commitSha: sha, ended: values, by: { ...current, recovered }, recoveryLinks: input.recoveryLinks });
+    const summary = renderEnding({ target: input.target.name, sts, commitSha: sha, ended: values, by: { ...current, recovered }, recoveryLinks: input.recoveryLinks, writeBackLinks: input.writeBackLinks });
     const comment = pullRequest === undefined ? undefined : await host.ensureComment(pullRequest, input.commentKey, summary.markdown);
     const status = await host.ensureCheck(sha, {
       context: input.context, state: summary.state, description: summary.description, ...(comment ? { targetUrl: comment.url } : {}),

@@ -63,7 +63,7 @@ async function reportStatefulSet(
     context, state: summary.state, description: summary.description, ...(targetUrl ? { targetUrl } : {}),
     title: summary.title, summary: summary.markdown, annotations: [],
   });
-  input.endings?.push(...await reportEndings({ host, repository, target, branch, headSha: report.commitSha, sts, current: { sha: commitSha, pullRequest }, context, commentKey, recoveryLinks: input.recoveryLinks }));
+  input.endings?.push(...await reportEndings({ host, repository, target, branch, headSha: report.commitSha, sts, current: { sha: commitSha, pullRequest }, context, commentKey, recoveryLinks: input.recoveryLinks, writeBackLinks: input.writeBackLinks }));
   return { statefulSet: `${sts.namespace}/${sts.name}`, commitSha, pullRequest, state: summary.state, description: summary.description, markdown: summary.markdown, status, comment: comment?.outcome };
 }
 

@@ -7,11 +7,6 @@ import { escapeMarkdown } from './escape-markdown.ts';
 
 const lead = 'the volumes were grown outside Git: a write-back pull request sets Git to their size';
 
-/** The words that follow the blocked "decrease", in plain text: `the volumes were grown outside Git: … <url>`. */
-export function writeBackWords(url: string): string {
-  return `${lead}: ${url}`;
-}
-
 /**
  * A live template grown outside Git, held for its write-back (engine/plan/write-back-hold.ts), in plain text: `the live
  * template asks for 40Gi, more than Git's 30Gi: held, not shrunk back, while write-back pull request <url> proposes it

@@ -7,7 +7,6 @@ import type { GrowthPolicy, UsageConfig } from '../domain/usage-config.ts';
 import type { GrowthDecision, TemplateUsage, UsageReport } from '../domain/volume-usage.ts';
 import type { PlannedPass, SizeProposals, SizeProposalStep } from '../engine/pass-context.ts';
 import type { StatefulSetPlan, TemplatePlan } from '../engine/plan/plan.ts';
-import { knownMaxima } from '../engine/plan/plan-driver-maximum.ts';
 import { count } from '../domain/spelling.ts';
 import { decideGrowth } from './growth-decision.ts';
 import type { PrometheusEndpoint } from './prometheus-api.ts';
@@ -71,7 +70,6 @@ function usageAndGrowth(
   const usage: UsageReport = { ...base, queries: reading.queries, outcome: 'read', ...warnings, templates };
   const target = settings.growth;
   if (!target) return { usage, growth: [] };
-  const driverMaxima = knownMaxima(planned.snapshot, new Date(base.at));
   // A set's policy is read once for all its templates; the sets without the tool's annotations (most) share the target's.
   const targetPolicy = setPolicy(target);
   const policies = new Map<StatefulSetPlan, SetPolicy>();
@@ -83,7 +81,7 @@ function usageAndGrowth(
     return found;
   };
   const growth = inPlay.map(({ sts, template }, index) => decideGrowth(sts, template, templates[index] ?? templateUsageOf(sts, template, reading.claims),
-    policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices, driverMaxima }));
+    policyOf(sts), { guardrails: settings.guardrails, prices: settings.prices, driverMaxima: planned.driverMaxima }));
   // A set with growth off (or a policy in error) is still counted near full, against the target's threshold.
   const thresholdOf = (sts: StatefulSetPlan): number => { const policy = policyOf(sts); return policy.kind === 'on' ? policy.usedPercent.value : target.usedPercent; };
   const nearFull = volumesNearFull(inPlay.flatMap(({ sts }, index) => { const read = templates[index]; return read ? [{ usage: read, usedPercent: thresholdOf(sts) }] : []; }));

@@ -22,7 +22,7 @@ export function knownMaxima(snapshot: ClusterSnapshot, now: Date | undefined): M
       const driver = pvc.storageClassName === undefined ? undefined : driverOf.get(pvc.storageClassName);
       if (driver === undefined) continue;
       if (pvc.capacity && pvc.capacity.bytes > (largest.get(driver) ?? 0n)) largest.set(driver, pvc.capacity.bytes);
-      // Most claims have no condition: no statements to look for (twice a pass over every claim: plan and usage).
+      // Most claims have no condition: no statements to look for (once a pass over every claim, shared by plan and usage).
       if (pvc.conditions.length > 0) statements.push(...statementsOn([pvc], driver));
     }
     // A set's own annotation, or (a set its operator writes) its replica-0 claim's: status-carrier.ts.

@@ -6,6 +6,7 @@ import type { ModificationLimit } from '../../domain/modification-limit.ts';
 import type { Quantity } from '../../domain/quantity.ts';
 import type { GuardrailsConfig, PriceConfig } from '../../domain/config.ts';
 import type { VolumeCost } from '../../domain/volume-cost.ts';
+import type { RememberedMaximum } from '../volumes/remembered-maximum.ts';
 import type { OwnershipCode } from './controller-owner.ts';
 import type { GuardrailCode } from './guardrails.ts';
 import type { ClassBlockCode, ClassChange } from './plan-volume-attributes.ts';
@@ -110,6 +111,8 @@ export interface PlanOptions {
   prices?: PriceConfig;
   /** The caller's clock: a driver's maximum remembered longer ago is forgotten (remembered-maximum.ts); none forgets nothing. */
   now?: Date;
+  /** Per driver, the maximum it stated (plan-driver-maximum.ts `knownMaxima`), when the caller already has them. */
+  driverMaxima?: ReadonlyMap<string, RememberedMaximum>;
 }
 
 /**

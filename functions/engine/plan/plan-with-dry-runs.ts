@@ -9,6 +9,8 @@ import { dryRunCacheOf, type DryRunCache } from './dry-run-cache.ts';
 import { namespaceScopeOf, passNow, type PassContext } from '../pass-context.ts';
 import { markModificationWindows } from './modification-windows.ts';
 import { planTarget, pvcKey, type StatefulSetPlan } from './plan.ts';
+import { knownMaxima } from './plan-driver-maximum.ts';
+import type { RememberedMaximum } from '../volumes/remembered-maximum.ts';
 import { isNamespaceAllowed } from './allowed-namespaces.ts';
 import { classToPatch } from './plan-volume-attributes.ts';
 
@@ -22,7 +24,7 @@ export async function planWithDryRuns(
   answered: Map<string, string | undefined> = new Map(),
   /** Answers of earlier passes, reused while the PVC, the quotas and the StorageClasses are unchanged. */
   cache: DryRunCache = dryRunCacheOf(ctx.cluster),
-): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string> }> {
+): Promise<{ plans: StatefulSetPlan[]; snapshot: ClusterSnapshot; unchecked: Set<string>; driverMaxima: ReadonlyMap<string, RememberedMaximum> }> {
   const unchecked = new Set<string>();
   const scope = namespaceScopeOf(ctx.target);
   const namespaces = desiredNamespaces(input).filter((ns) => isNamespaceAllowed(ns, scope));
@@ -30,7 +32,10 @@ export async function planWithDryRuns(
   // Sets sized by size sources are built from the live objects just read.
   const desired = assembleDesired(input, snapshot);
   const { guardrails, prices } = ctx.target;
-  const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, now: passNow(ctx), ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
+  const now = passNow(ctx);
+  // The drivers' maxima, read once from every claim and annotation: each plan below and the pass's size proposals use them.
+  const driverMaxima = knownMaxima(snapshot, now);
+  const options = { allowedNamespaces: scope.allow, stateNamespace: scope.state, now, driverMaxima, ...(guardrails ? { guardrails } : {}), ...(prices ? { prices } : {}) };
   // Which volumes are within their driver's modification window, by the pass's clock (a change to them waits).
   const withWindows = (plans: StatefulSetPlan[]): StatefulSetPlan[] => {
     markModificationWindows(plans, snapshot, passNow(ctx), ctx.target.modificationLimits);
@@ -47,7 +52,7 @@ export async function planWithDryRuns(
   const patches = first.flatMap((sts) => sts.templates
     .filter((t) => t.action === 'resize')
     .flatMap((t) => t.pvcsToPatch.map((name) => ({ namespace: sts.namespace, name, storage: t.desired.storageText, className: classToPatch(t, sts.namespace, name, snapshot) }))));
-  if (patches.length === 0) return { plans: withWindows(first), snapshot, unchecked };
+  if (patches.length === 0) return { plans: withWindows(first), snapshot, unchecked, driverMaxima };
   const rejections = new Map<string, string>();
   await mapWithConcurrency(patches, ctx.apiConcurrency ?? 4, async (patch) => {
     const asked = patch.className === undefined ? patch.storage : `${patch.storage},class=${patch.className}`;
@@ -67,5 +72,5 @@ export async function planWithDryRuns(
     answered.set(key, rejection);
     if (rejection !== undefined) rejections.set(pvcKey(patch.namespace, patch.name), rejection);
   });
-  return { plans: withWindows(planTarget(desired, snapshot, { ...options, dryRunRejections: rejections })), snapshot, unchecked };
+  return { plans: withWindows(planTarget(desired, snapshot, { ...options, dryRunRejections: rejections })), snapshot, unchecked, driverMaxima };
 }

@@ -40,7 +40,7 @@ export function planTarget(
   // Each set and template against the cluster (below), then who writes the set and the guardrails (plan-guards.ts),
   // then the quota headroom the resizes still standing share (quota-headroom.ts).
   const plans = desired.map((sts) => planStatefulSet(sts, snapshot, { ...options, snapshot }));
-  const maxima = knownMaxima(snapshot, options.now);
+  const maxima = options.driverMaxima ?? knownMaxima(snapshot, options.now);
   for (const plan of plans) applyGuards(plan, options, maxima);
   applyQuotaHeadroom(plans, snapshot);
   return plans;
