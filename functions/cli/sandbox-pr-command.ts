@@ -52,6 +52,11 @@ export async function sandboxPullRequestCommand(args: readonly string[], env: No
     printCliError({ kind: 'usage', message: `${sandboxRepositoryVariable} must be OWNER/NAME, not ${JSON.stringify(env[sandboxRepositoryVariable])}` }, json, print);
     return 2;
   }
+  const { method } = line.values as Values;
+  if (method !== undefined && method !== 'merge' && method !== 'squash') {
+    printCliError({ kind: 'usage', message: `--method must be merge or squash, not ${JSON.stringify(method)}` }, json, print);
+    return 2;
+  }
   const octokit = createGitHubClient({ baseUrl, auth: { kind: 'token', token } });
   try {
     const result = await runAction(octokit, repository, action, line.values as Values, number ?? 0);
@@ -81,9 +86,7 @@ async function runAction(octokit: GitHubClient, repository: Repository, action: 
       return { code: 0, text: `opened pull request #${data.number} (${data.head.ref} -> ${data.base.ref}, head ${data.head.sha.slice(0, 7)}): ${printable(data.title)}`, json: { number: data.number, head: data.head.ref, base: data.base.ref, headSha: data.head.sha } };
     }
     case 'merge': {
-      const method = values.method === 'squash' ? 'squash' : 'merge';
-      if (values.method !== undefined && values.method !== 'merge' && values.method !== 'squash') throw new Error(`--method must be merge or squash, not ${values.method}`);
-      const { data } = await octokit.rest.pulls.merge({ ...repository, pull_number: number, merge_method: method });
+      const { data } = await octokit.rest.pulls.merge({ ...repository, pull_number: number, merge_method: values.method === 'squash' ? 'squash' : 'merge' });
       return { code: 0, text: `merged pull request #${number}: ${data.sha.slice(0, 7)}`, json: { number, merged: data.merged, sha: data.sha } };
     }
     case 'close':

@@ -15,6 +15,7 @@ import { describePrices, generateRecordKey, sandboxConfig } from './sandbox-conf
 import { sandboxTokenVariable, sandboxUrlVariable } from './sandbox-pr-command.ts';
 import { examplesFolder, readSeedTarget, seedTargetFile } from './sandbox-seed.ts';
 import { jsonText, writeErr, writeOut } from './terminal.ts';
+import { defaultWebhookSecretVariable } from './webhook-command.ts';
 import { printable } from '../domain/printable.ts';
 
 type SandboxValues = FlagValues<typeof commandTable.sandbox>;
@@ -43,11 +44,14 @@ export async function serveSandboxes(input: {
   const info: Record<string, string> = {};
   let kubeSandbox: KubeSandbox | undefined;
   let app: { appId: number; installationId: number; privateKeyPem: string } | undefined;
+  // --seed is a sandbox's own seed when it starts alone (a cluster file, a repository folder), else a folder like examples/.
+  const seedFolder = which === undefined && values.seed ? resolve(values.seed) : examplesFolder;
+  const seedOf = (sandbox: 'kube' | 'github', inFolder: string): string =>
+    which === sandbox && values.seed ? resolve(values.seed) : join(seedFolder, inFolder);
   if (which !== 'github') {
-    const seedFile = which === 'kube' ? values.seed : undefined;
     const kube = await startKubeSandbox({
       ...(port !== undefined && which === 'kube' ? { port } : {}),
-      seedFile: seedFile ? resolve(seedFile) : join(values.seed && which === undefined ? resolve(values.seed) : examplesFolder, 'cluster-seed.yaml'),
+      seedFile: seedOf('kube', 'cluster-seed.yaml'),
       workDir: join(workDir, 'kube'),
       ...(values.version !== undefined ? { version: values.version } : {}),
     });
@@ -62,10 +66,9 @@ export async function serveSandboxes(input: {
     info.prometheusUrl = kube.prometheus.url;
   }
   if (which !== 'kube') {
-    const seedDir = which === 'github' ? values.seed : undefined;
     const github = await startGitHubSandbox({
       ...(port !== undefined && which === 'github' ? { port } : {}),
-      seedDir: seedDir ? resolve(seedDir) : join(values.seed && which === undefined ? resolve(values.seed) : examplesFolder, 'gitops-repo'),
+      seedDir: seedOf('github', 'gitops-repo'),
       workDir: join(workDir, 'github'),
     });
     closers.push(() => github.close());
@@ -94,7 +97,6 @@ export async function serveSandboxes(input: {
     await writeFile(appKeyFile, app.privateKeyPem, { mode: 0o600 });
     // Size sources and prices belong to the seed's repository and cluster: its sandbox-target.yaml says them, and a
     // seed without one gets neither, said on stderr.
-    const seedFolder = values.seed === undefined ? examplesFolder : resolve(values.seed);
     const seedTarget = await readSeedTarget(seedFolder);
     if (seedTarget === undefined) {
       writeErr(printable(`note: ${join(seedFolder, seedTargetFile)} does not exist: the ready config maps no chart values (sizeSources) and prices no StorageClass`) + '\n');
@@ -135,7 +137,7 @@ export function renderSandboxInfo(info: Readonly<Record<string, string>>, webhoo
     lines.push(webhook === undefined
       ? `Pushes, pull requests and re-runs are delivered to nobody: start with --webhook http://127.0.0.1:8080/ and run ${runAs} webhook --port 8080${config}.`
       : `Deliveries go to ${webhook.url}; in another terminal: export ${webhook.secretVariable}=${webhook.secret} && ${runAs} webhook --port ${webhookPort}${config}`
-        + `${webhook.secretVariable === 'GITHUB_WEBHOOK_SECRET' ? '' : ` --webhook-secret-env ${webhook.secretVariable}`}`);
+        + `${webhook.secretVariable === defaultWebhookSecretVariable ? '' : ` --webhook-secret-env ${webhook.secretVariable}`}`);
   }
   lines.push('', 'Press Ctrl-C to stop.');
   return `${lines.join('\n')}\n`;

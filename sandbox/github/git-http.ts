@@ -147,8 +147,8 @@ function runBackend(ctx: GitHubServerContext, request: IncomingMessage, response
     });
     child.on('error', reject);
     child.on('close', (code) => {
-      // A push moved refs behind the repository's back.
-      ctx.state.git.refsMayHaveMoved();
+      // A push moved refs behind the repository's back (a clone or fetch moves none: the refs read stay good).
+      if (endpoint === 'git-receive-pack') ctx.state.git.refsMayHaveMoved();
       if (!headersSent) {
         plain(response, 500, `git http-backend failed (${String(code)}): ${errors.trim()}`);
         resolve();

@@ -122,19 +122,18 @@ export class GitRepo {
   async resolve(ref: string): Promise<string | undefined> {
     const fromRefs = await this.refSnapshot.commitOf(ref);
     if (fromRefs !== undefined) return fromRefs;
-    return this.answers.once([ref], 'commit', async () => {
-      try {
-        return (await this.git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim() || undefined;
-      } catch {
-        return undefined;
-      }
-    }, (sha) => sha !== undefined);
+    return this.peeled(ref, 'commit');
   }
 
   async treeOf(commitOrTree: string): Promise<string | undefined> {
-    return this.answers.once([commitOrTree], 'tree', async () => {
+    return this.peeled(commitOrTree, 'tree');
+  }
+
+  /** The `kind` object `name` peels to (`name^{kind}`), undefined when none; a SHA found is kept (only refs move). */
+  private peeled(name: string, kind: 'commit' | 'tree'): Promise<string | undefined> {
+    return this.answers.once([name], kind, async () => {
       try {
-        return (await this.git(['rev-parse', '--verify', '--quiet', `${commitOrTree}^{tree}`])).trim() || undefined;
+        return (await this.git(['rev-parse', '--verify', '--quiet', `${name}^{${kind}}`])).trim() || undefined;
       } catch {
         return undefined;
       }
